@@ -1,0 +1,16 @@
+// Registration of the CLI's subcommands; each adds itself to the app and sets its action.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace npu::cli {
+
+/// What a subcommand runs once CLI11 has parsed its options; returns the exit code.
+using Action = std::function<int()>;
+
+/// `npu asm` and `npu disasm`.
+void addAsmCommands(CLI::App& app, Action& action);
+
+}  // namespace npu::cli

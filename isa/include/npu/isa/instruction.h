@@ -1,0 +1,104 @@
+// Typed instructions and the field table, both generated from instructions.def.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace npu::isa {
+
+/// Bits in one instruction word.
+inline constexpr unsigned kWordBits = 256;
+/// Bytes in one instruction word.
+inline constexpr unsigned kWordBytes = kWordBits / 8;
+/// Bits [0, kOpcodeBits) of every word hold the opcode.
+inline constexpr unsigned kOpcodeBits = 4;
+
+/// The unit an instruction executes on; Any is SYNC, whose `unit` field decides.
+enum class Unit : std::uint8_t { Fetch, Load, Compute, Store, Any };
+
+/// Whether a field is read as two's complement.
+enum class Signedness : std::uint8_t { Unsigned, Signed };
+
+/// One row of the instruction table: a field's place in the word and its legal range.
+struct FieldInfo {
+  std::string_view name;
+  unsigned offset;
+  unsigned width;
+  Signedness signedness;
+  std::int64_t lowest;
+  std::int64_t highest;
+  std::string_view meaning;
+};
+
+enum class Opcode : std::uint8_t {
+#define NPU_INSTRUCTION(Name, code, mnemonic, unit, summary) Name = code,
+#define NPU_FIELD(Name, field, offset, width, signedness, lowest, highest, meaning)
+#define NPU_INSTRUCTION_END(Name)
+#include "npu/isa/instructions.def"
+#undef NPU_INSTRUCTION
+#undef NPU_FIELD
+#undef NPU_INSTRUCTION_END
+};
+
+// One plain struct per instruction, a member per field, all zero by default.
+#define NPU_INSTRUCTION(Name, code, mnemonic, unit, summary) \
+  struct Name {                                              \
+    static constexpr Opcode kOpcode = Opcode::Name;
+#define NPU_FIELD(Name, field, offset, width, signedness, lowest, highest, meaning) \
+  std::int64_t field = 0;
+#define NPU_INSTRUCTION_END(Name)                             \
+  friend bool operator==(const Name&, const Name&) = default; \
+  }                                                           \
+  ;
+#include "npu/isa/instructions.def"
+#undef NPU_INSTRUCTION
+#undef NPU_FIELD
+#undef NPU_INSTRUCTION_END
+
+/// Any one instruction.
+using Instruction = std::variant<End, Sync, Load, Store, Conv, Eltwise, Pool>;
+
+/// An opcode's row of the table: mnemonic, unit and its fields in word order.
+struct OpcodeInfo {
+  Opcode opcode;
+  std::string_view mnemonic;
+  Unit unit;
+  std::string_view summary;
+  std::span<const FieldInfo> fields;
+};
+
+/// Every opcode in the table, in opcode order.
+std::span<const OpcodeInfo> opcodeTable();
+
+/// The row of `opcode`, or nullopt for a code the table does not define.
+std::optional<OpcodeInfo> findOpcode(unsigned code);
+
+/// The row whose mnemonic is `mnemonic` (upper case), or nullopt.
+std::optional<OpcodeInfo> findMnemonic(std::string_view mnemonic);
+
+/// The opcode of an instruction.
+Opcode opcodeOf(const Instruction& instruction);
+
+/// Field values of an instruction in table order.
+std::vector<std::int64_t> fieldValues(const Instruction& instruction);
+
+/// Builds an instruction of `opcode` from field values in table order (no range checks).
+Instruction makeInstruction(Opcode opcode, std::span<const std::int64_t> values);
+
+/// The unit that executes `instruction` (SYNC resolved through its `unit` field).
+Unit executingUnit(const Instruction& instruction);
+
+/// Checks ranges and the rules that span fields (depthwise channel counts, SYNC dependency flags,
+/// clip order). Returns an empty string when legal, else a message naming the offending field.
+std::string validate(const Instruction& instruction);
+
+/// Lower-case name of a unit, as messages and traces print it.
+std::string_view unitName(Unit unit);
+
+}  // namespace npu::isa

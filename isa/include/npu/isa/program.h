@@ -1,0 +1,78 @@
+// A compiled NPU program: the hardware it targets, its instructions, its DDR image and manifest.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "npu/isa/instruction.h"
+#include "npu/isa/npu_config.h"
+
+namespace npu::isa {
+
+/// Bytes the program places in DDR before the run.
+struct DdrSegment {
+  std::uint64_t address = 0;
+  std::vector<std::uint8_t> bytes;
+
+  friend bool operator==(const DdrSegment&, const DdrSegment&) = default;
+};
+
+/// What a DDR region holds. The instruction stream's own region (Program) is implied by
+/// Program::codeAddress and never listed in the manifest.
+enum class RegionKind : std::uint8_t { Program, Weights, Input, Output, Scratch };
+
+/// One manifest entry: a named DDR region, and when it holds a tensor, its shape and quantization.
+struct Region {
+  std::string name;
+  RegionKind kind = RegionKind::Scratch;
+  std::uint64_t base = 0;
+  std::uint64_t size = 0;
+  /// "bytes" when the region is not a tensor; otherwise int8, uint8, int32 or float32.
+  std::string dtype = "bytes";
+  std::vector<std::int64_t> shape;
+  double scale = 0.0;
+  std::int64_t zeroPoint = 0;
+
+  friend bool operator==(const Region&, const Region&) = default;
+};
+
+/// Everything a simulator or testbench needs to run the program.
+struct Program {
+  NpuConfig config;
+  std::uint64_t codeAddress = 0;
+  std::vector<Instruction> instructions;
+  std::vector<DdrSegment> segments;
+  std::vector<Region> regions;
+
+  /// The DDR range the encoded instruction stream occupies.
+  [[nodiscard]] Region codeRegion() const;
+
+  friend bool operator==(const Program&, const Program&) = default;
+};
+
+/// Lower-case name of a region kind ("weights", ...).
+std::string_view regionKindName(RegionKind kind);
+/// Parses a region kind name; nullopt when unknown.
+std::optional<RegionKind> parseRegionKind(std::string_view name);
+
+/// Checks a program's internal consistency: legal instructions ending in one END, segments and
+/// regions inside DDR and not overlapping each other or the code. Throws npu::Error naming
+/// `source` and the offending item.
+void validateProgram(const Program& program, std::string_view source);
+
+/// Serialises to the .npub container of docs/program-format.md (validates first).
+std::vector<std::uint8_t> serializeProgram(const Program& program);
+
+/// Parses and fully validates a .npub container; `source` names it in errors.
+Program parseProgram(std::span<const std::uint8_t> bytes, std::string_view source);
+
+/// File wrappers around serializeProgram and parseProgram.
+void writeProgramFile(const std::filesystem::path& path, const Program& program);
+Program readProgramFile(const std::filesystem::path& path);
+
+}  // namespace npu::isa

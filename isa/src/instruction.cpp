@@ -1,0 +1,221 @@
+// The instruction table expanded from instructions.def, and the checks every tool shares.
+#include "npu/isa/instruction.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace npu::isa {
+namespace {
+
+// Field rows per opcode.
+#define NPU_INSTRUCTION(Name, code, mnemonic, unit, summary) \
+  constexpr FieldInfo k##Name##Fields[] = {
+#define NPU_FIELD(Name, field, offset, width, signedness, lowest, highest, meaning) \
+  FieldInfo{#field, offset, width, Signedness::signedness, lowest, highest, meaning},
+#define NPU_INSTRUCTION_END(Name)            \
+  FieldInfo {                                \
+    "", 0, 0, Signedness::Unsigned, 0, 0, "" \
+  }                                          \
+  }                                          \
+  ;
+#include "npu/isa/instructions.def"
+#undef NPU_INSTRUCTION
+#undef NPU_FIELD
+#undef NPU_INSTRUCTION_END
+
+// The sentinel row closing each array above keeps END (which has no fields) legal C++; spans
+// below leave it out.
+const std::array kOpcodes = {
+#define NPU_INSTRUCTION(Name, code, mnemonic, unit, summary) \
+  OpcodeInfo{Opcode::Name, mnemonic, Unit::unit, summary,    \
+             std::span<const FieldInfo>(k##Name##Fields, std::size(k##Name##Fields) - 1)},
+#define NPU_FIELD(Name, field, offset, width, signedness, lowest, highest, meaning)
+#define NPU_INSTRUCTION_END(Name)
+#include "npu/isa/instructions.def"
+#undef NPU_INSTRUCTION
+#undef NPU_FIELD
+#undef NPU_INSTRUCTION_END
+};
+
+// Member pointers per instruction type, in table order, so generic code reaches typed fields.
+template <typename T>
+struct Members;
+
+#define NPU_INSTRUCTION(Name, code, mnemonic, unit, summary) \
+  template <>                                                \
+  struct Members<Name> {                                     \
+    static constexpr std::int64_t Name::*kList[] = {
+#define NPU_FIELD(Name, field, offset, width, signedness, lowest, highest, meaning) &Name::field,
+#define NPU_INSTRUCTION_END(Name) \
+  nullptr                         \
+  }                               \
+  ;                               \
+  }                               \
+  ;
+#include "npu/isa/instructions.def"
+#undef NPU_INSTRUCTION
+#undef NPU_FIELD
+#undef NPU_INSTRUCTION_END
+
+std::string checkRanges(const Instruction& instruction) {
+  const OpcodeInfo info = *findOpcode(static_cast<unsigned>(opcodeOf(instruction)));
+  const std::vector<std::int64_t> values = fieldValues(instruction);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const FieldInfo& field = info.fields[i];
+    if (values[i] < field.lowest || values[i] > field.highest) {
+      return fmt::format("field '{}' = {} is out of range [{}, {}]", field.name, values[i],
+                         field.lowest, field.highest);
+    }
+  }
+  return {};
+}
+
+std::string checkRules(const Sync& sync) {
+  if (sync.unit == 0 && (sync.pop_prev != 0 || sync.push_prev != 0)) {
+    return "SYNC on the load unit cannot use pop_prev or push_prev (load has no previous unit)";
+  }
+  if (sync.unit == 2 && (sync.pop_next != 0 || sync.push_next != 0)) {
+    return "SYNC on the store unit cannot use pop_next or push_next (store has no next unit)";
+  }
+  return {};
+}
+
+std::string checkRules(const Conv& conv) {
+  if (conv.depthwise != 0 && conv.in_c != conv.out_c) {
+    return fmt::format("depthwise CONV needs in_c == out_c (in_c = {}, out_c = {})", conv.in_c,
+                       conv.out_c);
+  }
+  if (conv.clip_lo > conv.clip_hi) {
+    return fmt::format("clip_lo = {} is above clip_hi = {}", conv.clip_lo, conv.clip_hi);
+  }
+  if (conv.in_w < (conv.out_w - 1) * conv.sw + (conv.kw - 1) * conv.dw + 1) {
+    return fmt::format("in_w = {} is narrower than the window needs ({})", conv.in_w,
+                       (conv.out_w - 1) * conv.sw + (conv.kw - 1) * conv.dw + 1);
+  }
+  return {};
+}
+
+std::string checkRules(const Eltwise& eltwise) {
+  if (eltwise.clip_lo > eltwise.clip_hi) {
+    return fmt::format("clip_lo = {} is above clip_hi = {}", eltwise.clip_lo, eltwise.clip_hi);
+  }
+  return {};
+}
+
+std::string checkRules(const Pool& pool) {
+  if (pool.in_w < (pool.out_w - 1) * pool.sw + pool.kw) {
+    return fmt::format("in_w = {} is narrower than the window needs ({})", pool.in_w,
+                       (pool.out_w - 1) * pool.sw + pool.kw);
+  }
+  return {};
+}
+
+template <typename T>
+std::string checkRules(const T& /*instruction*/) {
+  return {};
+}
+
+}  // namespace
+
+std::span<const OpcodeInfo> opcodeTable() {
+  return kOpcodes;
+}
+
+std::optional<OpcodeInfo> findOpcode(unsigned code) {
+  for (const OpcodeInfo& info : kOpcodes) {
+    if (static_cast<unsigned>(info.opcode) == code) {
+      return info;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<OpcodeInfo> findMnemonic(std::string_view mnemonic) {
+  for (const OpcodeInfo& info : kOpcodes) {
+    if (info.mnemonic == mnemonic) {
+      return info;
+    }
+  }
+  return std::nullopt;
+}
+
+Opcode opcodeOf(const Instruction& instruction) {
+  return std::visit([](const auto& typed) { return std::decay_t<decltype(typed)>::kOpcode; },
+                    instruction);
+}
+
+std::vector<std::int64_t> fieldValues(const Instruction& instruction) {
+  return std::visit(
+      [](const auto& typed) {
+        using T = std::decay_t<decltype(typed)>;
+        std::vector<std::int64_t> values;
+        for (std::int64_t T::*member : Members<T>::kList) {
+          if (member != nullptr) {
+            values.push_back(typed.*member);
+          }
+        }
+        return values;
+      },
+      instruction);
+}
+
+Instruction makeInstruction(Opcode opcode, std::span<const std::int64_t> values) {
+  auto fill = [&](auto typed) -> Instruction {
+    using T = decltype(typed);
+    std::size_t i = 0;
+    for (std::int64_t T::*member : Members<T>::kList) {
+      if (member != nullptr && i < values.size()) {
+        typed.*member = values[i++];
+      }
+    }
+    return typed;
+  };
+  switch (opcode) {
+#define NPU_INSTRUCTION(Name, code, mnemonic, unit, summary) \
+  case Opcode::Name:                                         \
+    return fill(Name{});
+#define NPU_FIELD(Name, field, offset, width, signedness, lowest, highest, meaning)
+#define NPU_INSTRUCTION_END(Name)
+#include "npu/isa/instructions.def"
+#undef NPU_INSTRUCTION
+#undef NPU_FIELD
+#undef NPU_INSTRUCTION_END
+  }
+  return End{};
+}
+
+Unit executingUnit(const Instruction& instruction) {
+  if (const auto* sync = std::get_if<Sync>(&instruction)) {
+    static constexpr Unit kSyncUnits[] = {Unit::Load, Unit::Compute, Unit::Store};
+    return kSyncUnits[std::clamp<std::int64_t>(sync->unit, 0, 2)];
+  }
+  return findOpcode(static_cast<unsigned>(opcodeOf(instruction)))->unit;
+}
+
+std::string validate(const Instruction& instruction) {
+  std::string problem = checkRanges(instruction);
+  if (!problem.empty()) {
+    return problem;
+  }
+  return std::visit([](const auto& typed) { return checkRules(typed); }, instruction);
+}
+
+std::string_view unitName(Unit unit) {
+  switch (unit) {
+    case Unit::Fetch:
+      return "fetch";
+    case Unit::Load:
+      return "load";
+    case Unit::Compute:
+      return "compute";
+    case Unit::Store:
+      return "store";
+    case Unit::Any:
+      return "any";
+  }
+  return "?";
+}
+
+}  // namespace npu::isa

@@ -1,0 +1,132 @@
+// Program-level checks shared by the assembler, the file reader and the file writer.
+#include "npu/isa/program.h"
+
+#include <algorithm>
+#include <array>
+
+#include "npu/isa/encoding.h"
+#include "npu/support/error.h"
+
+namespace npu::isa {
+namespace {
+
+constexpr std::array kRegionKindNames = {"program", "weights", "input", "output", "scratch"};
+
+struct Range {
+  std::uint64_t begin;
+  std::uint64_t end;
+  std::string what;
+};
+
+}  // namespace
+
+Region Program::codeRegion() const {
+  Region region;
+  region.name = "program";
+  region.kind = RegionKind::Program;
+  region.base = codeAddress;
+  region.size = instructions.size() * kWordBytes;
+  return region;
+}
+
+std::string_view regionKindName(RegionKind kind) {
+  return kRegionKindNames.at(static_cast<std::size_t>(kind));
+}
+
+std::optional<RegionKind> parseRegionKind(std::string_view name) {
+  for (std::size_t i = 0; i < kRegionKindNames.size(); ++i) {
+    if (kRegionKindNames[i] == name) {
+      return static_cast<RegionKind>(i);
+    }
+  }
+  return std::nullopt;
+}
+
+void validateProgram(const Program& program, std::string_view source) {
+  if (program.instructions.empty()) {
+    fail("{}: the program has no instructions (it must end with END)", source);
+  }
+  for (std::size_t i = 0; i < program.instructions.size(); ++i) {
+    const std::string problem = validate(program.instructions[i]);
+    if (!problem.empty()) {
+      fail("{}: instruction {}: {}", source, i, problem);
+    }
+    const bool isEnd = std::holds_alternative<End>(program.instructions[i]);
+    const bool isLast = i + 1 == program.instructions.size();
+    if (isEnd && !isLast) {
+      fail("{}: instruction {}: END before the last instruction ({} follow)", source, i,
+           program.instructions.size() - i - 1);
+    }
+    if (!isEnd && isLast) {
+      fail("{}: the last instruction ({}) is not END", source, i);
+    }
+  }
+
+  const auto ddrBytes = static_cast<std::uint64_t>(program.config.ddrBytes);
+  const Region code = program.codeRegion();
+  if (code.base > ddrBytes || code.size > ddrBytes - code.base) {
+    fail("{}: the instruction stream [0x{:x}, 0x{:x}) lies outside DDR ({} bytes)", source,
+         code.base, code.base + code.size, ddrBytes);
+  }
+
+  // Segments: inside DDR, disjoint from each other and from the code.
+  std::vector<Range> placed{{code.base, code.base + code.size, "the instruction stream"}};
+  for (std::size_t i = 0; i < program.segments.size(); ++i) {
+    const DdrSegment& segment = program.segments[i];
+    if (segment.bytes.empty()) {
+      fail("{}: DDR segment {} at 0x{:x} is empty", source, i, segment.address);
+    }
+    if (segment.address > ddrBytes || segment.bytes.size() > ddrBytes - segment.address) {
+      fail("{}: DDR segment {} [0x{:x}, +{}) lies outside DDR ({} bytes)", source, i,
+           segment.address, segment.bytes.size(), ddrBytes);
+    }
+    placed.push_back({segment.address, segment.address + segment.bytes.size(),
+                      fmt::format("DDR segment {}", i)});
+  }
+  std::vector<Range> regions{{code.base, code.base + code.size, "the instruction stream"}};
+  for (const Region& region : program.regions) {
+    if (region.name.empty()) {
+      fail("{}: a manifest region has an empty name", source);
+    }
+    if (region.kind == RegionKind::Program) {
+      fail("{}: region '{}': kind 'program' is implied by the code address, not listed", source,
+           region.name);
+    }
+    if (region.size == 0) {
+      fail("{}: region '{}' has size 0", source, region.name);
+    }
+    if (region.base > ddrBytes || region.size > ddrBytes - region.base) {
+      fail("{}: region '{}' [0x{:x}, +{}) lies outside DDR ({} bytes)", source, region.name,
+           region.base, region.size, ddrBytes);
+    }
+    static constexpr std::array kDtypes = {"bytes", "int8", "uint8", "int32", "float32"};
+    if (std::find(kDtypes.begin(), kDtypes.end(), region.dtype) == kDtypes.end()) {
+      fail("{}: region '{}' has unknown dtype '{}'", source, region.name, region.dtype);
+    }
+    if (std::any_of(region.shape.begin(), region.shape.end(),
+                    [](std::int64_t d) { return d <= 0; })) {
+      fail("{}: region '{}' has a non-positive dimension in its shape", source, region.name);
+    }
+    for (const Region& other : program.regions) {
+      if (&other != &region && other.name == region.name) {
+        fail("{}: region name '{}' is used twice", source, region.name);
+      }
+    }
+    regions.push_back({region.base, region.base + region.size, "region '" + region.name + "'"});
+  }
+  for (const std::vector<Range>* ranges : {&placed, &regions}) {
+    std::vector<Range> sorted = *ranges;
+    std::sort(sorted.begin(), sorted.end(),
+              [](const Range& a, const Range& b) { return a.begin < b.begin; });
+    for (std::size_t i = 1; i < sorted.size(); ++i) {
+      if (sorted[i].begin < sorted[i - 1].end && sorted[i].begin < sorted[i].end &&
+          sorted[i - 1].begin < sorted[i - 1].end) {
+        fail("{}: {} [0x{:x}, 0x{:x}) overlaps {} [0x{:x}, 0x{:x})", source, sorted[i].what,
+             sorted[i].begin, sorted[i].end, sorted[i - 1].what, sorted[i - 1].begin,
+             sorted[i - 1].end);
+      }
+    }
+  }
+}
+
+}  // namespace npu::isa

@@ -1,0 +1,26 @@
+// Whole-file reads and writes that report failures as npu::Error naming the path.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace npu {
+
+/// Reads a whole file as bytes; throws Error naming the path when it cannot.
+std::vector<std::uint8_t> readBinaryFile(const std::filesystem::path& path);
+
+/// Reads a whole file as text; throws Error naming the path when it cannot.
+std::string readTextFile(const std::filesystem::path& path);
+
+/// Writes a file through a temporary next to it and a rename, so a failed write never leaves a
+/// half-written file behind under the final name.
+void writeBinaryFile(const std::filesystem::path& path, std::span<const std::uint8_t> bytes);
+
+/// Text variant of writeBinaryFile.
+void writeTextFile(const std::filesystem::path& path, std::string_view text);
+
+}  // namespace npu

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Bad input gives one error line on stderr and a non-zero exit, never a crash.
+set -uo pipefail
+npu="$1"; src="$2"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+status=0
+
+expect_error() {  # expect_error EXPECTED_LINE -- command...
+  local expected="$1"; shift; shift
+  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+  if [ $rc -eq 0 ] || [ $rc -ge 128 ]; then
+    echo "FAIL: '$*' exited with $rc"; status=1; return
+  fi
+  if [ "$(wc -l <"$tmp/err")" -ne 1 ] || [ "$(cat "$tmp/err")" != "$expected" ]; then
+    echo "FAIL: '$*' printed:"; cat "$tmp/err"; echo "expected: $expected"; status=1
+  fi
+}
+
+printf 'garbage\n' > "$tmp/hostname"
+expect_error "npu: error: $tmp/hostname: truncated program file: 8 bytes, the header alone needs 48" -- "$npu" disasm "$tmp/hostname"
+head -c 100 /dev/zero > "$tmp/zeros"
+expect_error "npu: error: $tmp/zeros: not an NPU program file (bad magic)" -- "$npu" disasm "$tmp/zeros"
+expect_error "npu: error: $tmp/missing.npub: cannot open for reading: No such file or directory" -- "$npu" disasm "$tmp/missing.npub"
+printf '.hw npu-s\nLOAD y_size=0 x_size=1 c_bytes=1\nEND\n' > "$tmp/bad.s"
+expect_error "npu: error: $tmp/bad.s:2: LOAD: field 'y_size' = 0 is out of range [1, 65535]" -- "$npu" asm "$tmp/bad.s" -o "$tmp/bad.npub"
+[ -e "$tmp/bad.npub" ] && { echo "FAIL: a failed asm left an output file"; status=1; }
+# The issue's own example: /etc/hostname is not a program.
+if [ -r /etc/hostname ]; then
+  "$npu" disasm /etc/hostname >/dev/null 2>"$tmp/err"; rc=$?
+  if [ $rc -eq 0 ] || [ $rc -ge 128 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
+    echo "FAIL: disasm /etc/hostname: rc=$rc"; cat "$tmp/err"; status=1
+  fi
+fi
+exit $status

@@ -1,0 +1,94 @@
+// Hardware config: presets load, and every kind of bad file gets an error naming key and file.
+#include "npu/isa/npu_config.h"
+
+#include <gtest/gtest.h>
+
+#include "npu/support/error.h"
+#include "test_paths.h"
+
+namespace npu::isa {
+namespace {
+
+const std::string kValid =
+    "name: t\n"
+    "mac_array: {rows: 16, cols: 16}\n"
+    "sram_bytes: {input: 1024, weight: 1024, accumulator: 1024, output: 1024, parameter: 1024}\n"
+    "ddr: {size_bytes: 65536, bytes_per_cycle: 16, latency_cycles: 10, burst_bytes: 64}\n"
+    "clock_mhz: 500\n"
+    "queues: {instruction_depth: 4, token_depth: 4}\n";
+
+std::string configError(const std::string& text) {
+  try {
+    parseNpuConfig(text, "hw.yaml");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  text.replace(text.find(from), from.size(), to);
+  return text;
+}
+
+TEST(NpuConfig, PresetsLoad) {
+  const NpuConfig small = loadNpuConfig(testing::sourcePath("configs/npu-s.yaml"));
+  EXPECT_EQ(small.name, "npu-s");
+  EXPECT_EQ(small.macRows, 16);
+  EXPECT_EQ(small.macCols, 16);
+  const NpuConfig large = loadNpuConfig(testing::sourcePath("configs/npu-l.yaml"));
+  EXPECT_EQ(large.macRows, 32);
+  EXPECT_EQ(large.macCols, 32);
+  EXPECT_EQ(parseNpuConfig(toYaml(large), "x"), large);
+}
+
+TEST(NpuConfig, ResolvesPresetNames) {
+  EXPECT_EQ(resolveConfigPath("npu-s", "").filename(), "npu-s.yaml");
+}
+
+TEST(NpuConfig, ValidConfigParses) {
+  EXPECT_EQ(configError(kValid), "(no error)");
+}
+
+TEST(NpuConfig, UnknownKey) {
+  EXPECT_EQ(configError(kValid + "colour: red\n"), "hw.yaml: 'colour': unknown key");
+  EXPECT_EQ(configError(replaced(kValid, "rows: 16", "rows: 16, depth: 2")),
+            "hw.yaml: 'mac_array.depth': unknown key");
+}
+
+TEST(NpuConfig, MissingKey) {
+  EXPECT_EQ(configError(replaced(kValid, "clock_mhz: 500\n", "")),
+            "hw.yaml: 'clock_mhz': missing key");
+  EXPECT_EQ(configError(replaced(kValid, "latency_cycles: 10, ", "")),
+            "hw.yaml: 'ddr.latency_cycles': missing key");
+}
+
+TEST(NpuConfig, ZeroAndOutOfRange) {
+  EXPECT_EQ(configError(replaced(kValid, "input: 1024", "input: 0")),
+            "hw.yaml: 'sram_bytes.input': 0 is out of range [1, 1048576]");
+  EXPECT_EQ(configError(replaced(kValid, "cols: 16", "cols: 0")),
+            "hw.yaml: 'mac_array.cols': 0 is out of range [1, 256]");
+  EXPECT_EQ(configError(replaced(kValid, "clock_mhz: 500", "clock_mhz: 0")),
+            "hw.yaml: 'clock_mhz': must be a positive number of MHz (at most 100000)");
+  EXPECT_EQ(configError(replaced(kValid, "rows: 16", "rows: many")),
+            "hw.yaml: 'mac_array.rows': expected an integer");
+}
+
+TEST(NpuConfig, InconsistentValues) {
+  EXPECT_EQ(configError(replaced(kValid, "burst_bytes: 64", "burst_bytes: 40")),
+            "hw.yaml: 'ddr.burst_bytes': 40 is not a multiple of ddr.bytes_per_cycle (16)");
+  EXPECT_EQ(configError(replaced(kValid, "bytes_per_cycle: 16", "bytes_per_cycle: 12")),
+            "hw.yaml: 'ddr.bytes_per_cycle': must be a power of two");
+  EXPECT_EQ(configError(replaced(kValid, "weight: 1024", "weight: 100")),
+            "hw.yaml: 'sram_bytes.weight': 100 bytes cannot hold one 16x16 weight block");
+  EXPECT_EQ(configError(replaced(kValid, "accumulator: 1024", "accumulator: 1022")),
+            "hw.yaml: 'sram_bytes.accumulator': must be a multiple of 4 (int32 entries)");
+}
+
+TEST(NpuConfig, SyntaxErrorNamesLine) {
+  EXPECT_EQ(configError("name: t\nmac_array: [1,\n").substr(0, 29),
+            "hw.yaml:3: YAML syntax error:");
+}
+
+}  // namespace
+}  // namespace npu::isa
