@@ -10,6 +10,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev
   clang-format clang-tidy
   python3 python3-numpy python3-yaml
+  python3-torch python3-torchvision python3-onnx python3-sklearn
 )
 
 missing=()
