@@ -13,4 +13,7 @@ using Action = std::function<int()>;
 /// `npu asm` and `npu disasm`.
 void addAsmCommands(CLI::App& app, Action& action);
 
+/// `npu sim`.
+void addSimCommand(CLI::App& app, Action& action);
+
 }  // namespace npu::cli

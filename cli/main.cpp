@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   npu::cli::Action action;
   npu::cli::addAsmCommands(app, action);
+  npu::cli::addSimCommand(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

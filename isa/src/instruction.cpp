@@ -146,6 +146,10 @@ Opcode opcodeOf(const Instruction& instruction) {
                     instruction);
 }
 
+std::string_view mnemonicOf(const Instruction& instruction) {
+  return findOpcode(static_cast<unsigned>(opcodeOf(instruction)))->mnemonic;
+}
+
 std::vector<std::int64_t> fieldValues(const Instruction& instruction) {
   return std::visit(
       [](const auto& typed) {

@@ -85,6 +85,9 @@ std::optional<OpcodeInfo> findMnemonic(std::string_view mnemonic);
 /// The opcode of an instruction.
 Opcode opcodeOf(const Instruction& instruction);
 
+/// The mnemonic of an instruction ("CONV").
+std::string_view mnemonicOf(const Instruction& instruction);
+
 /// Field values of an instruction in table order.
 std::vector<std::int64_t> fieldValues(const Instruction& instruction);
 

@@ -1,0 +1,91 @@
+// `npu sim PROGRAM.npub [--mode functional|timed] [--stats s.json] [--trace t.json] [--vcd w.vcd]
+// [--ddr-out final.bin|final.hex]`: runs a program and writes what was asked, even after a fault.
+#include <fmt/format.h>
+
+#include <memory>
+#include <string>
+
+#include "commands.h"
+#include "npu/isa/program.h"
+#include "npu/simulator/simulate.h"
+#include "npu/support/file_io.h"
+
+namespace npu::cli {
+
+void addSimCommand(CLI::App& app, Action& action) {
+  struct Options {
+    std::string program;
+    std::string mode = "timed";
+    std::string stats;
+    std::string trace;
+    std::string vcd;
+    std::string ddrOut;
+    std::uint64_t maxCycles = 10'000'000'000ULL;
+    bool forceSerial = false;
+    bool countOnly = false;
+    bool noHazardCheck = false;
+  };
+  auto options = std::make_shared<Options>();
+  CLI::App* command = app.add_subcommand("sim", "Run a program on the NPU simulator");
+  command->add_option("PROGRAM", options->program, "Program file (.npub)")->required();
+  command->add_option("--mode", options->mode, "functional or timed (cycle-accurate SystemC)")
+      ->check(CLI::IsMember({"functional", "timed"}));
+  command->add_option("--stats", options->stats, "Write statistics JSON here");
+  command->add_option("--trace", options->trace, "Write a Chrome/Perfetto trace JSON here");
+  command->add_option("--vcd", options->vcd, "Write a VCD of unit busy signals here");
+  command->add_option("--ddr-out", options->ddrOut, "Write the final DDR (.bin, or .hex)");
+  command->add_option("--max-cycles", options->maxCycles, "Watchdog limit in cycles");
+  command->add_flag("--force-serial", options->forceSerial, "No overlap between units");
+  command->add_flag("--count-only", options->countOnly, "Timing only, no datapath");
+  command->add_flag("--no-hazard-check", options->noHazardCheck,
+                    "Skip the token/hazard race check");
+  command->callback([&action, options] {
+    action = [options] {
+      const isa::Program program = isa::readProgramFile(options->program);
+      sim::SimOptions simOptions;
+      simOptions.mode =
+          options->mode == "functional" ? sim::SimMode::Functional : sim::SimMode::Timed;
+      simOptions.maxCycles = options->maxCycles;
+      simOptions.forceSerial = options->forceSerial;
+      simOptions.countOnly = options->countOnly;
+      simOptions.checkHazards = !options->noHazardCheck;
+      simOptions.collectTrace = !options->trace.empty() || !options->vcd.empty();
+      const sim::SimResult result = sim::simulate(program, simOptions);
+      // Outputs are written even after a fault: they show the state the fault left.
+      if (!options->stats.empty()) {
+        writeTextFile(options->stats, sim::statsToJson(result.stats, result.fault));
+      }
+      if (!options->trace.empty()) {
+        writeTextFile(options->trace, sim::traceToJson(result.trace));
+      }
+      if (!options->vcd.empty()) {
+        writeTextFile(options->vcd, sim::traceToVcd(result.trace, result.stats.totalCycles));
+      }
+      if (!options->ddrOut.empty()) {
+        if (options->ddrOut.ends_with(".hex")) {
+          result.ddr.saveHex(options->ddrOut);
+        } else {
+          result.ddr.saveBin(options->ddrOut);
+        }
+      }
+      if (result.fault) {
+        throw *result.fault;
+      }
+      const sim::SimStats& s = result.stats;
+      if (s.mode == "timed") {
+        fmt::print(
+            "{}: {} instructions, {} cycles, {} MACs ({:.1f}% MAC utilization), DDR {} B "
+            "read / {} B written\n",
+            options->program, program.instructions.size(), s.totalCycles, s.macs,
+            100.0 * s.macUtilization, s.ddrBytesRead, s.ddrBytesWritten);
+      } else {
+        fmt::print("{}: {} instructions, {} MACs, DDR {} B read / {} B written (functional)\n",
+                   options->program, program.instructions.size(), s.macs, s.ddrBytesRead,
+                   s.ddrBytesWritten);
+      }
+      return 0;
+    };
+  });
+}
+
+}  // namespace npu::cli

@@ -1,0 +1,88 @@
+// Running a program: options, statistics, trace and the two engines (functional and timed).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "npu/isa/program.h"
+#include "npu/simulator/ddr_image.h"
+#include "npu/simulator/sim_fault.h"
+
+namespace npu::sim {
+
+enum class SimMode : std::uint8_t { Functional, Timed };
+
+struct SimOptions {
+  SimMode mode = SimMode::Timed;
+  /// Watchdog: a timed run still going after this many cycles stops with a watchdog fault.
+  std::uint64_t maxCycles = 10'000'000'000ULL;
+  /// Check that tokens order every conflicting access (a compiler bug otherwise).
+  bool checkHazards = true;
+  /// Debug switch: no overlap between units (each instruction waits for the previous one).
+  bool forceSerial = false;
+  /// Debug switch: timing only, no datapath (the final DDR is the initial one).
+  bool countOnly = false;
+  /// Record one trace span per instruction (timed mode).
+  bool collectTrace = false;
+};
+
+/// Busy and stall cycles of one unit; stalls by reason ("token_wait", "ddr_port", ...).
+struct UnitStats {
+  std::uint64_t instructions = 0;
+  std::uint64_t busyCycles = 0;
+  std::map<std::string, std::uint64_t> stallCycles;
+};
+
+struct SimStats {
+  std::string mode;
+  std::uint64_t totalCycles = 0;
+  std::map<std::string, UnitStats> units;  // fetch, load, compute, mac_array, vector, store
+  std::uint64_t macs = 0;
+  /// macs / (totalCycles * rows * cols); 0 in functional mode.
+  double macUtilization = 0.0;
+  std::uint64_t ddrBytesRead = 0;
+  std::uint64_t ddrBytesWritten = 0;
+  std::map<std::string, std::uint64_t> opcodeCounts;
+};
+
+/// One instruction's execution on one unit, in cycles.
+struct TraceSpan {
+  std::string unit;
+  std::size_t instruction = 0;
+  std::string name;
+  std::uint64_t start = 0;
+  std::uint64_t end = 0;
+};
+
+struct SimResult {
+  DdrImage ddr{0};
+  SimStats stats;
+  std::vector<TraceSpan> trace;
+  /// Set when the run stopped on a fault; ddr and stats then hold the state so far.
+  std::optional<SimFault> fault;
+  /// Cycle at which each instruction finished (timed mode), for co-simulation diffs.
+  std::vector<std::uint64_t> endCycles;
+};
+
+/// Runs a program from its initial DDR image.
+SimResult simulate(const isa::Program& program, const SimOptions& options);
+
+/// Runs whatever the DDR holds at `codeAddress`: fetch decodes words until END (an illegal word
+/// is an illegal-word fault naming its index).
+SimResult simulate(const isa::NpuConfig& config, DdrImage ddr, std::uint64_t codeAddress,
+                   const SimOptions& options);
+
+/// Stats as JSON text (docs/timing.md lists the keys).
+std::string statsToJson(const SimStats& stats, const std::optional<SimFault>& fault);
+
+/// Chrome/Perfetto trace-event JSON: one track per unit, one complete event per instruction,
+/// timestamps in cycles shown as microseconds.
+std::string traceToJson(const std::vector<TraceSpan>& trace);
+
+/// VCD of one busy signal per unit.
+std::string traceToVcd(const std::vector<TraceSpan>& trace, std::uint64_t totalCycles);
+
+}  // namespace npu::sim

@@ -1,0 +1,31 @@
+// The cycle cost of every instruction: the formulas of docs/timing.md, the contract the RTL is
+// built to. The SystemC model takes every duration from here.
+#pragma once
+
+#include <cstdint>
+
+#include "npu/isa/instruction.h"
+#include "npu/isa/npu_config.h"
+
+namespace npu::sim {
+
+/// Cycles of post-processing pipeline (bias, requant, clip, LUT) after the last MAC, and of the
+/// vector unit's pipeline.
+inline constexpr std::uint64_t kComputePipelineCycles = 4;
+/// Cycles fetch needs per instruction word after the first arrives.
+inline constexpr std::uint64_t kFetchCyclesPerWord = 1;
+
+/// Data beats a strided DDR transfer needs: contiguous runs (rows merge when they abut) split
+/// into bursts of at most burst_bytes, each burst ceil(bytes / bytes_per_cycle) beats.
+std::uint64_t dmaBeats(std::uint64_t rows, std::uint64_t rowStride, std::uint64_t cols,
+                       std::uint64_t colStride, std::uint64_t runBytes,
+                       const isa::NpuConfig& config);
+
+/// Cycles an instruction keeps its unit busy once it has started (after its pops and, for LOAD
+/// and STORE, after the DDR port was granted). Token pushes happen at the end.
+std::uint64_t instructionCycles(const isa::Instruction& instruction, const isa::NpuConfig& config);
+
+/// Multiply-accumulates a CONV performs (for utilisation figures); 0 for other instructions.
+std::uint64_t macCount(const isa::Instruction& instruction);
+
+}  // namespace npu::sim

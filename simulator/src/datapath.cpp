@@ -1,0 +1,77 @@
+// executeDatapath dispatch, and the DMA kernels (LOAD, STORE).
+#include "npu/simulator/datapath.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "datapath_ops.h"
+
+namespace npu::sim {
+
+void executeLoad(const isa::Load& load, SramState& sram, std::span<const std::uint8_t> ddr) {
+  std::uint8_t* target = nullptr;
+  switch (load.buf) {
+    case 0:
+      target = reinterpret_cast<std::uint8_t*>(sram.input.data());
+      break;
+    case 1:
+      target = reinterpret_cast<std::uint8_t*>(sram.weight.data());
+      break;
+    default:
+      target = sram.parameter.data();
+      break;
+  }
+  const auto c = static_cast<std::size_t>(load.c_bytes);
+  const auto rows = static_cast<std::size_t>(load.pad_top + load.y_size + load.pad_bottom);
+  const auto cols = static_cast<std::size_t>(load.pad_left + load.x_size + load.pad_right);
+  const auto pad = static_cast<std::uint8_t>(load.pad_value);
+  std::uint8_t* out = target + load.sram_addr;
+  for (std::size_t y = 0; y < rows; ++y) {
+    const bool rowInside = y >= static_cast<std::size_t>(load.pad_top) &&
+                           y < static_cast<std::size_t>(load.pad_top + load.y_size);
+    for (std::size_t x = 0; x < cols; ++x) {
+      std::uint8_t* dst = out + (y * cols + x) * c;
+      const bool inside = rowInside && x >= static_cast<std::size_t>(load.pad_left) &&
+                          x < static_cast<std::size_t>(load.pad_left + load.x_size);
+      if (inside) {
+        const std::uint64_t src =
+            static_cast<std::uint64_t>(load.ddr_addr) +
+            (y - load.pad_top) * static_cast<std::uint64_t>(load.ddr_row_stride) +
+            (x - load.pad_left) * static_cast<std::uint64_t>(load.ddr_col_stride);
+        std::memcpy(dst, ddr.data() + src, c);
+      } else {
+        std::memset(dst, pad, c);
+      }
+    }
+  }
+}
+
+void executeStore(const isa::Store& store, const SramState& sram, std::span<std::uint8_t> ddr) {
+  const auto c = static_cast<std::size_t>(store.c_bytes);
+  const auto* in = reinterpret_cast<const std::uint8_t*>(sram.output.data()) + store.sram_addr;
+  for (std::int64_t y = 0; y < store.y_size; ++y) {
+    for (std::int64_t x = 0; x < store.x_size; ++x) {
+      const std::uint64_t dst = static_cast<std::uint64_t>(store.ddr_addr) +
+                                static_cast<std::uint64_t>(y * store.ddr_row_stride) +
+                                static_cast<std::uint64_t>(x * store.ddr_col_stride);
+      std::memcpy(ddr.data() + dst, in + static_cast<std::size_t>(y * store.x_size + x) * c, c);
+    }
+  }
+}
+
+void executeDatapath(const isa::Instruction& instruction, SramState& sram,
+                     std::span<std::uint8_t> ddr) {
+  if (const auto* load = std::get_if<isa::Load>(&instruction)) {
+    executeLoad(*load, sram, ddr);
+  } else if (const auto* store = std::get_if<isa::Store>(&instruction)) {
+    executeStore(*store, sram, ddr);
+  } else if (const auto* conv = std::get_if<isa::Conv>(&instruction)) {
+    executeConv(*conv, sram);
+  } else if (const auto* eltwise = std::get_if<isa::Eltwise>(&instruction)) {
+    executeEltwise(*eltwise, sram);
+  } else if (const auto* pool = std::get_if<isa::Pool>(&instruction)) {
+    executePool(*pool, sram);
+  }
+}
+
+}  // namespace npu::sim

@@ -1,0 +1,32 @@
+// Per-opcode datapath kernels behind executeDatapath.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <span>
+
+#include "npu/isa/instruction.h"
+#include "npu/simulator/sram_state.h"
+
+namespace npu::sim {
+
+void executeLoad(const isa::Load& load, SramState& sram, std::span<const std::uint8_t> ddr);
+void executeStore(const isa::Store& store, const SramState& sram, std::span<std::uint8_t> ddr);
+void executeConv(const isa::Conv& conv, SramState& sram);
+void executeEltwise(const isa::Eltwise& eltwise, SramState& sram);
+void executePool(const isa::Pool& pool, SramState& sram);
+
+/// Little-endian int32 from the parameter SRAM.
+inline std::int32_t readParam(const std::vector<std::uint8_t>& parameter, std::int64_t address) {
+  std::uint32_t value = 0;
+  std::memcpy(&value, parameter.data() + address, 4);
+  return static_cast<std::int32_t>(value);
+}
+
+/// LUT lookup: entry v + 128 of the 256-byte table at `address`.
+inline std::int8_t lookup(const std::vector<std::uint8_t>& parameter, std::int64_t address,
+                          std::int32_t value) {
+  return static_cast<std::int8_t>(parameter[static_cast<std::size_t>(address + value + 128)]);
+}
+
+}  // namespace npu::sim

@@ -1,0 +1,170 @@
+// Footprints of every instruction, and the bounds check built on them.
+#include "footprint.h"
+
+#include <fmt/format.h>
+
+#include "npu/simulator/sim_fault.h"
+
+namespace npu::sim {
+namespace {
+
+using u64 = std::uint64_t;
+
+Access contiguous(MemorySpace space, bool write, u64 base, u64 bytes) {
+  Access access;
+  access.space = space;
+  access.write = write;
+  access.base = base;
+  access.run = bytes;
+  return access;
+}
+
+MemorySpace loadTarget(std::int64_t buf) {
+  switch (buf) {
+    case 0:
+      return MemorySpace::Input;
+    case 1:
+      return MemorySpace::Weight;
+    default:
+      return MemorySpace::Parameter;
+  }
+}
+
+std::vector<Access> accessesOf(const isa::Load& load) {
+  Access ddr;
+  ddr.space = MemorySpace::Ddr;
+  ddr.base = static_cast<u64>(load.ddr_addr);
+  ddr.yCount = static_cast<u64>(load.y_size);
+  ddr.yStride = static_cast<u64>(load.ddr_row_stride);
+  ddr.xCount = static_cast<u64>(load.x_size);
+  ddr.xStride = static_cast<u64>(load.ddr_col_stride);
+  ddr.run = static_cast<u64>(load.c_bytes);
+  const u64 rows = static_cast<u64>(load.pad_top + load.y_size + load.pad_bottom);
+  const u64 cols = static_cast<u64>(load.pad_left + load.x_size + load.pad_right);
+  return {ddr, contiguous(loadTarget(load.buf), true, static_cast<u64>(load.sram_addr),
+                          rows * cols * static_cast<u64>(load.c_bytes))};
+}
+
+std::vector<Access> accessesOf(const isa::Store& store) {
+  Access ddr;
+  ddr.space = MemorySpace::Ddr;
+  ddr.write = true;
+  ddr.base = static_cast<u64>(store.ddr_addr);
+  ddr.yCount = static_cast<u64>(store.y_size);
+  ddr.yStride = static_cast<u64>(store.ddr_row_stride);
+  ddr.xCount = static_cast<u64>(store.x_size);
+  ddr.xStride = static_cast<u64>(store.ddr_col_stride);
+  ddr.run = static_cast<u64>(store.c_bytes);
+  const u64 bytes = static_cast<u64>(store.y_size * store.x_size * store.c_bytes);
+  return {contiguous(MemorySpace::Output, false, static_cast<u64>(store.sram_addr), bytes), ddr};
+}
+
+std::vector<Access> accessesOf(const isa::Conv& conv) {
+  const u64 inH = static_cast<u64>((conv.out_h - 1) * conv.sh + (conv.kh - 1) * conv.dh + 1);
+  const u64 outElems = static_cast<u64>(conv.out_h * conv.out_w * conv.out_c);
+  const u64 weightBytes =
+      static_cast<u64>(conv.out_c * conv.kh * conv.kw * (conv.depthwise != 0 ? 1 : conv.in_c));
+  std::vector<Access> accesses = {
+      contiguous(MemorySpace::Input, false, static_cast<u64>(conv.inp_addr),
+                 inH * static_cast<u64>(conv.in_w * conv.in_c)),
+      contiguous(MemorySpace::Weight, false, static_cast<u64>(conv.wgt_addr), weightBytes),
+  };
+  if (conv.acc_init != 0 || conv.finalize != 0) {
+    accesses.push_back(contiguous(MemorySpace::Parameter, false, static_cast<u64>(conv.param_addr),
+                                  12 * static_cast<u64>(conv.out_c)));
+  }
+  if (conv.acc_init == 0) {
+    accesses.push_back(contiguous(MemorySpace::Accumulator, false,
+                                  4 * static_cast<u64>(conv.acc_addr), 4 * outElems));
+  }
+  if (conv.finalize != 0) {
+    if (conv.use_lut != 0) {
+      accesses.push_back(
+          contiguous(MemorySpace::Parameter, false, static_cast<u64>(conv.lut_addr), 256));
+    }
+    accesses.push_back(
+        contiguous(MemorySpace::Output, true, static_cast<u64>(conv.out_addr), outElems));
+  } else {
+    accesses.push_back(contiguous(MemorySpace::Accumulator, true,
+                                  4 * static_cast<u64>(conv.acc_addr), 4 * outElems));
+  }
+  return accesses;
+}
+
+std::vector<Access> accessesOf(const isa::Eltwise& eltwise) {
+  const u64 count = static_cast<u64>(eltwise.count);
+  std::vector<Access> accesses = {
+      contiguous(MemorySpace::Input, false, static_cast<u64>(eltwise.a_addr), count)};
+  const bool isLut = eltwise.op == 2;
+  if (!isLut) {
+    accesses.push_back(
+        contiguous(MemorySpace::Input, false, static_cast<u64>(eltwise.b_addr), count));
+    accesses.push_back(
+        contiguous(MemorySpace::Parameter, false, static_cast<u64>(eltwise.param_addr), 24));
+  }
+  if (isLut || eltwise.use_lut != 0) {
+    accesses.push_back(
+        contiguous(MemorySpace::Parameter, false, static_cast<u64>(eltwise.lut_addr), 256));
+  }
+  accesses.push_back(
+      contiguous(MemorySpace::Output, true, static_cast<u64>(eltwise.out_addr), count));
+  return accesses;
+}
+
+std::vector<Access> accessesOf(const isa::Pool& pool) {
+  const u64 inH = static_cast<u64>((pool.out_h - 1) * pool.sh + pool.kh);
+  return {contiguous(MemorySpace::Input, false, static_cast<u64>(pool.in_addr),
+                     inH * static_cast<u64>(pool.in_w * pool.channels)),
+          contiguous(MemorySpace::Output, true, static_cast<u64>(pool.out_addr),
+                     static_cast<u64>(pool.out_h * pool.out_w * pool.channels))};
+}
+
+template <typename T>
+std::vector<Access> accessesOf(const T& /*sync or end*/) {
+  return {};
+}
+
+}  // namespace
+
+std::vector<Access> footprint(const isa::Instruction& instruction) {
+  return std::visit([](const auto& typed) { return accessesOf(typed); }, instruction);
+}
+
+std::uint64_t spaceBytes(const isa::NpuConfig& config, MemorySpace space) {
+  switch (space) {
+    case MemorySpace::Input:
+      return static_cast<u64>(config.inputSramBytes);
+    case MemorySpace::Weight:
+      return static_cast<u64>(config.weightSramBytes);
+    case MemorySpace::Parameter:
+      return static_cast<u64>(config.parameterSramBytes);
+    case MemorySpace::Output:
+      return static_cast<u64>(config.outputSramBytes);
+    case MemorySpace::Accumulator:
+      return static_cast<u64>(config.accumulatorSramBytes);
+    case MemorySpace::Ddr:
+      return static_cast<u64>(config.ddrBytes);
+  }
+  return 0;
+}
+
+void checkBounds(const isa::Instruction& instruction, std::size_t index,
+                 const isa::NpuConfig& config) {
+  for (const Access& access : footprint(instruction)) {
+    const u64 limit = spaceBytes(config, access.space);
+    if (access.end() > limit) {
+      const bool ddr = access.space == MemorySpace::Ddr;
+      throw SimFault(
+          ddr ? FaultKind::DdrOutOfRange : FaultKind::SramOutOfRange,
+          static_cast<std::int64_t>(index),
+          fmt::format("{} fault at instruction {} ({}, {} unit): {} {} [0x{:x}, 0x{:x}) exceeds "
+                      "its {} bytes",
+                      faultKindName(ddr ? FaultKind::DdrOutOfRange : FaultKind::SramOutOfRange),
+                      index, isa::mnemonicOf(instruction),
+                      isa::unitName(isa::executingUnit(instruction)), memorySpaceName(access.space),
+                      access.write ? "write" : "read", access.base, access.end(), limit));
+    }
+  }
+}
+
+}  // namespace npu::sim

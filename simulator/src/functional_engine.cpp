@@ -1,0 +1,34 @@
+// The functional engine: every instruction in program order on the datapath, no time. Tokens
+// are still checked the way hardware would run them (deadlock and hazards) before anything runs.
+#include "engine_common.h"
+#include "footprint.h"
+#include "npu/simulator/datapath.h"
+#include "npu/simulator/token_analysis.h"
+
+namespace npu::sim {
+
+SimResult runFunctional(const isa::NpuConfig& config, DdrImage ddr,
+                        const std::vector<isa::Instruction>& stream, const SimOptions& options) {
+  SimResult result;
+  result.stats.mode = "functional";
+  SramState sram(config);
+  try {
+    const TokenOrder order = analyzeTokens(stream, config);
+    if (options.checkHazards) {
+      checkHazards(stream, order, config);
+    }
+    for (std::size_t i = 0; i < stream.size(); ++i) {
+      checkBounds(stream[i], i, config);
+      if (!options.countOnly) {
+        executeDatapath(stream[i], sram, ddr.bytes());
+      }
+      countInstruction(stream[i], result.stats);
+    }
+  } catch (const SimFault& fault) {
+    result.fault = fault;
+  }
+  result.ddr = std::move(ddr);
+  return result;
+}
+
+}  // namespace npu::sim

@@ -1,0 +1,76 @@
+// Entry points: fetch the stream, analyse tokens and hazards, then run the chosen engine. Faults
+// come back inside the result so callers still get the DDR and stats so far.
+#include "npu/simulator/simulate.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "engine_common.h"
+#include "footprint.h"
+#include "npu/isa/encoding.h"
+#include "npu/simulator/timing.h"
+
+namespace npu::sim {
+
+std::vector<isa::Instruction> fetchStream(const DdrImage& ddr, std::uint64_t codeAddress) {
+  std::vector<isa::Instruction> stream;
+  for (std::uint64_t address = codeAddress;; address += isa::kWordBytes) {
+    const std::size_t index = stream.size();
+    if (address + isa::kWordBytes > ddr.size()) {
+      throw SimFault(FaultKind::DdrOutOfRange, static_cast<std::int64_t>(index),
+                     fmt::format("ddr-out-of-range fault at instruction {} (fetch unit): fetch "
+                                 "reached the end of DDR at 0x{:x} without an END",
+                                 index, address));
+    }
+    isa::InstructionWord word{};
+    std::copy_n(ddr.bytes().begin() + static_cast<std::ptrdiff_t>(address), isa::kWordBytes,
+                word.begin());
+    try {
+      stream.push_back(isa::decode(word, index));
+    } catch (const Error& e) {
+      throw SimFault(
+          FaultKind::IllegalWord, static_cast<std::int64_t>(index),
+          fmt::format("illegal-word fault at instruction {} (fetch unit, DDR 0x{:x}): {}", index,
+                      address, e.what()));
+    }
+    if (std::holds_alternative<isa::End>(stream.back())) {
+      return stream;
+    }
+  }
+}
+
+void countInstruction(const isa::Instruction& instruction, SimStats& stats) {
+  ++stats.opcodeCounts[std::string(isa::mnemonicOf(instruction))];
+  stats.macs += macCount(instruction);
+  for (const Access& access : footprint(instruction)) {
+    if (access.space == MemorySpace::Ddr) {
+      const std::uint64_t bytes = access.yCount * access.xCount * access.run;
+      (access.write ? stats.ddrBytesWritten : stats.ddrBytesRead) += bytes;
+    }
+  }
+}
+
+SimResult simulate(const isa::NpuConfig& config, DdrImage ddr, std::uint64_t codeAddress,
+                   const SimOptions& options) {
+  std::vector<isa::Instruction> stream;
+  try {
+    stream = fetchStream(ddr, codeAddress);
+  } catch (const SimFault& fault) {
+    SimResult result;
+    result.ddr = std::move(ddr);
+    result.stats.mode = options.mode == SimMode::Timed ? "timed" : "functional";
+    result.fault = fault;
+    return result;
+  }
+  if (options.mode == SimMode::Functional) {
+    return runFunctional(config, std::move(ddr), stream, options);
+  }
+  return runTimed(config, std::move(ddr), stream, options);
+}
+
+SimResult simulate(const isa::Program& program, const SimOptions& options) {
+  return simulate(program.config, DdrImage::fromProgram(program), program.codeAddress, options);
+}
+
+}  // namespace npu::sim

@@ -1,0 +1,76 @@
+// ComputeUnit, MacArray and VectorUnit.
+#include "compute_unit.h"
+
+#include "npu/simulator/timing.h"
+#include "unit_protocol.h"
+
+namespace npu::sim {
+namespace {
+
+bool runTimedInstruction(TimedContext& ctx, std::size_t i, const std::string& unit) {
+  const std::uint64_t start = TimedContext::now();
+  if (!ctx.execute(i)) {
+    return false;
+  }
+  sc_core::wait(cycles(instructionCycles(ctx.stream[i], ctx.config)));
+  UnitStats& stats = ctx.stats.units[unit];
+  ++stats.instructions;
+  stats.busyCycles += TimedContext::now() - start;
+  return true;
+}
+
+}  // namespace
+
+MacArray::MacArray(const sc_core::sc_module_name& name, TimedContext& context)
+    : sc_core::sc_module(name), m_context(context) {}
+
+bool MacArray::run(std::size_t i) {
+  return runTimedInstruction(m_context, i, "mac_array");
+}
+
+VectorUnit::VectorUnit(const sc_core::sc_module_name& name, TimedContext& context)
+    : sc_core::sc_module(name), m_context(context) {}
+
+bool VectorUnit::run(std::size_t i) {
+  return runTimedInstruction(m_context, i, "vector");
+}
+
+ComputeUnit::ComputeUnit(const sc_core::sc_module_name& name, TimedContext& context)
+    : sc_core::sc_module(name),
+      m_context(context),
+      m_macArray("mac_array", context),
+      m_vectorUnit("vector", context) {
+  SC_HAS_PROCESS(ComputeUnit);
+  SC_THREAD(run);
+}
+
+void ComputeUnit::run() {
+  TimedContext& ctx = m_context;
+  const std::string name = "compute";
+  while (const auto next = waitForCommand(ctx, 1, name)) {
+    const std::size_t i = *next;
+    ctx.unitCurrent[1] = static_cast<std::int64_t>(i);
+    popTokens(ctx, 1, i, name);
+    const std::uint64_t start = TimedContext::now();
+    const isa::Instruction& instruction = ctx.stream[i];
+    bool ok = true;
+    if (std::holds_alternative<isa::Conv>(instruction)) {
+      ok = m_macArray.run(i);
+    } else if (std::holds_alternative<isa::Sync>(instruction)) {
+      sc_core::wait(cycles(instructionCycles(instruction, ctx.config)));
+    } else {
+      ok = m_vectorUnit.run(i);
+    }
+    if (!ok) {
+      return;
+    }
+    const std::uint64_t end = TimedContext::now();
+    pushTokens(ctx, i, name);
+    ctx.finish(name, i, start, end);
+    ctx.advanceSerial(i);
+  }
+  ctx.unitCurrent[1] = -1;
+  ctx.unitFinished[1] = true;
+}
+
+}  // namespace npu::sim

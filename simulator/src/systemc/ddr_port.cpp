@@ -1,0 +1,50 @@
+// DdrPort: the arbiter thread settles all activity of the current cycle before it grants, so
+// requests made in the same cycle compete however SystemC orders their delta cycles.
+#include "ddr_port.h"
+
+#include <algorithm>
+
+#include "timed_context.h"
+
+namespace npu::sim {
+
+DdrPort::DdrPort(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {
+  SC_HAS_PROCESS(DdrPort);
+  SC_THREAD(arbitrate);
+}
+
+void DdrPort::acquire(Requester who) {
+  m_pending.push_back({TimedContext::now(), who});
+  m_requested.notify(sc_core::SC_ZERO_TIME);
+  while (m_owner != static_cast<int>(who)) {
+    sc_core::wait(m_granted[who]);
+  }
+}
+
+void DdrPort::release() {
+  m_busy = false;
+  m_owner = -1;
+  m_requested.notify(sc_core::SC_ZERO_TIME);
+}
+
+void DdrPort::arbitrate() {
+  while (true) {
+    sc_core::wait(m_requested);
+    while (sc_core::sc_pending_activity_at_current_time()) {
+      sc_core::wait(sc_core::SC_ZERO_TIME);
+    }
+    if (m_busy || m_pending.empty()) {
+      continue;
+    }
+    const auto winner = std::min_element(
+        m_pending.begin(), m_pending.end(), [](const Request& a, const Request& b) {
+          return a.cycle != b.cycle ? a.cycle < b.cycle : a.who == kStore && b.who == kLoad;
+        });
+    m_busy = true;
+    m_owner = winner->who;
+    m_granted[winner->who].notify(sc_core::SC_ZERO_TIME);
+    m_pending.erase(winner);
+  }
+}
+
+}  // namespace npu::sim

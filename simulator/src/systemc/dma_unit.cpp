@@ -1,0 +1,49 @@
+// DmaUnit: LOAD or STORE (and SYNC on this unit), holding the DDR port for a whole transfer.
+#include "dma_unit.h"
+
+#include "npu/simulator/timing.h"
+#include "unit_protocol.h"
+
+namespace npu::sim {
+
+DmaUnit::DmaUnit(const sc_core::sc_module_name& name, TimedContext& context, DdrPort& port,
+                 std::size_t unit)
+    : sc_core::sc_module(name),
+      m_context(context),
+      m_port(port),
+      m_unit(unit),
+      m_name(unit == 0 ? "load" : "store") {
+  SC_HAS_PROCESS(DmaUnit);
+  SC_THREAD(run);
+}
+
+void DmaUnit::run() {
+  TimedContext& ctx = m_context;
+  while (const auto next = waitForCommand(ctx, m_unit, m_name)) {
+    const std::size_t i = *next;
+    ctx.unitCurrent[m_unit] = static_cast<std::int64_t>(i);
+    popTokens(ctx, m_unit, i, m_name);
+    const bool transfers = !std::holds_alternative<isa::Sync>(ctx.stream[i]);
+    if (transfers) {
+      const std::uint64_t since = TimedContext::now();
+      m_port.acquire(m_unit == 0 ? DdrPort::kLoad : DdrPort::kStore);
+      ctx.addStall(m_name, "ddr_port", TimedContext::now() - since);
+    }
+    const std::uint64_t start = TimedContext::now();
+    if (!ctx.execute(i)) {
+      return;
+    }
+    sc_core::wait(cycles(instructionCycles(ctx.stream[i], ctx.config)));
+    if (transfers) {
+      m_port.release();
+    }
+    const std::uint64_t end = TimedContext::now();
+    pushTokens(ctx, i, m_name);
+    ctx.finish(m_name, i, start, end);
+    ctx.advanceSerial(i);
+  }
+  ctx.unitCurrent[m_unit] = -1;
+  ctx.unitFinished[m_unit] = true;
+}
+
+}  // namespace npu::sim

@@ -1,0 +1,38 @@
+// FetchUnit: first word after the DDR latency, then one word per cycle.
+#include "fetch_unit.h"
+
+#include "npu/simulator/timing.h"
+
+namespace npu::sim {
+
+FetchUnit::FetchUnit(const sc_core::sc_module_name& name, TimedContext& context)
+    : sc_core::sc_module(name), m_context(context) {
+  SC_HAS_PROCESS(FetchUnit);
+  SC_THREAD(run);
+}
+
+void FetchUnit::run() {
+  TimedContext& ctx = m_context;
+  sc_core::wait(cycles(static_cast<std::uint64_t>(ctx.config.ddrLatencyCycles)));
+  for (std::size_t i = 0; i < ctx.stream.size(); ++i) {
+    const std::uint64_t start = TimedContext::now();
+    if (std::holds_alternative<isa::End>(ctx.stream[i])) {
+      ctx.finish("fetch", i, start, start);
+      break;
+    }
+    CommandQueue& queue = ctx.queues[unitIndex(isa::executingUnit(ctx.stream[i]))];
+    while (queue.entries.size() >= queue.depth) {
+      sc_core::wait(queue.changed);
+    }
+    ctx.addStall("fetch", "queue_full", TimedContext::now() - start);
+    queue.entries.push_back(i);
+    queue.changed.notify(sc_core::SC_ZERO_TIME);
+    ctx.stats.units["fetch"].busyCycles += kFetchCyclesPerWord;
+    ++ctx.stats.units["fetch"].instructions;
+    sc_core::wait(cycles(kFetchCyclesPerWord));
+  }
+  ctx.fetchDone = true;
+  ctx.fetchDoneEvent.notify(sc_core::SC_ZERO_TIME);
+}
+
+}  // namespace npu::sim

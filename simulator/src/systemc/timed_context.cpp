@@ -1,0 +1,78 @@
+// TimedContext: shared helpers of the SystemC units.
+#include "timed_context.h"
+
+#include "../engine_common.h"
+#include "../footprint.h"
+#include "npu/simulator/datapath.h"
+
+namespace npu::sim {
+
+TimedContext::TimedContext(const isa::NpuConfig& cfg,
+                           const std::vector<isa::Instruction>& instructions, DdrImage& image,
+                           const SimOptions& opts)
+    : config(cfg), stream(instructions), ddr(image), options(opts), sram(cfg) {
+  for (CommandQueue& queue : queues) {
+    queue.depth = static_cast<std::size_t>(cfg.instructionQueueDepth);
+  }
+  for (TokenChannel& channel : tokens) {
+    channel.depth = static_cast<std::size_t>(cfg.tokenQueueDepth);
+  }
+  endCycles.assign(instructions.size(), 0);
+  stats.mode = "timed";
+}
+
+std::uint64_t TimedContext::now() {
+  return static_cast<std::uint64_t>(sc_core::sc_time_stamp().to_seconds() * 1e9 + 0.5);
+}
+
+void TimedContext::addStall(const std::string& unit, const std::string& reason, std::uint64_t n) {
+  if (n > 0) {
+    stats.units[unit].stallCycles[reason] += n;
+  }
+}
+
+bool TimedContext::execute(std::size_t i) {
+  try {
+    checkBounds(stream[i], i, config);
+    if (!options.countOnly) {
+      executeDatapath(stream[i], sram, ddr.bytes());
+    }
+  } catch (const SimFault& f) {
+    if (!fault) {
+      fault = f;
+    }
+    sc_core::sc_stop();
+    return false;
+  }
+  return true;
+}
+
+void TimedContext::finish(const std::string& unit, std::size_t i, std::uint64_t start,
+                          std::uint64_t end) {
+  UnitStats& unitStats = stats.units[unit];
+  ++unitStats.instructions;
+  unitStats.busyCycles += end - start;
+  endCycles[i] = end;
+  countInstruction(stream[i], stats);
+  if (options.collectTrace) {
+    trace.push_back({unit, i, std::string(isa::mnemonicOf(stream[i])), start, end});
+  }
+}
+
+void TimedContext::waitSerialTurn(std::size_t i) {
+  if (!options.forceSerial) {
+    return;
+  }
+  while (serialNext != i) {
+    sc_core::wait(serialAdvanced);
+  }
+}
+
+void TimedContext::advanceSerial(std::size_t i) {
+  if (options.forceSerial) {
+    serialNext = i + 1;
+    serialAdvanced.notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
+}  // namespace npu::sim

@@ -1,0 +1,78 @@
+// State every SystemC unit of one timed run shares: the program, SRAMs, DDR, queues, statistics.
+#pragma once
+
+#include <systemc>
+
+#include <array>
+#include <deque>
+#include <optional>
+#include <vector>
+
+#include "npu/isa/instruction.h"
+#include "npu/simulator/simulate.h"
+#include "npu/simulator/sram_state.h"
+#include "npu/simulator/tokens.h"
+
+namespace npu::sim {
+
+/// An in-order instruction queue between fetch and one unit, `depth` entries deep. An entry
+/// leaves when its unit starts the instruction.
+struct CommandQueue {
+  std::deque<std::size_t> entries;
+  std::size_t depth = 1;
+  sc_core::sc_event changed;
+};
+
+/// A dependency-token queue: a counter bounded by the configured depth.
+struct TokenChannel {
+  std::size_t count = 0;
+  std::size_t depth = 1;
+  sc_core::sc_event changed;
+};
+
+struct TimedContext {
+  TimedContext(const isa::NpuConfig& cfg, const std::vector<isa::Instruction>& instructions,
+               DdrImage& image, const SimOptions& opts);
+
+  const isa::NpuConfig& config;
+  const std::vector<isa::Instruction>& stream;
+  DdrImage& ddr;
+  SimOptions options;
+  SramState sram;
+
+  std::array<CommandQueue, 3> queues;  // load, compute, store
+  std::array<TokenChannel, kTokenQueues> tokens;
+  bool fetchDone = false;
+  sc_core::sc_event fetchDoneEvent;
+
+  /// Force-serial mode: index of the next instruction allowed to start.
+  std::size_t serialNext = 0;
+  sc_core::sc_event serialAdvanced;
+
+  SimStats stats;
+  std::vector<TraceSpan> trace;
+  std::vector<std::uint64_t> endCycles;
+  std::optional<SimFault> fault;
+  std::array<bool, 3> unitFinished{};
+  std::array<std::int64_t, 3> unitCurrent{-1, -1, -1};
+
+  /// The current cycle.
+  [[nodiscard]] static std::uint64_t now();
+  /// Adds `cycles` to a unit's stall counter for `reason`.
+  void addStall(const std::string& unit, const std::string& reason, std::uint64_t cycles);
+  /// Bounds check and datapath of instruction i; on a fault records it and stops the kernel.
+  bool execute(std::size_t i);
+  /// Records a finished instruction.
+  void finish(const std::string& unit, std::size_t i, std::uint64_t start, std::uint64_t end);
+  /// Waits until instruction i may start under force-serial (no-op otherwise).
+  void waitSerialTurn(std::size_t i);
+  /// Marks instruction i done for force-serial.
+  void advanceSerial(std::size_t i);
+};
+
+/// Cycle length: one nanosecond of SystemC time per NPU cycle.
+inline sc_core::sc_time cycles(std::uint64_t n) {
+  return sc_core::sc_time(static_cast<double>(n), sc_core::SC_NS);
+}
+
+}  // namespace npu::sim

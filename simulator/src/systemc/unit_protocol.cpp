@@ -1,0 +1,54 @@
+// Command and token handshakes of the executing units.
+#include "unit_protocol.h"
+
+namespace npu::sim {
+
+std::optional<std::size_t> waitForCommand(TimedContext& ctx, std::size_t unit,
+                                          const std::string& name) {
+  CommandQueue& queue = ctx.queues[unit];
+  const std::uint64_t since = TimedContext::now();
+  while (queue.entries.empty()) {
+    if (ctx.fetchDone) {
+      return std::nullopt;
+    }
+    sc_core::wait(queue.changed | ctx.fetchDoneEvent);
+  }
+  ctx.addStall(name, "idle", TimedContext::now() - since);
+  return queue.entries.front();
+}
+
+void popTokens(TimedContext& ctx, std::size_t unit, std::size_t i, const std::string& name) {
+  ctx.waitSerialTurn(i);
+  const TokenOps ops = tokenOps(ctx.stream[i]);
+  const std::uint64_t since = TimedContext::now();
+  for (std::size_t p = 0; p < ops.popCount; ++p) {
+    TokenChannel& channel = ctx.tokens[static_cast<std::size_t>(ops.pops[p])];
+    while (channel.count == 0) {
+      sc_core::wait(channel.changed);
+    }
+  }
+  for (std::size_t p = 0; p < ops.popCount; ++p) {
+    TokenChannel& channel = ctx.tokens[static_cast<std::size_t>(ops.pops[p])];
+    --channel.count;
+    channel.changed.notify(sc_core::SC_ZERO_TIME);
+  }
+  ctx.addStall(name, "token_wait", TimedContext::now() - since);
+  ctx.queues[unit].entries.pop_front();
+  ctx.queues[unit].changed.notify(sc_core::SC_ZERO_TIME);
+}
+
+void pushTokens(TimedContext& ctx, std::size_t i, const std::string& name) {
+  const TokenOps ops = tokenOps(ctx.stream[i]);
+  const std::uint64_t since = TimedContext::now();
+  for (std::size_t p = 0; p < ops.pushCount; ++p) {
+    TokenChannel& channel = ctx.tokens[static_cast<std::size_t>(ops.pushes[p])];
+    while (channel.count >= channel.depth) {
+      sc_core::wait(channel.changed);
+    }
+    ++channel.count;
+    channel.changed.notify(sc_core::SC_ZERO_TIME);
+  }
+  ctx.addStall(name, "token_full", TimedContext::now() - since);
+}
+
+}  // namespace npu::sim

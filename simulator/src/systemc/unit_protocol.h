@@ -1,0 +1,24 @@
+// The steps every executing unit takes per instruction: wait for a command, pop its tokens,
+// and push its tokens when done, counting the cycles spent waiting.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "timed_context.h"
+
+namespace npu::sim {
+
+/// Waits for the next instruction of queue `unit`; nullopt once fetch is done and the queue is
+/// empty. Idle cycles count as the "idle" stall.
+std::optional<std::size_t> waitForCommand(TimedContext& ctx, std::size_t unit,
+                                          const std::string& name);
+
+/// Waits until every token instruction i pops is available, consumes them, and removes i from
+/// its queue (the unit has started it).
+void popTokens(TimedContext& ctx, std::size_t unit, std::size_t i, const std::string& name);
+
+/// Pushes every token instruction i pushes, waiting for room in a full token queue.
+void pushTokens(TimedContext& ctx, std::size_t i, const std::string& name);
+
+}  // namespace npu::sim

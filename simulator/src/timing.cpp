@@ -1,0 +1,90 @@
+// Cycle formulas of docs/timing.md.
+#include "npu/simulator/timing.h"
+
+namespace npu::sim {
+namespace {
+
+using u64 = std::uint64_t;
+
+u64 ceilDiv(u64 a, u64 b) {
+  return (a + b - 1) / b;
+}
+
+u64 runBeats(u64 bytes, const isa::NpuConfig& config) {
+  const auto burst = static_cast<u64>(config.ddrBurstBytes);
+  const auto width = static_cast<u64>(config.ddrBytesPerCycle);
+  const u64 fullBursts = bytes / burst;
+  return fullBursts * (burst / width) + ceilDiv(bytes % burst, width);
+}
+
+}  // namespace
+
+u64 dmaBeats(u64 rows, u64 rowStride, u64 cols, u64 colStride, u64 runBytes,
+             const isa::NpuConfig& config) {
+  // Merge abutting runs: columns into one row run, rows into one block run.
+  if (colStride == runBytes || cols == 1) {
+    runBytes *= cols;
+    if (rowStride == runBytes || rows == 1) {
+      return runBeats(runBytes * rows, config);
+    }
+    return rows * runBeats(runBytes, config);
+  }
+  return rows * cols * runBeats(runBytes, config);
+}
+
+u64 instructionCycles(const isa::Instruction& instruction, const isa::NpuConfig& config) {
+  const auto rows = static_cast<u64>(config.macRows);
+  const auto cols = static_cast<u64>(config.macCols);
+  const auto width = static_cast<u64>(config.ddrBytesPerCycle);
+  const auto latency = static_cast<u64>(config.ddrLatencyCycles);
+  if (const auto* load = std::get_if<isa::Load>(&instruction)) {
+    const u64 beats =
+        dmaBeats(static_cast<u64>(load->y_size), static_cast<u64>(load->ddr_row_stride),
+                 static_cast<u64>(load->x_size), static_cast<u64>(load->ddr_col_stride),
+                 static_cast<u64>(load->c_bytes), config);
+    const u64 total = static_cast<u64>((load->pad_top + load->y_size + load->pad_bottom) *
+                                       (load->pad_left + load->x_size + load->pad_right));
+    const u64 padBytes =
+        (total - static_cast<u64>(load->y_size * load->x_size)) * static_cast<u64>(load->c_bytes);
+    return latency + beats + ceilDiv(padBytes, width);
+  }
+  if (const auto* store = std::get_if<isa::Store>(&instruction)) {
+    return latency +
+           dmaBeats(static_cast<u64>(store->y_size), static_cast<u64>(store->ddr_row_stride),
+                    static_cast<u64>(store->x_size), static_cast<u64>(store->ddr_col_stride),
+                    static_cast<u64>(store->c_bytes), config);
+  }
+  if (const auto* conv = std::get_if<isa::Conv>(&instruction)) {
+    const u64 pixels = static_cast<u64>(conv->out_h * conv->out_w);
+    const u64 taps = static_cast<u64>(conv->kh * conv->kw);
+    const u64 channelBlocks = ceilDiv(static_cast<u64>(conv->out_c), cols);
+    if (conv->depthwise != 0) {
+      // Depthwise: columns take channels, rows take kernel taps.
+      return pixels * channelBlocks * ceilDiv(taps, rows) + kComputePipelineCycles;
+    }
+    return pixels * channelBlocks * taps * ceilDiv(static_cast<u64>(conv->in_c), rows) +
+           kComputePipelineCycles;
+  }
+  if (const auto* eltwise = std::get_if<isa::Eltwise>(&instruction)) {
+    return ceilDiv(static_cast<u64>(eltwise->count), cols) + kComputePipelineCycles;
+  }
+  if (const auto* pool = std::get_if<isa::Pool>(&instruction)) {
+    return static_cast<u64>(pool->out_h * pool->out_w * pool->kh * pool->kw) *
+               ceilDiv(static_cast<u64>(pool->channels), cols) +
+           kComputePipelineCycles;
+  }
+  if (std::holds_alternative<isa::Sync>(instruction)) {
+    return 1;
+  }
+  return 0;
+}
+
+u64 macCount(const isa::Instruction& instruction) {
+  if (const auto* conv = std::get_if<isa::Conv>(&instruction)) {
+    return static_cast<u64>(conv->out_h * conv->out_w * conv->out_c * conv->kh * conv->kw *
+                            (conv->depthwise != 0 ? 1 : conv->in_c));
+  }
+  return 0;
+}
+
+}  // namespace npu::sim
