@@ -1,0 +1,152 @@
+// Every fault kind stops the run with its exact message, in both modes, and leaves DDR and
+// stats of the state so far.
+#include <gtest/gtest.h>
+
+#include "npu/isa/encoding.h"
+#include "sim_test_util.h"
+
+namespace npu::sim {
+namespace {
+
+using testing::assembleProgram;
+using testing::faultMessage;
+using testing::run;
+
+class Faults : public ::testing::TestWithParam<SimMode> {};
+
+TEST_P(Faults, SramOutOfRange) {
+  const isa::Program program = assembleProgram(
+      ".data 0x1000 0102030405060708\n"
+      "LOAD sram_addr=0x1fff8 ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=8\n"
+      "LOAD sram_addr=0x1fffc ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=8\n"
+      "END\n");
+  const SimResult result = run(program, GetParam());
+  EXPECT_EQ(faultMessage(result),
+            "sram-out-of-range fault at instruction 1 (LOAD, load unit): input SRAM write "
+            "[0x1fffc, 0x20004) exceeds its 131072 bytes");
+  ASSERT_TRUE(result.fault);
+  EXPECT_EQ(result.fault->kind(), FaultKind::SramOutOfRange);
+  EXPECT_EQ(result.fault->instruction(), 1);
+}
+
+TEST_P(Faults, DdrOutOfRange) {
+  const isa::Program program = assembleProgram(
+      "LOAD sram_addr=0x0 ddr_addr=0x3ffffff y_size=1 x_size=1 c_bytes=2\n"
+      "END\n");
+  EXPECT_EQ(faultMessage(run(program, GetParam())),
+            "ddr-out-of-range fault at instruction 0 (LOAD, load unit): DDR read [0x3ffffff, "
+            "0x4000001) exceeds its 67108864 bytes");
+}
+
+TEST_P(Faults, Deadlock) {
+  // Compute waits for a load token nobody pushes.
+  const isa::Program program = assembleProgram(
+      "SYNC unit=0\n"
+      "SYNC pop_prev=1 unit=1\n"
+      "SYNC pop_prev=1 unit=2\n"
+      "END\n");
+  const SimResult result = run(program, GetParam());
+  EXPECT_EQ(faultMessage(result),
+            "deadlock fault at instruction 1: no unit can progress; compute unit waits at "
+            "instruction 1 (SYNC) for a load->compute token; store unit waits at instruction 2 "
+            "(SYNC) for a compute->store token");
+}
+
+TEST_P(Faults, HazardNamesBothInstructions) {
+  // The conv reads the input tile before any token says the load has written it.
+  const isa::Program program = assembleProgram(
+      "LOAD ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=16\n"
+      "LOAD buf=1 ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=16\n"
+      "LOAD buf=2 ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=12\n"
+      "CONV out_h=1 out_w=1 in_w=1 in_c=16 out_c=1 kh=1 kw=1 sh=1 sw=1 dh=1 dw=1 clip_lo=-128 "
+      "clip_hi=127 acc_init=1 finalize=1\n"
+      "END\n");
+  const SimResult result = run(program, GetParam());
+  EXPECT_EQ(faultMessage(result),
+            "hazard fault at instruction 3: instruction 3 (CONV, compute unit) reads input SRAM "
+            "byte 0x0, which instruction 0 (LOAD, load unit) writes (earlier in program order); "
+            "no dependency token orders them");
+  // The same program with the token is clean.
+  const isa::Program fixed = assembleProgram(
+      "LOAD ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=16\n"
+      "LOAD buf=1 ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=16\n"
+      "LOAD push_next=1 buf=2 ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=12\n"
+      "CONV pop_prev=1 out_h=1 out_w=1 in_w=1 in_c=16 out_c=1 kh=1 kw=1 sh=1 sw=1 dh=1 dw=1 "
+      "clip_lo=-128 clip_hi=127 acc_init=1 finalize=1\n"
+      "END\n");
+  EXPECT_EQ(faultMessage(run(fixed, GetParam())), "(no fault)");
+}
+
+TEST_P(Faults, WriteAfterReadHazard) {
+  // The second load overwrites the tile while the conv may still be reading it.
+  const isa::Program program = assembleProgram(
+      "LOAD push_next=1 ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=16\n"
+      "CONV pop_prev=1 out_h=1 out_w=1 in_w=1 in_c=16 out_c=1 kh=1 kw=1 sh=1 sw=1 dh=1 dw=1 "
+      "acc_init=1\n"
+      "LOAD ddr_addr=0x2000 y_size=1 x_size=1 c_bytes=16\n"
+      "END\n");
+  EXPECT_EQ(faultMessage(run(program, GetParam())),
+            "hazard fault at instruction 2: instruction 2 (LOAD, load unit) writes input SRAM "
+            "byte 0x0, which instruction 1 (CONV, compute unit) reads (earlier in program "
+            "order); no dependency token orders them");
+}
+
+TEST_P(Faults, IllegalWordInDdr) {
+  isa::Program program = assembleProgram("SYNC unit=1\nSYNC unit=2\nEND\n");
+  DdrImage ddr = DdrImage::fromProgram(program);
+  ddr.bytes()[isa::kWordBytes * 1] = 0x0F;  // word 1 becomes opcode 15
+  SimOptions options;
+  options.mode = GetParam();
+  const SimResult result = simulate(program.config, ddr, 0, options);
+  EXPECT_EQ(faultMessage(result),
+            "illegal-word fault at instruction 1 (fetch unit, DDR 0x20): word 1: illegal opcode "
+            "0xf");
+  EXPECT_EQ(result.ddr, ddr);
+}
+
+TEST_P(Faults, FetchRunsOffTheEndOfDdr) {
+  isa::Program program = assembleProgram("SYNC unit=1\nEND\n");
+  DdrImage ddr(64);
+  const auto code = isa::encode(isa::Sync{.unit = 1});
+  std::copy(code.begin(), code.end(), ddr.bytes().begin());
+  std::copy(code.begin(), code.end(), ddr.bytes().begin() + 32);
+  SimOptions options;
+  options.mode = GetParam();
+  EXPECT_EQ(faultMessage(simulate(program.config, ddr, 0, options)),
+            "ddr-out-of-range fault at instruction 2 (fetch unit): fetch reached the end of DDR at "
+            "0x40 without an END");
+}
+
+INSTANTIATE_TEST_SUITE_P(BothModes, Faults, ::testing::Values(SimMode::Functional, SimMode::Timed),
+                         [](const auto& info) {
+                           return info.param == SimMode::Functional ? "functional" : "timed";
+                         });
+
+TEST(TimedFaults, Watchdog) {
+  const isa::Program program = assembleProgram(
+      "LOAD ddr_addr=0x1000 y_size=64 x_size=64 c_bytes=16 ddr_row_stride=1024 "
+      "ddr_col_stride=16\n"
+      "END\n");
+  SimOptions options;
+  options.maxCycles = 500;
+  const SimResult result = run(program, SimMode::Timed, options);
+  EXPECT_EQ(faultMessage(result),
+            "watchdog fault: still running after 500 cycles; load unit at instruction 0 (LOAD)");
+  EXPECT_EQ(result.stats.totalCycles, 500U);
+}
+
+TEST(TimedFaults, FaultStillReportsStatsSoFar) {
+  const isa::Program program = assembleProgram(
+      ".data 0x1000 0102030405060708\n"
+      "LOAD ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=8\n"
+      "LOAD sram_addr=0x1fffc ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=8\n"
+      "END\n");
+  const SimResult result = run(program, SimMode::Timed);
+  ASSERT_TRUE(result.fault);
+  EXPECT_EQ(result.stats.units.at("load").instructions, 1U);
+  // First load: fetch latency 64, then 64 + 1 beat.
+  EXPECT_EQ(result.stats.totalCycles, 64U + 65U);
+}
+
+}  // namespace
+}  // namespace npu::sim

@@ -1,0 +1,317 @@
+// Random, hazard-free programs of conv, eltwise and pool tiles with random shapes and
+// quantization parameters. Each tile is LOADs -> compute -> STORE; tokens let the load of tile
+// k+1 overlap the store of tile k, as double-buffered compiled code does. The tile descriptions
+// are kept so tests can compute the expected DDR independently.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <variant>
+#include <vector>
+
+#include "npu/isa/program.h"
+
+namespace npu::sim::testing {
+
+/// One tile's operands in DDR and the instruction computing it.
+struct TileCase {
+  isa::Instruction compute;
+  std::uint64_t inputAddress = 0;   // a (and b right after a for eltwise)
+  std::uint64_t weightAddress = 0;  // CONV only
+  std::uint64_t paramAddress = 0;   // params, then (when used) the LUT at +paramBytes
+  std::uint64_t paramBytes = 0;
+  std::uint64_t outputAddress = 0;
+  std::uint64_t inputBytes = 0;
+  std::uint64_t weightBytes = 0;
+  std::uint64_t outputBytes = 0;
+  // Load framing (CONV and POOL): rows/cols read from DDR and padding.
+  std::int64_t inRows = 0, inCols = 0, padTop = 0, padBottom = 0, padLeft = 0, padRight = 0;
+  std::int64_t channels = 0;
+};
+
+class RandomProgramBuilder {
+ public:
+  RandomProgramBuilder(const isa::NpuConfig& config, std::uint64_t seed)
+      : m_rng(seed), m_config(config) {
+    m_program.config = config;
+    m_program.codeAddress = 0;
+    m_next = 0x10000;
+  }
+
+  std::int64_t pick(std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(m_rng);
+  }
+
+  std::vector<std::uint8_t> randomBytes(std::size_t n) {
+    std::vector<std::uint8_t> bytes(n);
+    for (auto& b : bytes) {
+      b = static_cast<std::uint8_t>(pick(0, 255));
+    }
+    return bytes;
+  }
+
+  std::uint64_t place(std::vector<std::uint8_t> bytes) {
+    const std::uint64_t address = m_next;
+    m_next += (bytes.size() + 63) / 64 * 64 + 64;
+    m_program.segments.push_back({address, std::move(bytes)});
+    return address;
+  }
+
+  std::uint64_t reserve(std::size_t n) {
+    const std::uint64_t address = m_next;
+    m_next += (n + 63) / 64 * 64 + 64;
+    return address;
+  }
+
+  static void putInt32(std::vector<std::uint8_t>& bytes, std::size_t at, std::int32_t v) {
+    std::memcpy(bytes.data() + at, &v, 4);
+  }
+
+  /// A random multiplier in [2^30, 2^31) with a shift that keeps outputs in a useful range.
+  std::pair<std::int32_t, std::int32_t> randomScale(std::int32_t shiftLo, std::int32_t shiftHi) {
+    return {static_cast<std::int32_t>(pick(1 << 30, 0x7FFFFFFF)),
+            static_cast<std::int32_t>(pick(shiftLo, shiftHi))};
+  }
+
+  void addConv() {
+    TileCase t;
+    isa::Conv c;
+    c.kh = pick(1, 5);
+    c.kw = pick(1, 5);
+    c.sh = pick(1, 3);
+    c.sw = pick(1, 3);
+    c.dh = pick(1, 2);
+    c.dw = pick(1, 2);
+    c.depthwise = pick(0, 3) == 0 ? 1 : 0;
+    c.in_c = pick(1, 40);
+    c.out_c = c.depthwise != 0 ? c.in_c : pick(1, 40);
+    c.out_h = pick(1, 6);
+    c.out_w = pick(1, 6);
+    const std::int64_t needH = (c.out_h - 1) * c.sh + (c.kh - 1) * c.dh + 1;
+    const std::int64_t needW = (c.out_w - 1) * c.sw + (c.kw - 1) * c.dw + 1;
+    t.padTop = pick(0, std::min<std::int64_t>(2, needH - 1));
+    t.padBottom = pick(0, std::min<std::int64_t>(2, needH - 1 - t.padTop));
+    t.padLeft = pick(0, std::min<std::int64_t>(2, needW - 1));
+    t.padRight = pick(0, std::min<std::int64_t>(2, needW - 1 - t.padLeft));
+    t.inRows = needH - t.padTop - t.padBottom;
+    t.inCols = needW - t.padLeft - t.padRight;
+    t.channels = c.in_c;
+    c.in_w = needW;
+    c.in_zp = pick(-128, 127);
+    c.out_zp = pick(-128, 127);
+    c.clip_lo = pick(-128, 0);
+    c.clip_hi = pick(0, 127);
+    c.acc_init = 1;
+    c.finalize = 1;
+    c.use_lut = pick(0, 3) == 0 ? 1 : 0;
+    c.double_round = pick(0, 1);
+    t.inputBytes = static_cast<std::uint64_t>(t.inRows * t.inCols * c.in_c);
+    t.weightBytes =
+        static_cast<std::uint64_t>(c.out_c * c.kh * c.kw * (c.depthwise != 0 ? 1 : c.in_c));
+    t.inputAddress = place(randomBytes(t.inputBytes));
+    std::vector<std::uint8_t> weights = randomBytes(t.weightBytes);
+    for (auto& w : weights) {
+      if (w == 0x80) {
+        w = 0x81;  // weights stay in [-127, 127]
+      }
+    }
+    t.weightAddress = place(std::move(weights));
+    t.paramBytes = static_cast<std::uint64_t>(12 * c.out_c);
+    std::vector<std::uint8_t> params(t.paramBytes + 256);
+    for (std::int64_t oc = 0; oc < c.out_c; ++oc) {
+      const auto [m, s] = randomScale(-14, -4);
+      putInt32(params, static_cast<std::size_t>(12 * oc),
+               static_cast<std::int32_t>(pick(-5000, 5000)));
+      putInt32(params, static_cast<std::size_t>(12 * oc + 4), m);
+      putInt32(params, static_cast<std::size_t>(12 * oc + 8), s);
+    }
+    for (std::size_t i = 0; i < 256; ++i) {
+      params[t.paramBytes + i] = static_cast<std::uint8_t>(pick(0, 255));
+    }
+    t.paramAddress = place(std::move(params));
+    t.outputBytes = static_cast<std::uint64_t>(c.out_h * c.out_w * c.out_c);
+    t.outputAddress = reserve(t.outputBytes);
+    c.lut_addr = static_cast<std::int64_t>(t.paramBytes);
+    c.wgt_addr = 0;
+    c.inp_addr = 0;
+    c.param_addr = 0;
+    c.out_addr = 0;
+    t.compute = c;
+    m_tiles.push_back(t);
+  }
+
+  void addEltwise() {
+    TileCase t;
+    isa::Eltwise e;
+    e.op = pick(0, 2);
+    e.count = pick(1, 300);
+    e.a_zp = pick(-128, 127);
+    e.b_zp = pick(-128, 127);
+    e.out_zp = pick(-128, 127);
+    e.clip_lo = pick(-128, 0);
+    e.clip_hi = pick(0, 127);
+    e.left_shift = e.op == 0 ? 20 : 0;
+    e.use_lut = e.op != 2 && pick(0, 3) == 0 ? 1 : 0;
+    e.double_round = pick(0, 1);
+    t.inputBytes = static_cast<std::uint64_t>(2 * e.count);
+    t.inputAddress = place(randomBytes(t.inputBytes));
+    t.paramBytes = 24;
+    std::vector<std::uint8_t> params(24 + 256);
+    for (int k = 0; k < 3; ++k) {
+      const auto [m, s] = e.op == 0 ? randomScale(-22, -18) : randomScale(-8, -1);
+      putInt32(params, static_cast<std::size_t>(8 * k), m);
+      putInt32(params, static_cast<std::size_t>(8 * k + 4), s);
+    }
+    if (e.op == 0) {  // the output rescale of an add undoes the 2^20
+      const auto [m, s] = randomScale(-2, 0);
+      putInt32(params, 16, m);
+      putInt32(params, 20, s);
+    }
+    for (std::size_t i = 0; i < 256; ++i) {
+      params[24 + i] = static_cast<std::uint8_t>(pick(0, 255));
+    }
+    t.paramAddress = place(std::move(params));
+    t.outputBytes = static_cast<std::uint64_t>(e.count);
+    t.outputAddress = reserve(t.outputBytes);
+    e.a_addr = 0;
+    e.b_addr = e.count;
+    e.lut_addr = 24;
+    t.compute = e;
+    m_tiles.push_back(t);
+  }
+
+  void addPool() {
+    TileCase t;
+    isa::Pool p;
+    p.op = pick(0, 1);
+    p.kh = pick(1, 4);
+    p.kw = pick(1, 4);
+    p.sh = pick(1, 3);
+    p.sw = pick(1, 3);
+    p.channels = pick(1, 40);
+    p.out_h = pick(1, 6);
+    p.out_w = pick(1, 6);
+    const std::int64_t needH = (p.out_h - 1) * p.sh + p.kh;
+    const std::int64_t needW = (p.out_w - 1) * p.sw + p.kw;
+    t.padTop = pick(0, std::min<std::int64_t>(1, needH - 1));
+    t.padLeft = pick(0, std::min<std::int64_t>(1, needW - 1));
+    t.inRows = needH - t.padTop;
+    t.inCols = needW - t.padLeft;
+    t.channels = p.channels;
+    p.in_w = needW;
+    // Average: Q31 reciprocal of the window size.
+    const double reciprocal = 1.0 / static_cast<double>(p.kh * p.kw);
+    int exponent = 0;
+    const double mantissa = std::frexp(reciprocal, &exponent);
+    std::int64_t q = std::llround(mantissa * 2147483648.0);
+    if (q == 2147483648LL) {
+      q /= 2;
+      ++exponent;
+    }
+    p.avg_mult = p.op == 1 ? q : 0;
+    p.avg_shift = p.op == 1 ? exponent : 0;
+    t.inputBytes = static_cast<std::uint64_t>(t.inRows * t.inCols * p.channels);
+    t.inputAddress = place(randomBytes(t.inputBytes));
+    t.outputBytes = static_cast<std::uint64_t>(p.out_h * p.out_w * p.channels);
+    t.outputAddress = reserve(t.outputBytes);
+    t.compute = p;
+    m_tiles.push_back(t);
+  }
+
+  /// Emits the instruction stream for every tile added so far and returns the program.
+  isa::Program build() {
+    std::vector<isa::Instruction>& code = m_program.instructions;
+    for (std::size_t k = 0; k < m_tiles.size(); ++k) {
+      const TileCase& t = m_tiles[k];
+      std::vector<isa::Load> loads;
+      if (const auto* conv = std::get_if<isa::Conv>(&t.compute)) {
+        loads.push_back(frameLoad(t, conv->in_zp));
+        loads.push_back(flatLoad(1, t.weightAddress, t.weightBytes));
+        loads.push_back(flatLoad(2, t.paramAddress, t.paramBytes + 256));
+      } else if (std::holds_alternative<isa::Eltwise>(t.compute)) {
+        loads.push_back(flatLoad(0, t.inputAddress, t.inputBytes));
+        loads.push_back(flatLoad(2, t.paramAddress, t.paramBytes + 256));
+      } else {
+        loads.push_back(frameLoad(t, std::get<isa::Pool>(t.compute).op == 0 ? -128 : 0));
+      }
+      if (k > 0) {
+        loads.front().pop_next = 1;  // the previous compute has released the buffers
+      }
+      loads.back().push_next = 1;
+      code.insert(code.end(), loads.begin(), loads.end());
+      isa::Instruction compute = t.compute;
+      std::visit(
+          [&](auto& typed) {
+            if constexpr (requires {
+                            typed.pop_prev + typed.pop_next + typed.push_prev + typed.push_next;
+                          }) {
+              typed.pop_prev = 1;
+              typed.push_prev = k + 1 < m_tiles.size() ? 1 : 0;
+              typed.push_next = 1;
+              typed.pop_next = k > 0 ? 1 : 0;
+            }
+          },
+          compute);
+      code.push_back(compute);
+      isa::Store store;
+      store.pop_prev = 1;
+      store.push_prev = k + 1 < m_tiles.size() ? 1 : 0;
+      store.ddr_addr = static_cast<std::int64_t>(t.outputAddress);
+      store.y_size = 1;
+      store.x_size = 1;
+      store.c_bytes = static_cast<std::int64_t>(t.outputBytes);
+      code.push_back(store);
+    }
+    code.emplace_back(isa::End{});
+    for (std::size_t k = 0; k < m_tiles.size(); ++k) {
+      isa::Region out;
+      out.name = fmt::format("out{}", k);
+      out.kind = isa::RegionKind::Output;
+      out.base = m_tiles[k].outputAddress;
+      out.size = m_tiles[k].outputBytes;
+      m_program.regions.push_back(out);
+    }
+    return m_program;
+  }
+
+  [[nodiscard]] const std::vector<TileCase>& tiles() const { return m_tiles; }
+
+ private:
+  static isa::Load flatLoad(std::int64_t buf, std::uint64_t address, std::uint64_t bytes) {
+    isa::Load load;
+    load.buf = buf;
+    load.ddr_addr = static_cast<std::int64_t>(address);
+    load.y_size = 1;
+    load.x_size = 1;
+    load.c_bytes = static_cast<std::int64_t>(bytes);
+    return load;
+  }
+
+  static isa::Load frameLoad(const TileCase& t, std::int64_t padValue) {
+    isa::Load load;
+    load.buf = 0;
+    load.pad_value = padValue;
+    load.ddr_addr = static_cast<std::int64_t>(t.inputAddress);
+    load.y_size = t.inRows;
+    load.x_size = t.inCols;
+    load.c_bytes = t.channels;
+    load.ddr_row_stride = t.inCols * t.channels;
+    load.ddr_col_stride = t.channels;
+    load.pad_top = t.padTop;
+    load.pad_bottom = t.padBottom;
+    load.pad_left = t.padLeft;
+    load.pad_right = t.padRight;
+    return load;
+  }
+
+  std::mt19937_64 m_rng;
+  isa::NpuConfig m_config;
+  isa::Program m_program;
+  std::uint64_t m_next;
+  std::vector<TileCase> m_tiles;
+};
+
+}  // namespace npu::sim::testing
