@@ -1,0 +1,49 @@
+// fp32 ONNX Resize in nearest mode, over any rank.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "npu/golden/float_tensor.h"
+
+namespace npu::golden {
+
+/// ONNX Resize coordinate_transformation_mode values supported for nearest mode.
+enum class CoordinateTransform : std::uint8_t {
+  HalfPixel,         ///< x_in = (x_out + 0.5) / scale - 0.5 (ONNX default)
+  PytorchHalfPixel,  ///< as HalfPixel, but 0 when the output length is 1
+  AlignCorners,      ///< x_in = x_out * (in - 1) / (out - 1), 0 when out is 1
+  Asymmetric,        ///< x_in = x_out / scale (PyTorch/TF "nearest")
+  TfHalfPixelForNn,  ///< x_in = (x_out + 0.5) / scale
+};
+
+/// ONNX Resize nearest_mode values.
+enum class NearestMode : std::uint8_t {
+  RoundPreferFloor,  ///< round, halves down (ONNX default)
+  RoundPreferCeil,   ///< round, halves up
+  Floor,
+  Ceil,
+};
+
+/// Inputs and attributes of ONNX Resize with mode="nearest". Exactly one of `scales` and
+/// `sizes` is non-empty and has one entry per dimension.
+struct ResizeParams {
+  std::vector<float> scales;
+  std::vector<std::int64_t> sizes;
+  CoordinateTransform coordinateTransform = CoordinateTransform::HalfPixel;
+  NearestMode nearestMode = NearestMode::RoundPreferFloor;
+};
+
+/// ONNX Resize, mode "nearest". With scales, out = floor(in * scale); with sizes, out = size and
+/// scale = out / in. Each output coordinate maps to an input coordinate by the transform (in
+/// float arithmetic, as onnxruntime), is rounded by the nearest mode and clamped to [0, in - 1].
+/// Integer and non-integer scales, up and down, are supported; extrapolation and the
+/// tf_crop_and_resize mode are not.
+FloatTensor resizeNearest(const FloatTensor& x, const ResizeParams& params);
+
+/// The source index along one axis (exposed so the int8 upsample and tests share the rule).
+std::int64_t nearestSourceIndex(std::int64_t outIndex, std::int64_t inLength,
+                                std::int64_t outLength, float scale, CoordinateTransform transform,
+                                NearestMode mode);
+
+}  // namespace npu::golden
