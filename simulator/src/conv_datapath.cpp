@@ -1,7 +1,7 @@
 // CONV on the MAC array: window multiply-accumulate, then the post-processing pipeline (bias,
-// requant, zero point, clip, LUT). The zero-point correction is folded into a per-channel weight
-// sum so the inner loop is a plain int8 dot product the compiler can vectorise; in int32
-// two's-complement arithmetic sum((x - zp) * w) == sum(x * w) - zp * sum(w) exactly.
+// requant, zero point, clip, LUT). Each output pixel's window is gathered into a contiguous int16
+// patch (zero point already subtracted) and dotted with every output channel's weight row, so the
+// inner loop is one vectorisable int16 dot product.
 #include <algorithm>
 #include <vector>
 
@@ -11,12 +11,26 @@
 namespace npu::sim {
 namespace {
 
-std::int32_t dot(const std::int8_t* x, const std::int8_t* w, std::int64_t n) {
+// int16 dot product: GCC turns this loop into pmaddwd; target_clones picks the AVX2 version at
+// run time where the CPU has it and the portable one elsewhere.
+__attribute__((target_clones("avx2", "default"))) std::int32_t dot16(const std::int16_t* a,
+                                                                     const std::int16_t* b,
+                                                                     std::int64_t n) {
   std::int32_t sum = 0;
   for (std::int64_t i = 0; i < n; ++i) {
-    sum += static_cast<std::int32_t>(x[i]) * static_cast<std::int32_t>(w[i]);
+    sum += static_cast<std::int32_t>(a[i]) * static_cast<std::int32_t>(b[i]);
   }
   return sum;
+}
+
+// Depthwise tap: acc[c] += x[c] * w[c] over the channels.
+__attribute__((target_clones("avx2", "default"))) void depthwiseTap(std::int32_t* acc,
+                                                                    const std::int16_t* x,
+                                                                    const std::int16_t* w,
+                                                                    std::int64_t n) {
+  for (std::int64_t c = 0; c < n; ++c) {
+    acc[c] += static_cast<std::int32_t>(x[c]) * static_cast<std::int32_t>(w[c]);
+  }
 }
 
 std::int8_t postProcess(const isa::Conv& conv, const SramState& sram, std::int32_t acc,
@@ -39,58 +53,72 @@ void executeConv(const isa::Conv& conv, SramState& sram) {
   const std::int64_t inC = conv.in_c;
   const std::int64_t outC = conv.out_c;
   const std::int64_t taps = conv.kh * conv.kw;
-  const std::int8_t* input = sram.input.data() + conv.inp_addr;
-  const std::int8_t* weight = sram.weight.data() + conv.wgt_addr;
   const bool depthwise = conv.depthwise != 0;
+  const std::int64_t inH = (conv.out_h - 1) * conv.sh + (conv.kh - 1) * conv.dh + 1;
+  const std::int8_t* weight = sram.weight.data() + conv.wgt_addr;
 
-  // Per-channel weight sums for the zero-point correction.
-  std::vector<std::int32_t> weightSum(static_cast<std::size_t>(outC), 0);
-  const std::int64_t perChannel = depthwise ? taps : taps * inC;
-  for (std::int64_t oc = 0; oc < outC; ++oc) {
-    for (std::int64_t i = 0; i < perChannel; ++i) {
-      weightSum[static_cast<std::size_t>(oc)] += weight[oc * perChannel + i];
-    }
-  }
-  // Depthwise weights transposed to [ky][kx][c] so the channel loop is contiguous.
-  std::vector<std::int8_t> depthwiseWeight;
-  if (depthwise) {
-    depthwiseWeight.resize(static_cast<std::size_t>(taps * outC));
-    for (std::int64_t c = 0; c < outC; ++c) {
-      for (std::int64_t t = 0; t < taps; ++t) {
-        depthwiseWeight[static_cast<std::size_t>(t * outC + c)] = weight[c * taps + t];
-      }
-    }
+  // The input tile with the zero point subtracted, widened to int16 (x - zp is in [-255, 255],
+  // products fit int16 x int16 -> int32 exactly).
+  const std::int8_t* inputBytes = sram.input.data() + conv.inp_addr;
+  std::vector<std::int16_t> input(static_cast<std::size_t>(inH * conv.in_w * inC));
+  for (std::size_t i = 0; i < input.size(); ++i) {
+    input[i] = static_cast<std::int16_t>(inputBytes[i] - conv.in_zp);
   }
 
   std::vector<std::int32_t> acc(static_cast<std::size_t>(outC));
+  std::vector<std::int16_t> patch;
+  std::vector<std::int16_t> wide;
+  if (depthwise) {
+    // Weights transposed to [tap][channel] so each tap is one contiguous channel loop.
+    wide.resize(static_cast<std::size_t>(taps * outC));
+    for (std::int64_t c = 0; c < outC; ++c) {
+      for (std::int64_t t = 0; t < taps; ++t) {
+        wide[static_cast<std::size_t>(t * outC + c)] = weight[c * taps + t];
+      }
+    }
+  } else {
+    // Weights as stored, [out_c][kh][kw][in_c], widened: each output channel is one row that a
+    // pixel's patch (the window gathered in the same order) is dotted with.
+    wide.assign(weight, weight + outC * taps * inC);
+    patch.resize(static_cast<std::size_t>(taps * inC));
+  }
+  const std::int64_t patchLength = taps * inC;
+
   for (std::int64_t oy = 0; oy < conv.out_h; ++oy) {
     for (std::int64_t ox = 0; ox < conv.out_w; ++ox) {
       const std::int64_t pixel = (oy * conv.out_w + ox) * outC;
       for (std::int64_t oc = 0; oc < outC; ++oc) {
-        const std::int32_t start =
+        acc[static_cast<std::size_t>(oc)] =
             conv.acc_init != 0
                 ? readParam(sram.parameter, conv.param_addr + 12 * oc)
                 : sram.accumulator[static_cast<std::size_t>(conv.acc_addr + pixel + oc)];
-        acc[static_cast<std::size_t>(oc)] = static_cast<std::int32_t>(
-            static_cast<std::uint32_t>(start) -
-            static_cast<std::uint32_t>(conv.in_zp * weightSum[static_cast<std::size_t>(oc)]));
       }
-      for (std::int64_t ky = 0; ky < conv.kh; ++ky) {
-        for (std::int64_t kx = 0; kx < conv.kw; ++kx) {
-          const std::int64_t iy = oy * conv.sh + ky * conv.dh;
-          const std::int64_t ix = ox * conv.sw + kx * conv.dw;
-          const std::int8_t* x = input + (iy * conv.in_w + ix) * inC;
-          if (depthwise) {
-            const std::int8_t* w = depthwiseWeight.data() + (ky * conv.kw + kx) * outC;
-            for (std::int64_t c = 0; c < outC; ++c) {
-              acc[static_cast<std::size_t>(c)] += static_cast<std::int32_t>(x[c]) * w[c];
-            }
-          } else {
-            for (std::int64_t oc = 0; oc < outC; ++oc) {
-              acc[static_cast<std::size_t>(oc)] +=
-                  dot(x, weight + ((oc * conv.kh + ky) * conv.kw + kx) * inC, inC);
-            }
+      if (depthwise) {
+        for (std::int64_t ky = 0; ky < conv.kh; ++ky) {
+          for (std::int64_t kx = 0; kx < conv.kw; ++kx) {
+            const std::int64_t iy = oy * conv.sh + ky * conv.dh;
+            const std::int64_t ix = ox * conv.sw + kx * conv.dw;
+            depthwiseTap(acc.data(), input.data() + (iy * conv.in_w + ix) * inC,
+                         wide.data() + (ky * conv.kw + kx) * outC, outC);
           }
+        }
+      } else {
+        std::int16_t* out = patch.data();
+        for (std::int64_t ky = 0; ky < conv.kh; ++ky) {
+          for (std::int64_t kx = 0; kx < conv.kw; ++kx) {
+            const std::int64_t iy = oy * conv.sh + ky * conv.dh;
+            const std::int64_t ix = ox * conv.sw + kx * conv.dw;
+            const std::int16_t* x = input.data() + (iy * conv.in_w + ix) * inC;
+            std::copy(x, x + inC, out);
+            out += inC;
+          }
+        }
+        for (std::int64_t oc = 0; oc < outC; ++oc) {
+          // Wrapping int32 addition, as the hardware accumulator.
+          acc[static_cast<std::size_t>(oc)] = static_cast<std::int32_t>(
+              static_cast<std::uint32_t>(acc[static_cast<std::size_t>(oc)]) +
+              static_cast<std::uint32_t>(
+                  dot16(patch.data(), wide.data() + oc * patchLength, patchLength)));
         }
       }
       for (std::int64_t oc = 0; oc < outC; ++oc) {

@@ -8,7 +8,7 @@
 
 namespace npu::sim {
 
-void executeLoad(const isa::Load& load, SramState& sram, std::span<const std::uint8_t> ddr) {
+void executeLoad(const isa::Load& load, SramState& sram, const DdrImage& ddr) {
   std::uint8_t* target = nullptr;
   switch (load.buf) {
     case 0:
@@ -38,7 +38,7 @@ void executeLoad(const isa::Load& load, SramState& sram, std::span<const std::ui
             static_cast<std::uint64_t>(load.ddr_addr) +
             (y - load.pad_top) * static_cast<std::uint64_t>(load.ddr_row_stride) +
             (x - load.pad_left) * static_cast<std::uint64_t>(load.ddr_col_stride);
-        std::memcpy(dst, ddr.data() + src, c);
+        ddr.read(src, std::span(dst, c));
       } else {
         std::memset(dst, pad, c);
       }
@@ -46,7 +46,7 @@ void executeLoad(const isa::Load& load, SramState& sram, std::span<const std::ui
   }
 }
 
-void executeStore(const isa::Store& store, const SramState& sram, std::span<std::uint8_t> ddr) {
+void executeStore(const isa::Store& store, const SramState& sram, DdrImage& ddr) {
   const auto c = static_cast<std::size_t>(store.c_bytes);
   const auto* in = reinterpret_cast<const std::uint8_t*>(sram.output.data()) + store.sram_addr;
   for (std::int64_t y = 0; y < store.y_size; ++y) {
@@ -54,13 +54,12 @@ void executeStore(const isa::Store& store, const SramState& sram, std::span<std:
       const std::uint64_t dst = static_cast<std::uint64_t>(store.ddr_addr) +
                                 static_cast<std::uint64_t>(y * store.ddr_row_stride) +
                                 static_cast<std::uint64_t>(x * store.ddr_col_stride);
-      std::memcpy(ddr.data() + dst, in + static_cast<std::size_t>(y * store.x_size + x) * c, c);
+      ddr.write(dst, std::span(in + static_cast<std::size_t>(y * store.x_size + x) * c, c));
     }
   }
 }
 
-void executeDatapath(const isa::Instruction& instruction, SramState& sram,
-                     std::span<std::uint8_t> ddr) {
+void executeDatapath(const isa::Instruction& instruction, SramState& sram, DdrImage& ddr) {
   if (const auto* load = std::get_if<isa::Load>(&instruction)) {
     executeLoad(*load, sram, ddr);
   } else if (const auto* store = std::get_if<isa::Store>(&instruction)) {

@@ -6,12 +6,13 @@
 #include <span>
 
 #include "npu/isa/instruction.h"
+#include "npu/simulator/ddr_image.h"
 #include "npu/simulator/sram_state.h"
 
 namespace npu::sim {
 
-void executeLoad(const isa::Load& load, SramState& sram, std::span<const std::uint8_t> ddr);
-void executeStore(const isa::Store& store, const SramState& sram, std::span<std::uint8_t> ddr);
+void executeLoad(const isa::Load& load, SramState& sram, const DdrImage& ddr);
+void executeStore(const isa::Store& store, const SramState& sram, DdrImage& ddr);
 void executeConv(const isa::Conv& conv, SramState& sram);
 void executeEltwise(const isa::Eltwise& eltwise, SramState& sram);
 void executePool(const isa::Pool& pool, SramState& sram);

@@ -1,10 +1,9 @@
 // Race detection over the token order: per byte, the last writer and the last reader on each
-// unit; a conflicting access from another unit must be ordered after them by tokens. Shadow
-// state for DDR is allocated in pages on first touch.
+// unit; a conflicting access from another unit must be ordered after them by tokens.
 #include <fmt/format.h>
 
+#include <map>
 #include <memory>
-#include <unordered_map>
 
 #include "footprint.h"
 #include "npu/simulator/sim_fault.h"
@@ -16,29 +15,82 @@ namespace {
 struct Shadow {
   std::int32_t writer = -1;
   std::array<std::int32_t, 3> reader{-1, -1, -1};
+  friend bool operator==(const Shadow&, const Shadow&) = default;
 };
 
-constexpr std::uint64_t kPageBytes = 4096;
-
+/// Shadow state kept as disjoint intervals of equal state, so a tile access costs a few map
+/// operations instead of one per byte. Gaps have never been touched.
 class ShadowMemory {
  public:
-  Shadow& at(std::uint64_t address) {
-    const std::uint64_t index = address / kPageBytes;
-    if (m_cached == nullptr || index != m_cachedIndex) {
-      auto& page = m_pages[index];
-      if (!page) {
-        page = std::make_unique<std::array<Shadow, kPageBytes>>();
-      }
-      m_cached = page.get();
-      m_cachedIndex = index;
+  struct Entry {
+    std::uint64_t end;
+    Shadow shadow;
+  };
+  using Map = std::map<std::uint64_t, Entry>;
+
+  /// Calls check(start, shadow) for every state over [first, last), then records the access.
+  template <typename Check>
+  void access(std::uint64_t first, std::uint64_t last, bool write, std::size_t unit,
+              std::int32_t self, Check&& check) {
+    split(first);
+    split(last);
+    auto it = m_map.lower_bound(first);
+    for (auto probe = it; probe != m_map.end() && probe->first < last; ++probe) {
+      check(probe->first, probe->second.shadow);
     }
-    return (*m_cached)[address % kPageBytes];
+    if (write) {
+      m_map.erase(it, m_map.lower_bound(last));
+      Shadow written;
+      written.writer = self;
+      it = m_map.emplace(first, Entry{last, written}).first;
+    } else {
+      std::uint64_t cursor = first;
+      while (cursor < last) {
+        if (it == m_map.end() || it->first > cursor) {
+          const std::uint64_t gapEnd = it == m_map.end() ? last : std::min(last, it->first);
+          it = m_map.emplace_hint(it, cursor, Entry{gapEnd, Shadow{}});
+        }
+        it->second.shadow.reader[unit] = self;
+        cursor = it->second.end;
+        ++it;
+      }
+      it = m_map.lower_bound(first);
+    }
+    coalesce(it, last);
   }
 
  private:
-  std::array<Shadow, kPageBytes>* m_cached = nullptr;
-  std::uint64_t m_cachedIndex = 0;
-  std::unordered_map<std::uint64_t, std::unique_ptr<std::array<Shadow, kPageBytes>>> m_pages;
+  void split(std::uint64_t at) {
+    auto it = m_map.upper_bound(at);
+    if (it == m_map.begin()) {
+      return;
+    }
+    --it;
+    if (it->first < at && it->second.end > at) {
+      const Entry right{it->second.end, it->second.shadow};
+      it->second.end = at;
+      m_map.emplace_hint(std::next(it), at, right);
+    }
+  }
+
+  // Merges equal, touching neighbours from the entry before `it` up to `last`.
+  void coalesce(Map::iterator it, std::uint64_t last) {
+    if (it != m_map.begin()) {
+      --it;
+    }
+    while (it != m_map.end() && it->first <= last) {
+      auto next = std::next(it);
+      if (next != m_map.end() && next->first == it->second.end &&
+          next->second.shadow == it->second.shadow) {
+        it->second.end = next->second.end;
+        m_map.erase(next);
+      } else {
+        it = next;
+      }
+    }
+  }
+
+  Map m_map;
 };
 
 std::string describe(std::span<const isa::Instruction> instructions, std::size_t i) {
@@ -70,26 +122,23 @@ void checkHazards(std::span<const isa::Instruction> instructions, const TokenOrd
     for (const Access& access : footprint(instructions[i])) {
       ShadowMemory& memory = memories[static_cast<std::size_t>(access.space)];
       access.forEachRun([&](std::uint64_t first, std::uint64_t length) {
-        for (std::uint64_t a = first; a < first + length; ++a) {
-          Shadow& shadow = memory.at(a);
-          if (shadow.writer >= 0 && order.unit[shadow.writer] != u &&
-              !order.happensBefore(static_cast<std::size_t>(shadow.writer), i)) {
-            report(shadow.writer, access, a, "writes");
-          }
-          if (access.write) {
-            for (std::size_t r = 0; r < 3; ++r) {
-              const std::int32_t reader = shadow.reader[r];
-              if (r != u && reader >= 0 &&
-                  !order.happensBefore(static_cast<std::size_t>(reader), i)) {
-                report(reader, access, a, "reads");
-              }
-            }
-            shadow.writer = self;
-            shadow.reader = {-1, -1, -1};
-          } else {
-            shadow.reader[u] = self;
-          }
-        }
+        memory.access(first, first + length, access.write, u, self,
+                      [&](std::uint64_t address, const Shadow& shadow) {
+                        if (shadow.writer >= 0 && order.unit[shadow.writer] != u &&
+                            !order.happensBefore(static_cast<std::size_t>(shadow.writer), i)) {
+                          report(shadow.writer, access, address, "writes");
+                        }
+                        if (!access.write) {
+                          return;
+                        }
+                        for (std::size_t r = 0; r < 3; ++r) {
+                          const std::int32_t reader = shadow.reader[r];
+                          if (r != u && reader >= 0 &&
+                              !order.happensBefore(static_cast<std::size_t>(reader), i)) {
+                            report(reader, access, address, "reads");
+                          }
+                        }
+                      });
       });
     }
   }

@@ -24,8 +24,7 @@ std::vector<isa::Instruction> fetchStream(const DdrImage& ddr, std::uint64_t cod
                                  index, address));
     }
     isa::InstructionWord word{};
-    std::copy_n(ddr.bytes().begin() + static_cast<std::ptrdiff_t>(address), isa::kWordBytes,
-                word.begin());
+    ddr.read(address, word);
     try {
       stream.push_back(isa::decode(word, index));
     } catch (const Error& e) {

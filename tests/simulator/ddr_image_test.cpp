@@ -12,8 +12,8 @@ namespace {
 
 TEST(DdrImage, UntouchedBytesHoldThePattern) {
   const DdrImage image(70000);
-  EXPECT_EQ(image.bytes()[0], 0xA5);
-  EXPECT_EQ(image.bytes()[0x1234], static_cast<std::uint8_t>(0xA5 ^ 0x34 ^ 0x12));
+  EXPECT_EQ(image.readByte(0), 0xA5);
+  EXPECT_EQ(image.readByte(0x1234), static_cast<std::uint8_t>(0xA5 ^ 0x34 ^ 0x12));
   EXPECT_EQ(DdrImage::fillPattern(0xFFFF), static_cast<std::uint8_t>(0xA5));
 }
 
@@ -22,17 +22,18 @@ TEST(DdrImage, ProgramPlacesSegmentsAndCode) {
       testing::assembleProgram(".code 0x100\n.data 0x1000 0a0b0c\nSYNC unit=1\nEND\n");
   const DdrImage image = DdrImage::fromProgram(program);
   EXPECT_EQ(image.size(), 67108864U);
-  EXPECT_EQ(image.bytes()[0x1000], 0x0A);
-  EXPECT_EQ(image.bytes()[0x1002], 0x0C);
-  EXPECT_EQ(image.bytes()[0x1003], DdrImage::fillPattern(0x1003));
+  EXPECT_EQ(image.readByte(0x1000), 0x0A);
+  EXPECT_EQ(image.readByte(0x1002), 0x0C);
+  EXPECT_EQ(image.readByte(0x1003), DdrImage::fillPattern(0x1003));
   const auto word = isa::encode(isa::Sync{.unit = 1});
-  EXPECT_TRUE(std::equal(word.begin(), word.end(), image.bytes().begin() + 0x100));
+  const auto placed = image.readRange(0x100, word.size());
+  EXPECT_TRUE(std::equal(word.begin(), word.end(), placed.begin()));
 }
 
 TEST(DdrImage, BinAndHexRoundTrip) {
   DdrImage image(1000);
   for (std::size_t i = 0; i < image.size(); i += 7) {
-    image.bytes()[i] = static_cast<std::uint8_t>(i * 13);
+    image.writeByte(i, static_cast<std::uint8_t>(i * 13));
   }
   const auto dir = std::filesystem::temp_directory_path();
   image.saveBin(dir / "npu_ddr_test.bin");
@@ -42,7 +43,7 @@ TEST(DdrImage, BinAndHexRoundTrip) {
   // $readmemh words: the lowest address is the least significant byte.
   DdrImage small(16);
   for (std::size_t i = 0; i < 16; ++i) {
-    small.bytes()[i] = static_cast<std::uint8_t>(i);
+    small.writeByte(i, static_cast<std::uint8_t>(i));
   }
   small.saveHex(dir / "npu_ddr_small.hex");
   EXPECT_EQ(readTextFile(dir / "npu_ddr_small.hex"), "0f0e0d0c0b0a09080706050403020100\n");

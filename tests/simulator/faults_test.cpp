@@ -94,7 +94,7 @@ TEST_P(Faults, WriteAfterReadHazard) {
 TEST_P(Faults, IllegalWordInDdr) {
   isa::Program program = assembleProgram("SYNC unit=1\nSYNC unit=2\nEND\n");
   DdrImage ddr = DdrImage::fromProgram(program);
-  ddr.bytes()[isa::kWordBytes * 1] = 0x0F;  // word 1 becomes opcode 15
+  ddr.writeByte(isa::kWordBytes * 1, 0x0F);  // word 1 becomes opcode 15
   SimOptions options;
   options.mode = GetParam();
   const SimResult result = simulate(program.config, ddr, 0, options);
@@ -108,8 +108,8 @@ TEST_P(Faults, FetchRunsOffTheEndOfDdr) {
   isa::Program program = assembleProgram("SYNC unit=1\nEND\n");
   DdrImage ddr(64);
   const auto code = isa::encode(isa::Sync{.unit = 1});
-  std::copy(code.begin(), code.end(), ddr.bytes().begin());
-  std::copy(code.begin(), code.end(), ddr.bytes().begin() + 32);
+  ddr.write(0, code);
+  ddr.write(32, code);
   SimOptions options;
   options.mode = GetParam();
   EXPECT_EQ(faultMessage(simulate(program.config, ddr, 0, options)),

@@ -35,7 +35,7 @@ bool TimedContext::execute(std::size_t i) {
   try {
     checkBounds(stream[i], i, config);
     if (!options.countOnly) {
-      executeDatapath(stream[i], sram, ddr.bytes());
+      executeDatapath(stream[i], sram, ddr);
     }
   } catch (const SimFault& f) {
     if (!fault) {

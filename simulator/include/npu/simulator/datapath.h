@@ -5,13 +5,13 @@
 #include <span>
 
 #include "npu/isa/instruction.h"
+#include "npu/simulator/ddr_image.h"
 #include "npu/simulator/sram_state.h"
 
 namespace npu::sim {
 
 /// Executes the semantics of docs/isa.md for one instruction. The caller has checked bounds
 /// (checkBounds); SYNC and END do nothing here.
-void executeDatapath(const isa::Instruction& instruction, SramState& sram,
-                     std::span<std::uint8_t> ddr);
+void executeDatapath(const isa::Instruction& instruction, SramState& sram, DdrImage& ddr);
 
 }  // namespace npu::sim

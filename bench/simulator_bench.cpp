@@ -1,0 +1,59 @@
+// Simulator speed: a tiled 56x56x64 -> 64 3x3 conv layer and a >= 1 GMAC program, in functional
+// and timed mode. Reports MAC/s and simulated cycles/s as counters.
+#include <benchmark/benchmark.h>
+
+#include "conv_program.h"
+#include "npu/simulator/simulate.h"
+
+namespace {
+
+npu::isa::NpuConfig smallConfig() {
+  return npu::isa::loadNpuConfig(std::filesystem::path(NPU_SOURCE_DIR) / "configs/npu-s.yaml");
+}
+
+void runProgram(benchmark::State& state, const npu::isa::Program& program, npu::sim::SimMode mode) {
+  npu::sim::SimOptions options;
+  options.mode = mode;
+  std::uint64_t macs = 0;
+  std::uint64_t cycles = 0;
+  for (auto _ : state) {
+    const npu::sim::SimResult result = npu::sim::simulate(program, options);
+    if (result.fault) {
+      state.SkipWithError(result.fault->what());
+      return;
+    }
+    macs = result.stats.macs;
+    cycles = result.stats.totalCycles;
+  }
+  state.counters["MAC/s"] = benchmark::Counter(static_cast<double>(macs) * state.iterations(),
+                                               benchmark::Counter::kIsRate);
+  state.counters["MACs"] = static_cast<double>(macs);
+  if (mode == npu::sim::SimMode::Timed) {
+    state.counters["cycles"] = static_cast<double>(cycles);
+    state.counters["sim_cycles/s"] = benchmark::Counter(
+        static_cast<double>(cycles) * state.iterations(), benchmark::Counter::kIsRate);
+  }
+}
+
+void BM_Conv56x56x64(benchmark::State& state) {
+  const auto program = npu::bench::tiledConvProgram(smallConfig(), 56, 56, 64, 64, false, 8);
+  runProgram(state, program, static_cast<npu::sim::SimMode>(state.range(0)));
+}
+BENCHMARK(BM_Conv56x56x64)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_Depthwise112x112x32(benchmark::State& state) {
+  const auto program = npu::bench::tiledConvProgram(smallConfig(), 112, 112, 32, 32, true, 8);
+  runProgram(state, program, static_cast<npu::sim::SimMode>(state.range(0)));
+}
+BENCHMARK(BM_Depthwise112x112x32)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_OneGmac(benchmark::State& state) {
+  // Nine passes over the 56x56x64 layer: 1.04 GMAC.
+  const auto program = npu::bench::tiledConvProgram(smallConfig(), 56, 56, 64, 64, false, 8, 9);
+  runProgram(state, program, static_cast<npu::sim::SimMode>(state.range(0)));
+}
+BENCHMARK(BM_OneGmac)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+}  // namespace
+
+BENCHMARK_MAIN();
