@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# npu sim on the bundled example in both modes: outputs written, JSON well-formed, the two modes
+# agree on the final DDR; a faulting program still writes its outputs and exits with one line.
+set -euo pipefail
+npu="$1"; src="$2"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+"$npu" asm "$src/examples/asm/smoke.s" -o "$tmp/p.npub"
+"$npu" sim "$tmp/p.npub" --mode timed --stats "$tmp/t.json" --trace "$tmp/trace.json" \
+  --vcd "$tmp/w.vcd" --ddr-out "$tmp/timed.bin" > "$tmp/out.txt"
+grep -q "6 instructions, 400 cycles" "$tmp/out.txt"
+"$npu" sim "$tmp/p.npub" --mode functional --stats "$tmp/f.json" --ddr-out "$tmp/functional.bin" >/dev/null
+cmp "$tmp/timed.bin" "$tmp/functional.bin"
+/usr/bin/python3 - "$tmp" <<'PY'
+import json, sys
+d = sys.argv[1]
+t = json.load(open(f"{d}/t.json")); f = json.load(open(f"{d}/f.json"))
+assert t["total_cycles"] == 400 and t["fault"] is None, t
+assert f["mode"] == "functional" and f["macs"] == t["macs"] == 4096
+trace = json.load(open(f"{d}/trace.json"))
+spans = [e for e in trace["traceEvents"] if e["ph"] == "X"]
+assert len(spans) == 6 and all(e["dur"] >= 0 for e in spans)
+PY
+grep -q enddefinitions "$tmp/w.vcd"
+# A fault: the second load runs past the input SRAM.
+printf '.hw npu-s\nLOAD ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=8\nLOAD sram_addr=0x1fffc ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=8\nEND\n' > "$tmp/bad.s"
+"$npu" asm "$tmp/bad.s" -o "$tmp/bad.npub"
+set +e
+"$npu" sim "$tmp/bad.npub" --stats "$tmp/bad.json" --ddr-out "$tmp/bad.bin" 2> "$tmp/err"
+rc=$?
+set -e
+[ $rc -eq 1 ]
+[ "$(cat "$tmp/err")" = "npu: error: sram-out-of-range fault at instruction 1 (LOAD, load unit): input SRAM write [0x1fffc, 0x20004) exceeds its 131072 bytes" ]
+/usr/bin/python3 -c "import json,sys; s=json.load(open(sys.argv[1])); assert s['fault']['kind']=='sram-out-of-range' and s['units']['load']['instructions']==1" "$tmp/bad.json"
+[ -s "$tmp/bad.bin" ]
