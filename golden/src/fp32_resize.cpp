@@ -50,42 +50,54 @@ std::int64_t nearestSourceIndex(std::int64_t outIndex, std::int64_t inLength,
   return std::clamp(static_cast<std::int64_t>(rounded), std::int64_t{0}, inLength - 1);
 }
 
-FloatTensor resizeNearest(const FloatTensor& x, const ResizeParams& params) {
-  checkConsistent(x, "resizeNearest");
-  const std::size_t rank = x.shape.size();
+std::vector<std::vector<std::int64_t>> nearestSourceTables(std::span<const std::int64_t> inShape,
+                                                           const ResizeParams& params) {
+  const std::size_t rank = inShape.size();
   const bool byScales = !params.scales.empty();
   if (byScales == !params.sizes.empty()) {
     fail("resizeNearest: exactly one of scales and sizes must be given");
   }
   if ((byScales ? params.scales.size() : params.sizes.size()) != rank) {
     fail("resizeNearest: {} needs {} entries for input {}", byScales ? "scales" : "sizes", rank,
-         shapeString(x.shape));
+         shapeString(inShape));
   }
-  std::vector<std::int64_t> outShape(rank);
   std::vector<std::vector<std::int64_t>> source(rank);
   for (std::size_t d = 0; d < rank; ++d) {
-    const std::int64_t in = x.shape[d];
+    const std::int64_t in = inShape[d];
+    std::int64_t out = 0;
     float scale = 0.0F;
     if (byScales) {
       scale = params.scales[d];
       if (!(scale > 0.0F)) {
         fail("resizeNearest: scale {} on axis {} must be positive", scale, d);
       }
-      outShape[d] = static_cast<std::int64_t>(std::floor(static_cast<float>(in) * scale));
+      out = static_cast<std::int64_t>(std::floor(static_cast<float>(in) * scale));
     } else {
-      outShape[d] = params.sizes[d];
-      if (outShape[d] < 1 || in < 1) {
-        fail("resizeNearest: size {} on axis {} must be positive", outShape[d], d);
+      out = params.sizes[d];
+      if (out < 1 || in < 1) {
+        fail("resizeNearest: size {} on axis {} of {} must be positive", out, d,
+             shapeString(inShape));
       }
-      scale = static_cast<float>(outShape[d]) / static_cast<float>(in);
+      scale = static_cast<float>(out) / static_cast<float>(in);
     }
-    if (in == 0 && outShape[d] > 0) {
-      fail("resizeNearest: cannot resize an empty axis {}", d);
+    if (in == 0 && out > 0) {
+      fail("resizeNearest: cannot resize the empty axis {}", d);
     }
-    for (std::int64_t o = 0; o < outShape[d]; ++o) {
-      source[d].push_back(nearestSourceIndex(o, in, outShape[d], scale, params.coordinateTransform,
-                                             params.nearestMode));
+    for (std::int64_t o = 0; o < out; ++o) {
+      source[d].push_back(
+          nearestSourceIndex(o, in, out, scale, params.coordinateTransform, params.nearestMode));
     }
+  }
+  return source;
+}
+
+FloatTensor resizeNearest(const FloatTensor& x, const ResizeParams& params) {
+  checkConsistent(x, "resizeNearest");
+  const std::size_t rank = x.shape.size();
+  const std::vector<std::vector<std::int64_t>> source = nearestSourceTables(x.shape, params);
+  std::vector<std::int64_t> outShape(rank);
+  for (std::size_t d = 0; d < rank; ++d) {
+    outShape[d] = static_cast<std::int64_t>(source[d].size());
   }
   FloatTensor y = makeFloatTensor(outShape);
   const std::vector<std::int64_t> inStrides = stridesOf(x.shape);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "npu/golden/float_tensor.h"
@@ -40,6 +41,11 @@ struct ResizeParams {
 /// Integer and non-integer scales, up and down, are supported; extrapolation and the
 /// tf_crop_and_resize mode are not.
 FloatTensor resizeNearest(const FloatTensor& x, const ResizeParams& params);
+
+/// For each axis, the input index every output index reads (the output shape is the table
+/// sizes). Shared by resizeNearest and resizeNearestInt8; throws Error on bad parameters.
+std::vector<std::vector<std::int64_t>> nearestSourceTables(std::span<const std::int64_t> inShape,
+                                                           const ResizeParams& params);
 
 /// The source index along one axis (exposed so the int8 upsample and tests share the rule).
 std::int64_t nearestSourceIndex(std::int64_t outIndex, std::int64_t inLength,

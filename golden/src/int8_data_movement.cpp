@@ -1,0 +1,67 @@
+// int8 byte moves. Each goes through its fp32 twin: int8 values are exact in float and these ops
+// only copy values, so the result is the same bytes, with one definition of each index rule.
+#include "npu/golden/int8_data_movement.h"
+
+#include "npu/golden/float_tensor.h"
+#include "npu/golden/fp32_shape.h"
+#include "npu/support/error.h"
+
+namespace npu::golden {
+namespace {
+
+FloatTensor widen(const Int8Tensor& x, const char* op) {
+  checkConsistent(x, op);
+  return FloatTensor{x.shape, std::vector<float>(x.data.begin(), x.data.end())};
+}
+
+Int8Tensor narrow(const FloatTensor& x) {
+  Int8Tensor y{x.shape, std::vector<std::int8_t>(x.data.size())};
+  for (std::size_t i = 0; i < x.data.size(); ++i) {
+    y.data[i] = static_cast<std::int8_t>(x.data[i]);
+  }
+  return y;
+}
+
+}  // namespace
+
+Int8Tensor concatInt8(const std::vector<std::reference_wrapper<const Int8Tensor>>& inputs,
+                      std::int64_t axis) {
+  std::vector<FloatTensor> wide;
+  wide.reserve(inputs.size());
+  for (const Int8Tensor& in : inputs) {
+    wide.push_back(widen(in, "concatInt8"));
+  }
+  return narrow(concat({wide.begin(), wide.end()}, axis));
+}
+
+Int8Tensor resizeNearestInt8(const Int8Tensor& x, const ResizeParams& params) {
+  return narrow(resizeNearest(widen(x, "resizeNearestInt8"), params));
+}
+
+Int8Tensor upsampleNearestInt8(const Int8Tensor& x, std::int64_t factorH, std::int64_t factorW) {
+  checkConsistent(x, "upsampleNearestInt8");
+  if (x.rank() != 4 || factorH < 1 || factorW < 1) {
+    fail("upsampleNearestInt8: needs NHWC input and factors >= 1, got {} by {}x{}",
+         shapeString(x.shape), factorH, factorW);
+  }
+  ResizeParams p;
+  p.sizes = {x.shape[0], x.shape[1] * factorH, x.shape[2] * factorW, x.shape[3]};
+  p.coordinateTransform = CoordinateTransform::Asymmetric;
+  p.nearestMode = NearestMode::Floor;
+  return resizeNearestInt8(x, p);
+}
+
+Int8Tensor padInt8(const Int8Tensor& x, std::span<const std::int64_t> pads, std::int8_t value) {
+  return narrow(pad(widen(x, "padInt8"), pads, PadMode::Constant, value));
+}
+
+Int8Tensor reshapeInt8(const Int8Tensor& x, std::span<const std::int64_t> shape) {
+  checkConsistent(x, "reshapeInt8");
+  return Int8Tensor{reshapedShape(x.shape, shape), x.data};
+}
+
+Int8Tensor transposeInt8(const Int8Tensor& x, std::span<const std::int64_t> perm) {
+  return narrow(transpose(widen(x, "transposeInt8"), perm));
+}
+
+}  // namespace npu::golden
