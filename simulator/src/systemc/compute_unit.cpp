@@ -13,6 +13,9 @@ bool runTimedInstruction(TimedContext& ctx, std::size_t i, const std::string& un
     return false;
   }
   sc_core::wait(cycles(instructionCycles(ctx.stream[i], ctx.config)));
+  if (ctx.stopping) {
+    return false;
+  }
   UnitStats& stats = ctx.stats.units[unit];
   ++stats.instructions;
   stats.busyCycles += TimedContext::now() - start;
@@ -50,7 +53,9 @@ void ComputeUnit::run() {
   while (const auto next = waitForCommand(ctx, 1, name)) {
     const std::size_t i = *next;
     ctx.unitCurrent[1] = static_cast<std::int64_t>(i);
-    popTokens(ctx, 1, i, name);
+    if (!popTokens(ctx, 1, i, name)) {
+      return;
+    }
     const std::uint64_t start = TimedContext::now();
     const isa::Instruction& instruction = ctx.stream[i];
     bool ok = true;
@@ -58,6 +63,7 @@ void ComputeUnit::run() {
       ok = m_macArray.run(i);
     } else if (std::holds_alternative<isa::Sync>(instruction)) {
       sc_core::wait(cycles(instructionCycles(instruction, ctx.config)));
+      ok = !ctx.stopping;
     } else {
       ok = m_vectorUnit.run(i);
     }
@@ -65,7 +71,9 @@ void ComputeUnit::run() {
       return;
     }
     const std::uint64_t end = TimedContext::now();
-    pushTokens(ctx, i, name);
+    if (!pushTokens(ctx, i, name)) {
+      return;
+    }
     ctx.finish(name, i, start, end);
     ctx.advanceSerial(i);
   }

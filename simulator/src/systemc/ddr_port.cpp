@@ -13,11 +13,20 @@ DdrPort::DdrPort(const sc_core::sc_module_name& name) : sc_core::sc_module(name)
   SC_THREAD(arbitrate);
 }
 
-void DdrPort::acquire(Requester who) {
+bool DdrPort::acquire(Requester who) {
   m_pending.push_back({TimedContext::now(), who});
   m_requested.notify(sc_core::SC_ZERO_TIME);
-  while (m_owner != static_cast<int>(who)) {
+  while (m_owner != static_cast<int>(who) && !m_stopping) {
     sc_core::wait(m_granted[who]);
+  }
+  return !m_stopping;
+}
+
+void DdrPort::shutdown() {
+  m_stopping = true;
+  m_requested.notify(sc_core::SC_ZERO_TIME);
+  for (sc_core::sc_event& granted : m_granted) {
+    granted.notify(sc_core::SC_ZERO_TIME);
   }
 }
 
@@ -28,12 +37,12 @@ void DdrPort::release() {
 }
 
 void DdrPort::arbitrate() {
-  while (true) {
+  while (!m_stopping) {
     sc_core::wait(m_requested);
     while (sc_core::sc_pending_activity_at_current_time()) {
       sc_core::wait(sc_core::SC_ZERO_TIME);
     }
-    if (m_busy || m_pending.empty()) {
+    if (m_stopping || m_busy || m_pending.empty()) {
       continue;
     }
     const auto winner = std::min_element(

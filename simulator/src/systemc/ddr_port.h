@@ -17,8 +17,10 @@ class DdrPort : public sc_core::sc_module {
 
   explicit DdrPort(const sc_core::sc_module_name& name);
 
-  /// Blocks the calling thread until the port is granted to `who`.
-  void acquire(Requester who);
+  /// Blocks the calling thread until the port is granted to `who`; false when shut down.
+  bool acquire(Requester who);
+  /// Ends the arbiter and releases every waiting requester (end of the run).
+  void shutdown();
   /// Gives the port back.
   void release();
 
@@ -31,6 +33,7 @@ class DdrPort : public sc_core::sc_module {
   };
   std::vector<Request> m_pending;
   bool m_busy = false;
+  bool m_stopping = false;
   int m_owner = -1;
   sc_core::sc_event m_requested;
   std::array<sc_core::sc_event, 2> m_granted;

@@ -22,11 +22,15 @@ void DmaUnit::run() {
   while (const auto next = waitForCommand(ctx, m_unit, m_name)) {
     const std::size_t i = *next;
     ctx.unitCurrent[m_unit] = static_cast<std::int64_t>(i);
-    popTokens(ctx, m_unit, i, m_name);
+    if (!popTokens(ctx, m_unit, i, m_name)) {
+      return;
+    }
     const bool transfers = !std::holds_alternative<isa::Sync>(ctx.stream[i]);
     if (transfers) {
       const std::uint64_t since = TimedContext::now();
-      m_port.acquire(m_unit == 0 ? DdrPort::kLoad : DdrPort::kStore);
+      if (!m_port.acquire(m_unit == 0 ? DdrPort::kLoad : DdrPort::kStore)) {
+        return;
+      }
       ctx.addStall(m_name, "ddr_port", TimedContext::now() - since);
     }
     const std::uint64_t start = TimedContext::now();
@@ -34,11 +38,16 @@ void DmaUnit::run() {
       return;
     }
     sc_core::wait(cycles(instructionCycles(ctx.stream[i], ctx.config)));
+    if (ctx.stopping) {
+      return;
+    }
     if (transfers) {
       m_port.release();
     }
     const std::uint64_t end = TimedContext::now();
-    pushTokens(ctx, i, m_name);
+    if (!pushTokens(ctx, i, m_name)) {
+      return;
+    }
     ctx.finish(m_name, i, start, end);
     ctx.advanceSerial(i);
   }

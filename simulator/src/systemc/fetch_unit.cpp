@@ -21,8 +21,11 @@ void FetchUnit::run() {
       break;
     }
     CommandQueue& queue = ctx.queues[unitIndex(isa::executingUnit(ctx.stream[i]))];
-    while (queue.entries.size() >= queue.depth) {
+    while (queue.entries.size() >= queue.depth && !ctx.stopping) {
       sc_core::wait(queue.changed);
+    }
+    if (ctx.stopping) {
+      return;
     }
     ctx.addStall("fetch", "queue_full", TimedContext::now() - start);
     queue.entries.push_back(i);
@@ -30,6 +33,9 @@ void FetchUnit::run() {
     ctx.stats.units["fetch"].busyCycles += kFetchCyclesPerWord;
     ++ctx.stats.units["fetch"].instructions;
     sc_core::wait(cycles(kFetchCyclesPerWord));
+    if (ctx.stopping) {
+      return;
+    }
   }
   ctx.fetchDone = true;
   ctx.fetchDoneEvent.notify(sc_core::SC_ZERO_TIME);

@@ -3,6 +3,7 @@
 
 #include "../engine_common.h"
 #include "../footprint.h"
+#include "ddr_port.h"
 #include "npu/simulator/datapath.h"
 
 namespace npu::sim {
@@ -41,7 +42,7 @@ bool TimedContext::execute(std::size_t i) {
     if (!fault) {
       fault = f;
     }
-    sc_core::sc_stop();
+    stop();
     return false;
   }
   return true;
@@ -59,12 +60,28 @@ void TimedContext::finish(const std::string& unit, std::size_t i, std::uint64_t 
   }
 }
 
-void TimedContext::waitSerialTurn(std::size_t i) {
-  if (!options.forceSerial) {
-    return;
-  }
-  while (serialNext != i) {
+bool TimedContext::waitSerialTurn(std::size_t i) {
+  while (options.forceSerial && serialNext != i && !stopping) {
     sc_core::wait(serialAdvanced);
+  }
+  return !stopping;
+}
+
+void TimedContext::stop() {
+  if (!stopping) {
+    stopCycle = now();
+  }
+  stopping = true;
+  for (CommandQueue& queue : queues) {
+    queue.changed.notify(sc_core::SC_ZERO_TIME);
+  }
+  for (TokenChannel& channel : tokens) {
+    channel.changed.notify(sc_core::SC_ZERO_TIME);
+  }
+  fetchDoneEvent.notify(sc_core::SC_ZERO_TIME);
+  serialAdvanced.notify(sc_core::SC_ZERO_TIME);
+  if (ddrPort != nullptr) {
+    ddrPort->shutdown();
   }
 }
 

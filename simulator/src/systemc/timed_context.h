@@ -15,6 +15,8 @@
 
 namespace npu::sim {
 
+class DdrPort;
+
 /// An in-order instruction queue between fetch and one unit, `depth` entries deep. An entry
 /// leaves when its unit starts the instruction.
 struct CommandQueue {
@@ -45,6 +47,14 @@ struct TimedContext {
   bool fetchDone = false;
   sc_core::sc_event fetchDoneEvent;
 
+  /// Set when the run must end (fault, watchdog, or the end of the run): every wait loop checks
+  /// it after waking, so each SystemC thread returns normally and unwinds its stack.
+  bool stopping = false;
+  /// Cycle at which stop() was first called.
+  std::uint64_t stopCycle = 0;
+  /// The DDR port, woken by stop() (not owned).
+  DdrPort* ddrPort = nullptr;
+
   /// Force-serial mode: index of the next instruction allowed to start.
   std::size_t serialNext = 0;
   sc_core::sc_event serialAdvanced;
@@ -60,12 +70,14 @@ struct TimedContext {
   [[nodiscard]] static std::uint64_t now();
   /// Adds `cycles` to a unit's stall counter for `reason`.
   void addStall(const std::string& unit, const std::string& reason, std::uint64_t cycles);
-  /// Bounds check and datapath of instruction i; on a fault records it and stops the kernel.
+  /// Bounds check and datapath of instruction i; on a fault records it and stops the run.
   bool execute(std::size_t i);
   /// Records a finished instruction.
   void finish(const std::string& unit, std::size_t i, std::uint64_t start, std::uint64_t end);
-  /// Waits until instruction i may start under force-serial (no-op otherwise).
-  void waitSerialTurn(std::size_t i);
+  /// Waits until instruction i may start under force-serial (no-op otherwise); false if stopping.
+  bool waitSerialTurn(std::size_t i);
+  /// Sets `stopping` and wakes every waiting thread.
+  void stop();
   /// Marks instruction i done for force-serial.
   void advanceSerial(std::size_t i);
 };

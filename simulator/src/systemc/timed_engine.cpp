@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 #include "../engine_common.h"
 #include "compute_unit.h"
@@ -26,7 +27,9 @@ class NpuTop : public sc_core::sc_module {
         m_fetch("fetch", context),
         m_load("load", context, m_ddrPort, 0),
         m_compute("compute", context),
-        m_store("store", context, m_ddrPort, 2) {}
+        m_store("store", context, m_ddrPort, 2) {
+    context.ddrPort = &m_ddrPort;
+  }
 
  private:
   DdrPort m_ddrPort;
@@ -36,22 +39,33 @@ class NpuTop : public sc_core::sc_module {
   DmaUnit m_store;
 };
 
-/// SystemC 2.3 cannot elaborate a second design in a finished context, so every run gets a new
-/// one. Old contexts are kept reachable (SystemC does not support deleting them safely).
+/// SystemC 2.3 cannot elaborate a second design in a finished context, so every run gets its own
+/// context, deleted (with the coroutines of any thread still waiting) when the run is over.
 std::mutex g_systemcMutex;
-std::vector<std::unique_ptr<sc_core::sc_simcontext>> g_retiredContexts;
 
-void freshSimulationContext() {
-  static bool quiet = [] {
-    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-    return true;
-  }();
-  (void)quiet;
-  auto context = std::make_unique<sc_core::sc_simcontext>();
-  sc_core::sc_curr_simcontext = context.get();
-  sc_core::sc_default_global_context = context.get();
-  g_retiredContexts.push_back(std::move(context));
-}
+class SimulationContext {
+ public:
+  SimulationContext() {
+    static const bool quiet = [] {
+      setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+      return true;
+    }();
+    (void)quiet;
+    m_context = std::make_unique<sc_core::sc_simcontext>();
+    sc_core::sc_curr_simcontext = m_context.get();
+    sc_core::sc_default_global_context = m_context.get();
+  }
+  SimulationContext(const SimulationContext&) = delete;
+  SimulationContext& operator=(const SimulationContext&) = delete;
+  ~SimulationContext() {
+    m_context.reset();
+    sc_core::sc_curr_simcontext = nullptr;
+    sc_core::sc_default_global_context = nullptr;
+  }
+
+ private:
+  std::unique_ptr<sc_core::sc_simcontext> m_context;
+};
 
 std::string inFlight(const TimedContext& ctx) {
   static constexpr std::array<std::string_view, 3> kNames = {"load", "compute", "store"};
@@ -65,6 +79,22 @@ std::string inFlight(const TimedContext& ctx) {
   }
   return text;
 }
+
+SimFault unfinishedFault(const TimedContext& ctx, std::uint64_t stopped, bool pastLimit,
+                         const SimOptions& options) {
+  if (pastLimit) {
+    return SimFault(FaultKind::Watchdog, ctx.unitCurrent[1] >= 0 ? ctx.unitCurrent[1] : -1,
+                    fmt::format("watchdog fault: still running after {} cycles{}",
+                                options.maxCycles, inFlight(ctx)));
+  }
+  return SimFault(
+      FaultKind::Deadlock, -1,
+      fmt::format("deadlock fault: no unit can progress at cycle {}{}", stopped, inFlight(ctx)));
+}
+
+void runKernel(const isa::NpuConfig& config, DdrImage& ddr,
+               const std::vector<isa::Instruction>& stream, const SimOptions& options,
+               SimResult& result);
 
 }  // namespace
 
@@ -83,28 +113,53 @@ SimResult runTimed(const isa::NpuConfig& config, DdrImage ddr,
     return result;
   }
 
+  // The SystemC kernel runs on a thread of its own: its coroutines switch stacks, and keeping
+  // that off the caller's thread keeps the caller's stack bookkeeping (and AddressSanitizer's)
+  // intact. Runs are serialised because SystemC's kernel state is global.
   const std::lock_guard<std::mutex> lock(g_systemcMutex);
-  freshSimulationContext();
+  std::exception_ptr failure;
+  std::thread kernel([&] {
+    try {
+      runKernel(config, ddr, stream, options, result);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  });
+  kernel.join();
+  if (failure) {
+    std::rethrow_exception(failure);
+  }
+  result.ddr = std::move(ddr);
+  return result;
+}
+
+namespace {
+
+void runKernel(const isa::NpuConfig& config, DdrImage& ddr,
+               const std::vector<isa::Instruction>& stream, const SimOptions& options,
+               SimResult& result) {
+  const SimulationContext simulationContext;
   TimedContext ctx(config, stream, ddr, options);
+  std::uint64_t stopped = 0;
   {
     NpuTop top("npu", ctx);
     sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
-    sc_core::sc_start(cycles(options.maxCycles));
-  }
-  const std::uint64_t stopped = TimedContext::now();
-  const bool finished =
-      ctx.fetchDone && ctx.unitFinished[0] && ctx.unitFinished[1] && ctx.unitFinished[2];
-  if (!ctx.fault && !finished) {
-    if (stopped >= options.maxCycles) {
-      ctx.fault = SimFault(FaultKind::Watchdog, ctx.unitCurrent[1] >= 0 ? ctx.unitCurrent[1] : -1,
-                           fmt::format("watchdog fault: still running after {} cycles{}",
-                                       options.maxCycles, inFlight(ctx)));
-    } else {
-      ctx.fault = SimFault(FaultKind::Deadlock, -1,
-                           fmt::format("deadlock fault: no unit can progress at cycle {}{}",
-                                       stopped, inFlight(ctx)));
+    sc_core::sc_start(cycles(options.maxCycles), sc_core::SC_EXIT_ON_STARVATION);
+    // Stopping on starvation leaves the clock at the last event; work still scheduled past the
+    // limit means the watchdog fired.
+    const bool pastLimit = !ctx.stopping && sc_core::sc_pending_activity();
+    stopped = ctx.stopping ? ctx.stopCycle : (pastLimit ? options.maxCycles : TimedContext::now());
+    const bool finished =
+        ctx.fetchDone && ctx.unitFinished[0] && ctx.unitFinished[1] && ctx.unitFinished[2];
+    if (!ctx.fault && !finished) {
+      ctx.fault = unfinishedFault(ctx, stopped, pastLimit, options);
     }
+    // Let every thread return normally so no coroutine is left suspended.
+    ctx.stop();
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    sc_core::sc_start();
   }
+
   result.stats = std::move(ctx.stats);
   result.stats.mode = "timed";
   std::uint64_t total = 0;
@@ -121,8 +176,8 @@ SimResult runTimed(const isa::NpuConfig& config, DdrImage ddr,
   result.trace = std::move(ctx.trace);
   result.endCycles = std::move(ctx.endCycles);
   result.fault = ctx.fault;
-  result.ddr = std::move(ddr);
-  return result;
 }
+
+}  // namespace
 
 }  // namespace npu::sim

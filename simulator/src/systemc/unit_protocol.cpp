@@ -7,8 +7,8 @@ std::optional<std::size_t> waitForCommand(TimedContext& ctx, std::size_t unit,
                                           const std::string& name) {
   CommandQueue& queue = ctx.queues[unit];
   const std::uint64_t since = TimedContext::now();
-  while (queue.entries.empty()) {
-    if (ctx.fetchDone) {
+  while (queue.entries.empty() || ctx.stopping) {
+    if (ctx.fetchDone || ctx.stopping) {
       return std::nullopt;
     }
     sc_core::wait(queue.changed | ctx.fetchDoneEvent);
@@ -17,14 +17,19 @@ std::optional<std::size_t> waitForCommand(TimedContext& ctx, std::size_t unit,
   return queue.entries.front();
 }
 
-void popTokens(TimedContext& ctx, std::size_t unit, std::size_t i, const std::string& name) {
-  ctx.waitSerialTurn(i);
+bool popTokens(TimedContext& ctx, std::size_t unit, std::size_t i, const std::string& name) {
+  if (!ctx.waitSerialTurn(i)) {
+    return false;
+  }
   const TokenOps ops = tokenOps(ctx.stream[i]);
   const std::uint64_t since = TimedContext::now();
   for (std::size_t p = 0; p < ops.popCount; ++p) {
     TokenChannel& channel = ctx.tokens[static_cast<std::size_t>(ops.pops[p])];
     while (channel.count == 0) {
       sc_core::wait(channel.changed);
+      if (ctx.stopping) {
+        return false;
+      }
     }
   }
   for (std::size_t p = 0; p < ops.popCount; ++p) {
@@ -35,20 +40,25 @@ void popTokens(TimedContext& ctx, std::size_t unit, std::size_t i, const std::st
   ctx.addStall(name, "token_wait", TimedContext::now() - since);
   ctx.queues[unit].entries.pop_front();
   ctx.queues[unit].changed.notify(sc_core::SC_ZERO_TIME);
+  return true;
 }
 
-void pushTokens(TimedContext& ctx, std::size_t i, const std::string& name) {
+bool pushTokens(TimedContext& ctx, std::size_t i, const std::string& name) {
   const TokenOps ops = tokenOps(ctx.stream[i]);
   const std::uint64_t since = TimedContext::now();
   for (std::size_t p = 0; p < ops.pushCount; ++p) {
     TokenChannel& channel = ctx.tokens[static_cast<std::size_t>(ops.pushes[p])];
     while (channel.count >= channel.depth) {
       sc_core::wait(channel.changed);
+      if (ctx.stopping) {
+        return false;
+      }
     }
     ++channel.count;
     channel.changed.notify(sc_core::SC_ZERO_TIME);
   }
   ctx.addStall(name, "token_full", TimedContext::now() - since);
+  return true;
 }
 
 }  // namespace npu::sim

@@ -15,10 +15,11 @@ std::optional<std::size_t> waitForCommand(TimedContext& ctx, std::size_t unit,
                                           const std::string& name);
 
 /// Waits until every token instruction i pops is available, consumes them, and removes i from
-/// its queue (the unit has started it).
-void popTokens(TimedContext& ctx, std::size_t unit, std::size_t i, const std::string& name);
+/// its queue (the unit has started it). False when the run is stopping.
+bool popTokens(TimedContext& ctx, std::size_t unit, std::size_t i, const std::string& name);
 
-/// Pushes every token instruction i pushes, waiting for room in a full token queue.
-void pushTokens(TimedContext& ctx, std::size_t i, const std::string& name);
+/// Pushes every token instruction i pushes, waiting for room in a full token queue. False when
+/// the run is stopping.
+bool pushTokens(TimedContext& ctx, std::size_t i, const std::string& name);
 
 }  // namespace npu::sim
