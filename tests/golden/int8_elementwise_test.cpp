@@ -1,0 +1,84 @@
+// int8 add and mul: TFLite multipliers, the left-shift-20 rescale, tie rounding in both modes,
+// saturation, clip, LUT and broadcasting.
+#include "npu/golden/int8_elementwise.h"
+
+#include <gtest/gtest.h>
+
+#include "fp32_test_util.h"
+
+namespace npu::golden {
+namespace {
+
+constexpr std::int32_t k2p30 = 1 << 30;
+using Bytes = std::vector<std::int8_t>;
+
+TEST(Int8Add, TfliteMultipliers) {
+  const AddInt8Params p = makeAddParams({0.5F, 1}, {0.25F, -3}, {1.0F, 7});
+  EXPECT_EQ(p.zeroPointA, 1);
+  EXPECT_EQ(p.zeroPointB, -3);
+  EXPECT_EQ(p.leftShift, 20);
+  EXPECT_EQ(p.multiplierA, (QuantizedMultiplier{k2p30, 0}));      // 0.5 / (2 * 0.5)
+  EXPECT_EQ(p.multiplierB, (QuantizedMultiplier{k2p30, -1}));     // 0.25 / (2 * 0.5)
+  EXPECT_EQ(p.multiplierOut, (QuantizedMultiplier{k2p30, -19}));  // 1 / (2^20 * 1)
+  EXPECT_EQ(p.output.zeroPoint, 7);
+}
+
+TEST(Int8Add, RescalesEachInputThenTheSum) {
+  AddInt8Params p = makeAddParams({0.5F, 0}, {0.25F, 0}, {1.0F, 0});
+  // 10 * 0.5 + 20 * 0.25 = 10; 3 * 0.5 = 1.5 rounds up; -3 * 0.5 = -1.5 rounds up in single mode.
+  const Int8Tensor a{{3}, {10, 3, -3}};
+  const Int8Tensor b{{3}, {20, 0, 0}};
+  EXPECT_EQ(addInt8(a, b, p).data, (Bytes{10, 2, -1}));
+  p.output.rounding = Rounding::Double;  // the last requant rounds -1.5 away from zero
+  EXPECT_EQ(addInt8(a, b, p).data, (Bytes{10, 2, -2}));
+}
+
+TEST(Int8Add, SaturatesClipsAndLooksUp) {
+  AddInt8Params p = makeAddParams({1.0F, -128}, {1.0F, 127}, {0.5F, 0});
+  const Int8Tensor a{{2}, {127, -128}};
+  const Int8Tensor b{{2}, {127, -128}};
+  // (255 + 0) * 2 and (0 - 255) * 2: both saturate.
+  EXPECT_EQ(addInt8(a, b, p).data, (Bytes{127, -128}));
+  p.output.clipLo = -5;
+  p.output.clipHi = 6;
+  EXPECT_EQ(addInt8(a, b, p).data, (Bytes{6, -5}));
+  Lut lut{};
+  for (int i = 0; i < 256; ++i) {
+    lut[static_cast<std::size_t>(i)] = static_cast<std::int8_t>((i - 128) / 2);
+  }
+  p.output.lut = lut;
+  EXPECT_EQ(addInt8(a, b, p).data, (Bytes{3, -2}));
+}
+
+TEST(Int8Add, BroadcastsAndChecks) {
+  const AddInt8Params p = makeAddParams({1.0F, 0}, {1.0F, 0}, {1.0F, 0});
+  const Int8Tensor a{{1, 2, 1, 2}, {1, 2, 3, 4}};
+  const Int8Tensor b{{1, 1, 1, 2}, {10, 20}};  // per-channel NHWC
+  EXPECT_EQ(addInt8(a, b, p).data, (Bytes{11, 22, 13, 24}));
+  AddInt8Params bad = p;
+  bad.leftShift = 24;
+  EXPECT_EQ(testing::errorOf([&] { addInt8(a, b, bad); }),
+            "addInt8: left shift 24 is outside [0, 23]");
+  EXPECT_EQ(testing::errorOf([&] {
+              addInt8(a, Int8Tensor{{3}, {1, 2, 3}}, p);
+            }),
+            "addInt8: shapes [1, 2, 1, 2] and [3] do not broadcast");
+}
+
+TEST(Int8Mul, SubtractsZeroPointsMultipliesAndRequantizes) {
+  const MulInt8Params p = makeMulParams({0.5F, 2}, {0.5F, -1}, {1.0F, 3});
+  EXPECT_EQ(p.multiplierOut, (QuantizedMultiplier{k2p30, -1}));  // 0.25
+  // (10 - 2) * (-5 + 1) = -32 -> -8 + 3; (4 - 2) * (2 + 1) = 6 -> 1.5 rounds up -> 2 + 3.
+  EXPECT_EQ(mulInt8(Int8Tensor{{2}, {10, 4}}, Int8Tensor{{2}, {-5, 2}}, p).data, (Bytes{-5, 5}));
+  // Extremes: (-128 - 127) * (-128 - 127) = 65025 saturates the output.
+  const MulInt8Params big = makeMulParams({1.0F, 127}, {1.0F, 127}, {1.0F, 0});
+  EXPECT_EQ(mulInt8(Int8Tensor{{1}, {-128}}, Int8Tensor{{1}, {-128}}, big).data, (Bytes{127}));
+  // Squeeze-excitation style broadcast: [1, 1, 1, C] times [1, H, W, C].
+  const MulInt8Params unit = makeMulParams({1.0F, 0}, {1.0F, 0}, {1.0F, 0});
+  EXPECT_EQ(
+      mulInt8(Int8Tensor{{1, 1, 1, 2}, {2, 3}}, Int8Tensor{{1, 1, 2, 2}, {1, 2, 3, 4}}, unit).data,
+      (Bytes{2, 6, 6, 12}));
+}
+
+}  // namespace
+}  // namespace npu::golden

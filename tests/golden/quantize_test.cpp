@@ -1,0 +1,82 @@
+// Quantize/dequantize rounding, activation clip ranges and the LUT builder.
+#include "npu/golden/quantize.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "fp32_test_util.h"
+#include "npu/golden/activation_range.h"
+#include "npu/golden/fp32_activation.h"
+#include "npu/golden/lut.h"
+
+namespace npu::golden {
+namespace {
+
+TEST(Quantize, RoundsHalfAwayFromZeroAndClamps) {
+  const QuantParams unit{1.0F, 0};
+  EXPECT_EQ(quantizeValue(2.5F, unit), 3);
+  EXPECT_EQ(quantizeValue(-2.5F, unit), -3);
+  EXPECT_EQ(quantizeValue(2.4999F, unit), 2);
+  EXPECT_EQ(quantizeValue(0.5F, {1.0F, -128}), -127);
+  EXPECT_EQ(quantizeValue(1000.0F, unit), 127);
+  EXPECT_EQ(quantizeValue(-1000.0F, unit), -128);
+  EXPECT_EQ(quantizeValue(std::numeric_limits<float>::infinity(), unit), 127);
+  EXPECT_EQ(quantizeValue(std::nanf(""), {1.0F, 5}), 5);
+  EXPECT_EQ(quantizeValue(0.75F, {0.5F, 10}), 12);  // 1.5 -> 2, + 10
+}
+
+TEST(Quantize, TensorsRoundTrip) {
+  const QuantParams q{0.5F, -3};
+  const Int8Tensor i = quantize(FloatTensor{{2, 2}, {0.0F, 1.0F, -1.25F, 100.0F}}, q);
+  EXPECT_EQ(i.shape, (std::vector<std::int64_t>{2, 2}));
+  EXPECT_EQ(i.data, (std::vector<std::int8_t>{-3, -1, -6, 127}));  // -2.5 -> -3
+  testing::expectTensor(dequantize(i, q), {2, 2}, {0.0F, 1.0F, -1.5F, 65.0F});
+  EXPECT_EQ(testing::errorOf([] {
+              quantize(FloatTensor{{1}, {0}}, {0.0F, 0});
+            }),
+            "quantize: scale 0 must be positive and finite");
+  EXPECT_EQ(testing::errorOf([] {
+              quantize(FloatTensor{{1}, {0}}, {1.0F, 128});
+            }),
+            "quantize: zero point 128 is outside [-128, 127]");
+}
+
+TEST(ActivationClipRange, ReluRelu6AndClip) {
+  using A = FusedActivation;
+  EXPECT_EQ(activationClipRange(A::None, {0.1F, 3}), (ClipRange{-128, 127}));
+  EXPECT_EQ(activationClipRange(A::Relu, {0.1F, 10}), (ClipRange{10, 127}));
+  EXPECT_EQ(activationClipRange(A::Relu, {0.1F, -128}), (ClipRange{-128, 127}));
+  EXPECT_EQ(activationClipRange(A::Relu, {0.1F, 127}), (ClipRange{127, 127}));
+  EXPECT_EQ(activationClipRange(A::Relu6, {0.1F, 0}), (ClipRange{0, 60}));
+  EXPECT_EQ(activationClipRange(A::Relu6, {6.0F / 255.0F, -128}), (ClipRange{-128, 127}));
+  EXPECT_EQ(activationClipRange(A::Relu6, {0.01F, 0}), (ClipRange{0, 127}));
+  EXPECT_EQ(activationClipRange(A::Clip, {0.01F, 0}, -1.0F, 1.0F), (ClipRange{-100, 100}));
+  EXPECT_EQ(activationClipRange(A::Clip, {0.1F, 0}, -20.0F, 20.0F), (ClipRange{-128, 127}));
+  EXPECT_EQ(testing::errorOf([] {
+              activationClipRange(A::Clip, {0.1F, 0}, 1.0F, -1.0F);
+            }),
+            "activationClipRange: clip min 1 is above max -1");
+}
+
+TEST(Lut, BuilderEvaluatesEveryInputValue) {
+  const QuantParams q{0.1F, 5};
+  const Lut identity = buildLut([](float x) { return x; }, q, q);
+  const Lut relu = buildLut(scalar::relu, q, q);
+  for (int v = -128; v <= 127; ++v) {
+    EXPECT_EQ(lookUp(identity, v), v);
+    EXPECT_EQ(lookUp(relu, v), std::max(v, 5));
+  }
+  // Sigmoid into the conventional [0, 1) output quantization (1/256, -128).
+  const Lut sigmoid = buildLut(scalar::sigmoid, {0.1F, 0}, {1.0F / 256.0F, -128});
+  EXPECT_EQ(lookUp(sigmoid, 0), 0);        // 0.5 * 256 - 128
+  EXPECT_EQ(lookUp(sigmoid, 10), 59);      // sigmoid(1) * 256 = 187.1
+  EXPECT_EQ(lookUp(sigmoid, -128), -128);  // sigmoid(-12.8) * 256 = 0.0007
+  EXPECT_EQ(lookUp(sigmoid, 127), 127);    // 255.999 clamps
+  const Int8Tensor y = applyLut(Int8Tensor{{3}, {0, 10, -128}}, sigmoid);
+  EXPECT_EQ(y.data, (std::vector<std::int8_t>{0, 59, -128}));
+}
+
+}  // namespace
+}  // namespace npu::golden
