@@ -50,6 +50,18 @@ TEST(Int8Add, SaturatesClipsAndLooksUp) {
   EXPECT_EQ(addInt8(a, b, p).data, (Bytes{3, -2}));
 }
 
+TEST(Int8Add, TheSumOfTheRescaledInputsSaturates) {
+  AddInt8Params p;
+  p.multiplierA = {1 << 30, 12};  // 2^11: 255 * 2^20 * 2^11 saturates to INT32_MAX
+  p.multiplierB = {1 << 30, 12};
+  p.multiplierOut = {1 << 30, -23};  // 2^-24
+  const Int8Tensor a{{1}, {127}};
+  const Int8Tensor b{{1}, {127}};
+  p.zeroPointA = p.zeroPointB = -128;
+  // INT32_MAX + INT32_MAX saturates (a wrapping sum would be -2 and give 0).
+  EXPECT_EQ(addInt8(a, b, p).data, (Bytes{127}));
+}
+
 TEST(Int8Add, BroadcastsAndChecks) {
   const AddInt8Params p = makeAddParams({1.0F, 0}, {1.0F, 0}, {1.0F, 0});
   const Int8Tensor a{{1, 2, 1, 2}, {1, 2, 3, 4}};
