@@ -1,0 +1,44 @@
+// The fp32 interpreter: runs an imported graph on the golden fp32 ops, observing every value.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "npu/compiler/interp/evaluate.h"
+#include "npu/compiler/ir/graph.h"
+#include "npu/golden/float_tensor.h"
+
+namespace npu::compiler {
+
+/// fp32 tensors by value name: the graph inputs to a run, the graph outputs from it.
+using TensorMap = std::map<std::string, golden::FloatTensor, std::less<>>;
+
+/// Observes one fp32 value as soon as it is computed: each graph input, then each node output in
+/// node order (integer index tensors are not reported). Calibration observers and per-layer
+/// debugging hang here; the tensor is only valid during the call.
+using TensorHook = std::function<void(const Value& value, const golden::FloatTensor& tensor)>;
+
+/// Runs a graph many times. Construction converts the constants once; the graph must outlive the
+/// interpreter and stay unchanged. Intermediate values are freed after their last reader.
+class Interpreter {
+ public:
+  explicit Interpreter(const Graph& graph);
+
+  /// Runs the graph on `inputs` (one per graph input, by name, with the declared shape) and
+  /// returns the graph outputs. Errors name the file, node and op.
+  TensorMap run(const TensorMap& inputs, const TensorHook& hook = {}) const;
+
+ private:
+  const Graph* m_graph;
+  /// Per value: the converted constant, when it is one.
+  std::vector<std::optional<RuntimeValue>> m_constants;
+  /// Per value: index of the last node reading it (graph outputs are never freed).
+  std::vector<std::size_t> m_lastUse;
+};
+
+/// One-shot form of Interpreter::run.
+TensorMap interpret(const Graph& graph, const TensorMap& inputs, const TensorHook& hook = {});
+
+}  // namespace npu::compiler

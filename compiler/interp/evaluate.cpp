@@ -1,0 +1,284 @@
+// One node's evaluation: the dispatch from IR ops to the golden fp32 ops (no op math lives here)
+// and to the index evaluator for integer tensors.
+#include "npu/compiler/interp/evaluate.h"
+
+#include <functional>
+#include <limits>
+
+#include "npu/compiler/ir/op_params.h"
+#include "npu/golden/fp32_ops.h"
+#include "npu/support/error.h"
+
+namespace npu::compiler {
+namespace {
+
+using golden::FloatTensor;
+
+/// The inputs of the node being evaluated, typed on access.
+class Operands {
+ public:
+  explicit Operands(std::span<const RuntimeValue* const> values) : m_values(values) {}
+
+  bool has(std::size_t i) const { return i < m_values.size() && m_values[i] != nullptr; }
+
+  const FloatTensor& floats(std::size_t i) const {
+    const auto* tensor = has(i) ? std::get_if<FloatTensor>(m_values[i]) : nullptr;
+    if (tensor == nullptr) {
+      fail("input {} must be an f32 tensor", i);
+    }
+    return *tensor;
+  }
+
+  std::vector<std::int64_t> ints(std::size_t i) const {
+    const auto* tensor = has(i) ? std::get_if<Tensor>(m_values[i]) : nullptr;
+    if (tensor == nullptr) {
+      fail("input {} must be an integer tensor", i);
+    }
+    return tensor->data.toInt64();
+  }
+
+  /// A scalar float input, or `fallback` when the input is omitted.
+  float scalar(std::size_t i, float fallback) const {
+    if (!has(i)) {
+      return fallback;
+    }
+    const FloatTensor& t = floats(i);
+    if (t.data.size() != 1) {
+      fail("input {} must be a scalar", i);
+    }
+    return t.data[0];
+  }
+
+ private:
+  std::span<const RuntimeValue* const> m_values;
+};
+
+std::span<const float> biasOf(const Operands& in, std::size_t i) {
+  return in.has(i) ? std::span<const float>(in.floats(i).data) : std::span<const float>();
+}
+
+FloatTensor activation(OpKind op, const FloatTensor& x, const Node& node, const Operands& in) {
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  switch (op) {
+    case OpKind::Relu:
+      return golden::relu(x);
+    case OpKind::LeakyRelu:
+      return golden::leakyRelu(x, node.attributes.getFloat("alpha", 0.01F));
+    case OpKind::Clip:
+      return golden::clip(x, in.scalar(1, -kInf), in.scalar(2, kInf));
+    case OpKind::Sigmoid:
+      return golden::sigmoid(x);
+    case OpKind::Tanh:
+      return golden::tanh(x);
+    case OpKind::HardSigmoid:
+      return golden::hardSigmoid(x, node.attributes.getFloat("alpha", 0.2F),
+                                 node.attributes.getFloat("beta", 0.5F));
+    case OpKind::HardSwish:
+      return golden::hardSwish(x);
+    case OpKind::Silu:
+      return golden::silu(x);
+    case OpKind::Gelu:
+      return golden::gelu(x, node.attributes.getString("approximate", "none") == "tanh");
+    default:
+      fail("{} is not an activation", opName(op));
+  }
+}
+
+FloatTensor softmax(const Node& node, const FloatTensor& x) {
+  std::int64_t axis = node.attributes.getInt("axis", -1);
+  if (node.attributes.getInt("flatten_to_2d", 0) == 0) {
+    return golden::softmax(x, axis);
+  }
+  // ONNX opsets < 13: the input is coerced to 2-D at `axis` and normalised over the second part.
+  FloatTensor flat = golden::flatten(x, axis);
+  return golden::reshape(golden::softmax(flat, 1), x.shape);
+}
+
+FloatTensor resize(const Node& node, const Operands& in) {
+  const FloatTensor& x = in.floats(0);
+  std::vector<float> scales;
+  std::vector<std::int64_t> sizes;
+  if (in.has(2) && !in.floats(2).data.empty()) {
+    scales = in.floats(2).data;
+  } else {
+    sizes = in.ints(3);
+  }
+  return golden::resizeNearest(x, resizeParams(node, x.shape, scales, sizes));
+}
+
+FloatTensor pad(const Node& node, const Operands& in) {
+  std::string mode = node.attributes.getString("mode", "constant");
+  golden::PadMode padMode = mode == "reflect" ? golden::PadMode::Reflect
+                            : mode == "edge"  ? golden::PadMode::Edge
+                                              : golden::PadMode::Constant;
+  return golden::pad(in.floats(0), in.ints(1), padMode, in.scalar(2, 0.0F));
+}
+
+FloatTensor fp32Kernel(const Node& node, const Operands& in) {
+  switch (node.op) {
+    case OpKind::Conv: {
+      const FloatTensor& x = in.floats(0);
+      const FloatTensor& w = in.floats(1);
+      FloatTensor y = golden::conv2d(x, w, biasOf(in, 2), convParams(node, x.shape, w.shape));
+      return applyActivation(std::move(y), node);
+    }
+    case OpKind::ConvTranspose: {
+      const FloatTensor& x = in.floats(0);
+      const FloatTensor& w = in.floats(1);
+      return golden::convTranspose2d(x, w, biasOf(in, 2),
+                                     convTransposeParams(node, x.shape, w.shape));
+    }
+    case OpKind::BatchNormalization:
+      return golden::batchNormalization(in.floats(0), in.floats(1).data, in.floats(2).data,
+                                        in.floats(3).data, in.floats(4).data,
+                                        node.attributes.getFloat("epsilon", 1e-5F));
+    case OpKind::Gemm: {
+      golden::GemmParams p;
+      p.alpha = node.attributes.getFloat("alpha", 1.0F);
+      p.beta = node.attributes.getFloat("beta", 1.0F);
+      p.transA = node.attributes.getInt("transA", 0) != 0;
+      p.transB = node.attributes.getInt("transB", 0) != 0;
+      return golden::gemm(in.floats(0), in.floats(1), in.has(2) ? &in.floats(2) : nullptr, p);
+    }
+    case OpKind::MatMul:
+      return golden::matmul(in.floats(0), in.floats(1));
+    case OpKind::Relu:
+    case OpKind::LeakyRelu:
+    case OpKind::Clip:
+    case OpKind::Sigmoid:
+    case OpKind::Tanh:
+    case OpKind::HardSigmoid:
+    case OpKind::HardSwish:
+    case OpKind::Silu:
+    case OpKind::Gelu:
+      return activation(node.op, in.floats(0), node, in);
+    case OpKind::Add:
+      return applyActivation(golden::add(in.floats(0), in.floats(1)), node);
+    case OpKind::Sub:
+      return golden::sub(in.floats(0), in.floats(1));
+    case OpKind::Mul:
+      return golden::mul(in.floats(0), in.floats(1));
+    case OpKind::Div:
+      return golden::div(in.floats(0), in.floats(1));
+    case OpKind::MaxPool:
+      return golden::maxPool2d(in.floats(0), poolParams(node, in.floats(0).shape));
+    case OpKind::AveragePool:
+      return golden::averagePool2d(in.floats(0), poolParams(node, in.floats(0).shape));
+    case OpKind::GlobalAveragePool:
+      return golden::globalAveragePool(in.floats(0));
+    case OpKind::GlobalMaxPool:
+      return golden::globalMaxPool(in.floats(0));
+    case OpKind::Concat: {
+      std::vector<std::reference_wrapper<const FloatTensor>> parts;
+      for (std::size_t i = 0; in.has(i); ++i) {
+        parts.emplace_back(in.floats(i));
+      }
+      return golden::concat(parts, node.attributes.getInt("axis", 0));
+    }
+    case OpKind::Flatten:
+      return golden::flatten(in.floats(0), node.attributes.getInt("axis", 1));
+    case OpKind::Reshape:
+      return golden::reshape(in.floats(0), in.ints(1), node.attributes.getInt("allowzero", 0) != 0);
+    case OpKind::Transpose:
+      return golden::transpose(in.floats(0), node.attributes.getInts("perm"));
+    case OpKind::Squeeze:
+      return golden::squeeze(in.floats(0), in.has(1) ? in.ints(1) : std::vector<std::int64_t>{});
+    case OpKind::Unsqueeze:
+      return golden::unsqueeze(in.floats(0), in.ints(1));
+    case OpKind::Pad:
+      return pad(node, in);
+    case OpKind::Resize:
+      return resize(node, in);
+    case OpKind::Softmax:
+      return softmax(node, in.floats(0));
+    case OpKind::Identity:
+      return in.floats(0);
+    default:
+      fail("no fp32 kernel for this op");
+  }
+}
+
+Tensor toIndexTensor(const RuntimeValue& value) {
+  if (const auto* t = std::get_if<Tensor>(&value)) {
+    return *t;
+  }
+  const auto& f = std::get<FloatTensor>(value);
+  return Tensor{f.shape, TensorData(f.data)};
+}
+
+RuntimeValue fromIndexTensor(Tensor tensor) {
+  if (tensor.data.dtype() == DType::Float32) {
+    std::span<const float> values = tensor.data.floats();
+    return FloatTensor{std::move(tensor.shape), std::vector<float>(values.begin(), values.end())};
+  }
+  return tensor;
+}
+
+}  // namespace
+
+const Shape& shapeOf(const RuntimeValue& value) {
+  return std::visit([](const auto& v) -> const Shape& { return v.shape; }, value);
+}
+
+RuntimeValue runtimeValueOf(const Value& constant) {
+  if (!constant.data) {
+    fail("'{}' is not a constant", constant.name);
+  }
+  if (constant.dtype == DType::Float32) {
+    std::span<const float> values = constant.data->floats();
+    return FloatTensor{constant.shape, std::vector<float>(values.begin(), values.end())};
+  }
+  return Tensor{constant.shape, *constant.data};
+}
+
+std::vector<RuntimeValue> evaluateNode(const Node& node,
+                                       std::span<const RuntimeValue* const> inputs) {
+  if (kernelKind(node.op) == KernelKind::Pattern) {
+    fail("no fp32 kernel for this op");
+  }
+  bool floatInput =
+      !inputs.empty() && inputs[0] != nullptr && std::holds_alternative<FloatTensor>(*inputs[0]);
+  if (runsOnIndexEvaluator(node.op, floatInput ? DType::Float32 : DType::Int64)) {
+    // Shape reads only the input's shape: do not copy a float input's elements.
+    std::vector<Tensor> operands(inputs.size());
+    std::vector<const Tensor*> pointers(inputs.size(), nullptr);
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      if (inputs[i] == nullptr) {
+        continue;
+      }
+      if (node.op == OpKind::Shape) {
+        operands[i].shape = shapeOf(*inputs[i]);
+      } else {
+        operands[i] = toIndexTensor(*inputs[i]);
+      }
+      pointers[i] = &operands[i];
+    }
+    std::vector<RuntimeValue> outputs;
+    for (Tensor& t : evaluateIndexOp(node, pointers)) {
+      outputs.push_back(fromIndexTensor(std::move(t)));
+    }
+    return outputs;
+  }
+  std::vector<RuntimeValue> outputs;
+  outputs.emplace_back(fp32Kernel(node, Operands(inputs)));
+  return outputs;
+}
+
+FloatTensor applyActivation(FloatTensor x, const Node& node) {
+  FusedActivation fused = fusedActivation(node);
+  if (fused.op == OpKind::Identity) {
+    return x;
+  }
+  // The fused parameters live in activation_* attributes; a stand-in node carries them under the
+  // names the stand-alone op uses.
+  Node standIn;
+  standIn.op = fused.op;
+  standIn.attributes.set("alpha", fused.alpha);
+  standIn.attributes.set("beta", fused.beta);
+  if (fused.op == OpKind::Clip) {
+    return golden::clip(x, fused.min, fused.max);
+  }
+  return activation(fused.op, x, standIn, Operands({}));
+}
+
+}  // namespace npu::compiler

@@ -1,0 +1,95 @@
+// The front-end pipeline, as one readable list.
+#include "npu/compiler/passes/pipeline.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+
+#include "npu/compiler/ir/dump.h"
+#include "npu/compiler/ir/verify.h"
+#include "npu/compiler/passes/eliminate_dead_code.h"
+#include "npu/compiler/passes/fold_batch_norm.h"
+#include "npu/compiler/passes/fold_constants.h"
+#include "npu/compiler/passes/fold_pad.h"
+#include "npu/compiler/passes/fuse_activations.h"
+#include "npu/compiler/passes/gemm_to_conv.h"
+#include "npu/compiler/passes/infer_shapes.h"
+#include "npu/compiler/passes/simplify_reshapes.h"
+#include "npu/support/error.h"
+
+namespace npu::compiler {
+namespace {
+
+#ifdef NDEBUG
+constexpr bool kDebugBuild = false;
+#else
+constexpr bool kDebugBuild = true;
+#endif
+
+// clang-format off
+constexpr std::array kPipeline = {
+  Pass{"infer-shapes",        inferShapes,       "every value gets its dtype and shape; reshape targets from Shape/Gather/Concat chains"},
+  Pass{"fold-constants",      foldConstants,     "nodes with only constant inputs (shape chains, pad arithmetic) become constants"},
+  Pass{"eliminate-dead-code", eliminateDeadCode, "drop what nothing reads"},
+  Pass{"simplify-reshapes",   simplifyReshapes,  "no Identity or no-op reshape/transpose/pad; reshape chains merged"},
+  Pass{"fold-batch-norm",     foldBatchNorm,     "Conv -> BatchNormalization folded into the conv's weights and bias"},
+  Pass{"fold-pad",            foldPad,           "zero Pad -> Conv folded into the conv's pads"},
+  Pass{"gemm-to-conv",        convertGemmToConv, "fully connected layers as 1x1 convolutions between reshapes"},
+  Pass{"simplify-reshapes",   simplifyReshapes,  "Flatten + Reshape around a converted FC cancel"},
+  Pass{"fuse-activations",    fuseActivations,   "SiLU/HardSwish recognised; activations into Conv/Add epilogues"},
+  Pass{"eliminate-dead-code", eliminateDeadCode, "drop weights the folds replaced"},
+};
+// clang-format on
+
+bool wantsDump(const PipelineOptions& options, std::string_view pass) {
+  return std::any_of(options.dumpAfter.begin(), options.dumpAfter.end(),
+                     [&](const std::string& name) { return name == pass || name == "all"; });
+}
+
+void checkDumpNames(const PipelineOptions& options) {
+  for (const std::string& name : options.dumpAfter) {
+    bool known = name == "all" || std::any_of(kPipeline.begin(), kPipeline.end(),
+                                              [&](const Pass& p) { return p.name == name; });
+    if (!known) {
+      std::vector<std::string_view> names;
+      for (const Pass& p : kPipeline) {
+        if (std::find(names.begin(), names.end(), p.name) == names.end()) {
+          names.push_back(p.name);
+        }
+      }
+      fail("--dump-after: unknown pass '{}' (passes: {}, or all)", name, fmt::join(names, ", "));
+    }
+  }
+}
+
+}  // namespace
+
+std::span<const Pass> frontEndPasses() {
+  return kPipeline;
+}
+
+void runFrontEndPasses(Graph& graph, const PipelineOptions& options) {
+  checkDumpNames(options);
+  for (const Pass& pass : kPipeline) {
+    pass.run(graph);
+    if (options.verifyEach || kDebugBuild) {
+      try {
+        verifyGraph(graph);
+      } catch (const Error& e) {
+        fail("after pass {}: {}", pass.name, e.what());
+      }
+    }
+    if (wantsDump(options, pass.name)) {
+      std::string text = dumpGraph(graph);
+      if (options.dumpSink) {
+        options.dumpSink(pass.name, text);
+      } else {
+        fmt::print("; after {}\n{}", pass.name, text);
+      }
+    }
+  }
+}
+
+}  // namespace npu::compiler

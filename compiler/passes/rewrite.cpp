@@ -1,0 +1,63 @@
+// Graph-editing helpers shared by the passes.
+#include "rewrite.h"
+
+namespace npu::compiler {
+
+const TensorData* constantData(const Graph& graph, ValueId id) {
+  if (!id.valid()) {
+    return nullptr;
+  }
+  const Value& v = graph.value(id);
+  return v.data ? &*v.data : nullptr;
+}
+
+std::optional<float> scalarConstant(const Graph& graph, ValueId id) {
+  const TensorData* data = constantData(graph, id);
+  if (data == nullptr || data->dtype() != DType::Float32 || data->size() != 1) {
+    return std::nullopt;
+  }
+  return data->floats()[0];
+}
+
+bool bypassNode(Graph& graph, std::size_t index, ValueId in, ValueId out) {
+  std::vector<Node>& nodes = graph.nodes();
+  if (!graph.isOutput(out)) {
+    graph.replaceAllUses(out, in);
+  } else {
+    if (graph.isInput(in) || graph.isOutput(in) || graph.value(in).isConstant()) {
+      return false;
+    }
+    // `in`'s producer writes `out` directly; every other reader of `in` follows.
+    for (std::size_t n = 0; n < index; ++n) {
+      for (ValueId& produced : nodes[n].outputs) {
+        if (produced == in) {
+          produced = out;
+        }
+      }
+    }
+    graph.replaceAllUses(in, out);
+  }
+  nodes.erase(nodes.begin() + static_cast<std::ptrdiff_t>(index));
+  return true;
+}
+
+void absorbConsumer(Graph& graph, std::size_t producer, std::size_t consumer,
+                    std::vector<bool>& removed) {
+  std::vector<Node>& nodes = graph.nodes();
+  nodes[producer].outputs.at(0) = nodes[consumer].outputs.at(0);
+  removed.at(consumer) = true;
+}
+
+ValueId addFloatConstant(Graph& graph, std::string_view base, Shape shape,
+                         std::vector<float> values) {
+  return graph.addConstant(graph.uniqueValueName(base), std::move(shape),
+                           TensorData(std::move(values)));
+}
+
+ValueId addIndexConstant(Graph& graph, std::string_view base, std::vector<std::int64_t> values) {
+  Shape shape{static_cast<std::int64_t>(values.size())};
+  return graph.addConstant(graph.uniqueValueName(base), std::move(shape),
+                           TensorData(std::move(values)));
+}
+
+}  // namespace npu::compiler

@@ -1,0 +1,35 @@
+// Private to the passes: small graph-editing helpers shared by the rewrites.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "npu/compiler/ir/graph.h"
+
+namespace npu::compiler {
+
+/// The constant data of `id`, or nullptr when it is omitted or not a constant.
+const TensorData* constantData(const Graph& graph, ValueId id);
+
+/// The value of a one-element f32 constant, or nullopt.
+std::optional<float> scalarConstant(const Graph& graph, ValueId id);
+
+/// Removes node `index`, whose output `out` equals its input `in`, by making readers of `out`
+/// read `in`. When `out` is a graph output, `in`'s producer takes over `out` instead. Returns
+/// false (and changes nothing) when neither is possible, e.g. `in` is a graph input and `out` a
+/// graph output. The node is removed from the graph.
+bool bypassNode(Graph& graph, std::size_t index, ValueId in, ValueId out);
+
+/// Makes node `producer` write the single output of node `consumer` and flags `consumer` in
+/// `removed` (for Graph::removeNodes); the producer's old output must have no other reader.
+void absorbConsumer(Graph& graph, std::size_t producer, std::size_t consumer,
+                    std::vector<bool>& removed);
+
+/// A new typed f32 constant named after `base`.
+ValueId addFloatConstant(Graph& graph, std::string_view base, Shape shape,
+                         std::vector<float> values);
+
+/// A new typed i64 constant named after `base`.
+ValueId addIndexConstant(Graph& graph, std::string_view base, std::vector<std::int64_t> values);
+
+}  // namespace npu::compiler
