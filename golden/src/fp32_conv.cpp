@@ -19,6 +19,9 @@ void checkCommon(const FloatTensor& x, const FloatTensor& w, std::span<const flo
   if (w.rank() != 4) {
     fail("{}: weight must be 4-D, got {}", op, shapeString(w.shape));
   }
+  if (w.shape[2] < 1 || w.shape[3] < 1) {
+    fail("{}: empty kernel in weight {}", op, shapeString(w.shape));
+  }
   if (group < 1) {
     fail("{}: group must be >= 1, got {}", op, group);
   }

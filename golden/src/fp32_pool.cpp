@@ -93,6 +93,10 @@ FloatTensor globalPool(const FloatTensor& x, const char* op, Reduce reduce) {
 std::int64_t pooledSize(std::int64_t in, std::int64_t kernel, std::int64_t stride,
                         std::int64_t dilation, std::int64_t padBegin, std::int64_t padEnd,
                         bool ceilMode) {
+  if (kernel < 1 || stride < 1 || dilation < 1 || padBegin < 0 || padEnd < 0) {
+    fail("pool: kernel {}, stride {}, dilation {} must be >= 1 and pads {}+{} >= 0", kernel, stride,
+         dilation, padBegin, padEnd);
+  }
   const std::int64_t span = dilation * (kernel - 1) + 1;
   const std::int64_t room = in + padBegin + padEnd - span;
   if (room < 0) {

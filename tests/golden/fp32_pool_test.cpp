@@ -27,6 +27,8 @@ TEST(Fp32Pool, PooledSize) {
   EXPECT_EQ(pooledSize(112, 3, 2, 1, 1, 1, false), 56);
   EXPECT_EQ(errorOf([] { pooledSize(2, 3, 1, 1, 0, 0, false); }),
             "pool: window 3 (dilated 3) does not fit input 2 with pads 0+0");
+  EXPECT_EQ(errorOf([] { pooledSize(4, 2, 0, 1, 0, 0, false); }),
+            "pool: kernel 2, stride 0, dilation 1 must be >= 1 and pads 0+0 >= 0");
 }
 
 TEST(Fp32MaxPool, WindowsAndPadding) {
