@@ -1,7 +1,8 @@
 // The functional engine: every instruction in program order on the datapath, no time. Tokens
 // are still checked the way hardware would run them (deadlock and hazards) before anything runs.
+#include "bounds_check.h"
 #include "engine_common.h"
-#include "footprint.h"
+#include "npu/isa/footprint.h"
 #include "npu/simulator/datapath.h"
 #include "npu/simulator/token_analysis.h"
 

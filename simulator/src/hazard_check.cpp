@@ -5,7 +5,7 @@
 #include <map>
 #include <memory>
 
-#include "footprint.h"
+#include "npu/isa/footprint.h"
 #include "npu/simulator/sim_fault.h"
 #include "npu/simulator/token_analysis.h"
 
@@ -109,17 +109,17 @@ void checkHazards(std::span<const isa::Instruction> instructions, const TokenOrd
     }
     const std::size_t u = order.unit[i];
     const auto self = static_cast<std::int32_t>(i);
-    auto report = [&](std::int32_t other, const Access& access, std::uint64_t address,
+    auto report = [&](std::int32_t other, const isa::Access& access, std::uint64_t address,
                       std::string_view what) {
       throw SimFault(
           FaultKind::Hazard, self,
           fmt::format("hazard fault at instruction {}: {} {} {} byte 0x{:x}, which {} {} ({}); "
                       "no dependency token orders them",
                       i, describe(instructions, i), access.write ? "writes" : "reads",
-                      memorySpaceName(access.space), address, describe(instructions, other), what,
-                      other < self ? "earlier in program order" : "later"));
+                      isa::memorySpaceName(access.space), address, describe(instructions, other),
+                      what, other < self ? "earlier in program order" : "later"));
     };
-    for (const Access& access : footprint(instructions[i])) {
+    for (const isa::Access& access : isa::footprint(instructions[i])) {
       ShadowMemory& memory = memories[static_cast<std::size_t>(access.space)];
       access.forEachRun([&](std::uint64_t first, std::uint64_t length) {
         memory.access(first, first + length, access.write, u, self,

@@ -7,8 +7,8 @@
 #include <algorithm>
 
 #include "engine_common.h"
-#include "footprint.h"
 #include "npu/isa/encoding.h"
+#include "npu/isa/footprint.h"
 #include "npu/simulator/timing.h"
 
 namespace npu::sim {
@@ -42,8 +42,8 @@ std::vector<isa::Instruction> fetchStream(const DdrImage& ddr, std::uint64_t cod
 void countInstruction(const isa::Instruction& instruction, SimStats& stats) {
   ++stats.opcodeCounts[std::string(isa::mnemonicOf(instruction))];
   stats.macs += macCount(instruction);
-  for (const Access& access : footprint(instruction)) {
-    if (access.space == MemorySpace::Ddr) {
+  for (const isa::Access& access : isa::footprint(instruction)) {
+    if (access.space == isa::MemorySpace::Ddr) {
       const std::uint64_t bytes = access.yCount * access.xCount * access.run;
       (access.write ? stats.ddrBytesWritten : stats.ddrBytesRead) += bytes;
     }

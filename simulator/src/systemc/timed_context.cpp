@@ -1,9 +1,10 @@
 // TimedContext: shared helpers of the SystemC units.
 #include "timed_context.h"
 
+#include "../bounds_check.h"
 #include "../engine_common.h"
-#include "../footprint.h"
 #include "ddr_port.h"
+#include "npu/isa/footprint.h"
 #include "npu/simulator/datapath.h"
 
 namespace npu::sim {

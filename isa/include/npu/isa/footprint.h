@@ -3,13 +3,19 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "npu/isa/instruction.h"
 #include "npu/isa/npu_config.h"
-#include "npu/simulator/sram_state.h"
 
-namespace npu::sim {
+namespace npu::isa {
+
+/// The memory an access goes to; Ddr is the virtual DDR.
+enum class MemorySpace : std::uint8_t { Input, Weight, Parameter, Output, Accumulator, Ddr };
+
+/// Lower-case name used in messages ("input SRAM", "DDR").
+std::string_view memorySpaceName(MemorySpace space);
 
 /// A strided byte set: for y < yCount, x < xCount, the bytes
 /// [base + y*yStride + x*xStride, + run). Accumulator accesses are in bytes (entry index * 4).
@@ -39,14 +45,9 @@ struct Access {
 };
 
 /// Every access of one instruction.
-std::vector<Access> footprint(const isa::Instruction& instruction);
+std::vector<Access> footprint(const Instruction& instruction);
 
 /// Bytes of a memory space in this configuration.
-std::uint64_t spaceBytes(const isa::NpuConfig& config, MemorySpace space);
+std::uint64_t spaceBytes(const NpuConfig& config, MemorySpace space);
 
-/// Throws SimFault (sram-out-of-range or ddr-out-of-range) naming instruction `index` when an
-/// access of `instruction` leaves its memory.
-void checkBounds(const isa::Instruction& instruction, std::size_t index,
-                 const isa::NpuConfig& config);
-
-}  // namespace npu::sim
+}  // namespace npu::isa

@@ -1,11 +1,9 @@
-// Footprints of every instruction, and the bounds check built on them.
-#include "footprint.h"
+// Footprints of every instruction: which bytes of which memory it reads and writes.
+#include "npu/isa/footprint.h"
 
 #include <fmt/format.h>
 
-#include "npu/simulator/sim_fault.h"
-
-namespace npu::sim {
+namespace npu::isa {
 namespace {
 
 using u64 = std::uint64_t;
@@ -30,7 +28,7 @@ MemorySpace loadTarget(std::int64_t buf) {
   }
 }
 
-std::vector<Access> accessesOf(const isa::Load& load) {
+std::vector<Access> accessesOf(const Load& load) {
   Access ddr;
   ddr.space = MemorySpace::Ddr;
   ddr.base = static_cast<u64>(load.ddr_addr);
@@ -45,7 +43,7 @@ std::vector<Access> accessesOf(const isa::Load& load) {
                           rows * cols * static_cast<u64>(load.c_bytes))};
 }
 
-std::vector<Access> accessesOf(const isa::Store& store) {
+std::vector<Access> accessesOf(const Store& store) {
   Access ddr;
   ddr.space = MemorySpace::Ddr;
   ddr.write = true;
@@ -59,7 +57,7 @@ std::vector<Access> accessesOf(const isa::Store& store) {
   return {contiguous(MemorySpace::Output, false, static_cast<u64>(store.sram_addr), bytes), ddr};
 }
 
-std::vector<Access> accessesOf(const isa::Conv& conv) {
+std::vector<Access> accessesOf(const Conv& conv) {
   const u64 inH = static_cast<u64>((conv.out_h - 1) * conv.sh + (conv.kh - 1) * conv.dh + 1);
   const u64 outElems = static_cast<u64>(conv.out_h * conv.out_w * conv.out_c);
   const u64 weightBytes =
@@ -91,7 +89,7 @@ std::vector<Access> accessesOf(const isa::Conv& conv) {
   return accesses;
 }
 
-std::vector<Access> accessesOf(const isa::Eltwise& eltwise) {
+std::vector<Access> accessesOf(const Eltwise& eltwise) {
   const u64 count = static_cast<u64>(eltwise.count);
   std::vector<Access> accesses = {
       contiguous(MemorySpace::Input, false, static_cast<u64>(eltwise.a_addr), count)};
@@ -111,7 +109,7 @@ std::vector<Access> accessesOf(const isa::Eltwise& eltwise) {
   return accesses;
 }
 
-std::vector<Access> accessesOf(const isa::Pool& pool) {
+std::vector<Access> accessesOf(const Pool& pool) {
   const u64 inH = static_cast<u64>((pool.out_h - 1) * pool.sh + pool.kh);
   return {contiguous(MemorySpace::Input, false, static_cast<u64>(pool.in_addr),
                      inH * static_cast<u64>(pool.in_w * pool.channels)),
@@ -126,11 +124,29 @@ std::vector<Access> accessesOf(const T& /*sync or end*/) {
 
 }  // namespace
 
-std::vector<Access> footprint(const isa::Instruction& instruction) {
+std::vector<Access> footprint(const Instruction& instruction) {
   return std::visit([](const auto& typed) { return accessesOf(typed); }, instruction);
 }
 
-std::uint64_t spaceBytes(const isa::NpuConfig& config, MemorySpace space) {
+std::string_view memorySpaceName(MemorySpace space) {
+  switch (space) {
+    case MemorySpace::Input:
+      return "input SRAM";
+    case MemorySpace::Weight:
+      return "weight SRAM";
+    case MemorySpace::Parameter:
+      return "parameter SRAM";
+    case MemorySpace::Output:
+      return "output SRAM";
+    case MemorySpace::Accumulator:
+      return "accumulator SRAM";
+    case MemorySpace::Ddr:
+      return "DDR";
+  }
+  return "?";
+}
+
+std::uint64_t spaceBytes(const NpuConfig& config, MemorySpace space) {
   switch (space) {
     case MemorySpace::Input:
       return static_cast<u64>(config.inputSramBytes);
@@ -148,23 +164,4 @@ std::uint64_t spaceBytes(const isa::NpuConfig& config, MemorySpace space) {
   return 0;
 }
 
-void checkBounds(const isa::Instruction& instruction, std::size_t index,
-                 const isa::NpuConfig& config) {
-  for (const Access& access : footprint(instruction)) {
-    const u64 limit = spaceBytes(config, access.space);
-    if (access.end() > limit) {
-      const bool ddr = access.space == MemorySpace::Ddr;
-      throw SimFault(
-          ddr ? FaultKind::DdrOutOfRange : FaultKind::SramOutOfRange,
-          static_cast<std::int64_t>(index),
-          fmt::format("{} fault at instruction {} ({}, {} unit): {} {} [0x{:x}, 0x{:x}) exceeds "
-                      "its {} bytes",
-                      faultKindName(ddr ? FaultKind::DdrOutOfRange : FaultKind::SramOutOfRange),
-                      index, isa::mnemonicOf(instruction),
-                      isa::unitName(isa::executingUnit(instruction)), memorySpaceName(access.space),
-                      access.write ? "write" : "read", access.base, access.end(), limit));
-    }
-  }
-}
-
-}  // namespace npu::sim
+}  // namespace npu::isa
