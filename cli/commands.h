@@ -16,4 +16,7 @@ void addAsmCommands(CLI::App& app, Action& action);
 /// `npu sim`.
 void addSimCommand(CLI::App& app, Action& action);
 
+/// `npu import`.
+void addImportCommand(CLI::App& app, Action& action);
+
 }  // namespace npu::cli

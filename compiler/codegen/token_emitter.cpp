@@ -1,0 +1,188 @@
+// TokenEmitter: dependency discovery over interval shadows, and token placement.
+#include "npu/compiler/codegen/token_emitter.h"
+
+#include <algorithm>
+
+namespace npu::compiler {
+namespace {
+
+constexpr std::size_t kLoad = 0;
+constexpr std::size_t kCompute = 1;
+constexpr std::size_t kStore = 2;
+
+std::size_t unitOf(const isa::Instruction& instruction) {
+  switch (isa::executingUnit(instruction)) {
+    case isa::Unit::Load:
+      return kLoad;
+    case isa::Unit::Store:
+      return kStore;
+    default:
+      return kCompute;
+  }
+}
+
+// Pop flags by queue: 0 load<-compute (load pop_next), 1 compute<-load (compute pop_prev),
+// 2 compute<-store (compute pop_next), 3 store<-compute (store pop_prev).
+void applyPops(isa::Instruction& instruction, const std::array<bool, 4>& pops) {
+  std::visit(
+      [&](auto& typed) {
+        if constexpr (requires { typed.pop_prev; }) {
+          if (pops[1] || pops[3]) {
+            typed.pop_prev = 1;
+          }
+        }
+        if constexpr (requires { typed.pop_next; }) {
+          if (pops[0] || pops[2]) {
+            typed.pop_next = 1;
+          }
+        }
+      },
+      instruction);
+}
+
+}  // namespace
+
+void TokenEmitter::setPush(std::size_t index, bool towardsNext) {
+  std::visit(
+      [&](auto& typed) {
+        if constexpr (requires { typed.push_next; }) {
+          if (towardsNext) {
+            typed.push_next = 1;
+          }
+        }
+        if constexpr (requires { typed.push_prev; }) {
+          if (!towardsNext) {
+            typed.push_prev = 1;
+          }
+        }
+      },
+      m_stream[index]);
+}
+
+std::size_t TokenEmitter::append(const isa::Instruction& instruction, std::int64_t origin) {
+  m_stream.push_back(instruction);
+  m_origins.push_back(origin);
+  m_units.push_back(static_cast<std::uint8_t>(unitOf(instruction)));
+  return m_stream.size() - 1;
+}
+
+void TokenEmitter::require(std::size_t unit, std::int64_t producer, std::int64_t origin,
+                           std::array<bool, 4>& pops) {
+  const std::size_t from = m_units[static_cast<std::size_t>(producer)];
+  if (from == unit || producer <= m_satisfied[unit][from]) {
+    return;  // same unit (in order) or already ordered
+  }
+  const auto p = static_cast<std::size_t>(producer);
+  if (unit == kCompute && from == kLoad) {
+    setPush(p, true);
+    pops[1] = true;
+  } else if (unit == kLoad && from == kCompute) {
+    setPush(p, false);
+    pops[0] = true;
+  } else if (unit == kStore && from == kCompute) {
+    setPush(p, true);
+    pops[3] = true;
+  } else if (unit == kCompute && from == kStore) {
+    setPush(p, false);
+    pops[2] = true;
+  } else {
+    // Load and store are not neighbours: a SYNC on compute waits for the producer, then the
+    // consumer waits for the SYNC.
+    std::array<bool, 4> syncPops{};
+    require(kCompute, producer, origin, syncPops);
+    isa::Sync sync;
+    sync.unit = 1;
+    isa::Instruction syncInstruction = sync;
+    applyPops(syncInstruction, syncPops);
+    const std::size_t index = append(syncInstruction, origin);
+    require(unit, static_cast<std::int64_t>(index), origin, pops);
+  }
+  m_satisfied[unit][from] = std::max(m_satisfied[unit][from], producer);
+}
+
+void TokenEmitter::splitAt(ShadowMap& map, std::uint64_t at) {
+  auto it = map.upper_bound(at);
+  if (it == map.begin()) {
+    return;
+  }
+  --it;
+  if (it->first < at && it->second.end > at) {
+    const Interval right{it->second.end, it->second.shadow};
+    it->second.end = at;
+    map.emplace_hint(std::next(it), at, right);
+  }
+}
+
+void TokenEmitter::emit(const isa::Instruction& instruction, std::int64_t origin) {
+  const std::size_t unit = unitOf(instruction);
+  const std::vector<isa::Access> accesses = isa::footprint(instruction);
+  // Producers this instruction must follow, gathered first so SYNCs land before it.
+  std::vector<std::int64_t> producers;
+  for (const isa::Access& access : accesses) {
+    ShadowMap& map = m_shadow[static_cast<std::size_t>(access.space)];
+    access.forEachRun([&](std::uint64_t first, std::uint64_t length) {
+      const std::uint64_t last = first + length;
+      for (auto it = map.upper_bound(first) == map.begin() ? map.begin()
+                                                           : std::prev(map.upper_bound(first));
+           it != map.end() && it->first < last; ++it) {
+        if (it->second.end <= first) {
+          continue;
+        }
+        const Shadow& shadow = it->second.shadow;
+        if (shadow.writer >= 0) {
+          producers.push_back(shadow.writer);
+        }
+        if (access.write) {
+          for (const std::int64_t reader : shadow.reader) {
+            if (reader >= 0) {
+              producers.push_back(reader);
+            }
+          }
+        }
+      }
+    });
+  }
+  std::sort(producers.begin(), producers.end());
+  std::array<bool, 4> pops{};
+  for (const std::int64_t producer : producers) {
+    require(unit, producer, origin, pops);
+  }
+  isa::Instruction placed = instruction;
+  applyPops(placed, pops);
+  const auto self = static_cast<std::int64_t>(append(placed, origin));
+
+  // Record the accesses.
+  for (const isa::Access& access : accesses) {
+    ShadowMap& map = m_shadow[static_cast<std::size_t>(access.space)];
+    access.forEachRun([&](std::uint64_t first, std::uint64_t length) {
+      const std::uint64_t last = first + length;
+      splitAt(map, first);
+      splitAt(map, last);
+      if (access.write) {
+        map.erase(map.lower_bound(first), map.lower_bound(last));
+        Shadow written;
+        written.writer = self;
+        map.emplace(first, Interval{last, written});
+        return;
+      }
+      std::uint64_t cursor = first;
+      auto it = map.lower_bound(first);
+      while (cursor < last) {
+        if (it == map.end() || it->first > cursor) {
+          const std::uint64_t gapEnd = it == map.end() ? last : std::min(last, it->first);
+          it = map.emplace_hint(it, cursor, Interval{gapEnd, Shadow{}});
+        }
+        it->second.shadow.reader[unit] = self;
+        cursor = it->second.end;
+        ++it;
+      }
+    });
+  }
+}
+
+std::vector<isa::Instruction> TokenEmitter::finish() {
+  append(isa::End{}, -1);
+  return std::move(m_stream);
+}
+
+}  // namespace npu::compiler

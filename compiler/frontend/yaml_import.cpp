@@ -1,0 +1,334 @@
+// The YAML front end: document structure, name scopes, block expansion; layers in yaml_layers.
+#include "npu/compiler/frontend/yaml_import.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <map>
+
+#include "npu/compiler/ir/verify.h"
+#include "npu/compiler/passes/infer_shapes.h"
+#include "npu/support/error.h"
+#include "npu/support/file_io.h"
+#include "weight_init.h"
+#include "yaml_layers.h"
+
+namespace npu::compiler {
+namespace {
+
+/// Blocks may use blocks, this deep.
+constexpr int kMaxBlockDepth = 16;
+
+/// The names visible to the layers of one list: the list's own layers, then the enclosing ones.
+struct Scope {
+  std::string prefix;
+  const Scope* parent = nullptr;
+  std::map<std::string, ValueId> names;
+  /// What a layer without `input:` reads: the previous layer, or the list's input.
+  ValueId previous;
+};
+
+/// A deep copy of `node` with every scalar "$param" replaced by the parameter's value.
+YAML::Node substitute(const YAML::Node& node, const std::map<std::string, YAML::Node>& params) {
+  if (node.IsScalar()) {
+    auto text = node.as<std::string>();
+    if (text.size() > 1 && text[0] == '$') {
+      auto it = params.find(text.substr(1));
+      if (it == params.end()) {
+        fail("unknown block parameter '{}'", text);
+      }
+      return YAML::Clone(it->second);
+    }
+    return YAML::Clone(node);
+  }
+  if (node.IsSequence()) {
+    YAML::Node out(YAML::NodeType::Sequence);
+    for (const auto& item : node) {
+      out.push_back(substitute(item, params));
+    }
+    return out;
+  }
+  if (node.IsMap()) {
+    YAML::Node out(YAML::NodeType::Map);
+    for (const auto& entry : node) {
+      out[entry.first.as<std::string>()] = substitute(entry.second, params);
+    }
+    return out;
+  }
+  return YAML::Clone(node);
+}
+
+class YamlImporter {
+ public:
+  YamlImporter(std::string source, std::filesystem::path baseDir)
+      : m_source(std::move(source)), m_baseDir(std::move(baseDir)) {}
+
+  Graph run(const YAML::Node& root) {
+    if (!root.IsMap()) {
+      fail("{}: a graph spec must be a map with inputs and layers", m_source);
+    }
+    for (const auto& entry : root) {
+      auto key = entry.first.as<std::string>();
+      if (key != "name" && key != "seed" && key != "inputs" && key != "layers" &&
+          key != "outputs" && key != "blocks") {
+        fail("{}:{}: unknown top-level key '{}'", m_source, entry.first.Mark().line + 1, key);
+      }
+    }
+    std::string name = root["name"] ? root["name"].as<std::string>()
+                                    : std::filesystem::path(m_source).stem().string();
+    m_graph = Graph(name, m_source);
+    m_seed = root["seed"] ? root["seed"].as<std::uint64_t>() : 0;
+    m_blocks = root["blocks"];
+    if (m_blocks && !m_blocks.IsMap()) {
+      fail("{}: 'blocks' must be a map of block name to block", m_source);
+    }
+    Scope top;
+    addInputs(root["inputs"], top);
+    if (!root["layers"] || !root["layers"].IsSequence() || root["layers"].size() == 0) {
+      fail("{}: 'layers' must be a non-empty list", m_source);
+    }
+    buildList(root["layers"], top, 0);
+    addOutputs(root["outputs"], top);
+    estimateBatchNormStatistics(m_graph, m_seed, m_estimate);
+    inferShapes(m_graph);
+    verifyGraph(m_graph);
+    return std::move(m_graph);
+  }
+
+ private:
+  std::string at(const YAML::Node& node) const {
+    return fmt::format("{}:{}", m_source, node.Mark().line + 1);
+  }
+
+  void addInputs(const YAML::Node& inputs, Scope& scope) {
+    if (!inputs || inputs.size() == 0) {
+      fail("{}: 'inputs' must list at least one input", m_source);
+    }
+    auto add = [&](const std::string& name, const YAML::Node& shapeNode) {
+      Value v;
+      v.name = name;
+      try {
+        v.shape = shapeNode.as<std::vector<std::int64_t>>();
+      } catch (const YAML::Exception&) {
+        fail("{}: input '{}': the shape must be a list of integers", at(shapeNode), name);
+      }
+      if (v.shape.empty() ||
+          std::any_of(v.shape.begin(), v.shape.end(), [](std::int64_t d) { return d < 1; })) {
+        fail("{}: input '{}': shape {} must have positive dimensions", at(shapeNode), name,
+             formatShape(v.shape));
+      }
+      v.typed = true;
+      if (m_graph.findValue(name)) {
+        fail("{}: input '{}' is declared twice", at(shapeNode), name);
+      }
+      ValueId id = m_graph.addValue(std::move(v));
+      m_graph.addInput(id);
+      scope.names[name] = id;
+      if (!scope.previous.valid()) {
+        scope.previous = id;
+      }
+    };
+    if (inputs.IsMap()) {
+      for (const auto& entry : inputs) {
+        add(entry.first.as<std::string>(), entry.second);
+      }
+    } else if (inputs.IsSequence()) {
+      for (const auto& entry : inputs) {
+        if (!entry["name"] || !entry["shape"]) {
+          fail("{}: an input needs a name and a shape", at(entry));
+        }
+        add(entry["name"].as<std::string>(), entry["shape"]);
+      }
+    } else {
+      fail("{}: 'inputs' must map names to shapes", at(inputs));
+    }
+  }
+
+  ValueId resolve(const Scope& scope, const std::string& name) const {
+    for (const Scope* s = &scope; s != nullptr; s = s->parent) {
+      auto it = s->names.find(name);
+      if (it != s->names.end()) {
+        return it->second;
+      }
+    }
+    if (std::optional<ValueId> id = m_graph.findValue(name)) {
+      return *id;  // A full value name, e.g. a block's $input.
+    }
+    fail("unknown input '{}' (not an input or an earlier layer)", name);
+  }
+
+  std::vector<ValueId> layerInputs(const YAML::Node& layer, const Scope& scope) const {
+    if (layer["input"] && layer["inputs"]) {
+      fail("give 'input' or 'inputs', not both");
+    }
+    if (layer["input"]) {
+      return {resolve(scope, layer["input"].as<std::string>())};
+    }
+    if (layer["inputs"]) {
+      std::vector<ValueId> ids;
+      for (const auto& name : layer["inputs"]) {
+        ids.push_back(resolve(scope, name.as<std::string>()));
+      }
+      return ids;
+    }
+    return {scope.previous};
+  }
+
+  void buildList(const YAML::Node& layers, Scope& scope, int depth) {
+    for (const auto& layer : layers) {
+      buildLayerNode(layer, scope, depth);
+    }
+  }
+
+  void buildLayerNode(const YAML::Node& layer, Scope& scope, int depth) {
+    if (!layer.IsMap()) {
+      fail("{}: a layer must be a map with an 'op' or a 'block'", at(layer));
+    }
+    bool isBlock = static_cast<bool>(layer["block"]);
+    std::string kind = isBlock ? layer["block"].as<std::string>()
+                               : (layer["op"] ? layer["op"].as<std::string>() : std::string());
+    if (kind.empty()) {
+      fail("{}: a layer needs an 'op' or a 'block'", at(layer));
+    }
+    std::string local =
+        layer["name"] ? layer["name"].as<std::string>() : fmt::format("{}_{}", kind, m_counter);
+    ++m_counter;
+    std::string full = scope.prefix + local;
+    if (scope.names.contains(local)) {
+      fail("{}: layer '{}' is defined twice", at(layer), full);
+    }
+    ValueId out;
+    try {
+      std::vector<ValueId> inputs = layerInputs(layer, scope);
+      out = isBlock ? expandBlock(layer, kind, full, inputs, scope, depth)
+                    : buildOp(layer, kind, full, inputs);
+    } catch (const Error& e) {
+      std::string message = e.what();
+      if (message.starts_with(m_source + ":")) {
+        throw;  // Already located (an error inside a block).
+      }
+      fail("{}: layer '{}' ({}): {}", at(layer), full, kind, message);
+    }
+    scope.names[local] = out;
+    scope.previous = out;
+  }
+
+  ValueId buildOp(const YAML::Node& layer, const std::string& op, const std::string& name,
+                  std::vector<ValueId> inputs) {
+    LayerKeys keys(layer);
+    keys.accept("name");
+    keys.accept("op");
+    keys.accept("input");
+    keys.accept("inputs");
+    LayerBuild build{m_graph, name, op, std::move(inputs), keys, m_baseDir, m_seed, m_estimate};
+    return buildLayer(build);
+  }
+
+  ValueId expandBlock(const YAML::Node& layer, const std::string& blockName,
+                      const std::string& name, std::vector<ValueId> inputs, const Scope& scope,
+                      int depth) {
+    if (depth >= kMaxBlockDepth) {
+      fail("blocks nest deeper than {} (a block using itself?)", kMaxBlockDepth);
+    }
+    if (!m_blocks || !m_blocks[blockName]) {
+      fail("unknown block '{}'", blockName);
+    }
+    if (inputs.size() != 1) {
+      fail("a block reads one input, has {}", inputs.size());
+    }
+    YAML::Node block = m_blocks[blockName];
+    if (!block["layers"] || !block["layers"].IsSequence()) {
+      fail("block '{}' has no 'layers' list", blockName);
+    }
+    std::map<std::string, YAML::Node> defaults;
+    if (block["params"]) {
+      for (const auto& entry : block["params"]) {
+        defaults[entry.first.as<std::string>()] = entry.second;
+      }
+    }
+    for (const auto& entry : block) {
+      auto key = entry.first.as<std::string>();
+      if (key != "params" && key != "layers") {
+        fail("block '{}': unknown key '{}'", blockName, key);
+      }
+    }
+    std::int64_t repeat = layer["repeat"] ? layer["repeat"].as<std::int64_t>() : 1;
+    if (repeat < 1) {
+      fail("'repeat' must be at least 1");
+    }
+    std::map<std::string, YAML::Node> params = defaults;
+    for (const auto& entry : layer) {
+      auto key = entry.first.as<std::string>();
+      if (key == "name" || key == "block" || key == "input" || key == "inputs" || key == "repeat") {
+        continue;
+      }
+      if (!defaults.contains(key)) {
+        fail("block '{}' has no parameter '{}'", blockName, key);
+      }
+      params[key] = entry.second;
+    }
+    ValueId current = inputs[0];
+    for (std::int64_t i = 0; i < repeat; ++i) {
+      Scope inner;
+      inner.prefix = repeat == 1 ? name + "/" : fmt::format("{}.{}/", name, i);
+      inner.parent = &scope;
+      inner.previous = current;
+      params["input"] = YAML::Node(m_graph.value(current).name);
+      YAML::Node layers = substitute(block["layers"], params);
+      buildList(layers, inner, depth + 1);
+      current = inner.previous;
+    }
+    return current;
+  }
+
+  void addOutputs(const YAML::Node& outputs, const Scope& top) {
+    if (!outputs) {
+      m_graph.addOutput(top.previous);
+      return;
+    }
+    std::vector<std::string> names;
+    if (outputs.IsScalar()) {
+      names.push_back(outputs.as<std::string>());
+    } else {
+      names = outputs.as<std::vector<std::string>>();
+    }
+    for (const std::string& name : names) {
+      try {
+        m_graph.addOutput(resolve(top, name));
+      } catch (const Error& e) {
+        fail("{}: outputs: {}", at(outputs), e.what());
+      }
+    }
+  }
+
+  std::string m_source;
+  std::filesystem::path m_baseDir;
+  Graph m_graph;
+  std::uint64_t m_seed = 0;
+  YAML::Node m_blocks;
+  std::unordered_set<std::string> m_estimate;
+  int m_counter = 0;
+};
+
+}  // namespace
+
+Graph parseGraphYaml(const std::string& text, const std::string& source,
+                     const std::filesystem::path& baseDir) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    fail("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg);
+  }
+  try {
+    return YamlImporter(source, baseDir).run(root);
+  } catch (const YAML::Exception& e) {
+    fail("{}:{}: {}", source, e.mark.line + 1, e.msg);
+  }
+}
+
+Graph importGraphYaml(const std::filesystem::path& path) {
+  return parseGraphYaml(readTextFile(path), path.string(), path.parent_path());
+}
+
+}  // namespace npu::compiler

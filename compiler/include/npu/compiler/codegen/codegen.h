@@ -1,0 +1,37 @@
+// Codegen: a quantized graph -> an NPU program (instructions, DDR image, manifest) plus where
+// every tensor lives, so a runtime can feed inputs, read outputs and verify every intermediate.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "npu/compiler/quant/quantized_graph.h"
+#include "npu/isa/npu_config.h"
+#include "npu/isa/program.h"
+
+namespace npu::compiler {
+
+/// One tensor's home in DDR (NHWC int8, dense).
+struct TensorPlacement {
+  std::uint64_t address = 0;
+  std::uint64_t bytes = 0;
+};
+
+/// What codegen produces.
+struct CompiledProgram {
+  isa::Program program;
+  /// Per tensor of the graph.
+  std::vector<TensorPlacement> tensors;
+  /// Per instruction: the index of the graph op it belongs to (-1 for END).
+  std::vector<std::int64_t> instructionOp;
+};
+
+/// Lowers every op onto tiles that fit the SRAMs of `config`, double-buffered, with tokens
+/// derived from the instructions' footprints. Graph inputs are placed as DDR init segments with
+/// `inputData` (one per graph input). Throws npu::Error naming the layer and the limit when an op
+/// cannot be placed (unsupported shape, SRAM too small for any tile, DDR too small).
+CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfig& config,
+                                const std::vector<golden::Int8Tensor>& inputData);
+
+}  // namespace npu::compiler

@@ -1,0 +1,59 @@
+// Builds an instruction stream whose dependency tokens are derived from what each instruction
+// reads and writes, so lowering code only decides what to run where and never hand-writes tokens.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "npu/isa/footprint.h"
+#include "npu/isa/instruction.h"
+
+namespace npu::compiler {
+
+/// Collects instructions in program order. For every new instruction it finds the earlier ones
+/// on other units it conflicts with (same byte, one a write), and makes the program order safe
+/// with tokens: a direct token between neighbouring units, or a SYNC on the compute unit between
+/// load and store. Per pair of queues only the newest needed producer is waited for; earlier ones
+/// are ordered transitively, so every instruction pops at most one token per queue.
+class TokenEmitter {
+ public:
+  /// Appends an instruction; `origin` tags it (e.g. the op index) for reports; SYNCs the emitter
+  /// inserts carry the origin of the instruction that needed them.
+  void emit(const isa::Instruction& instruction, std::int64_t origin);
+
+  /// Appends END and returns the stream.
+  std::vector<isa::Instruction> finish();
+
+  /// Origin of every instruction of the stream (END: -1).
+  [[nodiscard]] const std::vector<std::int64_t>& origins() const { return m_origins; }
+
+ private:
+  struct Shadow {
+    std::int64_t writer = -1;
+    std::array<std::int64_t, 3> reader{-1, -1, -1};
+    friend bool operator==(const Shadow&, const Shadow&) = default;
+  };
+  struct Interval {
+    std::uint64_t end;
+    Shadow shadow;
+  };
+  using ShadowMap = std::map<std::uint64_t, Interval>;
+
+  /// Makes instruction `consumer` (not yet appended, on unit `unit`) wait for `producer`.
+  void require(std::size_t unit, std::int64_t producer, std::int64_t origin,
+               std::array<bool, 4>& pops);
+  void splitAt(ShadowMap& map, std::uint64_t at);
+  void setPush(std::size_t index, bool towardsNext);
+  std::size_t append(const isa::Instruction& instruction, std::int64_t origin);
+
+  std::vector<isa::Instruction> m_stream;
+  std::vector<std::int64_t> m_origins;
+  std::vector<std::uint8_t> m_units;
+  std::array<ShadowMap, 6> m_shadow;
+  /// Newest producer index already waited for, per (consumer unit, producer unit).
+  std::array<std::array<std::int64_t, 3>, 3> m_satisfied{{{-1, -1, -1}, {-1, -1, -1}, {-1, -1, -1}}};
+};
+
+}  // namespace npu::compiler

@@ -1,0 +1,17 @@
+// NumPy .npy files: the weight format of YAML graph specs.
+#pragma once
+
+#include <filesystem>
+
+#include "npu/compiler/ir/index_eval.h"
+
+namespace npu::compiler {
+
+/// Reads a C-ordered .npy array of dtype <f4, <f8 (narrowed to f32), <i8 or <i4. Throws Error
+/// naming the file on anything else.
+Tensor readNpy(const std::filesystem::path& path);
+
+/// Writes `tensor` (f32, i64 or i32) as a version 1.0 .npy file.
+void writeNpy(const std::filesystem::path& path, const Tensor& tensor);
+
+}  // namespace npu::compiler

@@ -1,0 +1,125 @@
+// The quantized graph: what quantization hands to codegen and what the golden reference runs.
+// int8 activations in NHWC, every op carrying the exact integer parameters of docs/numerics.md
+// (the golden reference's own parameter types, so both sides read one description).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "npu/golden/int8_ops.h"
+
+namespace npu::compiler {
+
+using TensorId = std::size_t;
+
+/// An int8 activation tensor, NHWC [1, H, W, C], per-tensor scale and zero point.
+struct QTensor {
+  std::string name;
+  std::vector<std::int64_t> shape;
+  double scale = 1.0;
+  std::int32_t zeroPoint = 0;
+};
+
+/// Convolution (groups and depthwise included), fused bias, requant, clip and optional LUT.
+/// Weights OHWI [Cout, kH, kW, Cin/groups].
+struct QConv {
+  std::string name;
+  TensorId input = 0;
+  TensorId output = 0;
+  golden::Int8Tensor weights;
+  golden::Conv2dInt8Params params;
+};
+
+/// Element-wise add of two tensors of the same shape (TFLite scheme).
+struct QAdd {
+  std::string name;
+  TensorId a = 0;
+  TensorId b = 0;
+  TensorId output = 0;
+  golden::AddInt8Params params;
+};
+
+/// Element-wise multiply of two tensors of the same shape.
+struct QMul {
+  std::string name;
+  TensorId a = 0;
+  TensorId b = 0;
+  TensorId output = 0;
+  golden::MulInt8Params params;
+};
+
+/// Max pool; input and output share scale and zero point.
+struct QMaxPool {
+  std::string name;
+  TensorId input = 0;
+  TensorId output = 0;
+  golden::PoolInt8Params params;
+};
+
+/// Average pool (count_include_pad; padding reads the zero point); shared scale and zero point.
+struct QAvgPool {
+  std::string name;
+  TensorId input = 0;
+  TensorId output = 0;
+  golden::PoolInt8Params params;
+};
+
+/// Global average pool to [1, 1, 1, C]; shared scale and zero point.
+struct QGlobalAvgPool {
+  std::string name;
+  TensorId input = 0;
+  TensorId output = 0;
+};
+
+/// Concatenation along channels; all inputs share the output's scale and zero point.
+struct QConcat {
+  std::string name;
+  std::vector<TensorId> inputs;
+  TensorId output = 0;
+};
+
+/// Nearest-neighbour upsampling by integer factors; shared scale and zero point.
+struct QUpsample {
+  std::string name;
+  TensorId input = 0;
+  TensorId output = 0;
+  std::int64_t factorH = 2;
+  std::int64_t factorW = 2;
+};
+
+/// A 256-entry table applied element-wise (sigmoid, tanh, SiLU, ... not fused into a conv).
+struct QLut {
+  std::string name;
+  TensorId input = 0;
+  TensorId output = 0;
+  golden::Lut lut{};
+};
+
+using QOp = std::variant<QConv, QAdd, QMul, QMaxPool, QAvgPool, QGlobalAvgPool, QConcat,
+                         QUpsample, QLut>;
+
+/// Ops in execution order over int8 tensors; `inputs` are fed from outside, `outputs` read back.
+struct QuantizedGraph {
+  std::vector<QTensor> tensors;
+  std::vector<QOp> ops;
+  std::vector<TensorId> inputs;
+  std::vector<TensorId> outputs;
+};
+
+/// The op's name (layer name in reports).
+const std::string& opName(const QOp& op);
+
+/// Tensors an op reads, in order.
+std::vector<TensorId> opInputs(const QOp& op);
+
+/// The tensor an op writes.
+TensorId opOutput(const QOp& op);
+
+/// Runs the graph on the golden int8 reference. Returns every tensor's value (graph inputs as
+/// given); throws npu::Error naming the op when shapes or parameters are inconsistent.
+std::vector<golden::Int8Tensor> runQuantizedGraphGolden(
+    const QuantizedGraph& graph, const std::vector<golden::Int8Tensor>& inputs);
+
+}  // namespace npu::compiler

@@ -1,0 +1,77 @@
+// QuantizedGraph accessors and its golden execution.
+#include "npu/compiler/quant/quantized_graph.h"
+
+#include <fmt/format.h>
+
+#include "npu/support/error.h"
+
+namespace npu::compiler {
+
+const std::string& opName(const QOp& op) {
+  return std::visit([](const auto& typed) -> const std::string& { return typed.name; }, op);
+}
+
+std::vector<TensorId> opInputs(const QOp& op) {
+  return std::visit(
+      [](const auto& typed) -> std::vector<TensorId> {
+        using T = std::decay_t<decltype(typed)>;
+        if constexpr (std::is_same_v<T, QConcat>) {
+          return typed.inputs;
+        } else if constexpr (requires { typed.a; }) {
+          return {typed.a, typed.b};
+        } else {
+          return {typed.input};
+        }
+      },
+      op);
+}
+
+TensorId opOutput(const QOp& op) {
+  return std::visit([](const auto& typed) { return typed.output; }, op);
+}
+
+std::vector<golden::Int8Tensor> runQuantizedGraphGolden(
+    const QuantizedGraph& graph, const std::vector<golden::Int8Tensor>& inputs) {
+  if (inputs.size() != graph.inputs.size()) {
+    fail("quantized graph has {} inputs, {} given", graph.inputs.size(), inputs.size());
+  }
+  std::vector<golden::Int8Tensor> values(graph.tensors.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    values[graph.inputs[i]] = inputs[i];
+  }
+  for (const QOp& op : graph.ops) {
+    try {
+      const TensorId out = opOutput(op);
+      if (const auto* conv = std::get_if<QConv>(&op)) {
+        values[out] = golden::conv2dInt8(values[conv->input], conv->weights, conv->params);
+      } else if (const auto* add = std::get_if<QAdd>(&op)) {
+        values[out] = golden::addInt8(values[add->a], values[add->b], add->params);
+      } else if (const auto* mul = std::get_if<QMul>(&op)) {
+        values[out] = golden::mulInt8(values[mul->a], values[mul->b], mul->params);
+      } else if (const auto* maxPool = std::get_if<QMaxPool>(&op)) {
+        values[out] = golden::maxPoolInt8(values[maxPool->input], maxPool->params);
+      } else if (const auto* avgPool = std::get_if<QAvgPool>(&op)) {
+        values[out] = golden::averagePoolInt8(values[avgPool->input], avgPool->params,
+                                              graph.tensors[avgPool->input].zeroPoint);
+      } else if (const auto* gap = std::get_if<QGlobalAvgPool>(&op)) {
+        values[out] = golden::globalAveragePoolInt8(values[gap->input]);
+      } else if (const auto* concat = std::get_if<QConcat>(&op)) {
+        std::vector<std::reference_wrapper<const golden::Int8Tensor>> parts;
+        for (const TensorId id : concat->inputs) {
+          parts.emplace_back(values[id]);
+        }
+        values[out] = golden::concatInt8(parts, 3);
+      } else if (const auto* upsample = std::get_if<QUpsample>(&op)) {
+        values[out] = golden::upsampleNearestInt8(values[upsample->input], upsample->factorH,
+                                                  upsample->factorW);
+      } else if (const auto* lut = std::get_if<QLut>(&op)) {
+        values[out] = golden::applyLut(values[lut->input], lut->lut);
+      }
+    } catch (const Error& e) {
+      fail("layer '{}': {}", opName(op), e.what());
+    }
+  }
+  return values;
+}
+
+}  // namespace npu::compiler
