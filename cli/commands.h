@@ -16,6 +16,9 @@ void addAsmCommands(CLI::App& app, Action& action);
 /// `npu sim`.
 void addSimCommand(CLI::App& app, Action& action);
 
+/// `npu cosim`.
+void addCosimCommand(CLI::App& app, Action& action);
+
 /// `npu import`.
 void addImportCommand(CLI::App& app, Action& action);
 

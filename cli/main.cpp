@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   npu::cli::Action action;
   npu::cli::addAsmCommands(app, action);
   npu::cli::addSimCommand(app, action);
+  npu::cli::addCosimCommand(app, action);
   npu::cli::addImportCommand(app, action);
   try {
     app.parse(argc, argv);

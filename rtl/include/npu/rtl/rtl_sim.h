@@ -1,0 +1,41 @@
+// Running a program on the RTL NPU: the Verilator model of rtl/sv behind a cycle-exact DDR model
+// (the port protocol of docs/rtl.md), from the program's initial DDR image to END.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+#include "npu/isa/npu_config.h"
+#include "npu/isa/program.h"
+#include "npu/simulator/ddr_image.h"
+
+namespace npu::rtl {
+
+struct RtlOptions {
+  /// Watchdog: a run still going after this many cycles is an error.
+  std::uint64_t maxCycles = 1'000'000'000ULL;
+  /// When set, an FST waveform of every signal is written here.
+  std::filesystem::path waveform;
+};
+
+struct RtlResult {
+  sim::DdrImage ddr{0};
+  /// The last instruction's end cycle, counted as the SystemC model counts it.
+  std::uint64_t totalCycles = 0;
+  /// Cycle at which each instruction finished (END: the cycle fetch reached it), indexed like
+  /// sim::SimResult::endCycles so the two can be compared per instruction.
+  std::vector<std::uint64_t> endCycles;
+  /// Wall-clock seconds spent simulating.
+  double seconds = 0.0;
+};
+
+/// The hardware config the RTL model was generated from (rtl/generated/npu_config_*_pkg.sv).
+const isa::NpuConfig& rtlConfig();
+
+/// Runs `program` on the RTL. Throws npu::Error when the program targets a different hardware
+/// config, when fetch decodes an illegal opcode, on a DDR access outside the image, or when the
+/// watchdog fires.
+RtlResult runRtl(const isa::Program& program, const RtlOptions& options = {});
+
+}  // namespace npu::rtl

@@ -1,0 +1,68 @@
+// cosimulate: SystemC timed model and RTL side by side.
+#include "npu/rtl/cosim.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "npu/support/error.h"
+
+namespace npu::rtl {
+
+CosimReport cosimulate(const isa::Program& program, const RtlOptions& options) {
+  CosimReport report;
+  sim::SimOptions simOptions;
+  simOptions.mode = sim::SimMode::Timed;
+  const auto started = std::chrono::steady_clock::now();
+  report.reference = sim::simulate(program, simOptions);
+  report.referenceSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (report.reference.fault) {
+    fail("the SystemC model faulted, nothing to compare: {}", report.reference.fault->what());
+  }
+  report.rtl = runRtl(program, options);
+  report.firstDdrDifference = report.reference.ddr.firstDifference(report.rtl.ddr);
+  const std::vector<std::uint64_t>& want = report.reference.endCycles;
+  const std::vector<std::uint64_t>& got = report.rtl.endCycles;
+  for (std::size_t i = 0; i < std::max(want.size(), got.size()); ++i) {
+    if (i >= want.size() || i >= got.size() || want[i] != got[i]) {
+      report.firstCycleDifference = i;
+      break;
+    }
+  }
+  return report;
+}
+
+std::string CosimReport::summary(const isa::Program& program) const {
+  std::string text;
+  if (firstDdrDifference) {
+    const std::uint64_t a = *firstDdrDifference;
+    text += fmt::format(
+        "DDR: RTL != SystemC, first difference at 0x{:x} (SystemC 0x{:02x}, RTL "
+        "0x{:02x})\n",
+        a, reference.ddr.readByte(a), rtl.ddr.readByte(a));
+  } else {
+    text += fmt::format("DDR: RTL == SystemC ({} bytes compared)\n", rtl.ddr.size());
+  }
+  text += fmt::format("cycles: SystemC {}, RTL {} (delta {})\n", reference.stats.totalCycles,
+                      rtl.totalCycles, cycleDelta());
+  if (firstCycleDifference) {
+    const std::size_t i = *firstCycleDifference;
+    const auto cyclesOf = [&](const std::vector<std::uint64_t>& ends) {
+      return i < ends.size() ? fmt::format("{}", ends[i]) : std::string("-");
+    };
+    text += fmt::format(
+        "first instruction whose end cycle differs: {} ({}): SystemC {}, RTL {}\n", i,
+        i < program.instructions.size() ? isa::mnemonicOf(program.instructions[i]) : "?",
+        cyclesOf(reference.endCycles), cyclesOf(rtl.endCycles));
+  }
+  const auto rate = [](std::uint64_t cycles, double seconds) {
+    return seconds > 0 ? static_cast<double>(cycles) / seconds : 0.0;
+  };
+  text += fmt::format("speed: SystemC {:.3f} s ({:.0f} cycles/s), RTL {:.3f} s ({:.0f} cycles/s)\n",
+                      referenceSeconds, rate(reference.stats.totalCycles, referenceSeconds),
+                      rtl.seconds, rate(rtl.totalCycles, rtl.seconds));
+  return text;
+}
+
+}  // namespace npu::rtl

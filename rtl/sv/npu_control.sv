@@ -1,0 +1,226 @@
+// The handshakes of docs/timing.md: dispatch from fetch into the three instruction queues, each
+// unit's start (pop tokens, leave the queue), end and token pushes, the four token counters, and
+// the per-instruction DDR port arbitration between load and store.
+//
+// Every event of a cycle (fetch dispatches, a unit starts, a token is pushed) may enable another
+// one in the same cycle (zero-cycle hand-offs: a token pushed at cycle t can be popped at t, an
+// entry leaving a full queue at t lets fetch dispatch at t, a unit that ends at t can start its
+// next instruction at t). The events of a cycle are the least fixed point of these monotone
+// rules, computed by iterating them from "nothing happens" once per event (8 events, so 8
+// iterations reach the fixed point); all inputs of the iteration are registers, so it is an
+// acyclic network. The DDR port grant is decided after it: a grant only starts an instruction,
+// and no instruction ends in the cycle it starts (every duration is at least one cycle).
+module npu_control
+  import npu_isa_pkg::*, npu_config_pkg::*, npu_rtl_pkg::*;
+(
+    input logic clk,
+    input logic rst,
+    // The fetch buffer.
+    input logic fb_valid,
+    input word_t fb_word,
+    input logic [31:0] fb_idx,
+    input logic [1:0] fb_unit,
+    input logic fb_end,
+    output logic dispatch,
+    // The instruction queues (index: UNIT_*).
+    input logic [2:0] q_nonempty,
+    input logic [2:0] q_full,
+    input word_t q_head_word[3],
+    input logic [31:0] q_head_idx[3],
+    output logic [2:0] q_push,
+    output logic [2:0] q_pop,
+    // Engines: a start pulse with the instruction word, and the finish pulse of the cycle the
+    // instruction ends (a register in the engine).
+    output logic go_load,
+    output logic go_store,
+    output logic go_mac,
+    output logic go_vector,
+    output word_t go_word[3],
+    input logic [2:0] eng_fin,
+    // Trace: the instruction each unit finishes this cycle.
+    output logic [2:0] end_valid,
+    output logic [31:0] end_idx[3],
+    output logic units_idle
+);
+  typedef enum logic [1:0] {
+    ST_IDLE,
+    ST_WAIT_PORT,  // tokens popped, waiting for the DDR port (load and store only)
+    ST_RUN,
+    ST_PUSH_WAIT  // finished, some pushed token queue still full
+  } unit_state_e;
+
+  localparam int TD = TOKEN_QUEUE_DEPTH;
+  localparam int TW = $clog2(TD + 1);
+
+  unit_state_e st[3];
+  word_t cur_word[3];
+  logic [31:0] cur_idx[3];
+  logic [2:0] sync_run;  // running a SYNC: it finishes the cycle after it started
+  logic [2:0] xfer;  // running a LOAD/STORE that holds the DDR port
+  logic [3:0] pend[3];  // token queues still to push (ST_PUSH_WAIT)
+  logic [63:0] req_cycle[3];  // cycle the DDR port was requested (ST_WAIT_PORT)
+  logic [TW-1:0] tokens[4];
+  logic [63:0] cycle;
+
+  // Per-cycle view of each unit.
+  logic [2:0] fin;
+  logic [2:0] push_phase;
+  logic [3:0] want[3];  // token queues this unit pushes now
+  logic [3:0] want_any;
+  logic [2:0] headv;
+  word_t hword[3];
+  logic [31:0] hidx[3];
+  logic [3:0] hpop[3];
+
+  // The events of the cycle.
+  logic ev_dispatch;
+  logic [2:0] ev_start;
+  logic [3:0] ev_push;
+  logic [2:0] all_pushed;
+
+  function automatic int producer(input int q);
+    return q == TQ_L2C ? UNIT_LOAD : (q == TQ_S2C ? UNIT_STORE : UNIT_COMPUTE);
+  endfunction
+
+  function automatic int consumer(input int q);
+    return q == TQ_C2L ? UNIT_LOAD : (q == TQ_C2S ? UNIT_STORE : UNIT_COMPUTE);
+  endfunction
+
+  always_comb begin
+    for (int u = 0; u < 3; u++) begin
+      fin[u] = st[u] == ST_RUN && (sync_run[u] || eng_fin[u]);
+      push_phase[u] = fin[u] || st[u] == ST_PUSH_WAIT;
+      want[u] = fin[u] ? push_mask(cur_word[u], 2'(u)) : (st[u] == ST_PUSH_WAIT ? pend[u] : 4'b0);
+      headv[u] = q_nonempty[u] || (fb_valid && !fb_end && fb_unit == 2'(u));
+      hword[u] = q_nonempty[u] ? q_head_word[u] : fb_word;
+      hidx[u] = q_nonempty[u] ? q_head_idx[u] : fb_idx;
+      hpop[u] = pop_mask(hword[u], 2'(u));
+    end
+    want_any = want[0] | want[1] | want[2];
+  end
+
+  // The least fixed point of the cycle's events.
+  always_comb begin
+    logic nd;
+    logic [2:0] ns;
+    logic [3:0] np;
+    logic [3:0] avail;
+    logic room;
+    logic free;
+    ev_dispatch = 1'b0;
+    ev_start = '0;
+    ev_push = '0;
+    all_pushed = '0;
+    for (int it = 0; it < 8; it++) begin
+      for (int q = 0; q < 4; q++) avail[q] = tokens[q] != 0 || ev_push[q];
+      for (int u = 0; u < 3; u++) begin
+        all_pushed[u] = (want[u] & ~ev_push) == 4'b0;
+        free = st[u] == ST_IDLE || (push_phase[u] && all_pushed[u]);
+        ns[u] = free && headv[u] && (hpop[u] & ~avail) == 4'b0;
+      end
+      for (int q = 0; q < 4; q++) begin
+        room = tokens[q] != TW'(TD) || (ev_start[consumer(q)] && hpop[consumer(q)][q]);
+        // Compute pushes to load before it pushes to store (the simulator's order).
+        np[q] = push_phase[producer(q)] && want_any[q] && room &&
+            (q != TQ_C2S || !want_any[TQ_C2L] || ev_push[TQ_C2L]);
+      end
+      nd = fb_valid && !fb_end && fb_unit != 2'd3 && (!q_full[fb_unit] || ev_start[fb_unit]);
+      ev_dispatch = nd;
+      ev_start = ns;
+      ev_push = np;
+    end
+    for (int u = 0; u < 3; u++) all_pushed[u] = (want[u] & ~ev_push) == 4'b0;
+  end
+
+  // DDR port: a request is served in the order of the cycle it was made; the store wins a tie.
+  logic req_load;
+  logic req_store;
+  logic [63:0] cyc_load;
+  logic [63:0] cyc_store;
+  logic port_busy;
+  logic grant_load;
+  logic grant_store;
+  logic [2:0] start_xfer;
+
+  always_comb begin
+    for (int u = 0; u < 3; u++) begin
+      start_xfer[u] = ev_start[u] && opcode_of(hword[u]) != OP_SYNC && u != UNIT_COMPUTE;
+    end
+    req_load = st[UNIT_LOAD] == ST_WAIT_PORT || start_xfer[UNIT_LOAD];
+    req_store = st[UNIT_STORE] == ST_WAIT_PORT || start_xfer[UNIT_STORE];
+    cyc_load = st[UNIT_LOAD] == ST_WAIT_PORT ? req_cycle[UNIT_LOAD] : cycle;
+    cyc_store = st[UNIT_STORE] == ST_WAIT_PORT ? req_cycle[UNIT_STORE] : cycle;
+    port_busy = (st[UNIT_LOAD] == ST_RUN && xfer[UNIT_LOAD] && !fin[UNIT_LOAD]) ||
+        (st[UNIT_STORE] == ST_RUN && xfer[UNIT_STORE] && !fin[UNIT_STORE]);
+    grant_store = !port_busy && req_store && (!req_load || cyc_store <= cyc_load);
+    grant_load = !port_busy && req_load && !grant_store;
+  end
+
+  assign dispatch = ev_dispatch;
+  assign q_pop = ev_start;
+  always_comb begin
+    for (int u = 0; u < 3; u++) q_push[u] = ev_dispatch && fb_unit == 2'(u);
+  end
+
+  assign go_load = grant_load;
+  assign go_store = grant_store;
+  assign go_mac = ev_start[UNIT_COMPUTE] && opcode_of(hword[UNIT_COMPUTE]) == OP_CONV;
+  assign go_vector = ev_start[UNIT_COMPUTE] && (opcode_of(
+      hword[UNIT_COMPUTE]
+  ) == OP_ELTWISE || opcode_of(
+      hword[UNIT_COMPUTE]
+  ) == OP_POOL);
+  always_comb begin
+    for (int u = 0; u < 3; u++) go_word[u] = ev_start[u] ? hword[u] : cur_word[u];
+  end
+
+  assign end_valid = fin;
+  assign end_idx = cur_idx;
+  always_comb begin
+    units_idle = 1'b1;
+    for (int u = 0; u < 3; u++) units_idle &= st[u] == ST_IDLE && !q_nonempty[u];
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      for (int u = 0; u < 3; u++) begin
+        st[u] <= ST_IDLE;
+        pend[u] <= '0;
+      end
+      for (int q = 0; q < 4; q++) tokens[q] <= '0;
+      sync_run <= '0;
+      xfer <= '0;
+      cycle <= '0;
+    end else begin
+      cycle <= cycle + 1;
+      for (int q = 0; q < 4; q++) begin
+        tokens[q] <= tokens[q] + TW'(ev_push[q]) -
+            TW'(ev_start[consumer(q)] && hpop[consumer(q)][q]);
+      end
+      for (int u = 0; u < 3; u++) begin
+        if (ev_start[u]) begin
+          cur_word[u] <= hword[u];
+          cur_idx[u] <= hidx[u];
+          req_cycle[u] <= cycle;
+          sync_run[u] <= opcode_of(hword[u]) == OP_SYNC;
+          xfer[u] <= start_xfer[u];
+          if (start_xfer[u] && !(u == UNIT_LOAD ? grant_load : grant_store)) begin
+            st[u] <= ST_WAIT_PORT;
+          end else begin
+            st[u] <= ST_RUN;
+          end
+        end else if (st[u] == ST_WAIT_PORT && (u == UNIT_LOAD ? grant_load : grant_store)) begin
+          st[u] <= ST_RUN;
+        end else if (push_phase[u]) begin
+          sync_run[u] <= 1'b0;
+          if (all_pushed[u]) begin
+            st[u] <= ST_IDLE;
+          end else begin
+            st[u] <= ST_PUSH_WAIT;
+            pend[u] <= want[u] & ~ev_push;
+          end
+        end
+      end
+    end
+  end
+endmodule

@@ -1,0 +1,74 @@
+// The post-processing pipeline shared by the MAC array and the vector unit: MAC_COLS lanes,
+// three stages after the producer's register. Stage A requantizes (single or double rounding),
+// stage B adds the output zero point and clips, stage C maps through the LUT and writes the output
+// SRAM (or, for partial sums, the accumulator SRAM). A vector produced in cycle t is written at the
+// end of cycle t+3, so an instruction whose last vector is produced in cycle s+N ends at s+N+4:
+// the "+ 4" of docs/timing.md. `fin` pulses in that cycle.
+module npu_postproc
+  import npu_config_pkg::*, npu_rtl_pkg::*;
+(
+    input logic clk,
+    input logic rst,
+    input pp_bundle_t in,  // stage A (registered by the producer)
+    // LUT reads from the parameter SRAM.
+    output logic [31:0] lut_raddr[MAC_COLS],
+    input logic [7:0] lut_rdata[MAC_COLS],
+    // Output SRAM writes.
+    output logic [MAC_COLS-1:0] out_we,
+    output logic [31:0] out_waddr[MAC_COLS],
+    output logic [7:0] out_wdata[MAC_COLS],
+    // Accumulator SRAM writes.
+    output logic [MAC_COLS-1:0] acc_we,
+    output logic [31:0] acc_waddr[MAC_COLS],
+    output logic [31:0] acc_wdata[MAC_COLS],
+    output logic fin
+);
+  localparam int C = MAC_COLS;
+
+  pp_bundle_t b;  // stage B
+  // Stage C uses only the write-side fields of the bundle.
+  /* verilator lint_off UNUSEDSIGNAL */
+  pp_bundle_t c;  // stage C
+  /* verilator lint_on UNUSEDSIGNAL */
+  pp_bundle_t a_out;
+  pp_bundle_t b_out;
+
+  always_comb begin
+    a_out = in;
+    for (int l = 0; l < C; l++) begin
+      if (in.do_requant) a_out.val[l] = requant(in.val[l], in.mult[l], in.shift[l], in.dbl);
+    end
+    b_out = b;
+    for (int l = 0; l < C; l++) begin
+      if (b.do_clamp) b_out.val[l] = clamp_add(b.val[l], b.zp, b.lo, b.hi);
+    end
+  end
+
+  always_comb begin
+    // LUT[v] is the byte at lut_addr + v + 128.
+    for (int l = 0; l < C; l++) lut_raddr[l] = 32'(c.lut_addr) + 32'({~c.val[l][7], c.val[l][6:0]});
+  end
+
+  always_comb begin
+    for (int l = 0; l < C; l++) begin
+      out_we[l] = c.valid && c.mask[l] && !c.to_acc;
+      out_waddr[l] = c.addr + 32'(l);
+      out_wdata[l] = c.use_lut ? lut_rdata[l] : c.val[l][7:0];
+      acc_we[l] = c.valid && c.mask[l] && c.to_acc;
+      acc_waddr[l] = c.addr + 32'(l);
+      acc_wdata[l] = c.val[l];
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      b.valid <= 1'b0;
+      c.valid <= 1'b0;
+      fin <= 1'b0;
+    end else begin
+      b <= a_out;
+      c <= b_out;
+      fin <= c.valid && c.last;
+    end
+  end
+endmodule

@@ -1,0 +1,171 @@
+// Shared types and arithmetic of the RTL NPU: unit and token-queue numbering, instruction-word
+// decode helpers, the post-processing bundle, and the fixed-point requant of docs/numerics.md.
+package npu_rtl_pkg;
+  import npu_isa_pkg::*;
+  import npu_config_pkg::*;
+
+  typedef logic [WORD_BITS-1:0] word_t;
+
+  // Executing units (the index of the instruction queue and of the unit).
+  localparam int UNIT_LOAD = 0;
+  localparam int UNIT_COMPUTE = 1;
+  localparam int UNIT_STORE = 2;
+
+  // Token queues: one producer unit and one consumer unit each.
+  localparam int TQ_L2C = 0;  // load -> compute
+  localparam int TQ_C2L = 1;  // compute -> load
+  localparam int TQ_C2S = 2;  // compute -> store
+  localparam int TQ_S2C = 3;  // store -> compute
+
+  localparam logic signed [31:0] INT32_MAX = 32'sh7FFF_FFFF;
+  localparam logic signed [31:0] INT32_MIN = 32'sh8000_0000;
+
+  // The decode helpers read a few bits of a whole word.
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [3:0] opcode_of(input word_t w);
+    return w[OPCODE_BITS-1:0];
+  endfunction
+
+  // The unit a word executes on; END and illegal opcodes return 3.
+  function automatic logic [1:0] unit_of(input word_t w);
+    case (opcode_of(w))
+      OP_LOAD: return 2'(UNIT_LOAD);
+      OP_STORE: return 2'(UNIT_STORE);
+      OP_CONV, OP_ELTWISE, OP_POOL: return 2'(UNIT_COMPUTE);
+      OP_SYNC: return w[SYNC_UNIT_LSB+:SYNC_UNIT_WIDTH];
+      default: return 2'd3;
+    endcase
+  endfunction
+
+  // Token queues a word pops before it starts, as a mask over the TQ_* indices. The flag bits
+  // sit at the same place in every opcode (docs/isa.md), so SYNC's positions serve for all.
+  function automatic logic [3:0] pop_mask(input word_t w, input logic [1:0] unit);
+    logic [3:0] m;
+    m = '0;
+    case (unit)
+      2'(UNIT_LOAD): m[TQ_C2L] = w[SYNC_POP_NEXT_LSB];
+      2'(UNIT_COMPUTE): begin
+        m[TQ_L2C] = w[SYNC_POP_PREV_LSB];
+        m[TQ_S2C] = w[SYNC_POP_NEXT_LSB];
+      end
+      2'(UNIT_STORE): m[TQ_C2S] = w[SYNC_POP_PREV_LSB];
+      default: m = '0;
+    endcase
+    return m;
+  endfunction
+
+  // Token queues a word pushes when it has finished.
+  function automatic logic [3:0] push_mask(input word_t w, input logic [1:0] unit);
+    logic [3:0] m;
+    m = '0;
+    case (unit)
+      2'(UNIT_LOAD): m[TQ_L2C] = w[SYNC_PUSH_NEXT_LSB];
+      2'(UNIT_COMPUTE): begin
+        m[TQ_C2L] = w[SYNC_PUSH_PREV_LSB];
+        m[TQ_C2S] = w[SYNC_PUSH_NEXT_LSB];
+      end
+      2'(UNIT_STORE): m[TQ_S2C] = w[SYNC_PUSH_PREV_LSB];
+      default: m = '0;
+    endcase
+    return m;
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // One MAC_COLS-wide vector entering the post-processing pipeline (stage A), with the controls
+  // of the instruction that produced it.
+  typedef struct packed {
+    logic valid;
+    logic last;  // the instruction's final vector: the pipeline signals `fin` after writing it
+    logic [MAC_COLS-1:0] mask;  // lanes to write
+    logic [MAC_COLS-1:0][31:0] val;  // int32 per lane
+    logic [MAC_COLS-1:0][31:0] mult;  // requant multiplier per lane
+    logic [MAC_COLS-1:0][31:0] shift;  // requant shift per lane
+    logic do_requant;  // stage A: val = requant(val, mult, shift, dbl)
+    logic dbl;
+    logic do_clamp;  // stage B: val = clamp(val + zp, lo, hi)
+    logic [7:0] zp;
+    logic [7:0] lo;
+    logic [7:0] hi;
+    logic use_lut;  // stage C: val = LUT[val]
+    logic [19:0] lut_addr;
+    logic to_acc;  // stage C: write int32 to the accumulator SRAM, else int8 to the output SRAM
+    logic [31:0] addr;  // destination of lane 0 (byte address, or accumulator index)
+  } pp_bundle_t;
+
+  function automatic logic signed [31:0] sat32(input logic signed [63:0] v);
+    if (v > 64'(INT32_MAX)) return INT32_MAX;
+    if (v < 64'(INT32_MIN)) return INT32_MIN;
+    return v[31:0];
+  endfunction
+
+  function automatic logic signed [31:0] sext8(input logic [7:0] v);
+    return {{24{v[7]}}, v};
+  endfunction
+
+  function automatic logic signed [63:0] sext64(input logic signed [31:0] v);
+    return {{32{v[31]}}, v};
+  endfunction
+
+  // requant(acc, M, shift, double_round) of docs/numerics.md: single rounding
+  // (acc*M + 2^(t-1)) >> t with t = 31 - shift, saturated; or gemmlowp double rounding. The
+  // shift is first clamped to [-31, 30], as a 6-bit shifter saturates.
+  function automatic logic signed [31:0] requant(input logic signed [31:0] acc,
+                                                 input logic signed [31:0] mult,
+                                                 input logic signed [31:0] shift,
+                                                 input logic dbl);
+    logic signed [31:0] s;
+    logic [5:0] t;
+    logic [5:0] left;
+    logic [5:0] right;
+    logic signed [63:0] prod;
+    logic signed [63:0] rounded;
+    logic signed [31:0] shifted;
+    logic signed [63:0] ab;
+    logic signed [63:0] nudged;
+    logic signed [31:0] high;
+    logic signed [63:0] mask;
+    logic signed [63:0] rem;
+    logic signed [63:0] thr;
+    logic signed [63:0] high64;
+    s = shift < -32'sd31 ? -32'sd31 : (shift > 32'sd30 ? 32'sd30 : shift);
+    if (!dbl) begin
+      t = 6'(32'sd31 - s);
+      prod = sext64(acc) * sext64(mult);
+      rounded = (prod + (64'sd1 <<< (t - 6'd1))) >>> t;
+      return sat32(rounded);
+    end
+    left = s > 0 ? 6'(s) : 6'd0;
+    right = s > 0 ? 6'd0 : 6'(-s);
+    shifted = sat32(sext64(acc) <<< left);
+    if (shifted == INT32_MIN && mult == INT32_MIN) begin
+      high = INT32_MAX;
+    end else begin
+      ab = sext64(shifted) * sext64(mult);
+      nudged = ab + (ab >= 0 ? 64'sd1073741824 : -64'sd1073741823);
+      // Division by 2^31 truncating toward zero.
+      high = 32'((nudged < 0 ? nudged + 64'sd2147483647 : nudged) >>> 31);
+    end
+    // RoundingDivideByPOT: round half away from zero.
+    high64 = sext64(high);
+    mask = (64'sd1 <<< right) - 64'sd1;
+    rem = high64 & mask;
+    thr = (mask >>> 1) + (high < 0 ? 64'sd1 : 64'sd0);
+    return 32'((high64 >>> right) + (rem > thr ? 64'sd1 : 64'sd0));
+  endfunction
+
+  // std::clamp(v, lo, hi) as the simulator computes it: min(max(v, lo), hi).
+  function automatic logic signed [31:0] clamp_add(input logic signed [31:0] v,
+                                                   input logic signed [7:0] zp,
+                                                   input logic signed [7:0] lo,
+                                                   input logic signed [7:0] hi);
+    logic signed [33:0] x;
+    x = 34'(v) + 34'(zp);
+    if (x < 34'(lo)) x = 34'(lo);
+    if (x > 34'(hi)) x = 34'(hi);
+    return 32'(x);
+  endfunction
+
+  function automatic logic [31:0] min32(input logic [31:0] a, input logic [31:0] b);
+    return a < b ? a : b;
+  endfunction
+endpackage
