@@ -83,8 +83,8 @@ struct RowBand {
 };
 
 /// The input band of output rows [outRow, outRow + outRows) of a window op.
-RowBand rowBand(std::int64_t outRow, std::int64_t outRows, std::int64_t stride,
-                std::int64_t window, std::int64_t padTop, std::int64_t inputHeight);
+RowBand rowBand(std::int64_t outRow, std::int64_t outRows, std::int64_t stride, std::int64_t window,
+                std::int64_t padTop, std::int64_t inputHeight);
 
 /// Largest output-row count whose tile fits: bytes(rows) <= limit; throws naming the layer.
 std::int64_t maxRows(const std::string& layer, std::int64_t outHeight,

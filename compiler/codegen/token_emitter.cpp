@@ -142,10 +142,23 @@ void TokenEmitter::emit(const isa::Instruction& instruction, std::int64_t origin
       }
     });
   }
-  std::sort(producers.begin(), producers.end());
-  std::array<bool, 4> pops{};
+  // Only the newest producer on each other unit needs a token: the older ones precede it there.
+  std::array<std::int64_t, 3> newest{-1, -1, -1};
   for (const std::int64_t producer : producers) {
-    require(unit, producer, origin, pops);
+    const std::size_t from = m_units[static_cast<std::size_t>(producer)];
+    newest[from] = std::max(newest[from], producer);
+  }
+  // Load and store reach each other through a SYNC on compute; handle that first, so a direct
+  // dependency on an older compute instruction is already covered by the SYNC (one token per
+  // queue per instruction).
+  std::array<bool, 4> pops{};
+  const std::array<std::size_t, 2> order =
+      unit == kCompute ? std::array<std::size_t, 2>{kLoad, kStore}
+                       : std::array<std::size_t, 2>{kStore - unit, kCompute};
+  for (const std::size_t from : order) {
+    if (newest[from] >= 0) {
+      require(unit, newest[from], origin, pops);
+    }
   }
   isa::Instruction placed = instruction;
   applyPops(placed, pops);

@@ -259,9 +259,8 @@ class OnnxImporter {
       std::vector<std::int64_t> values = node.attributes.getInts(attribute);
       node.attributes.erase(attribute);
       node.inputs.resize(std::max(node.inputs.size(), slot + 1));
-      node.inputs[slot] =
-          constantInput(node.name, attribute, {static_cast<std::int64_t>(values.size())},
-                        TensorData(std::move(values)));
+      Shape shape{static_cast<std::int64_t>(values.size())};
+      node.inputs[slot] = constantInput(node.name, attribute, shape, TensorData(std::move(values)));
     };
     auto moveFloat = [&](const char* attribute, std::size_t slot) {
       if (!node.attributes.has(attribute)) {
@@ -323,8 +322,8 @@ class OnnxImporter {
     if (node.attributes.has("scales")) {
       std::vector<float> values = node.attributes.getFloats("scales");
       node.attributes.erase("scales");
-      scales = constantInput(node.name, "scales", {static_cast<std::int64_t>(values.size())},
-                             TensorData(std::move(values)));
+      Shape shape{static_cast<std::int64_t>(values.size())};
+      scales = constantInput(node.name, "scales", shape, TensorData(std::move(values)));
     }
     node.inputs = {node.input(0), ValueId{}, scales};
     node.attributes.set("coordinate_transformation_mode", std::string("asymmetric"));

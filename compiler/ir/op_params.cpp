@@ -234,6 +234,10 @@ FusedActivation fusedActivation(const Node& node) {
 }
 
 void setFusedActivation(Node& node, const FusedActivation& activation) {
+  for (const char* name : {"activation_min", "activation_max", "activation_alpha",
+                           "activation_beta", "activation_lut"}) {
+    node.attributes.erase(name);
+  }
   node.attributes.set("activation", std::string(opName(activation.op)));
   switch (activation.op) {
     case OpKind::Clip:

@@ -2,6 +2,7 @@
 // epilogues.
 #include "npu/compiler/passes/fuse_activations.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -101,31 +102,73 @@ std::optional<FusedActivation> epilogueOf(const Graph& graph, const Node& node) 
   }
 }
 
+/// The bounds of a clip-type activation (Relu, Clip), or nullopt for others.
+std::optional<std::pair<float, float>> clipBounds(const FusedActivation& a) {
+  if (a.op == OpKind::Relu) {
+    return std::pair{0.0F, std::numeric_limits<float>::infinity()};
+  }
+  if (a.op == OpKind::Clip) {
+    return std::pair{a.min, a.max};
+  }
+  return std::nullopt;
+}
+
+/// `first` then `second`, as one activation: two clips compose into one clip; anything else
+/// cannot be composed.
+std::optional<FusedActivation> compose(const FusedActivation& first,
+                                       const FusedActivation& second) {
+  if (first.op == OpKind::Identity) {
+    return second;
+  }
+  std::optional<std::pair<float, float>> a = clipBounds(first);
+  std::optional<std::pair<float, float>> b = clipBounds(second);
+  if (!a || !b) {
+    return std::nullopt;
+  }
+  float lo = std::max(a->first, b->first);
+  float hi = std::min(a->second, b->second);
+  if (lo > hi) {
+    return std::nullopt;
+  }
+  FusedActivation merged;
+  merged.op = lo == 0.0F && std::isinf(hi) ? OpKind::Relu : OpKind::Clip;
+  merged.min = lo;
+  merged.max = hi;
+  return merged;
+}
+
 void fuseIntoEpilogues(Graph& graph) {
   Uses uses(graph);
   std::vector<bool> removed(graph.nodes().size(), false);
   for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
-    const Node& producer = graph.nodes()[n];
-    if ((producer.op != OpKind::Conv && producer.op != OpKind::Add) ||
-        fusedActivation(producer).op != OpKind::Identity) {
-      continue;
+    // A fused Relu may be followed by a Clip (PyTorch exports ReLU6 so): repeat on this node.
+    while (true) {
+      const Node& producer = graph.nodes()[n];
+      if (producer.op != OpKind::Conv && producer.op != OpKind::Add) {
+        break;
+      }
+      ValueId out = producer.outputs.at(0);
+      if (!uses.hasSingleUse(out)) {
+        break;
+      }
+      std::size_t reader = uses.consumers(out)[0];
+      const Node& activation = graph.nodes()[reader];
+      if (removed[reader] || !isActivation(activation.op) || activation.input(0) != out) {
+        break;
+      }
+      std::optional<FusedActivation> fused = epilogueOf(graph, activation);
+      if (fused) {
+        fused = compose(fusedActivation(producer), *fused);
+      }
+      // The element-wise unit clips but has no LUT stage.
+      if (!fused || (producer.op == OpKind::Add && fused->lut)) {
+        break;
+      }
+      setFusedActivation(graph.nodes()[n], *fused);
+      // The snapshot stays right: the node now writes the activation's output, whose readers
+      // the snapshot knows.
+      absorbConsumer(graph, n, reader, removed);
     }
-    ValueId out = producer.outputs.at(0);
-    if (!uses.hasSingleUse(out)) {
-      continue;
-    }
-    std::size_t reader = uses.consumers(out)[0];
-    const Node& activation = graph.nodes()[reader];
-    if (!isActivation(activation.op) || activation.input(0) != out) {
-      continue;
-    }
-    std::optional<FusedActivation> fused = epilogueOf(graph, activation);
-    // The element-wise unit clips but has no LUT stage.
-    if (!fused || (producer.op == OpKind::Add && fused->lut)) {
-      continue;
-    }
-    setFusedActivation(graph.nodes()[n], *fused);
-    absorbConsumer(graph, n, reader, removed);
   }
   graph.removeNodes(removed);
 }

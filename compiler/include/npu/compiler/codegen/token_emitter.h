@@ -53,7 +53,8 @@ class TokenEmitter {
   std::vector<std::uint8_t> m_units;
   std::array<ShadowMap, 6> m_shadow;
   /// Newest producer index already waited for, per (consumer unit, producer unit).
-  std::array<std::array<std::int64_t, 3>, 3> m_satisfied{{{-1, -1, -1}, {-1, -1, -1}, {-1, -1, -1}}};
+  std::array<std::array<std::int64_t, 3>, 3> m_satisfied{
+      {{-1, -1, -1}, {-1, -1, -1}, {-1, -1, -1}}};
 };
 
 }  // namespace npu::compiler

@@ -97,8 +97,8 @@ struct QLut {
   golden::Lut lut{};
 };
 
-using QOp = std::variant<QConv, QAdd, QMul, QMaxPool, QAvgPool, QGlobalAvgPool, QConcat,
-                         QUpsample, QLut>;
+using QOp =
+    std::variant<QConv, QAdd, QMul, QMaxPool, QAvgPool, QGlobalAvgPool, QConcat, QUpsample, QLut>;
 
 /// Ops in execution order over int8 tensors; `inputs` are fed from outside, `outputs` read back.
 struct QuantizedGraph {

@@ -1,0 +1,185 @@
+// Codegen driver: DDR plan (activations with liveness reuse, then constants, then code), one
+// lowering per op, tokens from the emitter, and the manifest.
+#include "npu/compiler/codegen/codegen.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "lowering.h"
+#include "npu/isa/encoding.h"
+#include "npu/support/error.h"
+
+namespace npu::compiler {
+namespace {
+
+constexpr std::uint64_t kAlign = 64;
+
+std::uint64_t alignUp(std::uint64_t v) {
+  return (v + kAlign - 1) / kAlign * kAlign;
+}
+
+std::uint64_t tensorBytes(const QTensor& tensor) {
+  std::uint64_t n = 1;
+  for (const std::int64_t d : tensor.shape) {
+    n *= static_cast<std::uint64_t>(d);
+  }
+  return n;
+}
+
+/// Places graph inputs and outputs in regions of their own and intermediates in a shared arena
+/// where a tensor's space is reused once its last reader has run (first fit). Returns the end.
+std::uint64_t planActivations(const QuantizedGraph& graph, std::vector<TensorPlacement>& placed,
+                              std::vector<isa::Region>& regions) {
+  const std::size_t n = graph.tensors.size();
+  placed.assign(n, {});
+  std::vector<bool> pinned(n, false);
+  std::uint64_t next = 0;
+  auto pin = [&](TensorId id, isa::RegionKind kind) {
+    if (pinned[id]) {
+      return;
+    }
+    pinned[id] = true;
+    const QTensor& tensor = graph.tensors[id];
+    placed[id] = {next, tensorBytes(tensor)};
+    isa::Region region;
+    region.name = tensor.name;
+    region.kind = kind;
+    region.base = next;
+    region.size = placed[id].bytes;
+    region.dtype = "int8";
+    region.shape = tensor.shape;
+    region.scale = tensor.scale;
+    region.zeroPoint = tensor.zeroPoint;
+    regions.push_back(region);
+    next = alignUp(next + placed[id].bytes);
+  };
+  for (const TensorId id : graph.inputs) {
+    pin(id, isa::RegionKind::Input);
+  }
+  for (const TensorId id : graph.outputs) {
+    pin(id, isa::RegionKind::Output);
+  }
+  // Liveness: an intermediate lives from its producer to its last reader.
+  std::vector<std::int64_t> lastUse(n, -1);
+  for (std::size_t i = 0; i < graph.ops.size(); ++i) {
+    for (const TensorId id : opInputs(graph.ops[i])) {
+      lastUse[id] = static_cast<std::int64_t>(i);
+    }
+  }
+  const std::uint64_t arenaBase = next;
+  std::map<std::uint64_t, std::uint64_t> busy;  // offset -> end, within the arena
+  std::vector<std::pair<std::int64_t, TensorId>> live;
+  std::uint64_t arenaEnd = arenaBase;
+  for (std::size_t i = 0; i < graph.ops.size(); ++i) {
+    // Free tensors whose last reader ran before this op.
+    for (auto it = live.begin(); it != live.end();) {
+      if (it->first < static_cast<std::int64_t>(i)) {
+        busy.erase(placed[it->second].address);
+        it = live.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    const TensorId out = opOutput(graph.ops[i]);
+    if (pinned[out]) {
+      continue;
+    }
+    const std::uint64_t size = alignUp(std::max<std::uint64_t>(tensorBytes(graph.tensors[out]), 1));
+    std::uint64_t at = arenaBase;
+    for (const auto& [start, end] : busy) {
+      if (start >= at + size) {
+        break;
+      }
+      at = std::max(at, alignUp(end));
+    }
+    placed[out] = {at, tensorBytes(graph.tensors[out])};
+    busy[at] = at + size;
+    live.emplace_back(std::max<std::int64_t>(lastUse[out], static_cast<std::int64_t>(i)), out);
+    arenaEnd = std::max(arenaEnd, at + size);
+  }
+  if (arenaEnd > arenaBase) {
+    isa::Region scratch;
+    scratch.name = "activations";
+    scratch.kind = isa::RegionKind::Scratch;
+    scratch.base = arenaBase;
+    scratch.size = arenaEnd - arenaBase;
+    regions.push_back(scratch);
+  }
+  return alignUp(arenaEnd);
+}
+
+void checkGraph(const QuantizedGraph& graph) {
+  for (const QTensor& tensor : graph.tensors) {
+    if (tensor.shape.size() != 4 || tensor.shape[0] != 1) {
+      fail("tensor '{}': the NPU takes NHWC tensors with batch 1", tensor.name);
+    }
+  }
+}
+
+}  // namespace
+
+CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfig& config,
+                                const std::vector<golden::Int8Tensor>& inputData) {
+  checkGraph(graph);
+  if (inputData.size() != graph.inputs.size()) {
+    fail("codegen: the graph has {} inputs, {} given", graph.inputs.size(), inputData.size());
+  }
+  CompiledProgram compiled;
+  isa::Program& program = compiled.program;
+  program.config = config;
+  const std::uint64_t activationEnd = planActivations(graph, compiled.tensors, program.regions);
+
+  TokenEmitter emitter;
+  ConstantPool constants;
+  constants.base = activationEnd;
+  SramSlots slots(config);
+  LoweringContext ctx{config, graph, compiled.tensors, emitter, constants, slots};
+  for (std::size_t i = 0; i < graph.ops.size(); ++i) {
+    ctx.op = static_cast<std::int64_t>(i);
+    const QOp& op = graph.ops[i];
+    if (const auto* conv = std::get_if<QConv>(&op)) {
+      lowerConv(ctx, *conv);
+    } else if (std::holds_alternative<QAdd>(op) || std::holds_alternative<QMul>(op) ||
+               std::holds_alternative<QLut>(op)) {
+      lowerEltwise(ctx, op);
+    } else if (std::holds_alternative<QMaxPool>(op) || std::holds_alternative<QAvgPool>(op) ||
+               std::holds_alternative<QGlobalAvgPool>(op)) {
+      lowerPool(ctx, op);
+    } else {
+      lowerDataMovement(ctx, op);
+    }
+  }
+  program.instructions = emitter.finish();
+  compiled.instructionOp = emitter.origins();
+
+  // Constants, then the code, after the activations.
+  if (!constants.bytes.empty()) {
+    program.segments.push_back({constants.base, constants.bytes});
+  }
+  program.regions.insert(program.regions.end(), constants.regions.begin(), constants.regions.end());
+  program.codeAddress = alignUp(constants.base + constants.bytes.size());
+  const std::uint64_t end = program.codeAddress + program.instructions.size() * isa::kWordBytes;
+  if (end > static_cast<std::uint64_t>(config.ddrBytes)) {
+    fail("codegen: the plan needs {} bytes of DDR, '{}' has {}", end, config.name, config.ddrBytes);
+  }
+  for (std::size_t i = 0; i < graph.inputs.size(); ++i) {
+    const TensorPlacement& place = compiled.tensors[graph.inputs[i]];
+    if (inputData[i].data.size() != place.bytes) {
+      fail("codegen: input '{}' has {} bytes, expected {}", graph.tensors[graph.inputs[i]].name,
+           inputData[i].data.size(), place.bytes);
+    }
+    if (place.bytes > 0) {
+      program.segments.push_back(
+          {place.address, {inputData[i].data.begin(), inputData[i].data.end()}});
+    }
+  }
+  std::sort(
+      program.segments.begin(), program.segments.end(),
+      [](const isa::DdrSegment& a, const isa::DdrSegment& b) { return a.address < b.address; });
+  isa::validateProgram(program, "codegen");
+  return compiled;
+}
+
+}  // namespace npu::compiler

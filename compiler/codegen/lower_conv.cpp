@@ -1,0 +1,250 @@
+// CONV lowering: output-channel blocks x row bands x input-channel chunks, each tile a LOAD of
+// the padded input band, weight and parameter LOADs when their SRAM half holds something else,
+// the fused CONV, and a STORE of the band once its last input-channel chunk is done.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "lowering.h"
+#include "npu/support/error.h"
+
+namespace npu::compiler {
+namespace {
+
+struct ConvShape {
+  std::int64_t h, w, c, oh, ow, k, kh, kw, groups, cg, kg;
+  bool depthwise;
+};
+
+std::vector<std::uint8_t> weightBlob(const QConv& conv, const ConvShape& s, std::int64_t oc0,
+                                     std::int64_t ob, std::int64_t ic0, std::int64_t icn) {
+  // [ob][kh][kw][icn] from OHWI [K][kh][kw][Cg]; depthwise: [ob][kh][kw].
+  std::vector<std::uint8_t> blob;
+  const std::int64_t cgStored = s.depthwise ? 1 : s.cg;
+  for (std::int64_t o = oc0; o < oc0 + ob; ++o) {
+    for (std::int64_t t = 0; t < s.kh * s.kw; ++t) {
+      for (std::int64_t i = ic0; i < ic0 + icn; ++i) {
+        blob.push_back(static_cast<std::uint8_t>(
+            conv.weights.data[static_cast<std::size_t>((o * s.kh * s.kw + t) * cgStored + i)]));
+      }
+    }
+  }
+  return blob;
+}
+
+std::vector<std::uint8_t> parameterBlob(const QConv& conv, std::int64_t oc0, std::int64_t ob) {
+  std::vector<std::uint8_t> blob;
+  const auto& p = conv.params;
+  for (std::int64_t o = oc0; o < oc0 + ob; ++o) {
+    const auto& m =
+        p.multipliers.size() == 1 ? p.multipliers[0] : p.multipliers[static_cast<std::size_t>(o)];
+    appendInt32(blob, p.bias.empty() ? 0 : p.bias[static_cast<std::size_t>(o)]);
+    appendInt32(blob, m.multiplier);
+    appendInt32(blob, m.shift);
+  }
+  if (p.output.lut) {
+    for (const std::int8_t v : *p.output.lut) {
+      blob.push_back(static_cast<std::uint8_t>(v));
+    }
+  }
+  return blob;
+}
+
+}  // namespace
+
+void lowerConv(LoweringContext& ctx, const QConv& conv) {
+  const auto& in = ctx.graph.tensors[conv.input].shape;
+  const auto& out = ctx.graph.tensors[conv.output].shape;
+  const auto& p = conv.params;
+  ConvShape s{};
+  s.h = in[1];
+  s.w = in[2];
+  s.c = in[3];
+  s.oh = out[1];
+  s.ow = out[2];
+  s.k = out[3];
+  s.kh = conv.weights.shape[1];
+  s.kw = conv.weights.shape[2];
+  s.groups = p.groups;
+  s.cg = s.c / s.groups;
+  s.kg = s.k / s.groups;
+  s.depthwise = s.groups == s.c && s.groups == s.k;
+  const std::string& name = conv.name;
+  if (s.kh > 15 || s.kw > 15 || p.strides[0] > 15 || p.strides[1] > 15 || p.dilations[0] > 15 ||
+      p.dilations[1] > 15) {
+    fail("layer '{}': kernel, stride and dilation must be at most 15 on the NPU", name);
+  }
+  if (p.pads[0] > 63 || p.pads[1] > 63 || p.pads[2] > 63 || p.pads[3] > 63) {
+    fail("layer '{}': padding above 63 is not supported by LOAD", name);
+  }
+  const std::int64_t effKh = (s.kh - 1) * p.dilations[0] + 1;
+  const std::int64_t inW = s.w + p.pads[1] + p.pads[3];
+  const std::int64_t rows = ctx.config.macRows;
+  const std::int64_t cols = ctx.config.macCols;
+  const std::int64_t lutBytes = p.output.lut ? 256 : 0;
+  const std::uint64_t inputAddress = ctx.tensors[conv.input].address;
+  const std::uint64_t outputAddress = ctx.tensors[conv.output].address;
+
+  // Work units: (input channel range, output channel range, depthwise?) per group or channel block.
+  struct Unit {
+    std::int64_t ic0, icCount, oc0, ocCount;
+  };
+  std::vector<Unit> units;
+  std::int64_t icChunk = 0;
+  if (s.depthwise) {
+    std::int64_t cb = s.c;
+    auto fits = [&](std::int64_t n) {
+      return n * s.kh * s.kw <= ctx.slots.weightBytes() &&
+             12 * n + lutBytes <= ctx.slots.parameterBytes() &&
+             effKh * inW * n <= ctx.slots.inputBytes() && s.ow * n <= ctx.slots.outputBytes();
+    };
+    while (cb > 1 && !fits(cb)) {
+      cb = cb > cols ? std::max(cols, (cb / 2) / cols * cols) : cb / 2;
+    }
+    if (!fits(cb)) {
+      fail("layer '{}': SRAM too small for one depthwise channel", name);
+    }
+    for (std::int64_t c0 = 0; c0 < s.c; c0 += cb) {
+      units.push_back({c0, std::min(cb, s.c - c0), c0, std::min(cb, s.c - c0)});
+    }
+    icChunk = cb;
+  } else {
+    std::int64_t ob = s.kg;
+    icChunk = s.cg;
+    auto weightsFit = [&](std::int64_t o, std::int64_t i) {
+      return o * s.kh * s.kw * i <= ctx.slots.weightBytes() &&
+             12 * o + lutBytes <= ctx.slots.parameterBytes();
+    };
+    while (!weightsFit(ob, icChunk) && ob > std::min(cols, s.kg)) {
+      ob = std::max(std::min(cols, s.kg), (ob / 2 + cols - 1) / cols * cols);
+      if (ob >= s.kg) {
+        ob = std::min(cols, s.kg);
+      }
+    }
+    while (!weightsFit(ob, icChunk) && icChunk > 1) {
+      icChunk = icChunk > rows ? std::max(rows, (icChunk / 2) / rows * rows) : icChunk / 2;
+    }
+    if (!weightsFit(ob, icChunk)) {
+      fail("layer '{}': weight SRAM too small for one {}-channel weight block", name, ob);
+    }
+    for (std::int64_t g = 0; g < s.groups; ++g) {
+      for (std::int64_t o = 0; o < s.kg; o += ob) {
+        units.push_back({g * s.cg, s.cg, g * s.kg + o, std::min(ob, s.kg - o)});
+      }
+    }
+  }
+
+  for (const Unit& unit : units) {
+    const std::int64_t chunks = s.depthwise ? 1 : (unit.icCount + icChunk - 1) / icChunk;
+    const std::int64_t chunkWidth = s.depthwise ? unit.icCount : std::min(icChunk, unit.icCount);
+    const std::int64_t bandRows = maxRows(
+        name, s.oh,
+        [&](std::int64_t r) {
+          const std::int64_t inRows = (r - 1) * p.strides[0] + effKh;
+          return inRows * inW * chunkWidth <= ctx.slots.inputBytes() &&
+                 r * s.ow * unit.ocCount <= ctx.slots.outputBytes() &&
+                 (chunks == 1 || r * s.ow * unit.ocCount <= ctx.slots.accumulatorEntries());
+        },
+        fmt::format("input half {} B, output half {} B", ctx.slots.inputBytes(),
+                    ctx.slots.outputBytes()));
+    // The parameter block of this output-channel range.
+    const std::string parameterTag = fmt::format("{}/p{}", name, unit.oc0);
+    bool loadParameters = false;
+    const std::int64_t parameterSram = ctx.slots.parameterSlot(parameterTag, loadParameters);
+    const std::vector<std::uint8_t> parameters = parameterBlob(conv, unit.oc0, unit.ocCount);
+    const std::uint64_t parameterAddress =
+        ctx.constants.add(fmt::format("{}.params.oc{}", name, unit.oc0), parameters);
+    std::vector<std::uint64_t> weightAddress;
+    for (std::int64_t chunk = 0; chunk < chunks; ++chunk) {
+      const std::int64_t ic0 = s.depthwise ? 0 : chunk * icChunk;
+      const std::int64_t icn = s.depthwise ? 1 : std::min(icChunk, unit.icCount - ic0);
+      weightAddress.push_back(ctx.constants.add(
+          fmt::format("{}.weights.oc{}.ic{}", name, unit.oc0, ic0),
+          weightBlob(conv, s, unit.oc0, unit.ocCount, s.depthwise ? 0 : ic0, icn)));
+    }
+    for (std::int64_t oy = 0; oy < s.oh; oy += bandRows) {
+      const RowBand band =
+          rowBand(oy, std::min(bandRows, s.oh - oy), p.strides[0], effKh, p.pads[0], s.h);
+      if (band.inRows < 1) {
+        fail("layer '{}': an output band reads only padding; not supported", name);
+      }
+      std::int64_t outputSram = 0;
+      for (std::int64_t chunk = 0; chunk < chunks; ++chunk) {
+        const auto [inputSram, outSram] = ctx.slots.nextStep();
+        if (chunk == 0) {
+          outputSram = outSram;
+        }
+        const std::int64_t ic0 = unit.ic0 + (s.depthwise ? 0 : chunk * icChunk);
+        const std::int64_t icn =
+            s.depthwise ? unit.icCount : std::min(icChunk, unit.ic0 + unit.icCount - ic0);
+        isa::Load load;
+        load.buf = 0;
+        load.pad_value = p.inputZeroPoint;
+        load.sram_addr = inputSram;
+        load.ddr_addr = static_cast<std::int64_t>(inputAddress) + (band.inRow * s.w) * s.c + ic0;
+        load.y_size = band.inRows;
+        load.x_size = s.w;
+        load.c_bytes = icn;
+        load.ddr_row_stride = s.w * s.c;
+        load.ddr_col_stride = s.c;
+        load.pad_top = band.padTop;
+        load.pad_bottom = band.padBottom;
+        load.pad_left = p.pads[1];
+        load.pad_right = p.pads[3];
+        ctx.emit(load);
+        bool loadWeights = false;
+        const std::int64_t weightSram =
+            ctx.slots.weightSlot(fmt::format("{}/w{}/{}", name, unit.oc0, chunk), loadWeights);
+        const std::int64_t weightBytes = unit.ocCount * s.kh * s.kw * (s.depthwise ? 1 : icn);
+        if (loadWeights) {
+          ctx.loadFlat(1, weightSram, weightAddress[static_cast<std::size_t>(chunk)], weightBytes);
+        }
+        if (loadParameters) {
+          ctx.loadFlat(2, parameterSram, parameterAddress,
+                       static_cast<std::int64_t>(parameters.size()));
+          loadParameters = false;
+        }
+        isa::Conv instruction;
+        instruction.inp_addr = inputSram;
+        instruction.wgt_addr = weightSram;
+        instruction.out_addr = outputSram;
+        instruction.acc_addr = 0;
+        instruction.param_addr = parameterSram;
+        instruction.lut_addr = parameterSram + 12 * unit.ocCount;
+        instruction.out_h = band.outRows;
+        instruction.out_w = s.ow;
+        instruction.in_w = inW;
+        instruction.in_c = icn;
+        instruction.out_c = unit.ocCount;
+        instruction.kh = s.kh;
+        instruction.kw = s.kw;
+        instruction.sh = p.strides[0];
+        instruction.sw = p.strides[1];
+        instruction.dh = p.dilations[0];
+        instruction.dw = p.dilations[1];
+        instruction.in_zp = p.inputZeroPoint;
+        instruction.out_zp = p.output.zeroPoint;
+        instruction.clip_lo = p.output.clipLo;
+        instruction.clip_hi = p.output.clipHi;
+        instruction.depthwise = s.depthwise ? 1 : 0;
+        instruction.acc_init = chunk == 0 ? 1 : 0;
+        instruction.finalize = chunk + 1 == chunks ? 1 : 0;
+        instruction.use_lut = p.output.lut && instruction.finalize != 0 ? 1 : 0;
+        instruction.double_round = p.output.rounding == golden::Rounding::Double ? 1 : 0;
+        ctx.emit(instruction);
+      }
+      isa::Store store;
+      store.sram_addr = outputSram;
+      store.ddr_addr =
+          static_cast<std::int64_t>(outputAddress) + (band.outRow * s.ow) * s.k + unit.oc0;
+      store.y_size = band.outRows;
+      store.x_size = s.ow;
+      store.c_bytes = unit.ocCount;
+      store.ddr_row_stride = s.ow * s.k;
+      store.ddr_col_stride = s.k;
+      ctx.emit(store);
+    }
+  }
+}
+
+}  // namespace npu::compiler

@@ -1,0 +1,103 @@
+// Concat and nearest upsample: pure byte moves. A band of the input is loaded, copied to the
+// output SRAM by a 1x1 max POOL (the identity), and placed by STORE addressing: at a channel
+// offset with the concat's channel stride, or factorH x factorW times with widened strides.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "lowering.h"
+#include "npu/support/error.h"
+
+namespace npu::compiler {
+namespace {
+
+/// Copies `input` band by band; `place` emits the stores of one band given the output SRAM
+/// address, the first input row and the row count.
+void copyBands(LoweringContext& ctx, const std::string& name, TensorId input,
+               const std::function<void(std::int64_t, std::int64_t, std::int64_t)>& place) {
+  const auto& shape = ctx.graph.tensors[input].shape;
+  const std::int64_t h = shape[1], w = shape[2], c = shape[3];
+  const std::int64_t rows = maxRows(
+      name, h,
+      [&](std::int64_t r) {
+        return r * w * c <= ctx.slots.inputBytes() && r * w * c <= ctx.slots.outputBytes();
+      },
+      fmt::format("one {}x{} row of {} channels", 1, w, c));
+  for (std::int64_t y = 0; y < h; y += rows) {
+    const std::int64_t n = std::min(rows, h - y);
+    const auto [inputSram, outputSram] = ctx.slots.nextStep();
+    ctx.loadFlat(0, inputSram, ctx.tensors[input].address + static_cast<std::uint64_t>(y * w * c),
+                 n * w * c);
+    isa::Pool copy;
+    copy.op = 0;
+    copy.in_addr = inputSram;
+    copy.out_addr = outputSram;
+    copy.in_w = w;
+    copy.out_h = n;
+    copy.out_w = w;
+    copy.channels = c;
+    copy.kh = copy.kw = copy.sh = copy.sw = 1;
+    ctx.emit(copy);
+    place(outputSram, y, n);
+  }
+}
+
+}  // namespace
+
+void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
+  const std::string& name = opName(op);
+  const TensorId output = opOutput(op);
+  const auto& out = ctx.graph.tensors[output].shape;
+  const std::uint64_t outputAddress = ctx.tensors[output].address;
+  for (const TensorId id : opInputs(op)) {
+    const QTensor& tensor = ctx.graph.tensors[id];
+    if (tensor.zeroPoint != ctx.graph.tensors[output].zeroPoint ||
+        tensor.scale != ctx.graph.tensors[output].scale) {
+      fail(
+          "layer '{}': input '{}' does not share the output's scale and zero point (the NPU "
+          "moves bytes without arithmetic here)",
+          name, tensor.name);
+    }
+  }
+  if (const auto* concat = std::get_if<QConcat>(&op)) {
+    std::int64_t offset = 0;
+    for (const TensorId id : concat->inputs) {
+      const auto& in = ctx.graph.tensors[id].shape;
+      const std::int64_t w = in[2], c = in[3];
+      copyBands(ctx, name, id, [&](std::int64_t sram, std::int64_t y, std::int64_t n) {
+        isa::Store store;
+        store.sram_addr = sram;
+        store.ddr_addr = static_cast<std::int64_t>(outputAddress) + y * w * out[3] + offset;
+        store.y_size = n;
+        store.x_size = w;
+        store.c_bytes = c;
+        store.ddr_row_stride = w * out[3];
+        store.ddr_col_stride = out[3];
+        ctx.emit(store);
+      });
+      offset += c;
+    }
+    return;
+  }
+  const auto& upsample = std::get<QUpsample>(op);
+  const auto& in = ctx.graph.tensors[upsample.input].shape;
+  const std::int64_t w = in[2], c = in[3], fh = upsample.factorH, fw = upsample.factorW;
+  const std::int64_t outW = w * fw;
+  copyBands(ctx, name, upsample.input, [&](std::int64_t sram, std::int64_t y, std::int64_t n) {
+    for (std::int64_t dy = 0; dy < fh; ++dy) {
+      for (std::int64_t dx = 0; dx < fw; ++dx) {
+        isa::Store store;
+        store.sram_addr = sram;
+        store.ddr_addr = static_cast<std::int64_t>(outputAddress) + ((y * fh + dy) * outW + dx) * c;
+        store.y_size = n;
+        store.x_size = w;
+        store.c_bytes = c;
+        store.ddr_row_stride = fh * outW * c;
+        store.ddr_col_stride = fw * c;
+        ctx.emit(store);
+      }
+    }
+  });
+}
+
+}  // namespace npu::compiler

@@ -1,0 +1,123 @@
+// ELTWISE lowering for add, mul and stand-alone LUTs: both operands stream through the input
+// SRAM in flat chunks (NHWC tensors of one shape are contiguous).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "lowering.h"
+#include "npu/support/error.h"
+
+namespace npu::compiler {
+namespace {
+
+std::int64_t elements(const std::vector<std::int64_t>& shape) {
+  std::int64_t n = 1;
+  for (const std::int64_t d : shape) {
+    n *= d;
+  }
+  return n;
+}
+
+}  // namespace
+
+void lowerEltwise(LoweringContext& ctx, const QOp& op) {
+  const std::string& name = opName(op);
+  const std::vector<TensorId> inputs = opInputs(op);
+  const TensorId output = opOutput(op);
+  const std::int64_t n = elements(ctx.graph.tensors[output].shape);
+  for (const TensorId id : inputs) {
+    if (elements(ctx.graph.tensors[id].shape) != n) {
+      fail(
+          "layer '{}': element-wise operands must have the output's shape (no broadcasting on "
+          "the NPU)",
+          name);
+    }
+  }
+  isa::Eltwise base;
+  std::vector<std::uint8_t> parameters;
+  const golden::OutputStage* stage = nullptr;
+  if (const auto* add = std::get_if<QAdd>(&op)) {
+    base.op = 0;
+    base.a_zp = add->params.zeroPointA;
+    base.b_zp = add->params.zeroPointB;
+    base.left_shift = add->params.leftShift;
+    for (const auto& m :
+         {add->params.multiplierA, add->params.multiplierB, add->params.multiplierOut}) {
+      appendInt32(parameters, m.multiplier);
+      appendInt32(parameters, m.shift);
+    }
+    stage = &add->params.output;
+  } else if (const auto* mul = std::get_if<QMul>(&op)) {
+    base.op = 1;
+    base.a_zp = mul->params.zeroPointA;
+    base.b_zp = mul->params.zeroPointB;
+    for (int k = 0; k < 4; ++k) {
+      appendInt32(parameters, 0);
+    }
+    appendInt32(parameters, mul->params.multiplierOut.multiplier);
+    appendInt32(parameters, mul->params.multiplierOut.shift);
+    stage = &mul->params.output;
+  } else {
+    base.op = 2;
+    parameters.assign(24, 0);
+    for (const std::int8_t v : std::get<QLut>(op).lut) {
+      parameters.push_back(static_cast<std::uint8_t>(v));
+    }
+  }
+  if (stage != nullptr) {
+    base.out_zp = stage->zeroPoint;
+    base.clip_lo = stage->clipLo;
+    base.clip_hi = stage->clipHi;
+    base.double_round = stage->rounding == golden::Rounding::Double ? 1 : 0;
+    if (stage->lut) {
+      base.use_lut = 1;
+      for (const std::int8_t v : *stage->lut) {
+        parameters.push_back(static_cast<std::uint8_t>(v));
+      }
+    }
+  } else {
+    base.clip_lo = -128;
+    base.clip_hi = 127;
+  }
+  const std::uint64_t parameterAddress = ctx.constants.add(name + ".params", parameters);
+  const std::int64_t operands = static_cast<std::int64_t>(inputs.size());
+  const std::int64_t chunk = std::min(
+      {n, ctx.slots.inputBytes() / operands, ctx.slots.outputBytes(), std::int64_t{16777215}});
+  if (chunk < 1 || static_cast<std::int64_t>(parameters.size()) > ctx.slots.parameterBytes()) {
+    fail("layer '{}': SRAM too small for any element-wise tile", name);
+  }
+  bool loadParameters = false;
+  const std::int64_t parameterSram = ctx.slots.parameterSlot(name, loadParameters);
+  for (std::int64_t at = 0; at < n; at += chunk) {
+    const std::int64_t count = std::min(chunk, n - at);
+    const auto [inputSram, outputSram] = ctx.slots.nextStep();
+    for (std::int64_t k = 0; k < operands; ++k) {
+      ctx.loadFlat(
+          0, inputSram + k * count,
+          ctx.tensors[inputs[static_cast<std::size_t>(k)]].address + static_cast<std::uint64_t>(at),
+          count);
+    }
+    if (loadParameters) {
+      ctx.loadFlat(2, parameterSram, parameterAddress,
+                   static_cast<std::int64_t>(parameters.size()));
+      loadParameters = false;
+    }
+    isa::Eltwise instruction = base;
+    instruction.a_addr = inputSram;
+    instruction.b_addr = operands > 1 ? inputSram + count : inputSram;
+    instruction.out_addr = outputSram;
+    instruction.param_addr = parameterSram;
+    instruction.lut_addr = parameterSram + 24;
+    instruction.count = count;
+    ctx.emit(instruction);
+    isa::Store store;
+    store.sram_addr = outputSram;
+    store.ddr_addr = static_cast<std::int64_t>(ctx.tensors[output].address) + at;
+    store.y_size = 1;
+    store.x_size = 1;
+    store.c_bytes = count;
+    ctx.emit(store);
+  }
+}
+
+}  // namespace npu::compiler

@@ -1,0 +1,139 @@
+// POOL lowering: max and average pools in row bands and channel blocks; global average pooling
+// as one window over the whole plane per channel block.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "lowering.h"
+#include "npu/support/error.h"
+
+namespace npu::compiler {
+namespace {
+
+struct PoolJob {
+  std::string name;
+  TensorId input, output;
+  std::int64_t kh, kw, sh, sw;
+  std::array<std::int64_t, 4> pads;
+  bool average;
+  std::int64_t padValue;
+};
+
+/// Bands x channel blocks of one pooling window op; also the copy engine (1x1 max) of concat
+/// and upsample, which pass their own store placement.
+void emitPool(LoweringContext& ctx, const PoolJob& job) {
+  const auto& in = ctx.graph.tensors[job.input].shape;
+  const auto& out = ctx.graph.tensors[job.output].shape;
+  const std::int64_t h = in[1], w = in[2], c = in[3], oh = out[1], ow = out[2];
+  if (job.kh > 255 || job.kw > 255 || job.sh > 15 || job.sw > 15) {
+    fail("layer '{}': pooling window above 255 or stride above 15 is not supported", job.name);
+  }
+  if (job.pads[0] > 63 || job.pads[1] > 63 || job.pads[2] > 63 || job.pads[3] > 63) {
+    fail("layer '{}': padding above 63 is not supported by LOAD", job.name);
+  }
+  const std::int64_t inW = w + job.pads[1] + job.pads[3];
+  std::int64_t cb = c;
+  while (cb > 1 &&
+         (job.kh * inW * cb > ctx.slots.inputBytes() || ow * cb > ctx.slots.outputBytes())) {
+    cb = (cb + 1) / 2;
+  }
+  golden::QuantizedMultiplier reciprocal{};
+  if (job.average) {
+    reciprocal = golden::averagePoolMultiplier(job.kh, job.kw);
+  }
+  for (std::int64_t c0 = 0; c0 < c; c0 += cb) {
+    const std::int64_t cn = std::min(cb, c - c0);
+    const std::int64_t bandRows = maxRows(
+        job.name, oh,
+        [&](std::int64_t r) {
+          return ((r - 1) * job.sh + job.kh) * inW * cn <= ctx.slots.inputBytes() &&
+                 r * ow * cn <= ctx.slots.outputBytes();
+        },
+        fmt::format("input half {} B", ctx.slots.inputBytes()));
+    for (std::int64_t oy = 0; oy < oh; oy += bandRows) {
+      const RowBand band = rowBand(oy, std::min(bandRows, oh - oy), job.sh, job.kh, job.pads[0], h);
+      if (band.inRows < 1) {
+        fail("layer '{}': an output band reads only padding; not supported", job.name);
+      }
+      const auto [inputSram, outputSram] = ctx.slots.nextStep();
+      isa::Load load;
+      load.pad_value = job.padValue;
+      load.sram_addr = inputSram;
+      load.ddr_addr =
+          static_cast<std::int64_t>(ctx.tensors[job.input].address) + band.inRow * w * c + c0;
+      load.y_size = band.inRows;
+      load.x_size = w;
+      load.c_bytes = cn;
+      load.ddr_row_stride = w * c;
+      load.ddr_col_stride = c;
+      load.pad_top = band.padTop;
+      load.pad_bottom = band.padBottom;
+      load.pad_left = job.pads[1];
+      load.pad_right = job.pads[3];
+      ctx.emit(load);
+      isa::Pool pool;
+      pool.op = job.average ? 1 : 0;
+      pool.in_addr = inputSram;
+      pool.out_addr = outputSram;
+      pool.in_w = inW;
+      pool.out_h = band.outRows;
+      pool.out_w = ow;
+      pool.channels = cn;
+      pool.kh = job.kh;
+      pool.kw = job.kw;
+      pool.sh = job.sh;
+      pool.sw = job.sw;
+      pool.avg_mult = reciprocal.multiplier;
+      pool.avg_shift = reciprocal.shift;
+      ctx.emit(pool);
+      isa::Store store;
+      store.sram_addr = outputSram;
+      store.ddr_addr =
+          static_cast<std::int64_t>(ctx.tensors[job.output].address) + band.outRow * ow * c + c0;
+      store.y_size = band.outRows;
+      store.x_size = ow;
+      store.c_bytes = cn;
+      store.ddr_row_stride = ow * c;
+      store.ddr_col_stride = c;
+      ctx.emit(store);
+    }
+  }
+}
+
+}  // namespace
+
+void lowerPool(LoweringContext& ctx, const QOp& op) {
+  PoolJob job;
+  job.name = opName(op);
+  job.input = opInputs(op)[0];
+  job.output = opOutput(op);
+  if (const auto* maxPool = std::get_if<QMaxPool>(&op)) {
+    job.kh = maxPool->params.kernel[0];
+    job.kw = maxPool->params.kernel[1];
+    job.sh = maxPool->params.strides[0];
+    job.sw = maxPool->params.strides[1];
+    job.pads = maxPool->params.pads;
+    job.average = false;
+    job.padValue = -128;
+  } else if (const auto* avgPool = std::get_if<QAvgPool>(&op)) {
+    job.kh = avgPool->params.kernel[0];
+    job.kw = avgPool->params.kernel[1];
+    job.sh = avgPool->params.strides[0];
+    job.sw = avgPool->params.strides[1];
+    job.pads = avgPool->params.pads;
+    job.average = true;
+    job.padValue = ctx.graph.tensors[job.input].zeroPoint;
+  } else {
+    const auto& in = ctx.graph.tensors[job.input].shape;
+    job.kh = in[1];
+    job.kw = in[2];
+    job.sh = 1;
+    job.sw = 1;
+    job.pads = {0, 0, 0, 0};
+    job.average = true;
+    job.padValue = 0;
+  }
+  emitPool(ctx, job);
+}
+
+}  // namespace npu::compiler

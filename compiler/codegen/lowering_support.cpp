@@ -1,0 +1,103 @@
+// Constant pool, SRAM slots and row-band arithmetic shared by the lowerings.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "lowering.h"
+#include "npu/support/error.h"
+
+namespace npu::compiler {
+
+std::uint64_t ConstantPool::add(const std::string& name, const std::vector<std::uint8_t>& blob) {
+  bytes.resize((bytes.size() + 63) / 64 * 64);
+  const std::uint64_t address = base + bytes.size();
+  bytes.insert(bytes.end(), blob.begin(), blob.end());
+  isa::Region region;
+  region.name = name;
+  region.kind = isa::RegionKind::Weights;
+  region.base = address;
+  region.size = blob.size();
+  regions.push_back(region);
+  return address;
+}
+
+SramSlots::SramSlots(const isa::NpuConfig& config)
+    : m_input(config.inputSramBytes / 2),
+      m_output(config.outputSramBytes / 2),
+      m_weight(config.weightSramBytes / 2),
+      m_parameter(config.parameterSramBytes / 2),
+      m_accumulator(config.accumulatorSramBytes / 4) {}
+
+std::pair<std::int64_t, std::int64_t> SramSlots::nextStep() {
+  const std::int64_t half = m_step++ % 2;
+  return {half * m_input, half * m_output};
+}
+
+std::int64_t SramSlots::pick(std::array<std::string, 2>& tags, int& last, std::int64_t half,
+                             const std::string& tag, bool& load) {
+  for (int s = 0; s < 2; ++s) {
+    if (tags[static_cast<std::size_t>(s)] == tag) {
+      load = false;
+      last = s;
+      return s * half;
+    }
+  }
+  last = 1 - last;
+  tags[static_cast<std::size_t>(last)] = tag;
+  load = true;
+  return last * half;
+}
+
+std::int64_t SramSlots::weightSlot(const std::string& tag, bool& load) {
+  return pick(m_weightTags, m_lastWeight, m_weight, tag, load);
+}
+
+std::int64_t SramSlots::parameterSlot(const std::string& tag, bool& load) {
+  return pick(m_parameterTags, m_lastParameter, m_parameter, tag, load);
+}
+
+void LoweringContext::loadFlat(std::int64_t buf, std::int64_t sramAddress, std::uint64_t ddrAddress,
+                               std::int64_t bytes) {
+  isa::Load load;
+  load.buf = buf;
+  load.sram_addr = sramAddress;
+  load.ddr_addr = static_cast<std::int64_t>(ddrAddress);
+  load.y_size = 1;
+  load.x_size = 1;
+  load.c_bytes = bytes;
+  emit(load);
+}
+
+void appendInt32(std::vector<std::uint8_t>& blob, std::int32_t value) {
+  for (int i = 0; i < 4; ++i) {
+    blob.push_back(static_cast<std::uint8_t>(static_cast<std::uint32_t>(value) >> (8 * i)));
+  }
+}
+
+RowBand rowBand(std::int64_t outRow, std::int64_t outRows, std::int64_t stride, std::int64_t window,
+                std::int64_t padTop, std::int64_t inputHeight) {
+  RowBand band;
+  band.outRow = outRow;
+  band.outRows = outRows;
+  const std::int64_t first = outRow * stride - padTop;                          // padded -> real
+  const std::int64_t last = (outRow + outRows - 1) * stride + window - padTop;  // exclusive
+  band.padTop = std::max<std::int64_t>(0, -first);
+  band.padBottom = std::max<std::int64_t>(0, last - inputHeight);
+  band.inRow = std::max<std::int64_t>(0, first);
+  band.inRows = std::min(last, inputHeight) - band.inRow;
+  return band;
+}
+
+std::int64_t maxRows(const std::string& layer, std::int64_t outHeight,
+                     const std::function<bool(std::int64_t)>& fits, const std::string& what) {
+  if (!fits(1)) {
+    fail("layer '{}': SRAM too small for any tile ({})", layer, what);
+  }
+  std::int64_t rows = 1;
+  while (rows < outHeight && fits(rows + 1)) {
+    ++rows;
+  }
+  return rows;
+}
+
+}  // namespace npu::compiler

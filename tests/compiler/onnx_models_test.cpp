@@ -1,0 +1,64 @@
+// Real exporter output: the committed PyTorch-exported models import, run within 1e-4 of PyTorch
+// before and after the passes, and the passes leave the expected ops.
+#include <gtest/gtest.h>
+
+#include "npu/compiler/frontend/onnx_import.h"
+#include "npu/compiler/ir/verify.h"
+#include "npu/compiler/passes/pipeline.h"
+#include "test_support.h"
+
+namespace npu::compiler {
+namespace {
+
+using testing::loadFloatNpy;
+using testing::opSequence;
+using testing::relativeError;
+using testing::runSingle;
+using testing::sourcePath;
+
+struct ModelCase {
+  const char* name;
+  /// The ops left after the passes.
+  const char* opsAfterPasses;
+};
+
+class ExportedModel : public ::testing::TestWithParam<ModelCase> {};
+
+TEST_P(ExportedModel, MatchesPyTorchBeforeAndAfterPasses) {
+  std::filesystem::path dir = sourcePath("tests/compiler/models");
+  std::string name = GetParam().name;
+  Graph graph = importOnnx(dir / (name + ".onnx"));
+  golden::FloatTensor x = loadFloatNpy(dir / (name + ".input.npy"));
+  golden::FloatTensor expected = loadFloatNpy(dir / (name + ".output.npy"));
+
+  golden::FloatTensor imported = runSingle(graph, x);
+  EXPECT_EQ(imported.shape, expected.shape);
+  EXPECT_LT(relativeError(imported, expected), 1e-4) << "as imported";
+
+  PipelineOptions options;
+  options.verifyEach = true;
+  runFrontEndPasses(graph, options);
+  golden::FloatTensor optimized = runSingle(graph, x);
+  EXPECT_LT(relativeError(optimized, expected), 1e-4) << "after the passes";
+  EXPECT_EQ(opSequence(graph), GetParam().opsAfterPasses);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Models, ExportedModel,
+    ::testing::Values(
+        ModelCase{"convnet",
+                  "Conv MaxPool Conv Conv Add AveragePool GlobalAveragePool Conv Reshape"},
+        ModelCase{"activations", "Conv Conv Conv Conv Conv Conv Conv Conv Concat Softmax"},
+        // Opset 11 Softmax normalises a flattened tail: PyTorch transposes the axis last.
+        ModelCase{"activations_opset11",
+                  "Conv Conv Conv Conv Conv Conv Conv Conv Concat Transpose Softmax Transpose"},
+        ModelCase{"shapes", "Conv Mul Sub Concat Div Slice Reshape Conv Reshape"},
+        ModelCase{"upsampling", "ConvTranspose Relu Resize Pad Conv"},
+        ModelCase{"legacy", "Resize Pad Clip Flatten Softmax"},
+        ModelCase{"external",
+                  "Conv MaxPool Conv Conv Add AveragePool GlobalAveragePool Conv Reshape"},
+        ModelCase{"handmade", "Mul Clip"}),
+    [](const ::testing::TestParamInfo<ModelCase>& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace npu::compiler

@@ -1,0 +1,43 @@
+// ResNet-18 and MobileNetV2 (torchvision, random weights, re-estimated BN statistics): the fp32
+// interpreter matches PyTorch within 1e-4 relative error before and after the passes.
+#include <gtest/gtest.h>
+
+#include "npu/compiler/frontend/onnx_import.h"
+#include "npu/compiler/passes/pipeline.h"
+#include "test_support.h"
+
+namespace npu::compiler {
+namespace {
+
+using testing::loadFloatNpy;
+using testing::relativeError;
+using testing::runSingle;
+
+class TorchvisionNetwork : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(TorchvisionNetwork, MatchesPyTorchBeforeAndAfterPasses) {
+  std::filesystem::path dir(NPU_TEST_MODEL_DIR);
+  std::string name = GetParam();
+  Graph graph = importOnnx(dir / (name + ".onnx"));
+  golden::FloatTensor x = loadFloatNpy(dir / (name + ".input.npy"));
+  golden::FloatTensor expected = loadFloatNpy(dir / (name + ".output.npy"));
+
+  EXPECT_LT(relativeError(runSingle(graph, x), expected), 1e-4) << "as imported";
+
+  PipelineOptions options;
+  options.verifyEach = true;
+  runFrontEndPasses(graph, options);
+  for (const Node& node : graph.nodes()) {
+    EXPECT_NE(node.op, OpKind::BatchNormalization) << node.name << " was not folded";
+    EXPECT_NE(node.op, OpKind::Relu) << node.name << " was not fused";
+    EXPECT_NE(node.op, OpKind::Clip) << node.name << " was not fused";
+    EXPECT_NE(node.op, OpKind::Gemm) << node.name << " was not converted";
+  }
+  EXPECT_LT(relativeError(runSingle(graph, x), expected), 1e-4) << "after the passes";
+}
+
+INSTANTIATE_TEST_SUITE_P(Networks, TorchvisionNetwork,
+                         ::testing::Values("resnet18", "mobilenet_v2"));
+
+}  // namespace
+}  // namespace npu::compiler
