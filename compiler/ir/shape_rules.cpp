@@ -7,7 +7,6 @@
 
 #include "npu/compiler/ir/index_eval.h"
 #include "npu/compiler/ir/op_params.h"
-#include "npu/golden/fp32_elementwise.h"
 #include "npu/golden/fp32_pool.h"
 #include "npu/support/error.h"
 #include "shape_rules.h"
@@ -43,6 +42,9 @@ class Inputs {
   /// The elements of the i-th input as int64; it must be known before running the graph.
   std::vector<std::int64_t> knownInts(std::size_t i, std::string_view what) const {
     const KnownValue& v = (*this)[i];
+    if (v.dtype == DType::Float32) {
+      fail("{} (input {}) must be integers, is f32", what, i);
+    }
     if (v.data == nullptr) {
       fail("{} (input {}) must be a constant or computable from static shapes", what, i);
     }
@@ -71,6 +73,20 @@ class Inputs {
   const Node& m_node;
   std::span<const KnownValue* const> m_values;
 };
+
+/// The numpy broadcast of two shapes, or nullopt when they do not broadcast.
+std::optional<Shape> broadcast(const Shape& a, const Shape& b) {
+  Shape out(std::max(a.size(), b.size()), 1);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    std::int64_t da = i < a.size() ? a[a.size() - 1 - i] : 1;
+    std::int64_t db = i < b.size() ? b[b.size() - 1 - i] : 1;
+    if (da != db && da != 1 && db != 1) {
+      return std::nullopt;
+    }
+    out[out.size() - 1 - i] = da == 1 ? db : da;
+  }
+  return out;
+}
 
 InferredOutput output(DType dtype, Shape shape) {
   return {dtype, std::move(shape), std::nullopt};
@@ -187,7 +203,7 @@ std::vector<InferredOutput> inferGemm(const Node& node, const Inputs& in) {
   if (in.has(2)) {
     const KnownValue& c = in.floatInput(2);
     Shape full{m, n};
-    if (golden::broadcastShapes(c.shape, full, "Gemm") != full) {
+    if (broadcast(c.shape, full) != full) {
       fail("C {} does not broadcast to [{}, {}]", formatShape(c.shape), m, n);
     }
   }
@@ -214,7 +230,12 @@ std::vector<InferredOutput> inferMatMul(const Inputs& in) {
   }
   Shape batchA(a.begin(), a.end() - 2);
   Shape batchB(b.begin(), b.end() - 2);
-  Shape out = golden::broadcastShapes(batchA, batchB, "MatMul");
+  std::optional<Shape> batch = broadcast(batchA, batchB);
+  if (!batch) {
+    fail("batch dimensions of {} and {} do not broadcast", formatShape(in[0].shape),
+         formatShape(in[1].shape));
+  }
+  Shape out = *batch;
   if (!vectorA) {
     out.push_back(a[a.size() - 2]);
   }
@@ -235,12 +256,17 @@ std::vector<InferredOutput> inferActivation(const Node& node, const Inputs& in) 
   return {output(DType::Float32, x.shape)};
 }
 
-std::vector<InferredOutput> inferBinary(const Node& node, const Inputs& in) {
+std::vector<InferredOutput> inferBinary(const Inputs& in) {
   in.requireCount(2, 2);
   if (in[0].dtype != in[1].dtype) {
     fail("inputs have different types {} and {}", dtypeName(in[0].dtype), dtypeName(in[1].dtype));
   }
-  return {output(in[0].dtype, golden::broadcastShapes(in[0].shape, in[1].shape, opName(node.op)))};
+  std::optional<Shape> out = broadcast(in[0].shape, in[1].shape);
+  if (!out) {
+    fail("input shapes {} and {} do not broadcast", formatShape(in[0].shape),
+         formatShape(in[1].shape));
+  }
+  return {output(in[0].dtype, *out)};
 }
 
 std::vector<InferredOutput> inferPool(const Node& node, const Inputs& in) {
@@ -594,7 +620,7 @@ std::vector<InferredOutput> inferOutputTypes(const Node& node,
     case OpKind::Sub:
     case OpKind::Mul:
     case OpKind::Div:
-      return inferBinary(node, in);
+      return inferBinary(in);
     case OpKind::MaxPool:
     case OpKind::AveragePool:
       return inferPool(node, in);

@@ -22,7 +22,9 @@ TEST_P(TorchvisionNetwork, MatchesPyTorchBeforeAndAfterPasses) {
   golden::FloatTensor x = loadFloatNpy(dir / (name + ".input.npy"));
   golden::FloatTensor expected = loadFloatNpy(dir / (name + ".output.npy"));
 
-  EXPECT_LT(relativeError(runSingle(graph, x), expected), 1e-4) << "as imported";
+  double imported = relativeError(runSingle(graph, x), expected);
+  EXPECT_LT(imported, 1e-4) << "as imported";
+  RecordProperty("relative_error_imported", std::to_string(imported));
 
   PipelineOptions options;
   options.verifyEach = true;
@@ -33,11 +35,16 @@ TEST_P(TorchvisionNetwork, MatchesPyTorchBeforeAndAfterPasses) {
     EXPECT_NE(node.op, OpKind::Clip) << node.name << " was not fused";
     EXPECT_NE(node.op, OpKind::Gemm) << node.name << " was not converted";
   }
-  EXPECT_LT(relativeError(runSingle(graph, x), expected), 1e-4) << "after the passes";
+  double optimized = relativeError(runSingle(graph, x), expected);
+  EXPECT_LT(optimized, 1e-4) << "after the passes";
+  RecordProperty("relative_error_after_passes", std::to_string(optimized));
 }
 
 INSTANTIATE_TEST_SUITE_P(Networks, TorchvisionNetwork,
-                         ::testing::Values("resnet18", "mobilenet_v2"));
+                         ::testing::Values("resnet18", "mobilenet_v2"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           return std::string(info.param);
+                         });
 
 }  // namespace
 }  // namespace npu::compiler
