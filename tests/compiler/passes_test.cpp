@@ -1,1 +1,372 @@
-// placeholder
+// Each front-end pass before and after: the ops it leaves and the same outputs.
+#include <gtest/gtest.h>
+
+#include "npu/compiler/ir/dump.h"
+#include "npu/compiler/ir/op_params.h"
+#include "npu/compiler/ir/verify.h"
+#include "npu/compiler/passes/eliminate_dead_code.h"
+#include "npu/compiler/passes/fold_batch_norm.h"
+#include "npu/compiler/passes/fold_constants.h"
+#include "npu/compiler/passes/fold_pad.h"
+#include "npu/compiler/passes/fuse_activations.h"
+#include "npu/compiler/passes/gemm_to_conv.h"
+#include "npu/compiler/passes/pipeline.h"
+#include "npu/compiler/passes/simplify_reshapes.h"
+#include "test_support.h"
+
+namespace npu::compiler {
+namespace {
+
+using testing::attrs;
+using testing::errorOf;
+using testing::GraphBuilder;
+using testing::opSequence;
+using testing::pattern;
+using testing::relativeError;
+using testing::runSingle;
+
+using Ints = std::vector<std::int64_t>;
+
+/// Runs `pass` on `graph`, verifies the result, and checks the output did not change.
+void runAndCompare(Graph& graph, void (*pass)(Graph&), unsigned seed = 5) {
+  golden::FloatTensor x = pattern(graph.value(graph.inputs().at(0)).shape, seed);
+  golden::FloatTensor before = runSingle(graph, x);
+  pass(graph);
+  verifyGraph(graph);
+  golden::FloatTensor after = runSingle(graph, x);
+  EXPECT_EQ(after.shape, before.shape);
+  EXPECT_LT(relativeError(after, before), 1e-6) << dumpGraph(graph);
+}
+
+const Node& nodeNamed(const Graph& g, const std::string& name) {
+  for (const Node& n : g.nodes()) {
+    if (n.name == name) {
+      return n;
+    }
+  }
+  throw Error("no node " + name);
+}
+
+// ---- fold-constants
+
+TEST(FoldConstants, ShapeChainsBecomeConstants) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 8, 3, 3});
+  ValueId shape = b.node(OpKind::Shape, "shape", {x});
+  ValueId zero = b.graph().addConstant("zero", {}, TensorData(std::vector<std::int64_t>{0}));
+  ValueId batch = b.node(OpKind::Gather, "gather", {shape, zero});
+  ValueId batch1 = b.node(OpKind::Unsqueeze, "unsqueeze", {batch, b.ints("axes", {0})});
+  ValueId target = b.node(OpKind::Concat, "concat", {batch1, b.ints("rest", {-1})},
+                          attrs({{"axis", std::int64_t{0}}}));
+  Graph g = b.finish({b.node(OpKind::Reshape, "reshape", {x, target})});
+  EXPECT_EQ(opSequence(g), "Shape Gather Unsqueeze Concat Reshape");
+  runAndCompare(g, foldConstants);
+  EXPECT_EQ(opSequence(g), "Reshape");
+  EXPECT_EQ(g.value(nodeNamed(g, "reshape").inputs[1]).data->toInt64(), (Ints{1, -1}));
+}
+
+TEST(FoldConstants, FloatConstantSubgraphsUseTheGoldenOps) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {2, 3});
+  ValueId wt = b.weights("wt", {4, 3});
+  ValueId w = b.node(OpKind::Transpose, "transpose", {wt});
+  ValueId scaled = b.node(OpKind::Mul, "scale", {w, b.constant("two", {}, {2.0F})});
+  Graph g = b.finish({b.node(OpKind::MatMul, "matmul", {x, scaled})});
+  runAndCompare(g, foldConstants);
+  EXPECT_EQ(opSequence(g), "MatMul");
+  EXPECT_EQ(g.value(nodeNamed(g, "matmul").inputs[1]).shape, (Shape{3, 4}));
+}
+
+// ---- eliminate-dead-code
+
+TEST(EliminateDeadCode, DropsUnreadNodesAndValues) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {4});
+  ValueId live = b.node(OpKind::Relu, "live", {x});
+  ValueId dead =
+      b.node(OpKind::Sigmoid, "dead", {b.node(OpKind::Mul, "dead_mul", {x, b.weights("k", {4})})});
+  (void)dead;
+  Graph g = b.finish({live});
+  runAndCompare(g, eliminateDeadCode);
+  EXPECT_EQ(opSequence(g), "Relu");
+  EXPECT_FALSE(g.findValue("k").has_value());
+  EXPECT_TRUE(g.findValue("x").has_value());
+}
+
+// ---- simplify-reshapes
+
+TEST(SimplifyReshapes, IdentityAndNoOpsDisappear) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 4, 2, 2});
+  ValueId id = b.node(OpKind::Identity, "id", {x});
+  ValueId same = b.node(OpKind::Reshape, "same", {id, b.ints("s", {1, 4, 2, 2})});
+  ValueId t1 = b.node(OpKind::Transpose, "t1", {same}, attrs({{"perm", Ints{0, 2, 3, 1}}}));
+  ValueId t2 = b.node(OpKind::Transpose, "t2", {t1}, attrs({{"perm", Ints{0, 3, 1, 2}}}));
+  ValueId pad = b.node(OpKind::Pad, "pad", {t2, b.ints("zeros", Ints(8, 0))});
+  ValueId relu = b.node(OpKind::Relu, "relu", {pad});
+  Graph g = b.finish({relu});
+  runAndCompare(g, simplifyReshapes);
+  EXPECT_EQ(opSequence(g), "Relu");
+  EXPECT_EQ(g.nodes()[0].inputs[0], x);
+}
+
+TEST(SimplifyReshapes, ReshapeChainsMerge) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 8, 1, 1});
+  ValueId flat = b.node(OpKind::Flatten, "flat", {x});
+  ValueId up = b.node(OpKind::Unsqueeze, "up", {flat, b.ints("axes", {2})});
+  ValueId sig = b.node(OpKind::Sigmoid, "sig", {up});
+  Graph g = b.finish({sig});
+  runAndCompare(g, simplifyReshapes);
+  EXPECT_EQ(opSequence(g), "Reshape Sigmoid");
+  EXPECT_EQ(g.value(g.nodes()[0].inputs[1]).data->toInt64(), (Ints{1, 8, 1}));
+}
+
+TEST(SimplifyReshapes, IdentityBeforeAGraphOutputRenamesTheProducer) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {3});
+  ValueId relu = b.node(OpKind::Relu, "relu", {x});
+  ValueId out = b.node(OpKind::Identity, "output", {relu});
+  Graph g = b.finish({out});
+  runAndCompare(g, simplifyReshapes);
+  EXPECT_EQ(opSequence(g), "Relu");
+  EXPECT_EQ(g.value(g.outputs()[0]).name, "output");
+}
+
+TEST(SimplifyReshapes, KeepsAnIdentityFromInputToOutput) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {3});
+  Graph g = b.finish({b.node(OpKind::Identity, "output", {x})});
+  runAndCompare(g, simplifyReshapes);
+  EXPECT_EQ(opSequence(g), "Identity");
+}
+
+// ---- fold-batch-norm
+
+Graph convBatchNorm(bool shareWeights) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 3, 5, 5});
+  ValueId w = b.weights("w", {4, 3, 3, 3});
+  ValueId conv = b.node(OpKind::Conv, "conv", {x, w, b.weights("bias", {4}, 2)});
+  ValueId bn = b.node(OpKind::BatchNormalization, "bn",
+                      {conv, b.constant("gamma", {4}, {0.5F, 1.0F, 1.5F, 2.0F}),
+                       b.constant("beta", {4}, {0.1F, -0.2F, 0.3F, 0.0F}),
+                       b.constant("mean", {4}, {0.3F, -0.1F, 0.0F, 1.0F}),
+                       b.constant("var", {4}, {0.5F, 2.0F, 1.0F, 0.25F})},
+                      attrs({{"epsilon", 1e-3F}}));
+  if (!shareWeights) {
+    return b.finish({bn});
+  }
+  ValueId other = b.node(OpKind::Conv, "other", {x, w});
+  return b.finish({b.node(OpKind::Add, "sum", {bn, other})});
+}
+
+TEST(FoldBatchNorm, FoldsIntoConvWeightsAndBias) {
+  Graph g = convBatchNorm(false);
+  runAndCompare(g, foldBatchNorm);
+  EXPECT_EQ(opSequence(g), "Conv");
+  EXPECT_EQ(g.nodes()[0].inputs.size(), 3U);
+}
+
+TEST(FoldBatchNorm, SharedWeightsAreCopied) {
+  Graph g = convBatchNorm(true);
+  std::vector<float> original(g.value(*g.findValue("w")).data->floats().begin(),
+                              g.value(*g.findValue("w")).data->floats().end());
+  runAndCompare(g, foldBatchNorm);
+  EXPECT_EQ(opSequence(g), "Conv Conv Add");
+  EXPECT_EQ(nodeNamed(g, "other").inputs[1], *g.findValue("w"));
+  std::span<const float> after = g.value(*g.findValue("w")).data->floats();
+  EXPECT_TRUE(std::equal(after.begin(), after.end(), original.begin()));
+}
+
+TEST(FoldBatchNorm, LeavesBatchNormThatCannotFold) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 2, 3, 3});
+  ValueId conv = b.node(OpKind::Conv, "conv", {x, b.weights("w", {2, 2, 1, 1})});
+  auto params = [&](const char* prefix) {
+    return std::vector<ValueId>{b.constant(std::string(prefix) + "g", {2}, {1, 2}),
+                                b.constant(std::string(prefix) + "b", {2}, {0, 1}),
+                                b.constant(std::string(prefix) + "m", {2}, {0, 1}),
+                                b.constant(std::string(prefix) + "v", {2}, {1, 2})};
+  };
+  std::vector<ValueId> p1 = params("a");
+  ValueId bn = b.node(OpKind::BatchNormalization, "bn", {conv, p1[0], p1[1], p1[2], p1[3]});
+  ValueId relu = b.node(OpKind::Relu, "relu", {x});
+  std::vector<ValueId> p2 = params("c");
+  ValueId bn2 = b.node(OpKind::BatchNormalization, "bn2", {relu, p2[0], p2[1], p2[2], p2[3]});
+  ValueId sum = b.node(OpKind::Add, "sum", {bn, conv});  // conv has a second reader
+  Graph g = b.finish({b.node(OpKind::Add, "out", {sum, bn2})});
+  runAndCompare(g, foldBatchNorm);
+  EXPECT_EQ(opSequence(g), "Conv BatchNormalization Relu BatchNormalization Add Add");
+}
+
+// ---- fold-pad
+
+TEST(FoldPad, ZeroSpatialPadMovesIntoConvAndAveragePool) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 2, 4, 4});
+  ValueId pad = b.node(OpKind::Pad, "pad", {x, b.ints("pads", {0, 0, 1, 2, 0, 0, 1, 0})});
+  ValueId conv = b.node(OpKind::Conv, "conv", {pad, b.weights("w", {2, 2, 3, 3})},
+                        attrs({{"pads", Ints{1, 1, 1, 1}}}));
+  ValueId pool =
+      b.node(OpKind::AveragePool, "pool", {pad},
+             attrs({{"kernel_shape", Ints{2, 2}}, {"count_include_pad", std::int64_t{1}}}));
+  ValueId poolFlat = b.node(OpKind::Flatten, "pf", {pool});
+  ValueId convFlat = b.node(OpKind::Flatten, "cf", {conv});
+  Graph g = b.finish(
+      {b.node(OpKind::Concat, "cat", {convFlat, poolFlat}, attrs({{"axis", std::int64_t{1}}}))});
+  runAndCompare(g, foldPad);
+  EXPECT_EQ(opSequence(g), "Conv AveragePool Flatten Flatten Concat");
+  EXPECT_EQ(nodeNamed(g, "conv").attributes.getInts("pads"), (Ints{2, 3, 2, 1}));
+  EXPECT_EQ(nodeNamed(g, "pool").attributes.getInts("pads"), (Ints{1, 2, 1, 0}));
+}
+
+TEST(FoldPad, LeavesPadsThatAreNotZeroSpatialPads) {
+  for (const Ints& pads : {Ints{0, 1, 0, 0, 0, 0, 0, 0}, Ints{0, 0, -1, 0, 0, 0, 0, 0}}) {
+    GraphBuilder b;
+    ValueId x = b.input("x", {1, 2, 4, 4});
+    ValueId pad = b.node(OpKind::Pad, "pad", {x, b.ints("pads", pads)});
+    std::int64_t channels = pads[1] == 1 ? 3 : 2;
+    Graph g = b.finish({b.node(OpKind::Conv, "conv", {pad, b.weights("w", {2, channels, 1, 1})})});
+    runAndCompare(g, foldPad);
+    EXPECT_EQ(opSequence(g), "Pad Conv");
+  }
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 2, 4, 4});
+  ValueId pad = b.node(OpKind::Pad, "pad",
+                       {x, b.ints("pads", {0, 0, 1, 1, 0, 0, 1, 1}), b.constant("v", {}, {1.0F})});
+  Graph g = b.finish({b.node(OpKind::Conv, "conv", {pad, b.weights("w", {2, 2, 1, 1})})});
+  runAndCompare(g, foldPad);
+  EXPECT_EQ(opSequence(g), "Pad Conv") << "padding with 1.0 is not the conv's zero padding";
+}
+
+// ---- gemm-to-conv
+
+TEST(GemmToConv, GemmBecomesOneByOneConv) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {2, 6});
+  ValueId gemm = b.node(OpKind::Gemm, "fc", {x, b.weights("w", {5, 6}), b.weights("c", {1, 5}, 3)},
+                        attrs({{"transB", std::int64_t{1}}, {"alpha", 0.5F}, {"beta", 2.0F}}));
+  Graph g = b.finish({gemm});
+  runAndCompare(g, convertGemmToConv);
+  EXPECT_EQ(opSequence(g), "Reshape Conv Reshape");
+  EXPECT_EQ(g.value(nodeNamed(g, "fc/conv").inputs[1]).shape, (Shape{5, 6, 1, 1}));
+}
+
+TEST(GemmToConv, MatMulWithConstantWeights) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 6});
+  Graph g = b.finish({b.node(OpKind::MatMul, "mm", {x, b.weights("w", {6, 3})})});
+  runAndCompare(g, convertGemmToConv);
+  EXPECT_EQ(opSequence(g), "Reshape Conv Reshape");
+}
+
+TEST(GemmToConv, LeavesIllegalForms) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {2, 6});
+  ValueId rowBias =
+      b.node(OpKind::Gemm, "row_bias", {x, b.weights("w", {6, 4}), b.weights("c", {2, 1})});
+  ValueId transA =
+      b.node(OpKind::Gemm, "trans_a", {b.weights("a", {6, 2}), b.weights("w2", {6, 4})},
+             attrs({{"transA", std::int64_t{1}}}));
+  ValueId batched =
+      b.node(OpKind::MatMul, "batched",
+             {b.node(OpKind::Unsqueeze, "u", {x, b.ints("axes", {0})}), b.weights("w3", {6, 4})});
+  ValueId flat = b.node(OpKind::Reshape, "flat", {batched, b.ints("s", {2, 4})});
+  ValueId sum = b.node(OpKind::Add, "sum", {rowBias, transA});
+  Graph g = b.finish({b.node(OpKind::Add, "out", {sum, flat})});
+  runAndCompare(g, convertGemmToConv);
+  EXPECT_EQ(opSequence(g), "Gemm Gemm Unsqueeze MatMul Reshape Add Add");
+}
+
+// ---- fuse-activations
+
+FusedActivation fusedOf(const Graph& g, const std::string& node) {
+  return fusedActivation(nodeNamed(g, node));
+}
+
+TEST(FuseActivations, ClipTypeActivationsBecomeClipBounds) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 2, 3, 3});
+  ValueId c1 = b.node(OpKind::Conv, "c1", {x, b.weights("w1", {2, 2, 1, 1})});
+  ValueId r1 = b.node(OpKind::Relu, "r1", {c1});
+  ValueId six =
+      b.node(OpKind::Clip, "six", {r1, b.constant("lo", {}, {0.0F}), b.constant("hi", {}, {6.0F})});
+  ValueId c2 = b.node(OpKind::Conv, "c2", {six, b.weights("w2", {2, 2, 1, 1}, 4)});
+  ValueId add = b.node(OpKind::Add, "add", {c2, six});
+  Graph g = b.finish({b.node(OpKind::Relu, "r2", {add})});
+  runAndCompare(g, fuseActivations);
+  EXPECT_EQ(opSequence(g), "Conv Conv Add");
+  FusedActivation a = fusedOf(g, "c1");
+  EXPECT_EQ(a.op, OpKind::Clip);
+  EXPECT_EQ(a.min, 0.0F);
+  EXPECT_EQ(a.max, 6.0F);
+  EXPECT_FALSE(a.lut);
+  EXPECT_EQ(fusedOf(g, "add").op, OpKind::Relu);
+  EXPECT_EQ(fusedOf(g, "c2").op, OpKind::Identity);
+}
+
+TEST(FuseActivations, GatedAndSmoothActivationsBecomeLutCandidates) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 2, 3, 3});
+  ValueId c1 = b.node(OpKind::Conv, "c1", {x, b.weights("w1", {2, 2, 1, 1})});
+  ValueId gate = b.node(OpKind::Sigmoid, "gate", {c1});
+  ValueId silu = b.node(OpKind::Mul, "silu", {c1, gate});
+  ValueId c2 = b.node(OpKind::Conv, "c2", {silu, b.weights("w2", {2, 2, 1, 1}, 4)});
+  ValueId hs =
+      b.node(OpKind::HardSigmoid, "hs", {c2}, attrs({{"alpha", 1.0F / 6.0F}, {"beta", 0.5F}}));
+  ValueId hswish = b.node(OpKind::Mul, "hswish", {hs, c2});
+  ValueId c3 = b.node(OpKind::Conv, "c3", {hswish, b.weights("w3", {2, 2, 1, 1}, 5)});
+  ValueId gelu = b.node(OpKind::Gelu, "gelu", {c3});
+  ValueId add = b.node(OpKind::Add, "add", {gelu, x});
+  Graph g = b.finish({b.node(OpKind::Tanh, "tanh", {add})});
+  runAndCompare(g, fuseActivations);
+  EXPECT_EQ(opSequence(g), "Conv Conv Conv Add Tanh") << "the Add has no LUT stage";
+  EXPECT_EQ(fusedOf(g, "c1").op, OpKind::Silu);
+  EXPECT_EQ(fusedOf(g, "c2").op, OpKind::HardSwish);
+  EXPECT_EQ(fusedOf(g, "c3").op, OpKind::Gelu);
+  EXPECT_TRUE(fusedOf(g, "c3").lut);
+}
+
+TEST(FuseActivations, LeavesActivationsOfSharedOutputs) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 2, 3, 3});
+  ValueId conv = b.node(OpKind::Conv, "conv", {x, b.weights("w", {2, 2, 1, 1})});
+  ValueId relu = b.node(OpKind::Relu, "relu", {conv});
+  Graph g = b.finish({b.node(OpKind::Add, "add", {relu, conv})});
+  runAndCompare(g, fuseActivations);
+  EXPECT_EQ(opSequence(g), "Conv Relu Add");
+}
+
+// ---- the pipeline
+
+TEST(Pipeline, DumpsAfterTheNamedPasses) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 2});
+  Graph g = b.finish({b.node(OpKind::Relu, "r", {x})});
+  PipelineOptions options;
+  options.dumpAfter = {"fold-batch-norm", "simplify-reshapes"};
+  std::vector<std::string> dumped;
+  options.dumpSink = [&](std::string_view pass, const std::string& text) {
+    dumped.emplace_back(pass);
+    EXPECT_NE(text.find("Relu[r]"), std::string::npos);
+  };
+  runFrontEndPasses(g, options);
+  EXPECT_EQ(dumped, (std::vector<std::string>{"simplify-reshapes", "fold-batch-norm",
+                                              "simplify-reshapes"}));
+}
+
+TEST(Pipeline, UnknownDumpAfterPass) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1});
+  Graph g = b.finish({b.node(OpKind::Relu, "r", {x})});
+  PipelineOptions options;
+  options.dumpAfter = {"fold-everything"};
+  EXPECT_EQ(errorOf([&] { runFrontEndPasses(g, options); }),
+            "--dump-after: unknown pass 'fold-everything' (passes: infer-shapes, fold-constants, "
+            "eliminate-dead-code, simplify-reshapes, fold-batch-norm, fold-pad, gemm-to-conv, "
+            "fuse-activations, or all)");
+}
+
+}  // namespace
+}  // namespace npu::compiler

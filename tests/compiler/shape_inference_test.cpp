@@ -15,8 +15,8 @@ using testing::GraphBuilder;
 using Ints = std::vector<std::int64_t>;
 
 /// The shape of the single output of a one-node graph over input x.
-Shape outputShape(Shape x, OpKind op, Attributes a, const std::function<std::vector<ValueId>(
-                                                       GraphBuilder&, ValueId)>& extra = {}) {
+Shape outputShape(Shape x, OpKind op, Attributes a,
+                  const std::function<std::vector<ValueId>(GraphBuilder&, ValueId)>& extra = {}) {
   GraphBuilder b;
   ValueId in = b.input("x", std::move(x));
   std::vector<ValueId> inputs{in};
@@ -82,8 +82,9 @@ TEST(ShapeRules, DataMovement) {
   EXPECT_EQ(outputShape({2, 1, 4, 1}, OpKind::Squeeze, {}), (Shape{2, 4}));
   EXPECT_EQ(outputShape({1, 2, 8, 8}, OpKind::Slice, {},
                         [](GraphBuilder& b, ValueId) {
-                          return std::vector<ValueId>{b.ints("starts", {-1}), b.ints("ends", {-100}),
-                                                      b.ints("axes", {3}), b.ints("steps", {-3})};
+                          return std::vector<ValueId>{b.ints("starts", {-1}),
+                                                      b.ints("ends", {-100}), b.ints("axes", {3}),
+                                                      b.ints("steps", {-3})};
                         }),
             (Shape{1, 2, 8, 3}));
 }
@@ -96,8 +97,8 @@ TEST(ShapeRules, ExporterShapeChainGivesTheReshapeTarget) {
   ValueId batch = b.node(OpKind::Gather, "gather", {shape, b.ints("zero", {0})},
                          attrs({{"axis", std::int64_t{0}}}));
   ValueId minusOne = b.ints("minus_one", {-1});
-  ValueId target = b.node(OpKind::Concat, "concat", {batch, minusOne},
-                          attrs({{"axis", std::int64_t{0}}}));
+  ValueId target =
+      b.node(OpKind::Concat, "concat", {batch, minusOne}, attrs({{"axis", std::int64_t{0}}}));
   ValueId flat = b.node(OpKind::Reshape, "reshape", {x, target});
   Graph g = b.finish({flat});
   EXPECT_EQ(g.value(flat).shape, (Shape{1, 72}));
@@ -146,12 +147,12 @@ TEST(ShapeRules, BadInputMessages) {
                       return std::vector<ValueId>{b.weights("w", {4, 5})};
                     }),
             "test.onnx: node 'n' (MatMul): shapes [2, 3] and [4, 5] do not multiply");
-  EXPECT_EQ(message({1, 1, 2, 2}, OpKind::Resize, attrs({{"mode", std::string("linear")}}),
-                    [](GraphBuilder& b, ValueId) {
-                      return std::vector<ValueId>{
-                          ValueId{}, b.constant("scales", {4}, {1, 1, 2, 2})};
-                    }),
-            "test.onnx: node 'n' (Resize): mode 'linear' is not supported (nearest only)");
+  EXPECT_EQ(
+      message({1, 1, 2, 2}, OpKind::Resize, attrs({{"mode", std::string("linear")}}),
+              [](GraphBuilder& b, ValueId) {
+                return std::vector<ValueId>{ValueId{}, b.constant("scales", {4}, {1, 1, 2, 2})};
+              }),
+      "test.onnx: node 'n' (Resize): mode 'linear' is not supported (nearest only)");
   EXPECT_EQ(message({1, 1, 2, 2}, OpKind::Reshape, {},
                     [](GraphBuilder& b, ValueId x) {
                       return std::vector<ValueId>{b.node(OpKind::Relu, "computed", {x})};
