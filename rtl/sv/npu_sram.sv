@@ -8,10 +8,13 @@ module npu_sram #(
     parameter int NW = 1
 ) (
     input logic clk,
+    // Only the low $clog2(DEPTH) address bits index the array once the range check has passed.
+    /* verilator lint_off UNUSEDSIGNAL */
     input logic [31:0] raddr[NR],
     output logic [DW-1:0] rdata[NR],
     input logic [NW-1:0] we,
     input logic [31:0] waddr[NW],
+    /* verilator lint_on UNUSEDSIGNAL */
     input logic [DW-1:0] wdata[NW]
 );
   localparam int AW = $clog2(DEPTH);
@@ -30,11 +33,4 @@ module npu_sram #(
     end
   end
 
-  // Only the low AW bits index the array once the range check has passed.
-  logic unused_addr_bits;
-  always_comb begin
-    unused_addr_bits = 1'b0;
-    for (int i = 0; i < NR; i++) unused_addr_bits ^= ^raddr[i][31:AW];
-    for (int i = 0; i < NW; i++) unused_addr_bits ^= ^waddr[i][31:AW];
-  end
 endmodule
