@@ -78,16 +78,18 @@ class YamlImporter {
                                     : std::filesystem::path(m_source).stem().string();
     m_graph = Graph(name, m_source);
     m_seed = root["seed"] ? root["seed"].as<std::uint64_t>() : 0;
-    m_blocks = root["blocks"];
-    if (m_blocks && !m_blocks.IsMap()) {
-      fail("{}: 'blocks' must be a map of block name to block", m_source);
+    if (root["blocks"]) {
+      m_blocks.reset(root["blocks"]);
+      if (!m_blocks.IsMap()) {
+        fail("{}: 'blocks' must be a map of block name to block", m_source);
+      }
     }
     Scope top;
     addInputs(root["inputs"], top);
     if (!root["layers"] || !root["layers"].IsSequence() || root["layers"].size() == 0) {
       fail("{}: 'layers' must be a non-empty list", m_source);
     }
-    buildList(root["layers"], top, 0);
+    buildList(root["layers"], root["layers"], top, 0);
     addOutputs(root["outputs"], top);
     estimateBatchNormStatistics(m_graph, m_seed, m_estimate);
     inferShapes(m_graph);
@@ -174,28 +176,30 @@ class YamlImporter {
     return {scope.previous};
   }
 
-  void buildList(const YAML::Node& layers, Scope& scope, int depth) {
-    for (const auto& layer : layers) {
-      buildLayerNode(layer, scope, depth);
+  /// Builds `layers`; `written` is the same list as written in the file (before block parameters
+  /// were substituted), which error messages take their line numbers from.
+  void buildList(const YAML::Node& layers, const YAML::Node& written, Scope& scope, int depth) {
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+      buildLayerNode(layers[i], at(written[i]), scope, depth);
     }
   }
 
-  void buildLayerNode(const YAML::Node& layer, Scope& scope, int depth) {
+  void buildLayerNode(const YAML::Node& layer, const std::string& where, Scope& scope, int depth) {
     if (!layer.IsMap()) {
-      fail("{}: a layer must be a map with an 'op' or a 'block'", at(layer));
+      fail("{}: a layer must be a map with an 'op' or a 'block'", where);
     }
     bool isBlock = static_cast<bool>(layer["block"]);
     std::string kind = isBlock ? layer["block"].as<std::string>()
                                : (layer["op"] ? layer["op"].as<std::string>() : std::string());
     if (kind.empty()) {
-      fail("{}: a layer needs an 'op' or a 'block'", at(layer));
+      fail("{}: a layer needs an 'op' or a 'block'", where);
     }
     std::string local =
         layer["name"] ? layer["name"].as<std::string>() : fmt::format("{}_{}", kind, m_counter);
     ++m_counter;
     std::string full = scope.prefix + local;
     if (scope.names.contains(local)) {
-      fail("{}: layer '{}' is defined twice", at(layer), full);
+      fail("{}: layer '{}' is defined twice", where, full);
     }
     ValueId out;
     try {
@@ -207,7 +211,7 @@ class YamlImporter {
       if (message.starts_with(m_source + ":")) {
         throw;  // Already located (an error inside a block).
       }
-      fail("{}: layer '{}' ({}): {}", at(layer), full, kind, message);
+      fail("{}: layer '{}' ({}): {}", where, full, kind, message);
     }
     scope.names[local] = out;
     scope.previous = out;
@@ -275,7 +279,7 @@ class YamlImporter {
       inner.previous = current;
       params["input"] = YAML::Node(m_graph.value(current).name);
       YAML::Node layers = substitute(block["layers"], params);
-      buildList(layers, inner, depth + 1);
+      buildList(layers, block["layers"], inner, depth + 1);
       current = inner.previous;
     }
     return current;

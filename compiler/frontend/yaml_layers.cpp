@@ -110,17 +110,21 @@ class Builder {
     known.reserve(node.inputs.size());
     std::vector<const KnownValue*> pointers;
     for (ValueId in : node.inputs) {
+      if (!in.valid()) {
+        pointers.push_back(nullptr);
+        continue;
+      }
       const Value& v = g.value(in);
       known.push_back(KnownValue{v.dtype, v.shape, v.data ? &*v.data : nullptr});
       pointers.push_back(&known.back());
     }
-    std::vector<InferredOutput> types = inferNode(node, pointers);
     ValueId out = g.addIntermediate(g.uniqueValueName(outputName));
+    node.outputs = {out};
+    std::vector<InferredOutput> types = inferNode(node, pointers);
     Value& v = g.value(out);
     v.dtype = types.at(0).dtype;
     v.shape = types.at(0).shape;
     v.typed = true;
-    node.outputs = {out};
     g.addNode(std::move(node));
     return out;
   }

@@ -77,13 +77,15 @@ void requireRank(std::span<const std::int64_t> shape, std::size_t rank, std::str
 }
 
 void checkKernelShape(const Node& node, std::span<const std::int64_t> w) {
-  if (!node.attributes.has("kernel_shape")) {
-    return;
+  if (node.attributes.has("kernel_shape")) {
+    std::array<std::int64_t, 2> kernel = pairAttribute(node, "kernel_shape", 1, 1);
+    if (kernel[0] != w[2] || kernel[1] != w[3]) {
+      fail("attribute kernel_shape [{}] does not match the weights' shape [{}]",
+           fmt::join(kernel, ", "), fmt::join(w, ", "));
+    }
   }
-  std::vector<std::int64_t> kernel = node.attributes.getInts("kernel_shape");
-  if (kernel.size() != 2 || kernel[0] != w[2] || kernel[1] != w[3]) {
-    fail("attribute kernel_shape [{}] does not match the weights' shape [{}]",
-         fmt::join(kernel, ", "), fmt::join(w, ", "));
+  if (w[2] < 1 || w[3] < 1) {
+    fail("weights [{}] have an empty kernel", fmt::join(w, ", "));
   }
 }
 
