@@ -1,0 +1,165 @@
+// Bundle writer and reader: manifest YAML, raw .bin and $readmemh .hex per region, CRC-32s.
+#include "npu/runtime/export_bundle.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "npu/isa/program.h"
+#include "npu/support/crc32.h"
+#include "npu/support/error.h"
+#include "npu/support/file_io.h"
+
+namespace npu::runtime {
+namespace {
+
+std::string fileStem(const std::string& name) {
+  std::string out;
+  for (const char c : name) {
+    out += (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_') ? c : '_';
+  }
+  return out;
+}
+
+/// Writes bytes as .bin and as $readmemh text (16-byte little-endian words) next to it.
+std::uint32_t writeRegionFiles(const std::filesystem::path& dir, const std::string& stem,
+                               const std::vector<std::uint8_t>& bytes) {
+  writeBinaryFile(dir / (stem + ".bin"), bytes);
+  std::string hex;
+  for (std::size_t at = 0; at < bytes.size(); at += 16) {
+    for (std::size_t i = 16; i-- > 0;) {
+      hex += fmt::format("{:02x}", at + i < bytes.size() ? bytes[at + i] : 0);
+    }
+    hex += '\n';
+  }
+  writeTextFile(dir / (stem + ".hex"), hex);
+  return crc32(bytes);
+}
+
+}  // namespace
+
+void writeBundle(const std::filesystem::path& dir, const compiler::CompiledProgram& compiled,
+                 const compiler::QuantizedGraph& graph,
+                 const std::vector<golden::Int8Tensor>& values, const sim::DdrImage& expected,
+                 std::uint64_t cycles) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir / "regions", ec);
+  std::filesystem::create_directories(dir / "layers", ec);
+  if (ec) {
+    fail("{}: cannot create the bundle directory: {}", dir.string(), ec.message());
+  }
+  const isa::Program& program = compiled.program;
+  isa::writeProgramFile(dir / "program.npub", program);
+  writeTextFile(dir / "hw.yaml", isa::toYaml(program.config));
+  const sim::DdrImage initial = sim::DdrImage::fromProgram(program);
+
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  out << YAML::Key << "format" << YAML::Value << "npu-bundle-1";
+  out << YAML::Key << "hardware" << YAML::Value << program.config.name;
+  out << YAML::Key << "hardware_file" << YAML::Value << "hw.yaml";
+  out << YAML::Key << "program" << YAML::Value << "program.npub";
+  out << YAML::Key << "code_address" << YAML::Value << program.codeAddress;
+  out << YAML::Key << "instructions" << YAML::Value << program.instructions.size();
+  out << YAML::Key << "expected_cycles" << YAML::Value << cycles;
+  out << YAML::Key << "ddr_fill" << YAML::Value << "0xA5 ^ a[7:0] ^ a[15:8]";
+  out << YAML::Key << "regions" << YAML::Value << YAML::BeginSeq;
+  std::vector<isa::Region> regions = program.regions;
+  regions.insert(regions.begin(), program.codeRegion());
+  for (const isa::Region& region : regions) {
+    const std::string stem = "regions/" + fileStem(region.name);
+    const std::uint32_t initCrc =
+        writeRegionFiles(dir, stem + ".init", initial.readRange(region.base, region.size));
+    const std::uint32_t expectedCrc =
+        writeRegionFiles(dir, stem + ".expected", expected.readRange(region.base, region.size));
+    out << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value << region.name;
+    out << YAML::Key << "kind" << YAML::Value << std::string(isa::regionKindName(region.kind));
+    out << YAML::Key << "base" << YAML::Value << region.base;
+    out << YAML::Key << "size" << YAML::Value << region.size;
+    out << YAML::Key << "file" << YAML::Value << stem + ".init.bin";
+    out << YAML::Key << "crc32" << YAML::Value << fmt::format("0x{:08x}", initCrc);
+    out << YAML::Key << "expected_file" << YAML::Value << stem + ".expected.bin";
+    out << YAML::Key << "expected_crc32" << YAML::Value << fmt::format("0x{:08x}", expectedCrc);
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+  out << YAML::Key << "layers" << YAML::Value << YAML::BeginSeq;
+  for (std::size_t i = 0; i < graph.ops.size(); ++i) {
+    const compiler::TensorId id = compiler::opOutput(graph.ops[i]);
+    const auto& data = values[id].data;
+    const std::vector<std::uint8_t> bytes(data.begin(), data.end());
+    const std::string stem =
+        fmt::format("layers/{:03}_{}", i, fileStem(compiler::opName(graph.ops[i])));
+    const std::uint32_t crc = writeRegionFiles(dir, stem, bytes);
+    const compiler::QTensor& tensor = graph.tensors[id];
+    out << YAML::BeginMap;
+    out << YAML::Key << "layer" << YAML::Value << compiler::opName(graph.ops[i]);
+    out << YAML::Key << "tensor" << YAML::Value << tensor.name;
+    out << YAML::Key << "shape_nhwc" << YAML::Value << YAML::Flow << tensor.shape;
+    out << YAML::Key << "scale" << YAML::Value << tensor.scale;
+    out << YAML::Key << "zero_point" << YAML::Value << tensor.zeroPoint;
+    out << YAML::Key << "address" << YAML::Value << compiled.tensors[id].address;
+    out << YAML::Key << "file" << YAML::Value << stem + ".bin";
+    out << YAML::Key << "crc32" << YAML::Value << fmt::format("0x{:08x}", crc);
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+  out << YAML::EndMap;
+  writeTextFile(dir / "manifest.yaml", std::string(out.c_str()) + "\n");
+}
+
+Bundle readBundle(const std::filesystem::path& dir) {
+  const std::filesystem::path manifestPath = dir / "manifest.yaml";
+  YAML::Node root;
+  try {
+    root = YAML::Load(readTextFile(manifestPath));
+  } catch (const YAML::Exception& e) {
+    fail("{}: not a valid manifest: {}", manifestPath.string(), e.what());
+  }
+  Bundle bundle;
+  auto checkFile = [&](const std::string& file, const std::string& crcText, std::uint64_t size) {
+    const std::vector<std::uint8_t> bytes = readBinaryFile(dir / file);
+    if (size != 0 && bytes.size() != size) {
+      fail("{}: {} bytes, the manifest says {}", (dir / file).string(), bytes.size(), size);
+    }
+    const std::string actual = fmt::format("0x{:08x}", crc32(bytes));
+    if (actual != crcText) {
+      fail("{}: CRC-32 {} does not match the manifest's {}", (dir / file).string(), actual,
+           crcText);
+    }
+  };
+  try {
+    if (root["format"].as<std::string>() != "npu-bundle-1") {
+      fail("{}: unknown bundle format '{}'", manifestPath.string(),
+           root["format"].as<std::string>());
+    }
+    bundle.hardware = root["hardware"].as<std::string>();
+    bundle.programFile = root["program"].as<std::string>();
+    bundle.expectedCycles = root["expected_cycles"].as<std::uint64_t>();
+    for (const auto& node : root["regions"]) {
+      BundleRegion region;
+      region.name = node["name"].as<std::string>();
+      region.kind = node["kind"].as<std::string>();
+      region.base = node["base"].as<std::uint64_t>();
+      region.size = node["size"].as<std::uint64_t>();
+      region.initFile = node["file"].as<std::string>();
+      region.expectedFile = node["expected_file"].as<std::string>();
+      checkFile(region.initFile, node["crc32"].as<std::string>(), region.size);
+      checkFile(region.expectedFile, node["expected_crc32"].as<std::string>(), region.size);
+      bundle.regions.push_back(region);
+    }
+    for (const auto& node : root["layers"]) {
+      checkFile(node["file"].as<std::string>(), node["crc32"].as<std::string>(), 0);
+      bundle.layerDumps.push_back(node["file"].as<std::string>());
+    }
+  } catch (const YAML::Exception& e) {
+    fail("{}: malformed manifest: {}", manifestPath.string(), e.what());
+  }
+  isa::readProgramFile(dir / bundle.programFile);
+  return bundle;
+}
+
+}  // namespace npu::runtime
