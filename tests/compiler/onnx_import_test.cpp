@@ -259,6 +259,7 @@ TEST(OnnxImport, ExternalData) {
   location->set_key("location");
   location->set_value("weights.bin");
   std::filesystem::path path = model.write();
+  std::filesystem::remove(path.parent_path() / "weights.bin");  // from an earlier run
   EXPECT_EQ(errorOf([&] { importOnnx(path); }),
             path.string() + ": initializer 'w': cannot open external data file '" +
                 (path.parent_path() / "weights.bin").string() + "'");
