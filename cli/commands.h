@@ -22,4 +22,7 @@ void addCosimCommand(CLI::App& app, Action& action);
 /// `npu import`.
 void addImportCommand(CLI::App& app, Action& action);
 
+/// `npu opcheck`.
+void addOpcheckCommand(CLI::App& app, Action& action);
+
 }  // namespace npu::cli

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   npu::cli::addSimCommand(app, action);
   npu::cli::addCosimCommand(app, action);
   npu::cli::addImportCommand(app, action);
+  npu::cli::addOpcheckCommand(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

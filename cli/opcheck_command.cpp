@@ -1,0 +1,168 @@
+// `npu opcheck OP [--count N] [--seed S] [--hw FILE] [--mode functional|timed] [--rtl]
+// [--inject-bug NAME] [--out DIR]` sweeps random one-op cases against golden;
+// `npu opcheck --repro FILE` replays one. Exit 1 on any failure.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "commands.h"
+#include "npu/isa/npu_config.h"
+#include "npu/subnet_bench/op_sweep.h"
+#include "npu/subnet_bench/repro.h"
+#include "npu/support/error.h"
+
+namespace npu::cli {
+namespace {
+
+struct OpcheckOptions {
+  std::string op;
+  std::uint64_t count = 100;
+  std::uint64_t seed = 1;
+  std::string hw = "npu-s";
+  std::string mode = "functional";
+  bool rtl = false;
+  std::string repro;
+  std::string bug = "none";
+  std::string out = "opcheck-repros";
+  std::uint64_t maxRepros = 10;
+  // Which options the user gave (a replay keeps the file's values otherwise).
+  bool hwGiven = false;
+  bool modeGiven = false;
+  bool bugGiven = false;
+};
+
+bench::InjectedBug parseBugOption(const std::string& name) {
+  const auto bug = bench::parseBug(name);
+  if (!bug) {
+    fail("opcheck: unknown injected bug '{}' (one of {})", name, bench::bugNames());
+  }
+  return *bug;
+}
+
+bench::Engine engineOf(const OpcheckOptions& o) {
+  if (o.rtl) {
+    return bench::Engine::Rtl;
+  }
+  return o.mode == "timed" ? bench::Engine::Timed : bench::Engine::Functional;
+}
+
+int replay(const OpcheckOptions& o) {
+  bench::Repro repro = bench::readRepro(o.repro);
+  if (o.hwGiven) {
+    repro.hw = o.hw;
+  }
+  if (o.modeGiven) {
+    repro.engine = engineOf(o);
+  }
+  if (o.bugGiven) {
+    repro.bug = parseBugOption(o.bug);
+  }
+  bench::CheckOptions check;
+  check.hw = isa::loadNpuConfig(isa::resolveConfigPath(
+      repro.hw, o.hwGiven ? std::filesystem::current_path()
+                          : std::filesystem::absolute(o.repro).parent_path()));
+  check.engine = repro.engine;
+  check.bug = repro.bug;
+  const bench::CaseResult result = bench::checkCase(repro.opCase, check);
+  const std::string context =
+      fmt::format("{} ({}, {}{})", bench::describeCase(repro.opCase), check.hw.name,
+                  bench::engineName(check.engine),
+                  check.bug == bench::InjectedBug::None
+                      ? ""
+                      : ", injected bug " + std::string(bench::bugName(check.bug)));
+  switch (result.verdict) {
+    case bench::Verdict::Pass:
+      fmt::print("{}: PASS: {}\n", o.repro, context);
+      return 0;
+    case bench::Verdict::Unsupported:
+      fmt::print("{}: UNSUPPORTED: {}\n  {}\n", o.repro, context, result.message);
+      return 0;
+    case bench::Verdict::Fail:
+      break;
+  }
+  fmt::print("{}: FAIL ({}): {}\n  {}\n", o.repro, result.kind, context, result.message);
+  return 1;
+}
+
+int sweep(const OpcheckOptions& o) {
+  bench::SweepOptions options;
+  if (o.op != "all") {
+    options.family = bench::parseOpFamily(o.op);
+  }
+  options.count = o.count;
+  options.seed = o.seed;
+  options.hwArgument = o.hw;
+  options.check.hw =
+      isa::loadNpuConfig(isa::resolveConfigPath(o.hw, std::filesystem::current_path()));
+  options.check.engine = engineOf(o);
+  options.check.bug = parseBugOption(o.bug);
+  options.outDir = o.out;
+  options.maxRepros = o.maxRepros;
+  // A progress line every tenth of the sweep, and at least every 30 seconds.
+  const std::uint64_t step = std::max<std::uint64_t>(1, o.count / 10);
+  double lastPrint = 0.0;
+  auto progress = [&](std::uint64_t done, const bench::SweepReport& report) {
+    if (done % step != 0 && done != o.count && report.seconds - lastPrint < 30.0) {
+      return;
+    }
+    lastPrint = report.seconds;
+    const bench::SweepCounts c = report.total();
+    fmt::print("opcheck: {}/{} cases: {} pass, {} fail, {} unsupported ({:.1f} s)\n", done, o.count,
+               c.pass, c.fail, c.unsupported, report.seconds);
+    std::fflush(stdout);
+  };
+  const bench::SweepReport report = bench::runSweep(options, progress);
+  fmt::print("{}", bench::formatSweepSummary(report, options));
+  return report.failures.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+void addOpcheckCommand(CLI::App& app, Action& action) {
+  auto options = std::make_shared<OpcheckOptions>();
+  CLI::App* command = app.add_subcommand(
+      "opcheck", "Check random one-op cases bit-exactly against golden, or replay a repro");
+  command
+      ->add_option("OP", options->op,
+                   "conv, eltwise, pool, lut, concat, upsample or all (omit with --repro)")
+      ->check(CLI::IsMember({"conv", "eltwise", "pool", "lut", "concat", "upsample", "all"}));
+  command->add_option("--count", options->count, "Cases to run (default 100)");
+  command->add_option("--seed", options->seed, "Sweep seed (default 1)");
+  CLI::Option* hw =
+      command->add_option("--hw", options->hw, "Hardware preset name or config file (npu-s)");
+  CLI::Option* mode = command->add_option("--mode", options->mode, "functional (default) or timed")
+                          ->check(CLI::IsMember({"functional", "timed"}));
+  CLI::Option* rtl = command->add_flag("--rtl", options->rtl,
+                                       "Run on the Verilator RTL model (its hardware config only)");
+  command->add_option("--repro", options->repro, "Replay this repro file instead of sweeping");
+  CLI::Option* bug =
+      command->add_option("--inject-bug", options->bug,
+                          fmt::format("Debug: plant a numerics bug ({})", bench::bugNames()));
+  command->add_option("--out", options->out, "Directory for repro files (opcheck-repros)");
+  command->add_option("--max-repros", options->maxRepros,
+                      "Failures to shrink and write as repros (default 10)");
+  command->callback([&action, options, hw, mode, rtl, bug] {
+    options->hwGiven = hw->count() > 0;
+    options->modeGiven = mode->count() > 0 || rtl->count() > 0;
+    options->bugGiven = bug->count() > 0;
+    action = [options] {
+      if (!options->repro.empty()) {
+        if (!options->op.empty()) {
+          fail("opcheck: give either OP or --repro, not both");
+        }
+        return replay(*options);
+      }
+      if (options->op.empty()) {
+        fail(
+            "opcheck: name an OP (conv, eltwise, pool, lut, concat, upsample, all) or --repro "
+            "FILE");
+      }
+      return sweep(*options);
+    };
+  });
+}
+
+}  // namespace npu::cli

@@ -1,0 +1,142 @@
+// One operator-verification case: a single quantized op described by plain integers (geometry,
+// zero points, requant multipliers, clip, rounding) plus a seed for its data, and the one-op
+// QuantizedGraph and inputs it stands for.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "npu/compiler/quant/quantized_graph.h"
+#include "npu/golden/int8_ops.h"
+
+namespace npu::bench {
+
+/// The op a case checks.
+enum class OpKind : std::uint8_t {
+  Conv,
+  Add,
+  Mul,
+  MaxPool,
+  AvgPool,
+  GlobalAvgPool,
+  Lut,
+  Concat,
+  Upsample
+};
+
+/// The groups `npu opcheck OP` sweeps: conv, eltwise (add, mul), pool (max, average, global),
+/// lut, concat and upsample.
+enum class OpFamily : std::uint8_t { Conv, Eltwise, Pool, Lut, Concat, Upsample };
+
+/// How input (and conv weight) values are drawn from the case's seed.
+enum class DataPattern : std::uint8_t {
+  Uniform,        ///< every int8 value equally likely
+  Extremes,       ///< only -128 and 127 (weights -127/127, or -128 with full-range weights)
+  NearZeroPoint,  ///< within 3 of the input zero point
+};
+
+/// A fixed-point multiplier as the parameter records hold it: m = multiplier * 2^(shift - 31).
+struct Requant {
+  std::int32_t multiplier = 1 << 30;
+  std::int32_t shift = 0;
+
+  friend bool operator==(const Requant&, const Requant&) = default;
+};
+
+/// Everything that defines one case. Fields a kind does not use keep their defaults (and are
+/// neither written to nor accepted in its repro file).
+struct OpCase {
+  OpKind kind = OpKind::Conv;
+  /// Seeds the data: inputs, weights, bias, LUT tables and per-channel multipliers.
+  std::uint64_t seed = 0;
+  DataPattern data = DataPattern::Uniform;
+  /// The (first) input, NHWC [1, height, width, channels].
+  std::int64_t height = 1;
+  std::int64_t width = 1;
+  std::int64_t channels = 1;
+  std::int32_t inputZeroPoint = 0;
+  /// Add and mul: the second input's zero point (same shape as the first).
+  std::int32_t inputZeroPointB = 0;
+  /// Concat: channel counts of the inputs after the first (same height and width).
+  std::vector<std::int64_t> concatChannels;
+
+  /// Conv: output channels, kernel/stride/dilation (vertical, horizontal), pads (top, left,
+  /// bottom, right) and groups. Pools use kernel, stride and pads.
+  std::int64_t outChannels = 1;
+  std::array<std::int64_t, 2> kernel{1, 1};
+  std::array<std::int64_t, 2> stride{1, 1};
+  std::array<std::int64_t, 2> dilation{1, 1};
+  std::array<std::int64_t, 4> pads{0, 0, 0, 0};
+  std::int64_t groups = 1;
+  /// Conv: bias values are drawn from [-biasRange, biasRange].
+  std::int64_t biasRange = 0;
+  /// Conv: weights in [-128, 127] instead of the compiler's symmetric [-127, 127].
+  bool fullRangeWeights = false;
+  /// Conv: when set, every output channel gets its own multiplier drawn from the seed (mantissa
+  /// anywhere in [2^30, 2^31 - 1], shift within 2 of `requant.shift`); otherwise all share
+  /// `requant`.
+  bool perChannel = false;
+
+  /// Output stage of conv, add and mul.
+  Requant requant;
+  std::int32_t outputZeroPoint = 0;
+  std::int32_t clipLo = -128;
+  std::int32_t clipHi = 127;
+  /// A fused LUT (table drawn from the seed) after the clip.
+  bool fusedLut = false;
+  golden::Rounding rounding = golden::Rounding::Single;
+  /// Add: the per-input rescales and the left shift applied before them.
+  Requant requantA;
+  Requant requantB;
+  std::int32_t leftShift = 20;
+
+  /// Upsample: vertical and horizontal factors.
+  std::array<std::int64_t, 2> factor{2, 2};
+
+  friend bool operator==(const OpCase&, const OpCase&) = default;
+};
+
+/// Lower-case names used on the command line and in repro files ("conv", "add", "mul",
+/// "maxpool", "avgpool", "globalavgpool", "lut", "concat", "upsample").
+std::string_view opKindName(OpKind kind);
+std::optional<OpKind> parseOpKind(std::string_view name);
+
+/// "conv", "eltwise", "pool", "lut", "concat", "upsample".
+std::string_view opFamilyName(OpFamily family);
+std::optional<OpFamily> parseOpFamily(std::string_view name);
+
+/// The family an op kind belongs to.
+OpFamily familyOf(OpKind kind);
+
+/// "uniform", "extremes", "near_zero_point".
+std::string_view dataPatternName(DataPattern pattern);
+std::optional<DataPattern> parseDataPattern(std::string_view name);
+
+/// Throws npu::Error ("case: ...") when the case does not describe a well-formed op: a
+/// non-positive size, an output smaller than 1x1, groups that do not divide the channels, a zero
+/// point, clip bound or multiplier out of its range.
+void validateCase(const OpCase& opCase);
+
+/// The output shape [1, H, W, C] of a valid case.
+std::vector<std::int64_t> caseOutputShape(const OpCase& opCase);
+
+/// Multiply-accumulates (conv) or output elements (other ops): a rough cost of running the case.
+std::int64_t caseWork(const OpCase& opCase);
+
+/// A one-op graph and the data to feed it.
+struct CaseGraph {
+  compiler::QuantizedGraph graph;
+  std::vector<golden::Int8Tensor> inputs;
+};
+
+/// Builds the one-op graph of a (validated) case; the op is named after its kind.
+CaseGraph buildCaseGraph(const OpCase& opCase);
+
+/// One line describing the case's shape and parameters, for progress and failure reports.
+std::string describeCase(const OpCase& opCase);
+
+}  // namespace npu::bench

@@ -1,0 +1,95 @@
+// The opcheck engine: one case compiled as a one-op graph, run on an engine and verified
+// bit-exactly against golden; shrinking of a failing case to a minimal one; debug bug injection.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "npu/isa/npu_config.h"
+#include "npu/subnet_bench/op_case.h"
+
+namespace npu::bench {
+
+/// Where a compiled case runs.
+enum class Engine : std::uint8_t {
+  Functional,  ///< the functional simulator (fast; the default)
+  Timed,       ///< the SystemC cycle model
+  Rtl,         ///< the Verilator RTL model (its hardware config only)
+};
+
+std::string_view engineName(Engine engine);
+
+/// Debug switch: a deliberate numerics bug planted between codegen and the engine (or in the
+/// expected values), so tests can show that opcheck finds and shrinks a real-looking bug. The
+/// simulator's code is never changed.
+enum class InjectedBug : std::uint8_t {
+  None,
+  /// Flips bit 6 of the bias in every conv parameter record of output channel 0 (a +-64
+  /// accumulator error on one channel).
+  ConvBiasBit,
+  /// Lowers clip_hi of every CONV instruction by one when it is above clip_lo (wrong only where
+  /// an output reaches the upper bound).
+  ConvClipHigh,
+  /// Raises out_zp of every add/mul ELTWISE instruction by one (saturating at 127).
+  EltwiseZeroPoint,
+  /// Adds one to the first byte of the expected output (a bug on the golden side).
+  ExpectedOffByOne,
+};
+
+/// "none", "conv-bias-bit", "conv-clip-hi", "eltwise-zero-point", "expected-off-by-one".
+std::string_view bugName(InjectedBug bug);
+std::optional<InjectedBug> parseBug(std::string_view name);
+/// Every bug name, comma-separated, for help and error texts.
+std::string bugNames();
+
+/// How cases run.
+struct CheckOptions {
+  isa::NpuConfig hw;
+  Engine engine = Engine::Functional;
+  InjectedBug bug = InjectedBug::None;
+};
+
+/// What a case came to.
+enum class Verdict : std::uint8_t {
+  Pass,
+  Fail,
+  /// Codegen declined the op with a layer error naming a limit (padding above 63, SRAM too
+  /// small, ...): not a failure, reported separately.
+  Unsupported,
+};
+
+struct CaseResult {
+  Verdict verdict = Verdict::Pass;
+  /// For failures: "mismatch" (verified DDR differs), "fault" (the engine faulted),
+  /// "codegen-error" (codegen threw something other than a layer limit, or produced an invalid
+  /// program), "golden-error", "crash" (an exception other than npu::Error).
+  std::string kind;
+  /// One line: the mismatch location, the fault, the error or the unsupported reason.
+  std::string message;
+};
+
+/// Builds, compiles, runs and verifies one case. Never throws for a problem of the case itself;
+/// throws npu::Error only for an invalid case (validateCase) or an engine that cannot run at all
+/// (RTL built for another hardware config).
+CaseResult checkCase(const OpCase& opCase, const CheckOptions& options);
+
+/// The result of shrinking.
+struct ShrinkResult {
+  OpCase minimal;
+  CaseResult result;
+  /// Accepted simplifications and cases run.
+  int steps = 0;
+  int evaluations = 0;
+};
+
+/// Greedily simplifies a failing case while it keeps failing with the same kind: smaller
+/// spatial sizes, channels, kernel, stride, dilation, padding and groups, fewer concat inputs,
+/// factors of 1, then simpler quantization (zero points 0, shared multiplier, no LUT, single
+/// rounding, full clip, no bias, uniform data). Stops after `maxEvaluations` cases.
+ShrinkResult shrinkCase(const OpCase& failing, const CaseResult& failure,
+                        const CheckOptions& options, int maxEvaluations = 3000);
+
+}  // namespace npu::bench

@@ -1,0 +1,27 @@
+// Random op cases per family: the configurations `npu opcheck` sweeps.
+#pragma once
+
+#include <cstdint>
+
+#include "npu/subnet_bench/op_case.h"
+
+namespace npu::bench {
+
+/// The op kind case `index` of a sweep over `family` checks (add and mul alternate, pools cycle
+/// max, average, max, average, global).
+OpKind sweepKind(OpFamily family, std::uint64_t index);
+
+/// The family case `index` of an `all` sweep checks: a fixed cycle weighted towards conv
+/// (8 conv, 3 eltwise, 4 pool, 2 lut, 2 concat, 1 upsample in every 20 cases).
+OpFamily sweepFamily(std::uint64_t index);
+
+/// A random valid case of `kind`, fully determined by `seed`. Conv covers kernels 1-7,
+/// strides 1-3, dilations 1-3, dense, grouped, depthwise and channel-multiplier groups,
+/// asymmetric and oversized padding, channel counts that are not multiples of the MAC array,
+/// odd spatial sizes, zero points at -128 and 127, tiny, huge, zero and unnormalised
+/// multipliers, per-channel multipliers, single and double rounding, clips and fused LUTs; the
+/// other kinds draw the same way from the parameters they have. Sizes are bounded so one case
+/// runs in milliseconds, with a few large enough to be tiled.
+OpCase randomCase(OpKind kind, std::uint64_t seed);
+
+}  // namespace npu::bench

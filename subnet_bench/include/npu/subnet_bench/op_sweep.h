@@ -1,0 +1,77 @@
+// Sweeps: many random cases of one op family (or all), counted per op kind, with every failure
+// shrunk and written as a repro file, and the summary `npu opcheck` prints.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "npu/subnet_bench/op_case.h"
+#include "npu/subnet_bench/op_check.h"
+
+namespace npu::bench {
+
+struct SweepOptions {
+  /// The family to sweep; nullopt sweeps all of them.
+  std::optional<OpFamily> family;
+  std::uint64_t count = 100;
+  std::uint64_t seed = 1;
+  CheckOptions check;
+  /// Recorded in repro files (a preset name or a path, as given to --hw).
+  std::string hwArgument = "npu-s";
+  /// Where repro files go (created on the first failure).
+  std::filesystem::path outDir = "opcheck-repros";
+  /// Failures beyond this many are counted and listed but not shrunk or written.
+  std::uint64_t maxRepros = 10;
+  /// Evaluations one shrink may spend.
+  int shrinkBudget = 3000;
+};
+
+/// Pass, fail and unsupported counts.
+struct SweepCounts {
+  std::uint64_t pass = 0;
+  std::uint64_t fail = 0;
+  std::uint64_t unsupported = 0;
+
+  std::uint64_t total() const { return pass + fail + unsupported; }
+};
+
+/// One failing case of a sweep.
+struct SweepFailure {
+  std::uint64_t index = 0;
+  OpCase original;
+  CaseResult result;
+  /// Set for the first SweepOptions::maxRepros failures.
+  std::optional<ShrinkResult> shrunk;
+  std::filesystem::path repro;
+};
+
+struct SweepReport {
+  std::map<OpKind, SweepCounts> counts;
+  /// Unsupported reasons with digits replaced by '#', and how often each occurred.
+  std::map<std::string, std::uint64_t> unsupportedReasons;
+  std::vector<SweepFailure> failures;
+  double seconds = 0.0;
+
+  SweepCounts total() const;
+};
+
+/// The case at `index` of a sweep: its kind and seed depend only on (family, seed, index).
+OpCase sweepCase(const std::optional<OpFamily>& family, std::uint64_t seed, std::uint64_t index);
+
+/// Called after every case with the cases done so far and the running report.
+using SweepProgress = std::function<void(std::uint64_t done, const SweepReport& report)>;
+
+/// Runs the sweep; failures are shrunk and written to `outDir` as `<kind>-<index>.yaml`.
+SweepReport runSweep(const SweepOptions& options, const SweepProgress& progress = {});
+
+/// The summary table: per op kind pass/fail/unsupported, totals, the most frequent
+/// unsupported reasons, and each failure with its repro path.
+std::string formatSweepSummary(const SweepReport& report, const SweepOptions& options);
+
+}  // namespace npu::bench

@@ -1,0 +1,453 @@
+// Op cases: names, validation, output shapes and the one-op graph with its seeded data.
+#include "npu/subnet_bench/op_case.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "npu/subnet_bench/rng.h"
+#include "npu/support/error.h"
+
+namespace npu::bench {
+namespace {
+
+constexpr std::array<std::string_view, 9> kKindNames{
+    "conv", "add", "mul", "maxpool", "avgpool", "globalavgpool", "lut", "concat", "upsample"};
+constexpr std::array<std::string_view, 6> kFamilyNames{"conv", "eltwise", "pool",
+                                                       "lut",  "concat",  "upsample"};
+constexpr std::array<std::string_view, 3> kPatternNames{"uniform", "extremes", "near_zero_point"};
+
+/// Sizes above this are rejected: a repro file is a small thing, and this keeps every product
+/// of sizes inside int64.
+constexpr std::int64_t kMaxSize = 4096;
+
+/// The scale every tensor carries: cases state their multipliers directly, so scales only
+/// matter to ops that require equal quantization (concat, upsample).
+constexpr double kScale = 0.05;
+
+template <std::size_t N>
+std::optional<std::size_t> indexOf(const std::array<std::string_view, N>& names,
+                                   std::string_view name) {
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end()) {
+    return std::nullopt;
+  }
+  return static_cast<std::size_t>(it - names.begin());
+}
+
+void checkRange(std::int64_t value, std::int64_t lo, std::int64_t hi, std::string_view what) {
+  if (value < lo || value > hi) {
+    fail("case: {} {} is outside [{}, {}]", what, value, lo, hi);
+  }
+}
+
+void checkRequant(const Requant& r, std::string_view what) {
+  checkRange(r.multiplier, 0, std::numeric_limits<std::int32_t>::max(),
+             fmt::format("{} multiplier", what));
+  checkRange(r.shift, -31, 30, fmt::format("{} shift", what));
+}
+
+bool usesOutputStage(OpKind kind) {
+  return kind == OpKind::Conv || kind == OpKind::Add || kind == OpKind::Mul;
+}
+
+bool usesWindow(OpKind kind) {
+  return kind == OpKind::Conv || kind == OpKind::MaxPool || kind == OpKind::AvgPool;
+}
+
+/// Output rows or columns of a window op; may be < 1 for a window larger than the padded input.
+std::int64_t windowOutput(std::int64_t in, std::int64_t padBefore, std::int64_t padAfter,
+                          std::int64_t kernel, std::int64_t dilation, std::int64_t stride) {
+  const std::int64_t span = (kernel - 1) * dilation + 1;
+  const std::int64_t padded = in + padBefore + padAfter;
+  return padded < span ? 0 : (padded - span) / stride + 1;
+}
+
+std::int8_t drawValue(Rng& rng, DataPattern pattern, std::int32_t zeroPoint) {
+  switch (pattern) {
+    case DataPattern::Extremes:
+      return static_cast<std::int8_t>(rng.chance(0.5) ? -128 : 127);
+    case DataPattern::NearZeroPoint:
+      return static_cast<std::int8_t>(
+          std::clamp<std::int64_t>(zeroPoint + rng.pick(-3, 3), -128, 127));
+    case DataPattern::Uniform:
+      break;
+  }
+  return static_cast<std::int8_t>(rng.pick(-128, 127));
+}
+
+golden::Int8Tensor drawTensor(Rng& rng, std::vector<std::int64_t> shape, DataPattern pattern,
+                              std::int32_t zeroPoint) {
+  golden::Int8Tensor t;
+  std::int64_t n = 1;
+  for (const std::int64_t d : shape) {
+    n *= d;
+  }
+  t.shape = std::move(shape);
+  t.data.reserve(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    t.data.push_back(drawValue(rng, pattern, zeroPoint));
+  }
+  return t;
+}
+
+golden::Lut drawLut(Rng& rng) {
+  golden::Lut lut{};
+  for (auto& v : lut) {
+    v = static_cast<std::int8_t>(rng.pick(-128, 127));
+  }
+  return lut;
+}
+
+golden::OutputStage outputStage(const OpCase& c) {
+  golden::OutputStage stage;
+  stage.zeroPoint = c.outputZeroPoint;
+  stage.clipLo = c.clipLo;
+  stage.clipHi = c.clipHi;
+  stage.rounding = c.rounding;
+  if (c.fusedLut) {
+    Rng rng(c.seed, "fused_lut");
+    stage.lut = drawLut(rng);
+  }
+  return stage;
+}
+
+golden::QuantizedMultiplier toGolden(const Requant& r) {
+  return {r.multiplier, r.shift};
+}
+
+compiler::TensorId addTensor(compiler::QuantizedGraph& graph, std::string name,
+                             std::vector<std::int64_t> shape, std::int32_t zeroPoint) {
+  compiler::QTensor t;
+  t.name = std::move(name);
+  t.shape = std::move(shape);
+  t.scale = kScale;
+  t.zeroPoint = zeroPoint;
+  graph.tensors.push_back(std::move(t));
+  return graph.tensors.size() - 1;
+}
+
+compiler::QConv buildConv(const OpCase& c) {
+  compiler::QConv conv;
+  const std::int64_t cg = c.channels / c.groups;
+  Rng weights(c.seed, "weights");
+  conv.weights.shape = {c.outChannels, c.kernel[0], c.kernel[1], cg};
+  const std::int64_t lo = c.fullRangeWeights ? -128 : -127;
+  const std::int64_t count = c.outChannels * c.kernel[0] * c.kernel[1] * cg;
+  conv.weights.data.reserve(static_cast<std::size_t>(count));
+  for (std::int64_t i = 0; i < count; ++i) {
+    std::int64_t w = weights.pick(lo, 127);
+    if (c.data == DataPattern::Extremes) {
+      w = weights.chance(0.5) ? lo : 127;
+    }
+    conv.weights.data.push_back(static_cast<std::int8_t>(w));
+  }
+  auto& p = conv.params;
+  p.strides = c.stride;
+  p.dilations = c.dilation;
+  p.pads = c.pads;
+  p.groups = c.groups;
+  p.inputZeroPoint = c.inputZeroPoint;
+  Rng bias(c.seed, "bias");
+  Rng multipliers(c.seed, "multipliers");
+  for (std::int64_t o = 0; o < c.outChannels; ++o) {
+    p.bias.push_back(static_cast<std::int32_t>(bias.pick(-c.biasRange, c.biasRange)));
+    golden::QuantizedMultiplier m = toGolden(c.requant);
+    if (c.perChannel && m.multiplier >= (1 << 30)) {
+      m.multiplier = static_cast<std::int32_t>(
+          multipliers.pick(1 << 30, std::numeric_limits<std::int32_t>::max()));
+      m.shift = static_cast<std::int32_t>(
+          std::clamp<std::int64_t>(m.shift + multipliers.pick(-2, 2), -31, 30));
+    }
+    p.multipliers.push_back(m);
+  }
+  p.output = outputStage(c);
+  return conv;
+}
+
+}  // namespace
+
+std::string_view opKindName(OpKind kind) {
+  return kKindNames[static_cast<std::size_t>(kind)];
+}
+
+std::optional<OpKind> parseOpKind(std::string_view name) {
+  const auto i = indexOf(kKindNames, name);
+  return i ? std::optional<OpKind>(static_cast<OpKind>(*i)) : std::nullopt;
+}
+
+std::string_view opFamilyName(OpFamily family) {
+  return kFamilyNames[static_cast<std::size_t>(family)];
+}
+
+std::optional<OpFamily> parseOpFamily(std::string_view name) {
+  const auto i = indexOf(kFamilyNames, name);
+  return i ? std::optional<OpFamily>(static_cast<OpFamily>(*i)) : std::nullopt;
+}
+
+OpFamily familyOf(OpKind kind) {
+  switch (kind) {
+    case OpKind::Conv:
+      return OpFamily::Conv;
+    case OpKind::Add:
+    case OpKind::Mul:
+      return OpFamily::Eltwise;
+    case OpKind::MaxPool:
+    case OpKind::AvgPool:
+    case OpKind::GlobalAvgPool:
+      return OpFamily::Pool;
+    case OpKind::Lut:
+      return OpFamily::Lut;
+    case OpKind::Concat:
+      return OpFamily::Concat;
+    case OpKind::Upsample:
+      break;
+  }
+  return OpFamily::Upsample;
+}
+
+std::string_view dataPatternName(DataPattern pattern) {
+  return kPatternNames[static_cast<std::size_t>(pattern)];
+}
+
+std::optional<DataPattern> parseDataPattern(std::string_view name) {
+  const auto i = indexOf(kPatternNames, name);
+  return i ? std::optional<DataPattern>(static_cast<DataPattern>(*i)) : std::nullopt;
+}
+
+void validateCase(const OpCase& c) {
+  checkRange(c.height, 1, kMaxSize, "height");
+  checkRange(c.width, 1, kMaxSize, "width");
+  checkRange(c.channels, 1, kMaxSize, "channels");
+  checkRange(c.inputZeroPoint, -128, 127, "input zero point");
+  if (c.kind == OpKind::Add || c.kind == OpKind::Mul) {
+    checkRange(c.inputZeroPointB, -128, 127, "second input zero point");
+  }
+  if (usesOutputStage(c.kind)) {
+    checkRequant(c.requant, "output");
+    checkRange(c.outputZeroPoint, -128, 127, "output zero point");
+    checkRange(c.clipLo, -128, 127, "clip low bound");
+    checkRange(c.clipHi, -128, 127, "clip high bound");
+    if (c.clipLo > c.clipHi) {
+      fail("case: clip [{}, {}] is empty", c.clipLo, c.clipHi);
+    }
+  }
+  if (c.kind == OpKind::Add) {
+    checkRequant(c.requantA, "input a");
+    checkRequant(c.requantB, "input b");
+    checkRange(c.leftShift, 0, 23, "left shift");
+  }
+  if (usesWindow(c.kind)) {
+    for (int i = 0; i < 2; ++i) {
+      checkRange(c.kernel[i], 1, kMaxSize, "kernel size");
+      checkRange(c.stride[i], 1, kMaxSize, "stride");
+    }
+    for (const std::int64_t pad : c.pads) {
+      checkRange(pad, 0, kMaxSize, "padding");
+    }
+  }
+  if (c.kind == OpKind::Conv) {
+    checkRange(c.outChannels, 1, kMaxSize, "output channels");
+    checkRange(c.dilation[0], 1, kMaxSize, "dilation");
+    checkRange(c.dilation[1], 1, kMaxSize, "dilation");
+    checkRange(c.groups, 1, kMaxSize, "groups");
+    checkRange(c.biasRange, 0, std::numeric_limits<std::int32_t>::max(), "bias range");
+    if (c.channels % c.groups != 0 || c.outChannels % c.groups != 0) {
+      fail("case: groups {} must divide both the input channels {} and the output channels {}",
+           c.groups, c.channels, c.outChannels);
+    }
+  }
+  if (c.kind == OpKind::Concat) {
+    if (c.concatChannels.empty()) {
+      fail("case: a concat needs at least two inputs");
+    }
+    for (const std::int64_t channels : c.concatChannels) {
+      checkRange(channels, 1, kMaxSize, "concat input channels");
+    }
+  }
+  if (c.kind == OpKind::Upsample) {
+    checkRange(c.factor[0], 1, 64, "upsample factor");
+    checkRange(c.factor[1], 1, 64, "upsample factor");
+  }
+  if (usesWindow(c.kind)) {
+    const std::array<std::int64_t, 2> dilation =
+        c.kind == OpKind::Conv ? c.dilation : std::array<std::int64_t, 2>{1, 1};
+    const std::int64_t oh =
+        windowOutput(c.height, c.pads[0], c.pads[2], c.kernel[0], dilation[0], c.stride[0]);
+    const std::int64_t ow =
+        windowOutput(c.width, c.pads[1], c.pads[3], c.kernel[1], dilation[1], c.stride[1]);
+    if (oh < 1 || ow < 1) {
+      fail("case: the {}x{} window (dilation {}x{}) does not fit the {}x{} input padded by {}",
+           c.kernel[0], c.kernel[1], dilation[0], dilation[1], c.height, c.width,
+           fmt::join(c.pads, ","));
+    }
+  }
+}
+
+std::vector<std::int64_t> caseOutputShape(const OpCase& c) {
+  switch (c.kind) {
+    case OpKind::Conv:
+    case OpKind::MaxPool:
+    case OpKind::AvgPool: {
+      const std::array<std::int64_t, 2> dilation =
+          c.kind == OpKind::Conv ? c.dilation : std::array<std::int64_t, 2>{1, 1};
+      return {1,
+              windowOutput(c.height, c.pads[0], c.pads[2], c.kernel[0], dilation[0], c.stride[0]),
+              windowOutput(c.width, c.pads[1], c.pads[3], c.kernel[1], dilation[1], c.stride[1]),
+              c.kind == OpKind::Conv ? c.outChannels : c.channels};
+    }
+    case OpKind::GlobalAvgPool:
+      return {1, 1, 1, c.channels};
+    case OpKind::Concat: {
+      std::int64_t total = c.channels;
+      for (const std::int64_t more : c.concatChannels) {
+        total += more;
+      }
+      return {1, c.height, c.width, total};
+    }
+    case OpKind::Upsample:
+      return {1, c.height * c.factor[0], c.width * c.factor[1], c.channels};
+    case OpKind::Add:
+    case OpKind::Mul:
+    case OpKind::Lut:
+      break;
+  }
+  return {1, c.height, c.width, c.channels};
+}
+
+std::int64_t caseWork(const OpCase& c) {
+  const auto out = caseOutputShape(c);
+  const std::int64_t elements = out[1] * out[2] * out[3];
+  if (c.kind == OpKind::Conv) {
+    return elements * c.kernel[0] * c.kernel[1] * (c.channels / c.groups);
+  }
+  if (c.kind == OpKind::MaxPool || c.kind == OpKind::AvgPool) {
+    return elements * c.kernel[0] * c.kernel[1];
+  }
+  if (c.kind == OpKind::GlobalAvgPool) {
+    return c.height * c.width * c.channels;
+  }
+  return elements;
+}
+
+CaseGraph buildCaseGraph(const OpCase& c) {
+  CaseGraph built;
+  compiler::QuantizedGraph& g = built.graph;
+  const std::string name(opKindName(c.kind));
+  Rng inputs(c.seed, "inputs");
+  const compiler::TensorId x =
+      addTensor(g, "x", {1, c.height, c.width, c.channels}, c.inputZeroPoint);
+  g.inputs.push_back(x);
+  built.inputs.push_back(drawTensor(inputs, g.tensors[x].shape, c.data, c.inputZeroPoint));
+  const std::int32_t outZeroPoint = usesOutputStage(c.kind) ? c.outputZeroPoint : c.inputZeroPoint;
+  std::vector<compiler::TensorId> concatInputs{x};
+  compiler::TensorId b = 0;
+  if (c.kind == OpKind::Add || c.kind == OpKind::Mul) {
+    b = addTensor(g, "b", {1, c.height, c.width, c.channels}, c.inputZeroPointB);
+    g.inputs.push_back(b);
+    built.inputs.push_back(drawTensor(inputs, g.tensors[b].shape, c.data, c.inputZeroPointB));
+  }
+  if (c.kind == OpKind::Concat) {
+    for (std::size_t i = 0; i < c.concatChannels.size(); ++i) {
+      const compiler::TensorId id =
+          addTensor(g, fmt::format("x{}", i + 1), {1, c.height, c.width, c.concatChannels[i]},
+                    c.inputZeroPoint);
+      g.inputs.push_back(id);
+      concatInputs.push_back(id);
+      built.inputs.push_back(drawTensor(inputs, g.tensors[id].shape, c.data, c.inputZeroPoint));
+    }
+  }
+  const compiler::TensorId y = addTensor(g, "y", caseOutputShape(c), outZeroPoint);
+  g.outputs.push_back(y);
+  golden::PoolInt8Params pool;
+  pool.kernel = c.kernel;
+  pool.strides = c.stride;
+  pool.pads = c.pads;
+  switch (c.kind) {
+    case OpKind::Conv: {
+      compiler::QConv conv = buildConv(c);
+      conv.name = name;
+      conv.input = x;
+      conv.output = y;
+      g.ops.emplace_back(std::move(conv));
+      break;
+    }
+    case OpKind::Add: {
+      golden::AddInt8Params p;
+      p.zeroPointA = c.inputZeroPoint;
+      p.zeroPointB = c.inputZeroPointB;
+      p.leftShift = c.leftShift;
+      p.multiplierA = toGolden(c.requantA);
+      p.multiplierB = toGolden(c.requantB);
+      p.multiplierOut = toGolden(c.requant);
+      p.output = outputStage(c);
+      g.ops.emplace_back(compiler::QAdd{name, x, b, y, p});
+      break;
+    }
+    case OpKind::Mul: {
+      golden::MulInt8Params p;
+      p.zeroPointA = c.inputZeroPoint;
+      p.zeroPointB = c.inputZeroPointB;
+      p.multiplierOut = toGolden(c.requant);
+      p.output = outputStage(c);
+      g.ops.emplace_back(compiler::QMul{name, x, b, y, p});
+      break;
+    }
+    case OpKind::MaxPool:
+      g.ops.emplace_back(compiler::QMaxPool{name, x, y, pool});
+      break;
+    case OpKind::AvgPool:
+      g.ops.emplace_back(compiler::QAvgPool{name, x, y, pool});
+      break;
+    case OpKind::GlobalAvgPool:
+      g.ops.emplace_back(compiler::QGlobalAvgPool{name, x, y});
+      break;
+    case OpKind::Lut: {
+      Rng table(c.seed, "lut");
+      g.ops.emplace_back(compiler::QLut{name, x, y, drawLut(table)});
+      break;
+    }
+    case OpKind::Concat:
+      g.ops.emplace_back(compiler::QConcat{name, concatInputs, y});
+      break;
+    case OpKind::Upsample:
+      g.ops.emplace_back(compiler::QUpsample{name, x, y, c.factor[0], c.factor[1]});
+      break;
+  }
+  return built;
+}
+
+std::string describeCase(const OpCase& c) {
+  const auto out = caseOutputShape(c);
+  std::string text = fmt::format("{} {}x{}x{}", opKindName(c.kind), c.height, c.width, c.channels);
+  if (c.kind == OpKind::Concat) {
+    text += fmt::format("+{}", fmt::join(c.concatChannels, "+"));
+  }
+  text += fmt::format(" -> {}x{}x{}", out[1], out[2], out[3]);
+  if (usesWindow(c.kind)) {
+    text += fmt::format(" k{}x{} s{}x{} p{}", c.kernel[0], c.kernel[1], c.stride[0], c.stride[1],
+                        fmt::join(c.pads, ","));
+  }
+  if (c.kind == OpKind::Conv) {
+    text += fmt::format(" d{}x{} g{}", c.dilation[0], c.dilation[1], c.groups);
+  }
+  if (c.kind == OpKind::Upsample) {
+    text += fmt::format(" x{}x{}", c.factor[0], c.factor[1]);
+  }
+  text += fmt::format(" zp {}", c.inputZeroPoint);
+  if (c.kind == OpKind::Add || c.kind == OpKind::Mul) {
+    text += fmt::format(",{}", c.inputZeroPointB);
+  }
+  if (usesOutputStage(c.kind)) {
+    text += fmt::format("->{} M {}*2^{}{} clip [{},{}]{}{}", c.outputZeroPoint,
+                        c.requant.multiplier, c.requant.shift, c.perChannel ? " per-channel" : "",
+                        c.clipLo, c.clipHi, c.fusedLut ? " lut" : "",
+                        c.rounding == golden::Rounding::Double ? " double-round" : "");
+  }
+  text += fmt::format(" data {} seed {}", dataPatternName(c.data), c.seed);
+  return text;
+}
+
+}  // namespace npu::bench

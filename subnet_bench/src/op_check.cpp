@@ -1,0 +1,334 @@
+// The opcheck engine: compile a one-op case, run it, verify the whole DDR against golden; the
+// injected debug bugs; and greedy shrinking of a failing case.
+#include "npu/subnet_bench/op_check.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <functional>
+
+#include "npu/compiler/codegen/codegen.h"
+#include "npu/rtl/rtl_sim.h"
+#include "npu/runtime/verify.h"
+#include "npu/simulator/simulate.h"
+#include "npu/support/error.h"
+
+namespace npu::bench {
+namespace {
+
+constexpr std::array<std::string_view, 5> kBugNames{"none", "conv-bias-bit", "conv-clip-hi",
+                                                    "eltwise-zero-point", "expected-off-by-one"};
+constexpr std::array<std::string_view, 3> kEngineNames{"functional", "timed", "rtl"};
+
+/// Codegen's deliberate refusals name the layer (or the DDR plan) and the limit; anything else
+/// it throws (an invalid program, a failed encoding) is a codegen bug.
+bool isUnsupported(const std::string& message) {
+  return message.starts_with("layer '") || message.starts_with("codegen: the plan needs");
+}
+
+/// The DDR init byte at `address`, for the program-side bugs that patch constants.
+std::uint8_t* segmentByte(isa::Program& program, std::uint64_t address) {
+  for (isa::DdrSegment& segment : program.segments) {
+    if (address >= segment.address && address < segment.address + segment.bytes.size()) {
+      return &segment.bytes[address - segment.address];
+    }
+  }
+  return nullptr;
+}
+
+void injectIntoProgram(compiler::CompiledProgram& compiled, InjectedBug bug) {
+  isa::Program& program = compiled.program;
+  switch (bug) {
+    case InjectedBug::ConvBiasBit:
+      for (const isa::Region& region : program.regions) {
+        if (region.name.ends_with(".params.oc0")) {
+          if (std::uint8_t* byte = segmentByte(program, region.base)) {
+            *byte ^= 0x40;
+          }
+        }
+      }
+      break;
+    case InjectedBug::ConvClipHigh:
+      for (isa::Instruction& instruction : program.instructions) {
+        if (auto* conv = std::get_if<isa::Conv>(&instruction);
+            conv && conv->clip_hi > conv->clip_lo) {
+          --conv->clip_hi;
+        }
+      }
+      break;
+    case InjectedBug::EltwiseZeroPoint:
+      for (isa::Instruction& instruction : program.instructions) {
+        if (auto* eltwise = std::get_if<isa::Eltwise>(&instruction);
+            eltwise && eltwise->op != 2 && eltwise->out_zp < 127) {
+          ++eltwise->out_zp;
+        }
+      }
+      break;
+    case InjectedBug::None:
+    case InjectedBug::ExpectedOffByOne:
+      break;
+  }
+}
+
+/// Output bytes that differ, over every graph output: how widespread a mismatch is.
+std::uint64_t differingOutputBytes(const compiler::CompiledProgram& compiled,
+                                   const compiler::QuantizedGraph& graph,
+                                   const sim::DdrImage& expected, const sim::DdrImage& actual,
+                                   std::uint64_t& total) {
+  std::uint64_t differing = 0;
+  total = 0;
+  for (const compiler::TensorId id : graph.outputs) {
+    const compiler::TensorPlacement& place = compiled.tensors[id];
+    const auto a = expected.readRange(place.address, place.bytes);
+    const auto b = actual.readRange(place.address, place.bytes);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      differing += a[i] != b[i] ? 1 : 0;
+    }
+    total += place.bytes;
+  }
+  return differing;
+}
+
+/// Runs the program on the chosen engine; a fault becomes a failure result.
+std::optional<CaseResult> runEngine(const isa::Program& program, Engine engine,
+                                    sim::DdrImage& ddr) {
+  if (engine == Engine::Rtl) {
+    if (!(program.config == rtl::rtlConfig())) {
+      fail("opcheck: the RTL model is built for hardware '{}', not '{}'", rtl::rtlConfig().name,
+           program.config.name);
+    }
+    try {
+      ddr = rtl::runRtl(program).ddr;
+    } catch (const Error& e) {
+      return CaseResult{Verdict::Fail, "fault", fmt::format("rtl: {}", e.what())};
+    }
+    return std::nullopt;
+  }
+  sim::SimOptions options;
+  options.mode = engine == Engine::Timed ? sim::SimMode::Timed : sim::SimMode::Functional;
+  sim::SimResult result = sim::simulate(program, options);
+  if (result.fault) {
+    return CaseResult{Verdict::Fail, "fault",
+                      fmt::format("{}: {}", engineName(engine), result.fault->what())};
+  }
+  ddr = std::move(result.ddr);
+  return std::nullopt;
+}
+
+CaseResult checkValidCase(const OpCase& opCase, const CheckOptions& options) {
+  const CaseGraph built = buildCaseGraph(opCase);
+  std::vector<golden::Int8Tensor> values;
+  try {
+    values = compiler::runQuantizedGraphGolden(built.graph, built.inputs);
+  } catch (const Error& e) {
+    return {Verdict::Fail, "golden-error", e.what()};
+  }
+  compiler::CompiledProgram compiled;
+  try {
+    compiled = compiler::generateProgram(built.graph, options.hw, built.inputs);
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    if (isUnsupported(message)) {
+      return {Verdict::Unsupported, "", message};
+    }
+    return {Verdict::Fail, "codegen-error", message};
+  }
+  injectIntoProgram(compiled, options.bug);
+  sim::DdrImage expected = runtime::expectedDdr(compiled, built.graph, values);
+  if (options.bug == InjectedBug::ExpectedOffByOne) {
+    const std::uint64_t at = compiled.tensors[built.graph.outputs[0]].address;
+    expected.writeByte(at, static_cast<std::uint8_t>(expected.readByte(at) + 1));
+  }
+  sim::DdrImage actual(0);
+  if (auto fault = runEngine(compiled.program, options.engine, actual)) {
+    return *fault;
+  }
+  const auto mismatch = runtime::verifyDdr(compiled, built.graph, expected, actual);
+  if (!mismatch) {
+    return {Verdict::Pass, "", ""};
+  }
+  std::uint64_t total = 0;
+  const std::uint64_t differing =
+      differingOutputBytes(compiled, built.graph, expected, actual, total);
+  return {Verdict::Fail, "mismatch",
+          fmt::format("{} ({} of {} output bytes differ)", mismatch->message, differing, total)};
+}
+
+// --- Shrinking --------------------------------------------------------------------------------
+
+/// Smaller values to try for a size, biggest step first: lo, half, minus one.
+std::vector<std::int64_t> smaller(std::int64_t value, std::int64_t lo) {
+  std::vector<std::int64_t> out;
+  for (const std::int64_t v : {lo, value / 2, value - 1}) {
+    if (v >= lo && v < value && std::find(out.begin(), out.end(), v) == out.end()) {
+      out.push_back(v);
+    }
+  }
+  return out;
+}
+
+/// Every one-step simplification of `c`, most aggressive first.
+std::vector<OpCase> simplifications(const OpCase& c) {
+  std::vector<OpCase> out;
+  auto tryWith = [&](const std::function<void(OpCase&)>& change) {
+    OpCase next = c;
+    change(next);
+    if (!(next == c)) {
+      out.push_back(std::move(next));
+    }
+  };
+  // Geometry first: it makes every later step cheaper.
+  for (const std::int64_t v : smaller(c.height, 1)) {
+    tryWith([&](OpCase& n) { n.height = v; });
+  }
+  for (const std::int64_t v : smaller(c.width, 1)) {
+    tryWith([&](OpCase& n) { n.width = v; });
+  }
+  if (c.kind == OpKind::Conv) {
+    const std::int64_t g = c.groups, cg = c.channels / g, kg = c.outChannels / g;
+    auto shape = [&](std::int64_t ng, std::int64_t ncg, std::int64_t nkg) {
+      tryWith([&](OpCase& n) {
+        n.groups = ng;
+        n.channels = ng * ncg;
+        n.outChannels = ng * nkg;
+      });
+    };
+    for (const std::int64_t v : smaller(kg, 1)) {
+      shape(g, cg, v);
+    }
+    for (const std::int64_t v : smaller(cg, 1)) {
+      shape(g, v, kg);
+    }
+    for (const std::int64_t v : smaller(g, 1)) {
+      shape(v, cg, kg);
+    }
+    if (g > 1) {
+      shape(1, c.channels, c.outChannels);
+    }
+  } else {
+    for (const std::int64_t v : smaller(c.channels, 1)) {
+      tryWith([&](OpCase& n) { n.channels = v; });
+    }
+  }
+  for (std::size_t i = 0; i < c.concatChannels.size(); ++i) {
+    if (c.concatChannels.size() > 1) {
+      tryWith([&](OpCase& n) {
+        n.concatChannels.erase(n.concatChannels.begin() + static_cast<std::ptrdiff_t>(i));
+      });
+    }
+    for (const std::int64_t v : smaller(c.concatChannels[i], 1)) {
+      tryWith([&](OpCase& n) { n.concatChannels[i] = v; });
+    }
+  }
+  for (int i = 0; i < 2; ++i) {
+    for (const std::int64_t v : smaller(c.kernel[i], 1)) {
+      tryWith([&](OpCase& n) { n.kernel[i] = v; });
+    }
+    for (const std::int64_t v : smaller(c.stride[i], 1)) {
+      tryWith([&](OpCase& n) { n.stride[i] = v; });
+    }
+    for (const std::int64_t v : smaller(c.dilation[i], 1)) {
+      tryWith([&](OpCase& n) { n.dilation[i] = v; });
+    }
+    for (const std::int64_t v : smaller(c.factor[i], 1)) {
+      tryWith([&](OpCase& n) { n.factor[i] = v; });
+    }
+  }
+  for (std::size_t i = 0; i < 4; ++i) {
+    for (const std::int64_t v : smaller(c.pads[i], 0)) {
+      tryWith([&](OpCase& n) { n.pads[i] = v; });
+    }
+  }
+  // Then the quantization, towards the plainest parameters.
+  tryWith([](OpCase& n) { n.fusedLut = false; });
+  tryWith([](OpCase& n) { n.perChannel = false; });
+  tryWith([](OpCase& n) { n.rounding = golden::Rounding::Single; });
+  tryWith([](OpCase& n) { n.clipLo = -128; });
+  tryWith([](OpCase& n) { n.clipHi = 127; });
+  tryWith([](OpCase& n) { n.inputZeroPoint = 0; });
+  tryWith([](OpCase& n) { n.inputZeroPointB = 0; });
+  tryWith([](OpCase& n) { n.outputZeroPoint = 0; });
+  for (const std::int64_t v : smaller(c.biasRange, 0)) {
+    tryWith([&](OpCase& n) { n.biasRange = v; });
+  }
+  tryWith([](OpCase& n) { n.fullRangeWeights = false; });
+  tryWith([](OpCase& n) { n.data = DataPattern::Uniform; });
+  tryWith([](OpCase& n) { n.leftShift = 20; });
+  tryWith([](OpCase& n) { n.requant.multiplier = 1 << 30; });
+  tryWith([](OpCase& n) { n.requantA.multiplier = 1 << 30; });
+  tryWith([](OpCase& n) { n.requantB.multiplier = 1 << 30; });
+  return out;
+}
+
+}  // namespace
+
+std::string_view engineName(Engine engine) {
+  return kEngineNames[static_cast<std::size_t>(engine)];
+}
+
+std::string_view bugName(InjectedBug bug) {
+  return kBugNames[static_cast<std::size_t>(bug)];
+}
+
+std::optional<InjectedBug> parseBug(std::string_view name) {
+  const auto it = std::find(kBugNames.begin(), kBugNames.end(), name);
+  if (it == kBugNames.end()) {
+    return std::nullopt;
+  }
+  return static_cast<InjectedBug>(it - kBugNames.begin());
+}
+
+std::string bugNames() {
+  std::string names;
+  for (const std::string_view name : kBugNames) {
+    names += names.empty() ? "" : ", ";
+    names += name;
+  }
+  return names;
+}
+
+CaseResult checkCase(const OpCase& opCase, const CheckOptions& options) {
+  validateCase(opCase);
+  try {
+    return checkValidCase(opCase, options);
+  } catch (const Error& e) {
+    if (std::string_view(e.what()).starts_with("opcheck: ")) {
+      throw;
+    }
+    return {Verdict::Fail, "crash", fmt::format("npu::Error escaped: {}", e.what())};
+  } catch (const std::exception& e) {
+    return {Verdict::Fail, "crash", fmt::format("exception: {}", e.what())};
+  }
+}
+
+ShrinkResult shrinkCase(const OpCase& failing, const CaseResult& failure,
+                        const CheckOptions& options, int maxEvaluations) {
+  ShrinkResult shrunk{failing, failure, 0, 0};
+  bool progress = true;
+  while (progress && shrunk.evaluations < maxEvaluations) {
+    progress = false;
+    for (const OpCase& candidate : simplifications(shrunk.minimal)) {
+      if (shrunk.evaluations >= maxEvaluations) {
+        break;
+      }
+      try {
+        validateCase(candidate);
+      } catch (const Error&) {
+        continue;
+      }
+      ++shrunk.evaluations;
+      CaseResult result = checkCase(candidate, options);
+      if (result.verdict == Verdict::Fail && result.kind == failure.kind) {
+        shrunk.minimal = candidate;
+        shrunk.result = std::move(result);
+        ++shrunk.steps;
+        progress = true;
+        break;
+      }
+    }
+  }
+  return shrunk;
+}
+
+}  // namespace npu::bench

@@ -1,0 +1,369 @@
+// Random op cases: geometry and quantization drawn to reach the corners of every lowering.
+#include "npu/subnet_bench/op_generator.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include "npu/subnet_bench/rng.h"
+
+namespace npu::bench {
+namespace {
+
+constexpr std::int32_t kInt32Max = std::numeric_limits<std::int32_t>::max();
+
+/// Conv multiply-accumulates above this are scaled down (keeps a case around a millisecond).
+constexpr std::int64_t kMaxConvWork = 4'000'000;
+/// Elements (or window reads) above this are scaled down for the other ops.
+constexpr std::int64_t kMaxElementWork = 600'000;
+
+std::int32_t zeroPoint(Rng& r) {
+  const std::int64_t mode = r.pick(0, 9);
+  if (mode < 2) {
+    return r.chance(0.5) ? -128 : 127;
+  }
+  if (mode < 5) {
+    return static_cast<std::int32_t>(r.pick(-20, 20));
+  }
+  return static_cast<std::int32_t>(r.pick(-128, 127));
+}
+
+DataPattern dataPattern(Rng& r) {
+  const std::int64_t mode = r.pick(0, 7);
+  return mode == 0 ? DataPattern::Extremes
+                   : (mode == 1 ? DataPattern::NearZeroPoint : DataPattern::Uniform);
+}
+
+Requant fromReal(double m) {
+  const golden::QuantizedMultiplier q = golden::quantizeMultiplier(m);
+  return {q.multiplier, q.shift};
+}
+
+/// A multiplier for a requant whose input has roughly `inputSpread` standard deviation: mostly
+/// one that maps it onto the int8 range, sometimes an extreme one.
+Requant multiplier(Rng& r, double inputSpread) {
+  const std::int64_t mode = r.pick(0, 99);
+  if (mode < 68) {
+    return fromReal(std::ldexp(48.0 / std::max(inputSpread, 1.0), static_cast<int>(r.pick(-2, 2))) *
+                    r.real(0.7, 1.4));
+  }
+  if (mode < 76) {  // tiny: everything requantizes to about zero
+    if (r.chance(0.5)) {
+      return {static_cast<std::int32_t>(r.pick(1 << 30, kInt32Max)),
+              static_cast<std::int32_t>(r.pick(-31, -24))};
+    }
+    return {static_cast<std::int32_t>(r.pick(1, 1 << 16)),
+            static_cast<std::int32_t>(r.pick(-31, 0))};
+  }
+  if (mode < 83) {  // huge: saturates
+    return {static_cast<std::int32_t>(r.pick(1 << 30, kInt32Max)),
+            static_cast<std::int32_t>(r.pick(0, 30))};
+  }
+  if (mode < 86) {
+    return {0, static_cast<std::int32_t>(r.pick(-31, 30))};
+  }
+  if (mode < 93) {  // exact powers of two: many rounding ties
+    return {1 << 30, static_cast<std::int32_t>(r.pick(-12, 0))};
+  }
+  return {static_cast<std::int32_t>(r.pick(0, kInt32Max)),
+          static_cast<std::int32_t>(r.pick(-31, 30))};
+}
+
+void outputStage(Rng& r, OpCase& c) {
+  c.outputZeroPoint = zeroPoint(r);
+  const std::int64_t clip = r.pick(0, 19);
+  if (clip < 10) {
+    c.clipLo = -128;
+    c.clipHi = 127;
+  } else if (clip < 14) {  // ReLU
+    c.clipLo = std::max(-128, c.outputZeroPoint);
+    c.clipHi = 127;
+  } else if (clip < 16) {  // ReLU6-like
+    c.clipLo = std::max(-128, c.outputZeroPoint);
+    c.clipHi = static_cast<std::int32_t>(std::min<std::int64_t>(127, c.clipLo + r.pick(0, 127)));
+  } else if (clip < 19) {
+    const auto a = static_cast<std::int32_t>(r.pick(-128, 127));
+    const auto b = static_cast<std::int32_t>(r.pick(-128, 127));
+    c.clipLo = std::min(a, b);
+    c.clipHi = std::max(a, b);
+  } else {
+    c.clipLo = c.clipHi = static_cast<std::int32_t>(r.pick(-128, 127));
+  }
+  c.fusedLut = r.chance(0.15);
+  c.rounding = r.chance(0.5) ? golden::Rounding::Double : golden::Rounding::Single;
+}
+
+/// Padding for one axis of a window op: mostly within the window, sometimes beyond it.
+std::array<std::int64_t, 2> padPair(Rng& r, std::int64_t span) {
+  const std::int64_t mode = r.pick(0, 19);
+  if (mode < 6) {
+    return {0, 0};
+  }
+  if (mode < 12) {  // "same"-style, split unevenly
+    const std::int64_t total = span - 1;
+    const std::int64_t before = r.pick(0, total);
+    return {before, total - before};
+  }
+  if (mode < 19) {
+    return {r.pick(0, span - 1), r.pick(0, span - 1)};
+  }
+  return {r.pick(0, span + 2), r.pick(span, 70)};  // oversized, some beyond LOAD's 63
+}
+
+/// An input extent for a window of `span` padded by `before` + `after`.
+std::int64_t extent(Rng& r, std::int64_t span, std::int64_t before, std::int64_t after,
+                    std::int64_t upTo) {
+  const std::int64_t least = std::max<std::int64_t>(1, span - before - after);
+  return least + r.pick(0, upTo);
+}
+
+OpCase convCase(Rng& r) {
+  OpCase c;
+  c.kind = OpKind::Conv;
+  for (int i = 0; i < 2; ++i) {
+    c.kernel[i] = (i == 1 && r.chance(0.6)) ? c.kernel[0] : r.pick(1, 7);
+    c.stride[i] = (i == 1 && r.chance(0.6)) ? c.stride[0] : r.pick(1, 3);
+    c.dilation[i] = r.chance(0.6) ? 1 : ((i == 1 && r.chance(0.5)) ? c.dilation[0] : r.pick(1, 3));
+  }
+  const std::int64_t size = r.pick(0, 19);  // 0: large, 1-4: medium, else small
+  const std::int64_t maxC = size == 0 ? 300 : (size < 5 ? 96 : 40);
+  const std::int64_t groupMode = r.pick(0, 19);
+  if (groupMode < 10) {
+    c.channels = r.pick(1, maxC);
+    c.outChannels = r.pick(1, maxC);
+  } else if (groupMode < 14) {  // depthwise
+    c.channels = c.outChannels = r.pick(1, maxC);
+    c.groups = c.channels;
+  } else if (groupMode < 17) {  // grouped
+    c.groups = r.pick(2, 8);
+    c.channels = c.groups * r.pick(1, std::max<std::int64_t>(1, maxC / 8));
+    c.outChannels = c.groups * r.pick(1, std::max<std::int64_t>(1, maxC / 8));
+  } else {  // channel multiplier
+    c.channels = r.pick(1, std::max<std::int64_t>(1, maxC / 3));
+    c.outChannels = c.channels * r.pick(2, 4);
+    c.groups = c.channels;
+  }
+  const std::int64_t spanH = (c.kernel[0] - 1) * c.dilation[0] + 1;
+  const std::int64_t spanW = (c.kernel[1] - 1) * c.dilation[1] + 1;
+  const auto [top, bottom] = padPair(r, spanH);
+  const auto [left, right] = padPair(r, spanW);
+  c.pads = {top, left, bottom, right};
+  const std::int64_t upTo = size == 0 ? 48 : (size < 5 ? 24 : 12);
+  c.height = extent(r, spanH, top, bottom, upTo);
+  c.width = r.chance(0.5) ? std::max(c.height, extent(r, spanW, left, right, 0))
+                          : extent(r, spanW, left, right, upTo);
+  // Keep the work bounded: shrink the plane, then the channels.
+  while (caseWork(c) > kMaxConvWork) {
+    const std::int64_t minH = std::max<std::int64_t>(1, spanH - top - bottom);
+    const std::int64_t minW = std::max<std::int64_t>(1, spanW - left - right);
+    if (c.height > minH || c.width > minW) {
+      c.height = std::max(minH, c.height * 3 / 4);
+      c.width = std::max(minW, c.width * 3 / 4);
+    } else if (c.outChannels > c.groups) {
+      c.outChannels = std::max(c.groups, c.outChannels / 2 / c.groups * c.groups);
+    } else {
+      break;
+    }
+  }
+  c.inputZeroPoint = zeroPoint(r);
+  c.data = dataPattern(r);
+  c.fullRangeWeights = r.chance(0.1);
+  const std::int64_t bias = r.pick(0, 9);
+  c.biasRange = bias == 0
+                    ? 0
+                    : (bias < 6 ? r.pick(1, 5000)
+                                : (bias < 9 ? r.pick(5000, 200000) : r.pick(1 << 24, kInt32Max)));
+  const double taps = static_cast<double>(c.kernel[0] * c.kernel[1] * (c.channels / c.groups));
+  c.requant = multiplier(r, std::sqrt(taps) * 74.0 * 73.0);
+  c.perChannel = r.chance(0.5);
+  outputStage(r, c);
+  return c;
+}
+
+void eltwiseShape(Rng& r, OpCase& c) {
+  if (r.chance(0.05)) {  // large enough to take several element-wise tiles
+    c.height = r.pick(20, 64);
+    c.width = r.pick(20, 64);
+    c.channels = r.pick(16, 64);
+  } else {
+    c.height = r.pick(1, 12);
+    c.width = r.pick(1, 12);
+    c.channels = r.pick(1, 48);
+  }
+}
+
+OpCase addCase(Rng& r) {
+  OpCase c;
+  c.kind = OpKind::Add;
+  eltwiseShape(r, c);
+  c.inputZeroPoint = zeroPoint(r);
+  c.inputZeroPointB = zeroPoint(r);
+  c.data = dataPattern(r);
+  outputStage(r, c);
+  if (r.chance(0.7)) {
+    const auto sa = static_cast<float>(r.real(0.005, 0.2));
+    const auto sb = static_cast<float>(r.real(0.005, 0.2) * (r.chance(0.2) ? 50.0 : 1.0));
+    const auto so = static_cast<float>(std::max(sa, sb) * r.real(0.5, 3.0));
+    c.leftShift = r.chance(0.8) ? 20 : static_cast<std::int32_t>(r.pick(0, 23));
+    const golden::AddInt8Params p = golden::makeAddParams(
+        {sa, c.inputZeroPoint}, {sb, c.inputZeroPointB}, {so, c.outputZeroPoint}, c.leftShift);
+    c.requantA = {p.multiplierA.multiplier, p.multiplierA.shift};
+    c.requantB = {p.multiplierB.multiplier, p.multiplierB.shift};
+    c.requant = {p.multiplierOut.multiplier, p.multiplierOut.shift};
+  } else {
+    c.leftShift = static_cast<std::int32_t>(r.pick(0, 23));
+    const double spread = std::ldexp(74.0, c.leftShift);
+    c.requantA = multiplier(r, spread / 48.0 * 2.0);
+    c.requantB = multiplier(r, spread / 48.0 * 2.0);
+    c.requant = multiplier(r, spread);
+  }
+  return c;
+}
+
+OpCase mulCase(Rng& r) {
+  OpCase c;
+  c.kind = OpKind::Mul;
+  eltwiseShape(r, c);
+  c.inputZeroPoint = zeroPoint(r);
+  c.inputZeroPointB = zeroPoint(r);
+  c.data = dataPattern(r);
+  outputStage(r, c);
+  c.requant = multiplier(r, 74.0 * 74.0);
+  return c;
+}
+
+OpCase poolCase(Rng& r, OpKind kind) {
+  OpCase c;
+  c.kind = kind;
+  c.inputZeroPoint = zeroPoint(r);
+  c.data = dataPattern(r);
+  const bool large = r.chance(0.05);
+  c.channels = large ? r.pick(16, 300) : r.pick(1, 48);
+  if (kind == OpKind::GlobalAvgPool) {
+    c.height = large ? r.pick(8, 60) : r.pick(1, 16);
+    c.width = large ? r.pick(8, 60) : r.pick(1, 16);
+  } else {
+    for (int i = 0; i < 2; ++i) {
+      c.kernel[i] =
+          (i == 1 && r.chance(0.6)) ? c.kernel[0] : (r.chance(0.1) ? r.pick(8, 12) : r.pick(1, 5));
+      c.stride[i] = (i == 1 && r.chance(0.6)) ? c.stride[0] : r.pick(1, 3);
+    }
+    const auto [top, bottom] = padPair(r, c.kernel[0]);
+    const auto [left, right] = padPair(r, c.kernel[1]);
+    c.pads = {top, left, bottom, right};
+    c.height = extent(r, c.kernel[0], top, bottom, large ? 48 : 14);
+    c.width = extent(r, c.kernel[1], left, right, large ? 48 : 14);
+  }
+  while (caseWork(c) > kMaxElementWork && c.channels > 1) {
+    c.channels = c.channels / 2;
+  }
+  return c;
+}
+
+OpCase lutCase(Rng& r) {
+  OpCase c;
+  c.kind = OpKind::Lut;
+  eltwiseShape(r, c);
+  c.inputZeroPoint = zeroPoint(r);
+  c.data = dataPattern(r);
+  return c;
+}
+
+OpCase concatCase(Rng& r) {
+  OpCase c;
+  c.kind = OpKind::Concat;
+  const bool large = r.chance(0.05);
+  c.height = large ? r.pick(16, 48) : r.pick(1, 12);
+  c.width = large ? r.pick(16, 48) : r.pick(1, 12);
+  c.channels = r.pick(1, large ? 96 : 40);
+  const std::int64_t more = r.chance(0.6) ? 1 : r.pick(2, 3);
+  for (std::int64_t i = 0; i < more; ++i) {
+    c.concatChannels.push_back(r.pick(1, large ? 96 : 40));
+  }
+  c.inputZeroPoint = zeroPoint(r);
+  c.data = dataPattern(r);
+  return c;
+}
+
+OpCase upsampleCase(Rng& r) {
+  OpCase c;
+  c.kind = OpKind::Upsample;
+  const bool large = r.chance(0.05);
+  c.height = large ? r.pick(16, 40) : r.pick(1, 10);
+  c.width = large ? r.pick(16, 40) : r.pick(1, 10);
+  c.channels = r.pick(1, large ? 96 : 40);
+  c.factor = {r.pick(1, 4), r.chance(0.6) ? 0 : r.pick(1, 4)};
+  if (c.factor[1] == 0) {
+    c.factor[1] = c.factor[0];
+  }
+  c.inputZeroPoint = zeroPoint(r);
+  c.data = dataPattern(r);
+  return c;
+}
+
+}  // namespace
+
+OpKind sweepKind(OpFamily family, std::uint64_t index) {
+  switch (family) {
+    case OpFamily::Conv:
+      return OpKind::Conv;
+    case OpFamily::Eltwise:
+      return index % 2 == 0 ? OpKind::Add : OpKind::Mul;
+    case OpFamily::Pool: {
+      constexpr std::array<OpKind, 5> kCycle{OpKind::MaxPool, OpKind::AvgPool, OpKind::MaxPool,
+                                             OpKind::AvgPool, OpKind::GlobalAvgPool};
+      return kCycle[index % kCycle.size()];
+    }
+    case OpFamily::Lut:
+      return OpKind::Lut;
+    case OpFamily::Concat:
+      return OpKind::Concat;
+    case OpFamily::Upsample:
+      break;
+  }
+  return OpKind::Upsample;
+}
+
+OpFamily sweepFamily(std::uint64_t index) {
+  using F = OpFamily;
+  constexpr std::array<F, 20> kCycle{F::Conv,    F::Eltwise, F::Pool,   F::Conv,   F::Lut,
+                                     F::Conv,    F::Pool,    F::Concat, F::Conv,   F::Eltwise,
+                                     F::Conv,    F::Pool,    F::Lut,    F::Conv,   F::Upsample,
+                                     F::Eltwise, F::Conv,    F::Pool,   F::Concat, F::Conv};
+  return kCycle[index % kCycle.size()];
+}
+
+OpCase randomCase(OpKind kind, std::uint64_t seed) {
+  Rng r(seed, "configuration");
+  OpCase c;
+  switch (kind) {
+    case OpKind::Conv:
+      c = convCase(r);
+      break;
+    case OpKind::Add:
+      c = addCase(r);
+      break;
+    case OpKind::Mul:
+      c = mulCase(r);
+      break;
+    case OpKind::MaxPool:
+    case OpKind::AvgPool:
+    case OpKind::GlobalAvgPool:
+      c = poolCase(r, kind);
+      break;
+    case OpKind::Lut:
+      c = lutCase(r);
+      break;
+    case OpKind::Concat:
+      c = concatCase(r);
+      break;
+    case OpKind::Upsample:
+      c = upsampleCase(r);
+      break;
+  }
+  c.seed = Rng::mix(seed ^ 0xDA7A5EEDULL);
+  return c;
+}
+
+}  // namespace npu::bench

@@ -1,0 +1,139 @@
+// Sweeps over random cases: counting, shrinking failures into repro files, and the summary.
+#include "npu/subnet_bench/op_sweep.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "npu/subnet_bench/op_generator.h"
+#include "npu/subnet_bench/repro.h"
+#include "npu/subnet_bench/rng.h"
+
+namespace npu::bench {
+namespace {
+
+/// Digits replaced by '#', so reasons differing only in sizes count together.
+std::string reasonKey(const std::string& message) {
+  std::string key;
+  for (const char ch : message) {
+    if (std::isdigit(static_cast<unsigned char>(ch)) != 0) {
+      if (key.empty() || key.back() != '#') {
+        key += '#';
+      }
+    } else {
+      key += ch;
+    }
+  }
+  return key;
+}
+
+}  // namespace
+
+SweepCounts SweepReport::total() const {
+  SweepCounts all;
+  for (const auto& [kind, c] : counts) {
+    all.pass += c.pass;
+    all.fail += c.fail;
+    all.unsupported += c.unsupported;
+  }
+  return all;
+}
+
+OpCase sweepCase(const std::optional<OpFamily>& family, std::uint64_t seed, std::uint64_t index) {
+  const std::uint64_t caseSeed = Rng::mix(Rng::mix(seed) + index * 0x9E3779B97F4A7C15ULL);
+  const OpFamily f = family ? *family : sweepFamily(index);
+  return randomCase(sweepKind(f, caseSeed >> 11), caseSeed);
+}
+
+SweepReport runSweep(const SweepOptions& options, const SweepProgress& progress) {
+  SweepReport report;
+  const auto start = std::chrono::steady_clock::now();
+  for (std::uint64_t i = 0; i < options.count; ++i) {
+    const OpCase opCase = sweepCase(options.family, options.seed, i);
+    CaseResult result = checkCase(opCase, options.check);
+    SweepCounts& counts = report.counts[opCase.kind];
+    switch (result.verdict) {
+      case Verdict::Pass:
+        ++counts.pass;
+        break;
+      case Verdict::Unsupported:
+        ++counts.unsupported;
+        ++report.unsupportedReasons[reasonKey(result.message)];
+        break;
+      case Verdict::Fail: {
+        ++counts.fail;
+        SweepFailure failure{i, opCase, result, std::nullopt, {}};
+        if (report.failures.size() < options.maxRepros) {
+          failure.shrunk = shrinkCase(opCase, result, options.check, options.shrinkBudget);
+          Repro repro;
+          repro.opCase = failure.shrunk->minimal;
+          repro.hw = options.hwArgument;
+          repro.engine = options.check.engine;
+          repro.bug = options.check.bug;
+          repro.failure =
+              fmt::format("{}: {}", failure.shrunk->result.kind, failure.shrunk->result.message);
+          std::filesystem::create_directories(options.outDir);
+          failure.repro = options.outDir / fmt::format("{}-{}.yaml", opKindName(opCase.kind), i);
+          writeRepro(failure.repro, repro);
+        }
+        report.failures.push_back(std::move(failure));
+        break;
+      }
+    }
+    if (progress) {
+      report.seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      progress(i + 1, report);
+    }
+  }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+std::string formatSweepSummary(const SweepReport& report, const SweepOptions& options) {
+  const SweepCounts all = report.total();
+  std::string text =
+      fmt::format("opcheck {}: {} cases, seed {}, hw {}, {} engine{}, {:.1f} s\n",
+                  options.family ? opFamilyName(*options.family) : "all", all.total(), options.seed,
+                  options.check.hw.name, engineName(options.check.engine),
+                  options.check.bug == InjectedBug::None
+                      ? ""
+                      : fmt::format(", injected bug {}", bugName(options.check.bug)),
+                  report.seconds);
+  text += fmt::format("  {:<14} {:>9} {:>7} {:>12}\n", "op", "pass", "fail", "unsupported");
+  for (const auto& [kind, c] : report.counts) {
+    text += fmt::format("  {:<14} {:>9} {:>7} {:>12}\n", opKindName(kind), c.pass, c.fail,
+                        c.unsupported);
+  }
+  text +=
+      fmt::format("  {:<14} {:>9} {:>7} {:>12}\n", "total", all.pass, all.fail, all.unsupported);
+  if (!report.unsupportedReasons.empty()) {
+    std::vector<std::pair<std::uint64_t, std::string>> reasons;
+    for (const auto& [reason, n] : report.unsupportedReasons) {
+      reasons.emplace_back(n, reason);
+    }
+    std::sort(reasons.begin(), reasons.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    text += "unsupported (codegen limits; # stands for numbers):\n";
+    for (const auto& [n, reason] : reasons) {
+      text += fmt::format("  {:>7}  {}\n", n, reason);
+    }
+  }
+  if (!report.failures.empty()) {
+    text += fmt::format("failures ({}):\n", report.failures.size());
+    for (const SweepFailure& f : report.failures) {
+      text += fmt::format("  case {}: {}: {}\n    {}\n", f.index, f.result.kind, f.result.message,
+                          describeCase(f.original));
+      if (f.shrunk) {
+        text +=
+            fmt::format("    shrunk in {} steps ({} runs) to: {}\n    repro: {}\n", f.shrunk->steps,
+                        f.shrunk->evaluations, describeCase(f.shrunk->minimal), f.repro.string());
+      }
+    }
+  }
+  return text;
+}
+
+}  // namespace npu::bench
