@@ -8,11 +8,11 @@
 #include <unordered_set>
 
 #include "gelu_pattern.h"
+#include "mapped_file.h"
 #include "npu/compiler/ir/diagnostics.h"
 #include "npu/compiler/ir/verify.h"
 #include "npu/compiler/passes/infer_shapes.h"
 #include "npu/support/error.h"
-#include "npu/support/file_io.h"
 #include "onnx_tensor.h"
 
 namespace npu::compiler {
@@ -443,8 +443,8 @@ Graph importOnnxBytes(std::span<const std::uint8_t> bytes, const std::string& so
 }
 
 Graph importOnnx(const std::filesystem::path& path) {
-  std::vector<std::uint8_t> bytes = readBinaryFile(path);
-  return importOnnxBytes(bytes, path.string(), path.parent_path());
+  MappedFile file(path);
+  return importOnnxBytes(file.bytes(), path.string(), path.parent_path());
 }
 
 }  // namespace npu::compiler
