@@ -185,6 +185,17 @@ TEST(YamlImport, PassesFoldTheGeneratedBatchNorms) {
   EXPECT_LT(relativeError(runSingle(g, x), before), 1e-5);
 }
 
+TEST(YamlImport, TheDocumentedExampleImports) {
+  std::string doc = readTextFile(testing::sourcePath("docs/graph-yaml.md"));
+  std::size_t start = doc.find("```yaml\nname:");
+  ASSERT_NE(start, std::string::npos);
+  start += 8;
+  std::string example = doc.substr(start, doc.find("```", start) - start);
+  Graph g = parse(example);
+  EXPECT_EQ(g.value(g.outputs()[0]).shape, (Shape{1, 1000}));
+  runFrontEndPasses(g);
+}
+
 TEST(YamlImport, BadSpecs) {
   const std::string head = "inputs: {x: [1, 3, 8, 8]}\nlayers:\n";
   EXPECT_EQ(yamlError(head + "  - {name: c, op: Conv, kernal: 3}\n"),
