@@ -1,0 +1,72 @@
+// What the NPU can run: the dispatch strategies and, per node, the NPU form it would take.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "npu/compiler/ir/graph.h"
+
+namespace npu::compiler {
+
+/// How eagerly the dispatcher moves nodes to the NPU (docs/quant-config.md, "strategy").
+enum class DispatchStrategy : std::uint8_t {
+  /// Only ops the NPU computes exactly (up to int8 rounding): conv/FC, add, mul, pools, concat,
+  /// nearest upsample, LUT activations. Shape ops stay on the host, between quantize/dequantize.
+  Conservative,
+  /// Conservative plus passive and shape ops (reshape, flatten, squeeze, identity) wherever they
+  /// are layout no-ops in NHWC, so NPU regions do not break around them.
+  Aggressive,
+  /// Aggressive plus ops the NPU can emulate: standalone BatchNormalization and add, sub, mul or
+  /// div by a per-channel or scalar constant become a depthwise 1x1 convolution.
+  AllIn,
+};
+
+/// "conservative", "aggressive", "allin".
+std::string_view strategyName(DispatchStrategy strategy);
+
+/// The strategy named `name`, or nullopt.
+std::optional<DispatchStrategy> parseDispatchStrategy(std::string_view name);
+
+/// The quantized op a node becomes on the NPU.
+enum class NpuOpKind : std::uint8_t {
+  Conv,           ///< QConv (Conv with its fused activation; FC is a 1x1 conv)
+  Add,            ///< QAdd of two activations of one shape
+  Mul,            ///< QMul of two activations of one shape
+  MaxPool,        ///< QMaxPool (MaxPool, GlobalMaxPool)
+  AvgPool,        ///< QAvgPool
+  GlobalAvgPool,  ///< QGlobalAvgPool
+  Concat,         ///< QConcat along channels
+  Upsample,       ///< QUpsample (nearest Resize by integer factors)
+  Lut,            ///< QLut (a standalone activation)
+  Alias,          ///< no op: the output is the input's bytes under the same NHWC shape
+  ChannelAffine,  ///< y = a[c] * x + b[c] as a depthwise 1x1 QConv (BN, op with a constant)
+};
+
+/// Where a node can run: the NPU form, or the reason it stays on the host.
+struct NpuSupport {
+  std::optional<NpuOpKind> kind;
+  /// Why the node stays on the host (empty when `kind` is set).
+  std::string reason;
+};
+
+/// Decides whether `node` can run on the NPU under `strategy`, within the NPU's field limits
+/// (kernel, stride and dilation <= 15, padding <= 63, pooling window <= 255).
+NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy strategy);
+
+/// The NHWC shape the NPU holds an fp32 activation of shape `shape` in: [1, C, H, W] ->
+/// [1, H, W, C] and [1, C] -> [1, 1, 1, C]; nullopt for any other shape.
+std::optional<Shape> nhwcShapeOf(const Shape& shape);
+
+/// The per-channel coefficients of a ChannelAffine node: y[c] = scale[c] * x[c] + bias[c].
+struct ChannelAffine {
+  std::vector<float> scale;
+  std::vector<float> bias;
+};
+
+/// The coefficients of ChannelAffine node `node` for `channels` channels; throws Error when the
+/// node is not one.
+ChannelAffine channelAffineOf(const Graph& graph, const Node& node, std::int64_t channels);
+
+}  // namespace npu::compiler

@@ -1,0 +1,455 @@
+// The dispatcher's per-node rules: which nodes the NPU runs, in which quantized form.
+#include "npu/compiler/partition/npu_support.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "npu/compiler/ir/op_params.h"
+#include "npu/golden/fp32_pool.h"
+#include "npu/golden/fp32_resize.h"
+#include "npu/support/error.h"
+
+namespace npu::compiler {
+namespace {
+
+constexpr std::int64_t kMaxKernel = 15;  // conv kernel, stride, dilation; pool stride
+constexpr std::int64_t kMaxPad = 63;
+constexpr std::int64_t kMaxPoolWindow = 255;
+
+NpuSupport host(std::string reason) {
+  return NpuSupport{std::nullopt, std::move(reason)};
+}
+
+NpuSupport npu(NpuOpKind kind) {
+  return NpuSupport{kind, {}};
+}
+
+bool isFloatActivation(const Graph& graph, ValueId id) {
+  if (!id.valid()) {
+    return false;
+  }
+  const Value& v = graph.value(id);
+  return !v.isConstant() && v.dtype == DType::Float32 && v.typed;
+}
+
+/// An activation the NPU's compute ops take: f32 [1, C, H, W].
+bool isNpuActivation(const Graph& graph, ValueId id) {
+  return isFloatActivation(graph, id) && graph.value(id).shape.size() == 4 &&
+         graph.value(id).shape[0] == 1;
+}
+
+const TensorData* constantOf(const Graph& graph, ValueId id) {
+  if (!id.valid() || !graph.value(id).isConstant()) {
+    return nullptr;
+  }
+  return &*graph.value(id).data;
+}
+
+/// Checks the inputs after the first are constants and the first input and the output are
+/// NPU activations; returns the reason when not.
+std::optional<std::string> checkActivationInOut(const Graph& graph, const Node& node) {
+  if (!isNpuActivation(graph, node.input(0))) {
+    return fmt::format("input '{}' is not an f32 [1, C, H, W] activation",
+                       node.input(0).valid() ? graph.value(node.input(0)).name : "");
+  }
+  if (!isNpuActivation(graph, node.outputs.at(0))) {
+    return fmt::format("output '{}' is not an f32 [1, C, H, W] activation",
+                       graph.value(node.outputs.at(0)).name);
+  }
+  return std::nullopt;
+}
+
+NpuSupport convSupport(const Graph& graph, const Node& node) {
+  if (auto reason = checkActivationInOut(graph, node)) {
+    return host(*reason);
+  }
+  const TensorData* w = constantOf(graph, node.input(1));
+  if (w == nullptr || w->dtype() != DType::Float32) {
+    return host("the weights are not a constant");
+  }
+  if (node.input(2).valid() && constantOf(graph, node.input(2)) == nullptr) {
+    return host("the bias is not a constant");
+  }
+  golden::Conv2dParams p;
+  try {
+    p = convParams(node, graph.value(node.input(0)).shape, graph.value(node.input(1)).shape);
+  } catch (const Error& e) {
+    return host(e.what());
+  }
+  const Shape& ws = graph.value(node.input(1)).shape;
+  if (ws[2] > kMaxKernel || ws[3] > kMaxKernel || p.strides[0] > kMaxKernel ||
+      p.strides[1] > kMaxKernel || p.dilations[0] > kMaxKernel || p.dilations[1] > kMaxKernel) {
+    return host(fmt::format("kernel {}x{}, stride or dilation above the NPU's limit of {}", ws[2],
+                            ws[3], kMaxKernel));
+  }
+  if (*std::max_element(p.pads.begin(), p.pads.end()) > kMaxPad) {
+    return host(fmt::format("padding above the NPU's limit of {}", kMaxPad));
+  }
+  FusedActivation act = fusedActivation(node);
+  bool clipLike = act.op == OpKind::Identity || act.op == OpKind::Relu || act.op == OpKind::Clip;
+  if (!clipLike && !act.lut) {
+    return host(fmt::format("fused activation {} has no NPU form", opName(act.op)));
+  }
+  return npu(NpuOpKind::Conv);
+}
+
+/// True when `shape` broadcasts against [1, C, H, W] per channel or as a scalar.
+bool perChannelBroadcast(const Shape& shape, std::int64_t channels) {
+  std::int64_t count = elementCount(shape);
+  if (count == 1) {
+    return true;
+  }
+  if (count != channels || shape.size() > 4 || shape.size() < 3) {
+    return false;
+  }
+  // [C, 1, 1] or [1, C, 1, 1].
+  std::size_t cAxis = shape.size() - 3;
+  return shape[cAxis] == channels;
+}
+
+NpuSupport binarySupport(const Graph& graph, const Node& node, DispatchStrategy strategy) {
+  ValueId a = node.input(0);
+  ValueId b = node.input(1);
+  bool aAct = isFloatActivation(graph, a);
+  bool bAct = isFloatActivation(graph, b);
+  FusedActivation act = fusedActivation(node);
+  if (act.op != OpKind::Identity && act.op != OpKind::Relu && act.op != OpKind::Clip) {
+    return host(fmt::format("fused activation {} has no element-wise NPU form", opName(act.op)));
+  }
+  if (aAct && bAct && (node.op == OpKind::Add || node.op == OpKind::Mul)) {
+    if (!isNpuActivation(graph, a) || graph.value(a).shape != graph.value(b).shape ||
+        graph.value(node.outputs[0]).shape != graph.value(a).shape) {
+      return host("operands are not two [1, C, H, W] tensors of one shape (no broadcasting)");
+    }
+    return npu(node.op == OpKind::Add ? NpuOpKind::Add : NpuOpKind::Mul);
+  }
+  // One activation and one constant: a depthwise 1x1 conv, in allin mode.
+  ValueId x = aAct ? a : b;
+  ValueId c = aAct ? b : a;
+  const TensorData* constant = constantOf(graph, c);
+  if (!isFloatActivation(graph, x) || constant == nullptr) {
+    return host(fmt::format("{} of two activations has no NPU form", opName(node.op)));
+  }
+  if (strategy != DispatchStrategy::AllIn) {
+    return host(fmt::format("{} with a constant runs as a depthwise conv only in allin mode",
+                            opName(node.op)));
+  }
+  if (!isNpuActivation(graph, x) || graph.value(node.outputs[0]).shape != graph.value(x).shape ||
+      !perChannelBroadcast(graph.value(c).shape, graph.value(x).shape[1])) {
+    return host("the constant is not per channel or scalar");
+  }
+  if (node.op == OpKind::Div) {
+    if (!aAct) {
+      return host("division of a constant by an activation has no NPU form");
+    }
+    std::span<const float> v = constant->floats();
+    if (std::any_of(v.begin(), v.end(), [](float d) { return d == 0.0F || !std::isfinite(d); })) {
+      return host("division by zero or a non-finite constant");
+    }
+  }
+  return npu(NpuOpKind::ChannelAffine);
+}
+
+/// Extra bottom/right padding that expresses ONNX ceil_mode for the int8 pool formula.
+std::array<std::int64_t, 2> ceilExtra(const golden::Pool2dParams& p, const Shape& in) {
+  std::array<std::int64_t, 2> extra{};
+  for (int axis = 0; axis < 2; ++axis) {
+    std::int64_t out = golden::pooledSize(in[2 + axis], p.kernel[axis], p.strides[axis], 1,
+                                          p.pads[axis], p.pads[axis + 2], p.ceilMode);
+    std::int64_t needed = (out - 1) * p.strides[axis] + p.kernel[axis];
+    extra[axis] =
+        std::max<std::int64_t>(0, needed - (in[2 + axis] + p.pads[axis] + p.pads[axis + 2]));
+  }
+  return extra;
+}
+
+NpuSupport poolSupport(const Graph& graph, const Node& node) {
+  if (auto reason = checkActivationInOut(graph, node)) {
+    return host(*reason);
+  }
+  const Shape& in = graph.value(node.input(0)).shape;
+  if (node.op == OpKind::GlobalAveragePool) {
+    return npu(NpuOpKind::GlobalAvgPool);
+  }
+  if (node.op == OpKind::GlobalMaxPool) {
+    if (in[2] > kMaxPoolWindow || in[3] > kMaxPoolWindow) {
+      return host(fmt::format("pooling window above the NPU's limit of {}", kMaxPoolWindow));
+    }
+    return npu(NpuOpKind::MaxPool);
+  }
+  golden::Pool2dParams p;
+  try {
+    p = poolParams(node, in);
+  } catch (const Error& e) {
+    return host(e.what());
+  }
+  if (p.dilations[0] != 1 || p.dilations[1] != 1) {
+    return host("dilated pooling has no NPU form");
+  }
+  if (p.kernel[0] > kMaxPoolWindow || p.kernel[1] > kMaxPoolWindow || p.strides[0] > kMaxKernel ||
+      p.strides[1] > kMaxKernel) {
+    return host(
+        fmt::format("pooling window above {} or stride above {}", kMaxPoolWindow, kMaxKernel));
+  }
+  std::array<std::int64_t, 2> extra = ceilExtra(p, in);
+  if (std::max({p.pads[0], p.pads[1], p.pads[2] + extra[0], p.pads[3] + extra[1]}) > kMaxPad) {
+    return host(fmt::format("padding above the NPU's limit of {}", kMaxPad));
+  }
+  if (node.op == OpKind::AveragePool) {
+    bool padded = std::any_of(p.pads.begin(), p.pads.end(), [](std::int64_t v) { return v > 0; });
+    if (padded && !p.countIncludePad) {
+      return host("average pool with count_include_pad=0 and padding (the divisor varies)");
+    }
+    if (extra[0] > 0 || extra[1] > 0) {
+      return host("ceil_mode average pool with a partial last window (the divisor varies)");
+    }
+    return npu(NpuOpKind::AvgPool);
+  }
+  return npu(NpuOpKind::MaxPool);
+}
+
+NpuSupport concatSupport(const Graph& graph, const Node& node) {
+  const Shape& out = graph.value(node.outputs.at(0)).shape;
+  std::int64_t axis = node.attributes.getInt("axis", 0);
+  if (axis < 0) {
+    axis += static_cast<std::int64_t>(out.size());
+  }
+  if (!nhwcShapeOf(out) || axis != 1) {
+    return host("only channel concatenation of [1, C, H, W] or [1, C] tensors runs on the NPU");
+  }
+  for (ValueId in : node.inputs) {
+    if (!isFloatActivation(graph, in) || !nhwcShapeOf(graph.value(in).shape)) {
+      return host("a concatenated input is a constant or not an activation");
+    }
+  }
+  return npu(NpuOpKind::Concat);
+}
+
+NpuSupport resizeSupport(const Graph& graph, const Node& node) {
+  if (auto reason = checkActivationInOut(graph, node)) {
+    return host(*reason);
+  }
+  const Shape& in = graph.value(node.input(0)).shape;
+  const Shape& out = graph.value(node.outputs[0]).shape;
+  if (in[1] != out[1] || out[2] % in[2] != 0 || out[3] % in[3] != 0) {
+    return host("only nearest upsampling by integer factors runs on the NPU");
+  }
+  const TensorData* scales = constantOf(graph, node.input(2));
+  const TensorData* sizes = constantOf(graph, node.input(3));
+  try {
+    std::vector<float> s;
+    std::vector<std::int64_t> z;
+    if (scales != nullptr && scales->size() > 0) {
+      s = scales->toFloat();
+    } else if (sizes != nullptr) {
+      z = sizes->toInt64();
+    } else {
+      return host("scales and sizes are not constants");
+    }
+    golden::ResizeParams params = resizeParams(node, in, s, z);
+    std::vector<std::vector<std::int64_t>> tables = golden::nearestSourceTables(in, params);
+    for (int axis = 2; axis < 4; ++axis) {
+      std::int64_t factor = out[axis] / in[axis];
+      for (std::size_t o = 0; o < tables[axis].size(); ++o) {
+        if (tables[axis][o] != static_cast<std::int64_t>(o) / factor) {
+          return host("the nearest coordinate mapping is not floor(y / factor)");
+        }
+      }
+    }
+  } catch (const Error& e) {
+    return host(e.what());
+  }
+  return npu(NpuOpKind::Upsample);
+}
+
+NpuSupport activationSupport(const Graph& graph, const Node& node) {
+  if (!isFloatActivation(graph, node.input(0)) || !nhwcShapeOf(graph.value(node.input(0)).shape)) {
+    return host("the input is not an f32 [1, C, H, W] or [1, C] activation");
+  }
+  if (node.op == OpKind::Clip) {
+    for (std::size_t i = 1; i < 3; ++i) {
+      const TensorData* bound = constantOf(graph, node.input(i));
+      if (node.input(i).valid() && (bound == nullptr || bound->size() != 1)) {
+        return host("clip bounds are not scalar constants");
+      }
+    }
+  }
+  return npu(NpuOpKind::Lut);
+}
+
+NpuSupport reshapeSupport(const Graph& graph, const Node& node, DispatchStrategy strategy) {
+  if (strategy == DispatchStrategy::Conservative) {
+    return host("shape op (the conservative strategy keeps shape ops on the host)");
+  }
+  ValueId in = node.input(0);
+  if (!isFloatActivation(graph, in)) {
+    return host("the input is not an f32 activation");
+  }
+  std::optional<Shape> a = nhwcShapeOf(graph.value(in).shape);
+  std::optional<Shape> b = nhwcShapeOf(graph.value(node.outputs.at(0)).shape);
+  if (!a || !b || *a != *b) {
+    return host("the reshape moves bytes in NHWC (no NPU form)");
+  }
+  return npu(NpuOpKind::Alias);
+}
+
+NpuSupport batchNormSupport(const Graph& graph, const Node& node, DispatchStrategy strategy) {
+  if (strategy != DispatchStrategy::AllIn) {
+    return host("an unfolded BatchNormalization runs as a depthwise conv only in allin mode");
+  }
+  if (auto reason = checkActivationInOut(graph, node)) {
+    return host(*reason);
+  }
+  for (std::size_t i = 1; i < 5; ++i) {
+    if (constantOf(graph, node.input(i)) == nullptr) {
+      return host("the normalisation parameters are not constants");
+    }
+  }
+  return npu(NpuOpKind::ChannelAffine);
+}
+
+/// A per-channel vector from a constant broadcast against C channels.
+std::vector<float> perChannel(const TensorData& data, std::int64_t channels) {
+  std::vector<float> v = data.toFloat();
+  if (v.size() == 1) {
+    v.assign(static_cast<std::size_t>(channels), v[0]);
+  }
+  if (static_cast<std::int64_t>(v.size()) != channels) {
+    fail("constant has {} values for {} channels", v.size(), channels);
+  }
+  return v;
+}
+
+}  // namespace
+
+std::string_view strategyName(DispatchStrategy strategy) {
+  switch (strategy) {
+    case DispatchStrategy::Conservative:
+      return "conservative";
+    case DispatchStrategy::Aggressive:
+      return "aggressive";
+    case DispatchStrategy::AllIn:
+      return "allin";
+  }
+  return "?";
+}
+
+std::optional<DispatchStrategy> parseDispatchStrategy(std::string_view name) {
+  for (DispatchStrategy s :
+       {DispatchStrategy::Conservative, DispatchStrategy::Aggressive, DispatchStrategy::AllIn}) {
+    if (strategyName(s) == name) {
+      return s;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Shape> nhwcShapeOf(const Shape& shape) {
+  if (shape.size() == 4 && shape[0] == 1) {
+    return Shape{1, shape[2], shape[3], shape[1]};
+  }
+  if (shape.size() == 2 && shape[0] == 1) {
+    return Shape{1, 1, 1, shape[1]};
+  }
+  return std::nullopt;
+}
+
+NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy strategy) {
+  if (node.outputs.size() != 1 || !isFloatActivation(graph, node.outputs[0])) {
+    return host("index or multi-output op");
+  }
+  switch (node.op) {
+    case OpKind::Conv:
+      return convSupport(graph, node);
+    case OpKind::Add:
+    case OpKind::Mul:
+    case OpKind::Sub:
+    case OpKind::Div:
+      return binarySupport(graph, node, strategy);
+    case OpKind::MaxPool:
+    case OpKind::AveragePool:
+    case OpKind::GlobalAveragePool:
+    case OpKind::GlobalMaxPool:
+      return poolSupport(graph, node);
+    case OpKind::Concat:
+      return concatSupport(graph, node);
+    case OpKind::Resize:
+      return resizeSupport(graph, node);
+    case OpKind::Relu:
+    case OpKind::LeakyRelu:
+    case OpKind::Clip:
+    case OpKind::Sigmoid:
+    case OpKind::Tanh:
+    case OpKind::HardSigmoid:
+    case OpKind::HardSwish:
+    case OpKind::Silu:
+    case OpKind::Gelu:
+      return activationSupport(graph, node);
+    case OpKind::Flatten:
+    case OpKind::Reshape:
+    case OpKind::Squeeze:
+    case OpKind::Unsqueeze:
+    case OpKind::Identity:
+      return reshapeSupport(graph, node, strategy);
+    case OpKind::BatchNormalization:
+      return batchNormSupport(graph, node, strategy);
+    default:
+      return host(fmt::format("the NPU has no {}", opName(node.op)));
+  }
+}
+
+ChannelAffine channelAffineOf(const Graph& graph, const Node& node, std::int64_t channels) {
+  ChannelAffine affine;
+  if (node.op == OpKind::BatchNormalization) {
+    std::vector<float> gamma = perChannel(*constantOf(graph, node.input(1)), channels);
+    std::vector<float> beta = perChannel(*constantOf(graph, node.input(2)), channels);
+    std::vector<float> mean = perChannel(*constantOf(graph, node.input(3)), channels);
+    std::vector<float> var = perChannel(*constantOf(graph, node.input(4)), channels);
+    float eps = node.attributes.getFloat("epsilon", 1e-5F);
+    for (std::int64_t c = 0; c < channels; ++c) {
+      float a = gamma[c] / std::sqrt(var[c] + eps);
+      affine.scale.push_back(a);
+      affine.bias.push_back(beta[c] - mean[c] * a);
+    }
+    return affine;
+  }
+  bool constFirst = constantOf(graph, node.input(0)) != nullptr;
+  const TensorData* data = constantOf(graph, node.input(constFirst ? 0 : 1));
+  if (data == nullptr) {
+    fail("node '{}' has no constant operand", node.name);
+  }
+  std::vector<float> k = perChannel(*data, channels);
+  auto n = static_cast<std::size_t>(channels);
+  switch (node.op) {
+    case OpKind::Add:
+      affine.scale.assign(n, 1.0F);
+      affine.bias = k;
+      break;
+    case OpKind::Sub:
+      affine.scale.assign(n, constFirst ? -1.0F : 1.0F);
+      affine.bias = k;
+      if (!constFirst) {
+        for (float& b : affine.bias) {
+          b = -b;
+        }
+      }
+      break;
+    case OpKind::Mul:
+      affine.scale = k;
+      affine.bias.assign(n, 0.0F);
+      break;
+    case OpKind::Div:
+      for (float d : k) {
+        affine.scale.push_back(1.0F / d);
+      }
+      affine.bias.assign(n, 0.0F);
+      break;
+    default:
+      fail("node '{}' ({}) is not a per-channel affine op", node.name, opName(node.op));
+  }
+  return affine;
+}
+
+}  // namespace npu::compiler

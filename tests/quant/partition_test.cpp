@@ -1,0 +1,152 @@
+// The dispatcher: which nodes each strategy puts on the NPU, segment borders, the report.
+#include <gtest/gtest.h>
+
+#include "npu/compiler/partition/partition.h"
+#include "npu/compiler/partition/partition_report.h"
+#include "test_models.h"
+
+namespace npu::compiler {
+namespace {
+
+using testing::attrs;
+using testing::errorOf;
+using testing::GraphBuilder;
+using testing::makeSmallNet;
+
+/// "npu:5 host:1 npu:3" for the segments of a partition.
+std::string segmentSummary(const Partition& p) {
+  std::string out;
+  for (const Segment& s : p.segments) {
+    out += fmt::format("{}{}:{}", out.empty() ? "" : " ", deviceName(s.device), s.nodes.size());
+  }
+  return out;
+}
+
+std::size_t nodeIndex(const Graph& g, const std::string& name) {
+  for (std::size_t n = 0; n < g.nodes().size(); ++n) {
+    if (g.nodes()[n].name == name) {
+      return n;
+    }
+  }
+  throw Error("no node " + name);
+}
+
+TEST(Partition, ConservativeKeepsShapeOpsAndConstantMathOnTheHost) {
+  Graph g = makeSmallNet();
+  Partition p = partitionGraph(g);
+  EXPECT_EQ(p.strategy, DispatchStrategy::Conservative);
+  // conv1 maxpool dw pw add branch_a branch_b concat | scale | avgpool tanh gap fc/conv |
+  // fc/to_2d probs
+  EXPECT_EQ(segmentSummary(p), "npu:8 host:1 npu:4 host:2");
+  EXPECT_EQ(p.device[nodeIndex(g, "scale")], Device::Host);
+  EXPECT_EQ(p.hostReason[nodeIndex(g, "scale")],
+            "Mul with a constant runs as a depthwise conv only in allin mode");
+  EXPECT_EQ(p.hostReason[nodeIndex(g, "fc/to_2d")],
+            "shape op (the conservative strategy keeps shape ops on the host)");
+  EXPECT_EQ(p.hostReason[nodeIndex(g, "probs")], "the NPU has no Softmax");
+  EXPECT_EQ(p.npuKind[nodeIndex(g, "tanh")], NpuOpKind::Lut);
+  EXPECT_EQ(p.npuKind[nodeIndex(g, "fc/conv")], NpuOpKind::Conv);
+  // Borders: the concat output leaves the first NPU segment, the scaled value enters the second.
+  ASSERT_EQ(p.segments[0].inputs.size(), 1U);
+  EXPECT_EQ(g.value(p.segments[0].inputs[0]).name, "x");
+  ASSERT_EQ(p.segments[0].outputs.size(), 1U);
+  EXPECT_EQ(g.value(p.segments[0].outputs[0]).name, "concat");
+  EXPECT_EQ(g.value(p.segments[2].inputs[0]).name, "scale");
+  EXPECT_EQ(g.value(p.segments[3].outputs[0]).name, "probs");
+}
+
+TEST(Partition, AggressivePullsLayoutNoOpReshapesIn) {
+  Graph g = makeSmallNet();
+  Partition p = partitionGraph(g, {DispatchStrategy::Aggressive, {}});
+  EXPECT_EQ(segmentSummary(p), "npu:8 host:1 npu:5 host:1");
+  EXPECT_EQ(p.npuKind[nodeIndex(g, "fc/to_2d")], NpuOpKind::Alias);
+}
+
+TEST(Partition, AllInEmulatesConstantMathAsDepthwiseConv) {
+  Graph g = makeSmallNet();
+  Partition p = partitionGraph(g, {DispatchStrategy::AllIn, {}});
+  EXPECT_EQ(segmentSummary(p), "npu:14 host:1");
+  EXPECT_EQ(p.npuKind[nodeIndex(g, "scale")], NpuOpKind::ChannelAffine);
+}
+
+TEST(Partition, HostLayersFromTheConfigStayOnTheHost) {
+  Graph g = makeSmallNet();
+  Partition p = partitionGraph(g, {DispatchStrategy::AllIn, {"add", "gap"}});
+  EXPECT_EQ(p.device[nodeIndex(g, "add")], Device::Host);
+  EXPECT_EQ(p.hostReason[nodeIndex(g, "add")], "kept on the host by the quantization config");
+  EXPECT_EQ(segmentSummary(p), "npu:4 host:1 npu:6 host:1 npu:2 host:1");
+  EXPECT_EQ(errorOf([&] {
+              partitionGraph(g, {DispatchStrategy::AllIn, {"nope"}});
+            }),
+            "smallnet.onnx: host layer 'nope' names no node of the graph");
+}
+
+TEST(Partition, DeviceGreedyOrderJoinsIndependentBranches) {
+  // a (npu) -> softmax (host); a -> b (npu): the host branch goes after both NPU nodes.
+  GraphBuilder b("branches");
+  ValueId x = b.input("x", {1, 2, 4, 4});
+  ValueId a = b.node(OpKind::Sigmoid, "a", {x});
+  ValueId s = b.node(OpKind::Softmax, "soft", {a}, attrs({{"axis", std::int64_t{1}}}));
+  ValueId c = b.node(OpKind::Tanh, "c", {a});
+  Graph g = b.finish({s, c});
+  Partition p = partitionGraph(g);
+  EXPECT_EQ(segmentSummary(p), "npu:2 host:1");
+  ASSERT_EQ(p.segments[0].outputs.size(), 2U);
+  EXPECT_EQ(g.value(p.segments[0].outputs[0]).name, "a");
+  EXPECT_EQ(g.value(p.segments[0].outputs[1]).name, "c");
+}
+
+TEST(Partition, AnAliasAloneGoesBackToTheHost) {
+  GraphBuilder b("alias");
+  ValueId x = b.input("x", {1, 4, 1, 1});
+  ValueId r = b.node(OpKind::Flatten, "flat", {x});
+  Graph g = b.finish({b.node(OpKind::Softmax, "soft", {r})});
+  Partition p = partitionGraph(g, {DispatchStrategy::Aggressive, {}});
+  EXPECT_EQ(segmentSummary(p), "host:2");
+  EXPECT_EQ(p.hostReason[0], "layout no-op with no NPU compute next to it");
+}
+
+TEST(Partition, LimitsAndShapesKeepNodesOnTheHost) {
+  GraphBuilder b("limits");
+  ValueId x = b.input("x", {1, 2, 40, 40});
+  ValueId big = b.node(OpKind::Conv, "big", {x, b.weights("w", {2, 2, 17, 17})});
+  ValueId ceilAvg = b.node(OpKind::AveragePool, "ceil_avg", {big},
+                           attrs({{"kernel_shape", std::vector<std::int64_t>{3, 3}},
+                                  {"strides", std::vector<std::int64_t>{2, 2}},
+                                  {"ceil_mode", std::int64_t{1}}}));
+  ValueId y = b.input("y", {1, 2, 12, 12});
+  ValueId bcast = b.node(OpKind::Add, "bcast", {ceilAvg, b.input("z", {1, 2, 1, 1})});
+  ValueId sub = b.node(OpKind::Sub, "sub", {bcast, y});
+  Graph g = b.finish({sub});
+  Partition p = partitionGraph(g, {DispatchStrategy::AllIn, {}});
+  EXPECT_EQ(p.hostReason[0], "kernel 17x17, stride or dilation above the NPU's limit of 15");
+  EXPECT_EQ(p.hostReason[1],
+            "ceil_mode average pool with a partial last window (the divisor varies)");
+  EXPECT_EQ(p.hostReason[2],
+            "operands are not two [1, C, H, W] tensors of one shape (no broadcasting)");
+  EXPECT_EQ(p.hostReason[3], "Sub of two activations has no NPU form");
+}
+
+TEST(PartitionReport, CountsOpsAndMacsPerDevice) {
+  Graph g = makeSmallNet();
+  Partition p = partitionGraph(g);
+  std::array<DeviceTotals, 2> t = partitionTotals(g, p);
+  // conv1 16*16*8*27 + dw 8*8*8*9 + pw 8*8*8*8 + branch_a 8*8*4*8 + branch_b 8*8*4*72 + fc 10*8
+  EXPECT_EQ(t[0].macs, 55296 + 4608 + 4096 + 2048 + 18432 + 80);
+  EXPECT_EQ(t[1].macs, 0);
+  EXPECT_EQ(t[0].ops, 12);
+  EXPECT_EQ(t[1].ops, 3);
+  std::string report = formatPartitionReport(g, p);
+  EXPECT_NE(report.find("NPU           12    80.0%            84,560   100.0%"), std::string::npos)
+      << report;
+  EXPECT_NE(report.find("  #1 host: 1 ops, 0 MACs (scale .. scale)\n"
+                        "      inputs:  concat f32[1, 8, 8, 8]\n"
+                        "      outputs: scale f32[1, 8, 8, 8]\n"),
+            std::string::npos)
+      << report;
+  EXPECT_NE(report.find("  probs (Softmax): the NPU has no Softmax\n"), std::string::npos)
+      << report;
+}
+
+}  // namespace
+}  // namespace npu::compiler
