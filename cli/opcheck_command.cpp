@@ -28,6 +28,7 @@ struct OpcheckOptions {
   std::string bug = "none";
   std::string out = "opcheck-repros";
   std::uint64_t maxRepros = 10;
+  bool noFieldLimits = false;
   // Which options the user gave (a replay keeps the file's values otherwise).
   bool hwGiven = false;
   bool modeGiven = false;
@@ -101,6 +102,7 @@ int sweep(const OpcheckOptions& o) {
   options.check.bug = parseBugOption(o.bug);
   options.outDir = o.out;
   options.maxRepros = o.maxRepros;
+  options.generator.fieldLimits = !o.noFieldLimits;
   // A progress line every tenth of the sweep, and at least every 30 seconds.
   const std::uint64_t step = std::max<std::uint64_t>(1, o.count / 10);
   double lastPrint = 0.0;
@@ -143,7 +145,9 @@ void addOpcheckCommand(CLI::App& app, Action& action) {
                           fmt::format("Debug: plant a numerics bug ({})", bench::bugNames()));
   command->add_option("--out", options->out, "Directory for repro files (opcheck-repros)");
   command->add_option("--max-repros", options->maxRepros,
-                      "Failures to shrink and write as repros (default 10)");
+                      "Distinct failures to shrink and write as repros (default 10)");
+  command->add_flag("--no-field-limits", options->noFieldLimits,
+                    "Skip the ~1% of cases sized past the ISA's 4095 rows/columns/channels");
   command->callback([&action, options, hw, mode, rtl, bug] {
     options->hwGiven = hw->count() > 0;
     options->modeGiven = mode->count() > 0 || rtl->count() > 0;

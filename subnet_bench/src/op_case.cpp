@@ -21,7 +21,7 @@ constexpr std::array<std::string_view, 3> kPatternNames{"uniform", "extremes", "
 
 /// Sizes above this are rejected: a repro file is a small thing, and this keeps every product
 /// of sizes inside int64.
-constexpr std::int64_t kMaxSize = 4096;
+constexpr std::int64_t kMaxSize = 65535;
 
 /// The scale every tensor carries: cases state their multipliers directly, so scales only
 /// matter to ops that require equal quantization (concat, upsample).
@@ -284,6 +284,46 @@ void validateCase(const OpCase& c) {
            fmt::join(c.pads, ","));
     }
   }
+}
+
+OpCase normalizedCase(OpCase c) {
+  const OpCase defaults;
+  if (c.kind != OpKind::Add && c.kind != OpKind::Mul) {
+    c.inputZeroPointB = defaults.inputZeroPointB;
+  }
+  if (c.kind != OpKind::Concat) {
+    c.concatChannels.clear();
+  }
+  if (c.kind != OpKind::Conv) {
+    c.outChannels = defaults.outChannels;
+    c.dilation = defaults.dilation;
+    c.groups = defaults.groups;
+    c.biasRange = defaults.biasRange;
+    c.fullRangeWeights = defaults.fullRangeWeights;
+    c.perChannel = defaults.perChannel;
+  }
+  if (!usesWindow(c.kind)) {
+    c.kernel = defaults.kernel;
+    c.stride = defaults.stride;
+    c.pads = defaults.pads;
+  }
+  if (!usesOutputStage(c.kind)) {
+    c.requant = defaults.requant;
+    c.outputZeroPoint = defaults.outputZeroPoint;
+    c.clipLo = defaults.clipLo;
+    c.clipHi = defaults.clipHi;
+    c.fusedLut = defaults.fusedLut;
+    c.rounding = defaults.rounding;
+  }
+  if (c.kind != OpKind::Add) {
+    c.requantA = defaults.requantA;
+    c.requantB = defaults.requantB;
+    c.leftShift = defaults.leftShift;
+  }
+  if (c.kind != OpKind::Upsample) {
+    c.factor = defaults.factor;
+  }
+  return c;
 }
 
 std::vector<std::int64_t> caseOutputShape(const OpCase& c) {

@@ -17,6 +17,8 @@ constexpr std::int32_t kInt32Max = std::numeric_limits<std::int32_t>::max();
 constexpr std::int64_t kMaxConvWork = 4'000'000;
 /// Elements (or window reads) above this are scaled down for the other ops.
 constexpr std::int64_t kMaxElementWork = 600'000;
+/// The share of cases moved to an ISA field limit (when GeneratorOptions::fieldLimits).
+constexpr double kFieldLimitShare = 0.01;
 
 std::int32_t zeroPoint(Rng& r) {
   const std::int64_t mode = r.pick(0, 9);
@@ -302,6 +304,26 @@ OpCase upsampleCase(Rng& r) {
   return c;
 }
 
+/// Rewrites `c` into a case whose size sits at an ISA field limit: more than 4095 channels, rows
+/// or columns in one op, which codegen must tile or refuse with a layer error.
+void toFieldLimit(Rng& r, OpCase& c) {
+  const std::int64_t which = r.pick(0, 2);
+  const std::int64_t big = r.pick(3900, 4400);
+  c.height = which == 1 ? big : 1;
+  c.width = which == 2 ? big : 1;
+  c.channels = which == 0 ? big : 1;
+  c.kernel = {1, 1};
+  c.stride = {1, 1};
+  c.dilation = {1, 1};
+  c.pads = {0, 0, 0, 0};
+  c.groups = 1;
+  c.outChannels = r.pick(1, 4);
+  c.factor = {1, r.pick(1, 2)};
+  if (c.kind == OpKind::Concat) {
+    c.concatChannels = {r.pick(1, 4)};
+  }
+}
+
 }  // namespace
 
 OpKind sweepKind(OpFamily family, std::uint64_t index) {
@@ -334,7 +356,7 @@ OpFamily sweepFamily(std::uint64_t index) {
   return kCycle[index % kCycle.size()];
 }
 
-OpCase randomCase(OpKind kind, std::uint64_t seed) {
+OpCase randomCase(OpKind kind, std::uint64_t seed, const GeneratorOptions& options) {
   Rng r(seed, "configuration");
   OpCase c;
   switch (kind) {
@@ -362,8 +384,13 @@ OpCase randomCase(OpKind kind, std::uint64_t seed) {
       c = upsampleCase(r);
       break;
   }
+  Rng limits(seed, "field_limits");
+  if (options.fieldLimits && limits.chance(kFieldLimitShare) && kind != OpKind::Add &&
+      kind != OpKind::Mul && kind != OpKind::Lut) {
+    toFieldLimit(limits, c);
+  }
   c.seed = Rng::mix(seed ^ 0xDA7A5EEDULL);
-  return c;
+  return normalizedCase(std::move(c));
 }
 
 }  // namespace npu::bench

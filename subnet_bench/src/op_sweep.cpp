@@ -2,6 +2,7 @@
 #include "npu/subnet_bench/op_sweep.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -40,17 +41,19 @@ SweepCounts SweepReport::total() const {
   return all;
 }
 
-OpCase sweepCase(const std::optional<OpFamily>& family, std::uint64_t seed, std::uint64_t index) {
+OpCase sweepCase(const std::optional<OpFamily>& family, std::uint64_t seed, std::uint64_t index,
+                 const GeneratorOptions& generator) {
   const std::uint64_t caseSeed = Rng::mix(Rng::mix(seed) + index * 0x9E3779B97F4A7C15ULL);
   const OpFamily f = family ? *family : sweepFamily(index);
-  return randomCase(sweepKind(f, caseSeed >> 11), caseSeed);
+  return randomCase(sweepKind(f, caseSeed >> 11), caseSeed, generator);
 }
 
 SweepReport runSweep(const SweepOptions& options, const SweepProgress& progress) {
   SweepReport report;
+  std::uint64_t repros = 0;
   const auto start = std::chrono::steady_clock::now();
   for (std::uint64_t i = 0; i < options.count; ++i) {
-    const OpCase opCase = sweepCase(options.family, options.seed, i);
+    const OpCase opCase = sweepCase(options.family, options.seed, i, options.generator);
     CaseResult result = checkCase(opCase, options.check);
     SweepCounts& counts = report.counts[opCase.kind];
     switch (result.verdict) {
@@ -63,8 +66,13 @@ SweepReport runSweep(const SweepOptions& options, const SweepProgress& progress)
         break;
       case Verdict::Fail: {
         ++counts.fail;
-        SweepFailure failure{i, opCase, result, std::nullopt, {}};
-        if (report.failures.size() < options.maxRepros) {
+        SweepFailure failure{i, opCase, result, "", std::nullopt, {}};
+        failure.signature = fmt::format("{} {}", opKindName(opCase.kind), failureSignature(result));
+        const bool seen =
+            std::any_of(report.failures.begin(), report.failures.end(),
+                        [&](const SweepFailure& f) { return f.signature == failure.signature; });
+        if (!seen && repros < options.maxRepros) {
+          ++repros;
           failure.shrunk = shrinkCase(opCase, result, options.check, options.shrinkBudget);
           Repro repro;
           repro.opCase = failure.shrunk->minimal;
@@ -122,15 +130,36 @@ std::string formatSweepSummary(const SweepReport& report, const SweepOptions& op
     }
   }
   if (!report.failures.empty()) {
-    text += fmt::format("failures ({}):\n", report.failures.size());
+    // Grouped by signature, in order of first occurrence.
+    std::vector<std::pair<std::string, std::vector<std::uint64_t>>> groups;
     for (const SweepFailure& f : report.failures) {
+      auto it = std::find_if(groups.begin(), groups.end(),
+                             [&](const auto& g) { return g.first == f.signature; });
+      if (it == groups.end()) {
+        groups.emplace_back(f.signature, std::vector<std::uint64_t>{});
+        it = groups.end() - 1;
+      }
+      it->second.push_back(f.index);
+    }
+    text += fmt::format("failures ({}, {} distinct; # stands for numbers):\n",
+                        report.failures.size(), groups.size());
+    for (const auto& [signature, indices] : groups) {
+      const std::size_t shown = std::min<std::size_t>(indices.size(), 8);
+      text += fmt::format(
+          "  {:>7}  {}\n           cases {}{}\n", indices.size(), signature,
+          fmt::join(indices.begin(), indices.begin() + static_cast<std::ptrdiff_t>(shown), ", "),
+          indices.size() > shown ? ", ..." : "");
+    }
+    text += "shrunk repros:\n";
+    for (const SweepFailure& f : report.failures) {
+      if (!f.shrunk) {
+        continue;
+      }
       text += fmt::format("  case {}: {}: {}\n    {}\n", f.index, f.result.kind, f.result.message,
                           describeCase(f.original));
-      if (f.shrunk) {
-        text +=
-            fmt::format("    shrunk in {} steps ({} runs) to: {}\n    repro: {}\n", f.shrunk->steps,
-                        f.shrunk->evaluations, describeCase(f.shrunk->minimal), f.repro.string());
-      }
+      text += fmt::format("    shrunk in {} steps ({} runs) to: {}\n      {}\n    repro: {}\n",
+                          f.shrunk->steps, f.shrunk->evaluations, describeCase(f.shrunk->minimal),
+                          f.shrunk->result.message, f.repro.string());
     }
   }
   return text;

@@ -55,12 +55,18 @@ std::int32_t readInt32(const YAML::Node& node, const std::string& where, std::st
 template <std::size_t N>
 std::array<std::int64_t, N> readInts(const YAML::Node& node, const std::string& where,
                                      std::string_view key) {
-  if (!node.IsSequence() || node.size() != N) {
-    fail("{}: '{}' must be a list of {} integers", where, key, N);
-  }
   std::array<std::int64_t, N> out{};
-  for (std::size_t i = 0; i < N; ++i) {
-    out[i] = readInt(node[i], where, key);
+  bool ok = node.IsSequence() && node.size() == N;
+  for (std::size_t i = 0; ok && i < N; ++i) {
+    try {
+      ok = node[i].IsScalar();
+      out[i] = ok ? node[i].as<std::int64_t>() : 0;
+    } catch (const YAML::Exception&) {
+      ok = false;
+    }
+  }
+  if (!ok) {
+    fail("{}: '{}' must be a list of {} integers", where, key, N);
   }
   return out;
 }
@@ -135,12 +141,18 @@ const std::vector<CaseKey>& caseKeys() {
        {K::Concat},
        [](const OpCase& c) { return fmt::format("[{}]", fmt::join(c.concatChannels, ", ")); },
        [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         if (!n.IsSequence()) {
-           fail("{}: 'concat_channels' must be a list of integers", where);
-         }
          c.concatChannels.clear();
-         for (const auto& item : n) {
-           c.concatChannels.push_back(readInt(item, where, "concat_channels"));
+         bool ok = n.IsSequence() && n.size() > 0;
+         for (std::size_t i = 0; ok && i < n.size(); ++i) {
+           try {
+             ok = n[i].IsScalar();
+             c.concatChannels.push_back(ok ? n[i].as<std::int64_t>() : 0);
+           } catch (const YAML::Exception&) {
+             ok = false;
+           }
+         }
+         if (!ok) {
+           fail("{}: 'concat_channels' must be a non-empty list of integers", where);
          }
        }},
       {"out_channels",

@@ -121,6 +121,11 @@ std::optional<DataPattern> parseDataPattern(std::string_view name);
 /// point, clip bound or multiplier out of its range.
 void validateCase(const OpCase& opCase);
 
+/// The case with every field its kind does not use reset to the default, so two cases that
+/// describe the same op compare equal (and a repro file, which holds only the used keys,
+/// reads back to the same case).
+OpCase normalizedCase(OpCase opCase);
+
 /// The output shape [1, H, W, C] of a valid case.
 std::vector<std::int64_t> caseOutputShape(const OpCase& opCase);
 

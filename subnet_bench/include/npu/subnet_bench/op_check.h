@@ -76,6 +76,10 @@ struct CaseResult {
 /// (RTL built for another hardware config).
 CaseResult checkCase(const OpCase& opCase, const CheckOptions& options);
 
+/// What identifies a failure while shrinking and when grouping a sweep's failures: the kind,
+/// and for everything but mismatches the message with each run of digits replaced by '#'.
+std::string failureSignature(const CaseResult& result);
+
 /// The result of shrinking.
 struct ShrinkResult {
   OpCase minimal;
@@ -85,7 +89,8 @@ struct ShrinkResult {
   int evaluations = 0;
 };
 
-/// Greedily simplifies a failing case while it keeps failing with the same kind: smaller
+/// Greedily simplifies a failing case while it keeps failing the same way (same kind; for
+/// errors and faults also the same message up to its numbers): smaller
 /// spatial sizes, channels, kernel, stride, dilation, padding and groups, fewer concat inputs,
 /// factors of 1, then simpler quantization (zero points 0, shared multiplier, no LUT, single
 /// rounding, full clip, no bias, uniform data). Stops after `maxEvaluations` cases.

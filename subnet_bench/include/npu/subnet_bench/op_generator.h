@@ -15,6 +15,14 @@ OpKind sweepKind(OpFamily family, std::uint64_t index);
 /// (8 conv, 3 eltwise, 4 pool, 2 lut, 2 concat, 1 upsample in every 20 cases).
 OpFamily sweepFamily(std::uint64_t index);
 
+/// What a sweep draws besides the ordinary cases.
+struct GeneratorOptions {
+  /// About 1% of conv, pool, concat and upsample cases get 3900-4400 channels, rows or columns
+  /// (the ISA's 12-bit size fields end at 4095), so codegen's handling of those limits is
+  /// checked; a sweep that must pass while such a limit is a known failure turns this off.
+  bool fieldLimits = true;
+};
+
 /// A random valid case of `kind`, fully determined by `seed`. Conv covers kernels 1-7,
 /// strides 1-3, dilations 1-3, dense, grouped, depthwise and channel-multiplier groups,
 /// asymmetric and oversized padding, channel counts that are not multiples of the MAC array,
@@ -22,6 +30,6 @@ OpFamily sweepFamily(std::uint64_t index);
 /// multipliers, per-channel multipliers, single and double rounding, clips and fused LUTs; the
 /// other kinds draw the same way from the parameters they have. Sizes are bounded so one case
 /// runs in milliseconds, with a few large enough to be tiled.
-OpCase randomCase(OpKind kind, std::uint64_t seed);
+OpCase randomCase(OpKind kind, std::uint64_t seed, const GeneratorOptions& options = {});
 
 }  // namespace npu::bench

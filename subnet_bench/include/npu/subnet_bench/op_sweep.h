@@ -13,6 +13,7 @@
 
 #include "npu/subnet_bench/op_case.h"
 #include "npu/subnet_bench/op_check.h"
+#include "npu/subnet_bench/op_generator.h"
 
 namespace npu::bench {
 
@@ -22,11 +23,13 @@ struct SweepOptions {
   std::uint64_t count = 100;
   std::uint64_t seed = 1;
   CheckOptions check;
+  GeneratorOptions generator;
   /// Recorded in repro files (a preset name or a path, as given to --hw).
   std::string hwArgument = "npu-s";
   /// Where repro files go (created on the first failure).
   std::filesystem::path outDir = "opcheck-repros";
-  /// Failures beyond this many are counted and listed but not shrunk or written.
+  /// The first failure of each op kind and failure signature is shrunk and written, up to this
+  /// many; the others are counted under their signature.
   std::uint64_t maxRepros = 10;
   /// Evaluations one shrink may spend.
   int shrinkBudget = 3000;
@@ -46,7 +49,9 @@ struct SweepFailure {
   std::uint64_t index = 0;
   OpCase original;
   CaseResult result;
-  /// Set for the first SweepOptions::maxRepros failures.
+  /// "<op kind> <failureSignature>".
+  std::string signature;
+  /// Set for the first failure of each signature (up to SweepOptions::maxRepros).
   std::optional<ShrinkResult> shrunk;
   std::filesystem::path repro;
 };
@@ -62,7 +67,8 @@ struct SweepReport {
 };
 
 /// The case at `index` of a sweep: its kind and seed depend only on (family, seed, index).
-OpCase sweepCase(const std::optional<OpFamily>& family, std::uint64_t seed, std::uint64_t index);
+OpCase sweepCase(const std::optional<OpFamily>& family, std::uint64_t seed, std::uint64_t index,
+                 const GeneratorOptions& generator = {});
 
 /// Called after every case with the cases done so far and the running report.
 using SweepProgress = std::function<void(std::uint64_t done, const SweepReport& report)>;
@@ -71,7 +77,8 @@ using SweepProgress = std::function<void(std::uint64_t done, const SweepReport& 
 SweepReport runSweep(const SweepOptions& options, const SweepProgress& progress = {});
 
 /// The summary table: per op kind pass/fail/unsupported, totals, the most frequent
-/// unsupported reasons, and each failure with its repro path.
+/// unsupported reasons, failures grouped by signature, and each shrunk failure with its repro
+/// path.
 std::string formatSweepSummary(const SweepReport& report, const SweepOptions& options);
 
 }  // namespace npu::bench

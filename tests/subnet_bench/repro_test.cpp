@@ -1,0 +1,152 @@
+// Repro files: every kind round-trips, bad files fail with the exact message, known codegen
+// failures still fail and regression repros pass.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "npu/subnet_bench/op_generator.h"
+#include "npu/subnet_bench/repro.h"
+#include "npu/support/error.h"
+
+namespace npu::bench {
+namespace {
+
+const std::filesystem::path kData = std::filesystem::path(NPU_SOURCE_DIR) / "tests/data/opcheck";
+
+TEST(Repro, EveryKindRoundTrips) {
+  for (const OpKind kind :
+       {OpKind::Conv, OpKind::Add, OpKind::Mul, OpKind::MaxPool, OpKind::AvgPool,
+        OpKind::GlobalAvgPool, OpKind::Lut, OpKind::Concat, OpKind::Upsample}) {
+    for (std::uint64_t seed = 0; seed < 20; ++seed) {
+      Repro repro;
+      repro.opCase = randomCase(kind, seed);
+      repro.engine = seed % 2 == 0 ? Engine::Timed : Engine::Functional;
+      repro.bug = seed % 3 == 0 ? InjectedBug::ConvClipHigh : InjectedBug::None;
+      repro.hw = seed % 4 == 0 ? "some dir/npu \"x\".yaml" : "npu-s";
+      repro.failure = "mismatch: a\nmultiline message";
+      const Repro back = parseRepro(reproToYaml(repro), "round-trip");
+      EXPECT_EQ(back.opCase, repro.opCase) << reproToYaml(repro);
+      EXPECT_EQ(back.engine, repro.engine);
+      EXPECT_EQ(back.bug, repro.bug);
+      EXPECT_EQ(back.hw, repro.hw);
+    }
+  }
+}
+
+TEST(Repro, OmittedKeysTakeTheirDefaults) {
+  const Repro repro = parseRepro("opcheck_repro: 1\ncase:\n  op: lut\n  input: [2, 3, 4]\n", "r");
+  EXPECT_EQ(repro.hw, "npu-s");
+  EXPECT_EQ(repro.engine, Engine::Functional);
+  EXPECT_EQ(repro.bug, InjectedBug::None);
+  EXPECT_EQ(repro.opCase.kind, OpKind::Lut);
+  EXPECT_EQ(repro.opCase.channels, 4);
+  EXPECT_EQ(repro.opCase.seed, 0U);
+}
+
+struct BadRepro {
+  const char* text;
+  const char* message;
+};
+
+class BadReproTest : public ::testing::TestWithParam<BadRepro> {};
+
+TEST_P(BadReproTest, FailsWithTheExactMessage) {
+  try {
+    parseRepro(GetParam().text, "bad.yaml");
+    FAIL() << "expected an error for:\n" << GetParam().text;
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), GetParam().message);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Messages, BadReproTest,
+    ::testing::Values(
+        BadRepro{"just text", "bad.yaml: not an opcheck repro file (no 'opcheck_repro: 1')"},
+        BadRepro{"hw: npu-s\n", "bad.yaml: not an opcheck repro file (no 'opcheck_repro: 1')"},
+        BadRepro{"opcheck_repro: 2\ncase: {op: lut}\n",
+                 "bad.yaml:1: unsupported opcheck_repro version 2 (this build reads 1)"},
+        BadRepro{"opcheck_repro: 1\nhardware: npu-s\n",
+                 "bad.yaml:2: unknown key 'hardware' (expected opcheck_repro, hw, mode, "
+                 "inject_bug, case)"},
+        BadRepro{"opcheck_repro: 1\nhw: npu-s\n", "bad.yaml: 'case' is missing"},
+        BadRepro{"opcheck_repro: 1\nmode: fast\ncase: {op: lut}\n",
+                 "bad.yaml:2: mode 'fast' is not functional, timed or rtl"},
+        BadRepro{"opcheck_repro: 1\ninject_bug: typo\ncase: {op: lut}\n",
+                 "bad.yaml:2: unknown injected bug 'typo' (one of none, conv-bias-bit, "
+                 "conv-clip-hi, eltwise-zero-point, expected-off-by-one)"},
+        BadRepro{"opcheck_repro: 1\ncase: [1, 2]\n", "bad.yaml:2: 'case' must be a map"},
+        BadRepro{"opcheck_repro: 1\ncase:\n  input: [1, 1, 1]\n",
+                 "bad.yaml:2: the case has no 'op'"},
+        BadRepro{"opcheck_repro: 1\ncase:\n  op: deconv\n",
+                 "bad.yaml:3: unknown op 'deconv' (one of conv, add, mul, maxpool, avgpool, "
+                 "globalavgpool, lut, concat, upsample)"},
+        BadRepro{"opcheck_repro: 1\ncase:\n  op: maxpool\n  dilation: [2, 2]\n",
+                 "bad.yaml:4: key 'dilation' does not apply to op 'maxpool'"},
+        BadRepro{"opcheck_repro: 1\ncase:\n  op: conv\n  kernal: [3, 3]\n",
+                 "bad.yaml:4: unknown case key 'kernal'"},
+        BadRepro{"opcheck_repro: 1\ncase:\n  op: conv\n  kernel: [3]\n",
+                 "bad.yaml:4: 'kernel' must be a list of 2 integers"},
+        BadRepro{"opcheck_repro: 1\ncase:\n  op: conv\n  input: [a, 2, 3]\n",
+                 "bad.yaml:4: 'input' must be a list of 3 integers"},
+        BadRepro{"opcheck_repro: 1\ncase:\n  op: conv\n  requant: [-1, 0]\n",
+                 "bad.yaml:4: 'requant' must be [multiplier, shift] with multiplier in [0, "
+                 "2147483647] and shift in [-31, 30]"},
+        BadRepro{"opcheck_repro: 1\ncase:\n  op: add\n  lut: maybe\n",
+                 "bad.yaml:4: 'lut' must be true or false"},
+        BadRepro{"opcheck_repro: 1\ncase:\n  op: conv\n  clip: [10, 5]\n",
+                 "bad.yaml: case: clip [10, 5] is empty"},
+        BadRepro{"opcheck_repro: 1\ncase:\n  op: conv\n  input: [4, 4, 4]\n  out_channels: 6\n"
+                 "  groups: 4\n",
+                 "bad.yaml: case: groups 4 must divide both the input channels 4 and the output "
+                 "channels 6"},
+        BadRepro{"opcheck_repro: 1\ncase:\n  op: maxpool\n  input: [3, 3, 1]\n  kernel: [5, 5]\n",
+                 "bad.yaml: case: the 5x5 window (dilation 1x1) does not fit the 3x3 input padded "
+                 "by 0,0,0,0"},
+        BadRepro{"opcheck_repro: 1\ncase:\n  op: lut\n  input: [0, 1, 1]\n",
+                 "bad.yaml: case: height 0 is outside [1, 65535]"},
+        BadRepro{"opcheck_repro: 1\ncase:\n  op: concat\n  concat_channels: []\n",
+                 "bad.yaml:4: 'concat_channels' must be a non-empty list of integers"},
+        BadRepro{"opcheck_repro: 1\ncase: {op: [\n",
+                 "bad.yaml:3: YAML syntax error: end of sequence flow not found"}));
+
+/// Replays every repro in a folder.
+std::vector<std::pair<std::filesystem::path, CaseResult>> replayFolder(
+    const std::filesystem::path& dir) {
+  std::vector<std::pair<std::filesystem::path, CaseResult>> results;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".yaml") {
+      continue;
+    }
+    const Repro repro = readRepro(entry.path());
+    CheckOptions check;
+    check.hw = isa::loadNpuConfig(isa::resolveConfigPath(repro.hw, dir));
+    check.engine = repro.engine;
+    check.bug = repro.bug;
+    results.emplace_back(entry.path(), checkCase(repro.opCase, check));
+  }
+  return results;
+}
+
+TEST(Repro, KnownCodegenFailuresStillFail) {
+  // Each file is a minimal case that codegen gets wrong today. When a fix makes one pass (or be
+  // refused with a layer error), move the file to ../regressions so it keeps being checked.
+  const auto results = replayFolder(kData / "known_failures");
+  EXPECT_GE(results.size(), 8U);
+  for (const auto& [path, result] : results) {
+    EXPECT_EQ(result.verdict, Verdict::Fail)
+        << path.filename() << " no longer fails (" << result.message
+        << "): move it to tests/data/opcheck/regressions/";
+  }
+}
+
+TEST(Repro, RegressionsPass) {
+  const auto results = replayFolder(kData / "regressions");
+  EXPECT_GE(results.size(), 4U);
+  for (const auto& [path, result] : results) {
+    EXPECT_NE(result.verdict, Verdict::Fail) << path.filename() << ": " << result.message;
+  }
+}
+
+}  // namespace
+}  // namespace npu::bench
