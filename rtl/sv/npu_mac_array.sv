@@ -112,16 +112,27 @@ module npu_mac_array
     end
   end
 
+  logic [8*R*C-1:0] cell_x;
+  logic [8*R*C-1:0] cell_w;
+  logic [32*C-1:0] col_sum;
   always_comb begin
-    for (int c = 0; c < C; c++) begin
-      partial[c] = '0;
-      for (int r = 0; r < R; r++) begin
-        logic signed [31:0] xv;
-        xv = sext8(inp_rdata[r*C+c]) - sext8(in_zp);
-        if (cell_ok[r*C+c]) partial[c] = partial[c] + 32'(xv * sext8(wgt_rdata[r*C+c]));
-      end
+    for (int i = 0; i < R * C; i++) begin
+      cell_x[8*i+:8] = inp_rdata[i];
+      cell_w[8*i+:8] = wgt_rdata[i];
     end
+    for (int c = 0; c < C; c++) partial[c] = col_sum[32*c+:32];
   end
+
+  npu_mac_cells #(
+      .R(R),
+      .C(C)
+  ) cells (
+      .x(cell_x),
+      .w(cell_w),
+      .ok(cell_ok),
+      .zp(in_zp),
+      .sum(col_sum)
+  );
 
   // Bias, multiplier and shift of each column; stored partial sums.
   logic [31:0] bias[C], mult[C], shift[C], acc_next[C];

@@ -25,38 +25,43 @@ module npu_postproc
 );
   localparam int C = MAC_COLS;
 
-  pp_bundle_t b;  // stage B
-  // Stage C uses only the write-side fields of the bundle.
+  // The controls of stages B and C (their values go through the lanes); each stage reads only
+  // the fields it needs.
   /* verilator lint_off UNUSEDSIGNAL */
-  pp_bundle_t c;  // stage C
+  pp_bundle_t b;
+  pp_bundle_t c;
   /* verilator lint_on UNUSEDSIGNAL */
-  pp_bundle_t a_out;
-  pp_bundle_t b_out;
-
-  always_comb begin
-    a_out = in;
-    for (int l = 0; l < C; l++) begin
-      if (in.do_requant) a_out.val[l] = requant(in.val[l], in.mult[l], in.shift[l], in.dbl);
-    end
-    b_out = b;
-    for (int l = 0; l < C; l++) begin
-      if (b.do_clamp) b_out.val[l] = clamp_add(b.val[l], b.zp, b.lo, b.hi);
-    end
+  // Values through the lanes; the controls travel in the bundles.
+  logic [31:0] c_val[C];
+  for (genvar l = 0; l < C; l++) begin : g_lane
+    npu_pp_lane lane (
+        .clk,
+        .a_val(in.val[l]),
+        .a_mult(in.mult[l]),
+        .a_shift(in.shift[l]),
+        .a_requant(in.valid && in.do_requant),
+        .a_dbl(in.dbl),
+        .b_clamp(b.valid && b.do_clamp),
+        .b_zp(b.zp),
+        .b_lo(b.lo),
+        .b_hi(b.hi),
+        .c_val(c_val[l])
+    );
   end
 
   always_comb begin
     // LUT[v] is the byte at lut_addr + v + 128.
-    for (int l = 0; l < C; l++) lut_raddr[l] = 32'(c.lut_addr) + 32'({~c.val[l][7], c.val[l][6:0]});
+    for (int l = 0; l < C; l++) lut_raddr[l] = 32'(c.lut_addr) + 32'({~c_val[l][7], c_val[l][6:0]});
   end
 
   always_comb begin
     for (int l = 0; l < C; l++) begin
       out_we[l] = c.valid && c.mask[l] && !c.to_acc;
       out_waddr[l] = c.addr + 32'(l);
-      out_wdata[l] = c.use_lut ? lut_rdata[l] : c.val[l][7:0];
+      out_wdata[l] = c.use_lut ? lut_rdata[l] : c_val[l][7:0];
       acc_we[l] = c.valid && c.mask[l] && c.to_acc;
       acc_waddr[l] = c.addr + 32'(l);
-      acc_wdata[l] = c.val[l];
+      acc_wdata[l] = c_val[l];
     end
   end
 
@@ -66,8 +71,8 @@ module npu_postproc
       c.valid <= 1'b0;
       fin <= 1'b0;
     end else begin
-      b <= a_out;
-      c <= b_out;
+      b <= in;
+      c <= b;
       fin <= c.valid && c.last;
     end
   end

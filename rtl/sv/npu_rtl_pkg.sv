@@ -106,65 +106,6 @@ package npu_rtl_pkg;
     return {{32{v[31]}}, v};
   endfunction
 
-  // requant(acc, M, shift, double_round) of docs/numerics.md: single rounding
-  // (acc*M + 2^(t-1)) >> t with t = 31 - shift, saturated; or gemmlowp double rounding. The
-  // shift is first clamped to [-31, 30], as a 6-bit shifter saturates.
-  function automatic logic signed [31:0] requant(input logic signed [31:0] acc,
-                                                 input logic signed [31:0] mult,
-                                                 input logic signed [31:0] shift,
-                                                 input logic dbl);
-    logic signed [31:0] s;
-    logic [5:0] t;
-    logic [5:0] left;
-    logic [5:0] right;
-    logic signed [63:0] prod;
-    logic signed [63:0] rounded;
-    logic signed [31:0] shifted;
-    logic signed [63:0] ab;
-    logic signed [63:0] nudged;
-    logic signed [31:0] high;
-    logic signed [63:0] mask;
-    logic signed [63:0] rem;
-    logic signed [63:0] thr;
-    logic signed [63:0] high64;
-    s = shift < -32'sd31 ? -32'sd31 : (shift > 32'sd30 ? 32'sd30 : shift);
-    if (!dbl) begin
-      t = 6'(32'sd31 - s);
-      prod = sext64(acc) * sext64(mult);
-      rounded = (prod + (64'sd1 <<< (t - 6'd1))) >>> t;
-      return sat32(rounded);
-    end
-    left = s > 0 ? 6'(s) : 6'd0;
-    right = s > 0 ? 6'd0 : 6'(-s);
-    shifted = sat32(sext64(acc) <<< left);
-    if (shifted == INT32_MIN && mult == INT32_MIN) begin
-      high = INT32_MAX;
-    end else begin
-      ab = sext64(shifted) * sext64(mult);
-      nudged = ab + (ab >= 0 ? 64'sd1073741824 : -64'sd1073741823);
-      // Division by 2^31 truncating toward zero.
-      high = 32'((nudged < 0 ? nudged + 64'sd2147483647 : nudged) >>> 31);
-    end
-    // RoundingDivideByPOT: round half away from zero.
-    high64 = sext64(high);
-    mask = (64'sd1 <<< right) - 64'sd1;
-    rem = high64 & mask;
-    thr = (mask >>> 1) + (high < 0 ? 64'sd1 : 64'sd0);
-    return 32'((high64 >>> right) + (rem > thr ? 64'sd1 : 64'sd0));
-  endfunction
-
-  // std::clamp(v, lo, hi) as the simulator computes it: min(max(v, lo), hi).
-  function automatic logic signed [31:0] clamp_add(input logic signed [31:0] v,
-                                                   input logic signed [7:0] zp,
-                                                   input logic signed [7:0] lo,
-                                                   input logic signed [7:0] hi);
-    logic signed [33:0] x;
-    x = 34'(v) + 34'(zp);
-    if (x < 34'(lo)) x = 34'(lo);
-    if (x > 34'(hi)) x = 34'(hi);
-    return 32'(x);
-  endfunction
-
   function automatic logic [31:0] min32(input logic [31:0] a, input logic [31:0] b);
     return a < b ? a : b;
   endfunction

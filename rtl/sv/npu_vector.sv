@@ -73,28 +73,48 @@ module npu_vector
     end
   end
 
+  // Operands with their zero points removed, and the ELTWISE add's input rescales.
+  logic signed [31:0] da[C];
+  logic signed [31:0] db[C];
+  logic [31:0] scaled_a[C];
+  logic [31:0] scaled_b[C];
   always_comb begin
     for (int l = 0; l < C; l++) begin
-      logic signed [31:0] da;
-      logic signed [31:0] db;
+      da[l] = sext8(inp_rdata[l]) - sext8(a_zp);
+      db[l] = sext8(inp_rdata[C+l]) - sext8(b_zp);
+    end
+  end
+
+  for (genvar l = 0; l < C; l++) begin : g_rescale
+    npu_requant rescale_a (
+        .acc(da[l] <<< left_shift),
+        .mult(prm[0]),
+        .shift(prm[1]),
+        .dbl,
+        .y(scaled_a[l])
+    );
+    npu_requant rescale_b (
+        .acc(db[l] <<< left_shift),
+        .mult(prm[2]),
+        .shift(prm[3]),
+        .dbl,
+        .y(scaled_b[l])
+    );
+  end
+
+  always_comb begin
+    for (int l = 0; l < C; l++) begin
       logic signed [31:0] x;
-      da = '0;
-      db = '0;
-      x = '0;
+      x = sext8(inp_rdata[l]);
       if (is_pool) begin
-        x = sext8(inp_rdata[l]);
         if (tap_first) val[l] = x;
-        else if (op == 2'd0) val[l] = $signed(x) > $signed(acc[l]) ? x : acc[l];
+        else if (op == 2'd0) val[l] = x > $signed(acc[l]) ? x : acc[l];
         else val[l] = acc[l] + x;
       end else begin
-        da = sext8(inp_rdata[l]) - sext8(a_zp);
-        db = sext8(inp_rdata[C+l]) - sext8(b_zp);
         case (op)
-          2'd0:
-          val[l] = sat32(sext64(requant(da <<< left_shift, prm[0], prm[1], dbl)) +
-                         sext64(requant(db <<< left_shift, prm[2], prm[3], dbl)));
-          2'd1: val[l] = da * db;
-          default: val[l] = sext8(inp_rdata[l]);
+          2'd0: val[l] = sat32(sext64(scaled_a[l]) + sext64(scaled_b[l]));
+          2'd1: val[l] = da[l] * db[l];
+          default: val[l] = x;
         endcase
       end
     end
