@@ -76,6 +76,41 @@ void injectIntoProgram(compiler::CompiledProgram& compiled, InjectedBug bug) {
   }
 }
 
+std::uint32_t programFeatures(const isa::Program& program) {
+  std::uint32_t features = 0;
+  int compute = 0;
+  int parameterBlocks = 0;
+  for (const isa::Region& region : program.regions) {
+    parameterBlocks += region.name.find(".params.oc") != std::string::npos ? 1 : 0;
+  }
+  if (parameterBlocks > 1) {
+    features |= kFeatureChannelBlocks;
+  }
+  for (const isa::Instruction& instruction : program.instructions) {
+    if (const auto* conv = std::get_if<isa::Conv>(&instruction)) {
+      ++compute;
+      features |= conv->acc_init == 0 ? kFeatureChannelSplit : 0U;
+      features |= conv->depthwise != 0 ? kFeatureDepthwise : 0U;
+      features |= conv->use_lut != 0 ? kFeatureFusedLut : 0U;
+      features |= conv->double_round != 0 ? kFeatureDoubleRounding : 0U;
+    } else if (const auto* eltwise = std::get_if<isa::Eltwise>(&instruction)) {
+      ++compute;
+      features |= eltwise->use_lut != 0 && eltwise->op != 2 ? kFeatureFusedLut : 0U;
+      features |= eltwise->double_round != 0 ? kFeatureDoubleRounding : 0U;
+    } else if (std::holds_alternative<isa::Pool>(instruction)) {
+      ++compute;
+    } else if (const auto* load = std::get_if<isa::Load>(&instruction)) {
+      features |= load->pad_top + load->pad_bottom + load->pad_left + load->pad_right > 0
+                      ? kFeaturePadded
+                      : 0U;
+    }
+  }
+  if (compute > 1) {
+    features |= kFeatureTiled;
+  }
+  return features;
+}
+
 /// Output bytes that differ, over every graph output: how widespread a mismatch is.
 std::uint64_t differingOutputBytes(const compiler::CompiledProgram& compiled,
                                    const compiler::QuantizedGraph& graph,
@@ -139,6 +174,7 @@ CaseResult checkValidCase(const OpCase& opCase, const CheckOptions& options) {
     }
     return {Verdict::Fail, "codegen-error", message};
   }
+  const std::uint32_t features = programFeatures(compiled.program);
   injectIntoProgram(compiled, options.bug);
   sim::DdrImage expected = runtime::expectedDdr(compiled, built.graph, values);
   if (options.bug == InjectedBug::ExpectedOffByOne) {
@@ -147,17 +183,19 @@ CaseResult checkValidCase(const OpCase& opCase, const CheckOptions& options) {
   }
   sim::DdrImage actual(0);
   if (auto fault = runEngine(compiled.program, options.engine, actual)) {
+    fault->features = features;
     return *fault;
   }
   const auto mismatch = runtime::verifyDdr(compiled, built.graph, expected, actual);
   if (!mismatch) {
-    return {Verdict::Pass, "", ""};
+    return {Verdict::Pass, "", "", features};
   }
   std::uint64_t total = 0;
   const std::uint64_t differing =
       differingOutputBytes(compiled, built.graph, expected, actual, total);
   return {Verdict::Fail, "mismatch",
-          fmt::format("{} ({} of {} output bytes differ)", mismatch->message, differing, total)};
+          fmt::format("{} ({} of {} output bytes differ)", mismatch->message, differing, total),
+          features};
 }
 
 // --- Shrinking --------------------------------------------------------------------------------
@@ -311,6 +349,13 @@ std::vector<OpCase> simplifications(const OpCase& c) {
 }
 
 }  // namespace
+
+std::string_view featureName(unsigned bit) {
+  constexpr std::array<std::string_view, kFeatureCount> kNames{
+      "tiled",   "input-channel split", "output-channel blocks", "depthwise",
+      "padding", "fused LUT",           "double rounding"};
+  return bit < kNames.size() ? kNames[bit] : "?";
+}
 
 std::string_view engineName(Engine engine) {
   return kEngineNames[static_cast<std::size_t>(engine)];

@@ -37,6 +37,9 @@ SweepCounts SweepReport::total() const {
     all.pass += c.pass;
     all.fail += c.fail;
     all.unsupported += c.unsupported;
+    for (std::size_t bit = 0; bit < all.features.size(); ++bit) {
+      all.features[bit] += c.features[bit];
+    }
   }
   return all;
 }
@@ -56,6 +59,9 @@ SweepReport runSweep(const SweepOptions& options, const SweepProgress& progress)
     const OpCase opCase = sweepCase(options.family, options.seed, i, options.generator);
     CaseResult result = checkCase(opCase, options.check);
     SweepCounts& counts = report.counts[opCase.kind];
+    for (unsigned bit = 0; bit < kFeatureCount; ++bit) {
+      counts.features[bit] += (result.features >> bit) & 1U;
+    }
     switch (result.verdict) {
       case Verdict::Pass:
         ++counts.pass;
@@ -116,6 +122,18 @@ std::string formatSweepSummary(const SweepReport& report, const SweepOptions& op
   }
   text +=
       fmt::format("  {:<14} {:>9} {:>7} {:>12}\n", "total", all.pass, all.fail, all.unsupported);
+  text += "lowering paths reached (cases):\n";
+  for (const auto& [kind, c] : report.counts) {
+    std::vector<std::string> parts;
+    for (unsigned bit = 0; bit < kFeatureCount; ++bit) {
+      if (c.features[bit] > 0) {
+        parts.push_back(fmt::format("{} {}", featureName(bit), c.features[bit]));
+      }
+    }
+    if (!parts.empty()) {
+      text += fmt::format("  {:<14} {}\n", opKindName(kind), fmt::join(parts, ", "));
+    }
+  }
   if (!report.unsupportedReasons.empty()) {
     std::vector<std::pair<std::uint64_t, std::string>> reasons;
     for (const auto& [reason, n] : report.unsupportedReasons) {

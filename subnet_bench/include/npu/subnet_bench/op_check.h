@@ -61,6 +61,22 @@ enum class Verdict : std::uint8_t {
   Unsupported,
 };
 
+/// Lowering paths a compiled case exercised (bits of CaseResult::features), so a sweep can show
+/// what it reached.
+enum CaseFeature : std::uint32_t {
+  kFeatureTiled = 1U << 0,           ///< more than one compute instruction
+  kFeatureChannelSplit = 1U << 1,    ///< a CONV accumulating over input-channel chunks
+  kFeatureChannelBlocks = 1U << 2,   ///< a conv in several output-channel blocks
+  kFeatureDepthwise = 1U << 3,       ///< a depthwise CONV
+  kFeaturePadded = 1U << 4,          ///< a LOAD writing padding
+  kFeatureFusedLut = 1U << 5,        ///< a CONV or add/mul ELTWISE with use_lut
+  kFeatureDoubleRounding = 1U << 6,  ///< double_round set
+  kFeatureCount = 7,
+};
+
+/// Human names of the features, by bit index.
+std::string_view featureName(unsigned bit);
+
 struct CaseResult {
   Verdict verdict = Verdict::Pass;
   /// For failures: "mismatch" (verified DDR differs), "fault" (the engine faulted),
@@ -69,6 +85,8 @@ struct CaseResult {
   std::string kind;
   /// One line: the mismatch location, the fault, the error or the unsupported reason.
   std::string message;
+  /// CaseFeature bits of the compiled program (0 when codegen did not produce one).
+  std::uint32_t features = 0;
 };
 
 /// Builds, compiles, runs and verifies one case. Never throws for a problem of the case itself;

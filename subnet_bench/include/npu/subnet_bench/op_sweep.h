@@ -2,6 +2,7 @@
 // shrunk and written as a repro file, and the summary `npu opcheck` prints.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -40,6 +41,8 @@ struct SweepCounts {
   std::uint64_t pass = 0;
   std::uint64_t fail = 0;
   std::uint64_t unsupported = 0;
+  /// Compiled cases that exercised each CaseFeature (by bit index).
+  std::array<std::uint64_t, kFeatureCount> features{};
 
   std::uint64_t total() const { return pass + fail + unsupported; }
 };
@@ -76,7 +79,8 @@ using SweepProgress = std::function<void(std::uint64_t done, const SweepReport& 
 /// Runs the sweep; failures are shrunk and written to `outDir` as `<kind>-<index>.yaml`.
 SweepReport runSweep(const SweepOptions& options, const SweepProgress& progress = {});
 
-/// The summary table: per op kind pass/fail/unsupported, totals, the most frequent
+/// The summary table: per op kind pass/fail/unsupported, totals, the lowering paths reached, the
+/// most frequent
 /// unsupported reasons, failures grouped by signature, and each shrunk failure with its repro
 /// path.
 std::string formatSweepSummary(const SweepReport& report, const SweepOptions& options);
