@@ -57,31 +57,43 @@ std::span<const float> biasOf(const Operands& in, std::size_t i) {
   return in.has(i) ? std::span<const float>(in.floats(i).data) : std::span<const float>();
 }
 
-FloatTensor activation(OpKind op, const FloatTensor& x, const Node& node, const Operands& in) {
-  constexpr float kInf = std::numeric_limits<float>::infinity();
-  switch (op) {
+/// An activation with its parameters in the FusedActivation form (min/max for Clip, alpha/beta
+/// for LeakyRelu and HardSigmoid), shared by stand-alone nodes and fused epilogues.
+FloatTensor activation(const FloatTensor& x, const FusedActivation& a) {
+  switch (a.op) {
     case OpKind::Relu:
       return golden::relu(x);
     case OpKind::LeakyRelu:
-      return golden::leakyRelu(x, node.attributes.getFloat("alpha", 0.01F));
+      return golden::leakyRelu(x, a.alpha);
     case OpKind::Clip:
-      return golden::clip(x, in.scalar(1, -kInf), in.scalar(2, kInf));
+      return golden::clip(x, a.min, a.max);
     case OpKind::Sigmoid:
       return golden::sigmoid(x);
     case OpKind::Tanh:
       return golden::tanh(x);
     case OpKind::HardSigmoid:
-      return golden::hardSigmoid(x, node.attributes.getFloat("alpha", 0.2F),
-                                 node.attributes.getFloat("beta", 0.5F));
+      return golden::hardSigmoid(x, a.alpha, a.beta);
     case OpKind::HardSwish:
       return golden::hardSwish(x);
     case OpKind::Silu:
       return golden::silu(x);
     case OpKind::Gelu:
-      return golden::gelu(x, node.attributes.getString("approximate", "none") == "tanh");
+      return golden::gelu(x);
     default:
-      fail("{} is not an activation", opName(op));
+      fail("{} is not an activation", opName(a.op));
   }
+}
+
+/// A stand-alone activation node's parameters, from its attributes and (Clip) bound inputs.
+FusedActivation activationOf(const Node& node, const Operands& in) {
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  FusedActivation a;
+  a.op = node.op;
+  a.alpha = node.attributes.getFloat("alpha", node.op == OpKind::LeakyRelu ? 0.01F : 0.2F);
+  a.beta = node.attributes.getFloat("beta", 0.5F);
+  a.min = in.scalar(1, -kInf);
+  a.max = in.scalar(2, kInf);
+  return a;
 }
 
 FloatTensor softmax(const Node& node, const FloatTensor& x) {
@@ -150,8 +162,9 @@ FloatTensor fp32Kernel(const Node& node, const Operands& in) {
     case OpKind::HardSigmoid:
     case OpKind::HardSwish:
     case OpKind::Silu:
+      return activation(in.floats(0), activationOf(node, in));
     case OpKind::Gelu:
-      return activation(node.op, in.floats(0), node, in);
+      return golden::gelu(in.floats(0), node.attributes.getString("approximate", "none") == "tanh");
     case OpKind::Add:
       return applyActivation(golden::add(in.floats(0), in.floats(1)), node);
     case OpKind::Sub:
@@ -266,19 +279,7 @@ std::vector<RuntimeValue> evaluateNode(const Node& node,
 
 FloatTensor applyActivation(FloatTensor x, const Node& node) {
   FusedActivation fused = fusedActivation(node);
-  if (fused.op == OpKind::Identity) {
-    return x;
-  }
-  // The fused parameters live in activation_* attributes; a stand-in node carries them under the
-  // names the stand-alone op uses.
-  Node standIn;
-  standIn.op = fused.op;
-  standIn.attributes.set("alpha", fused.alpha);
-  standIn.attributes.set("beta", fused.beta);
-  if (fused.op == OpKind::Clip) {
-    return golden::clip(x, fused.min, fused.max);
-  }
-  return activation(fused.op, x, standIn, Operands({}));
+  return fused.op == OpKind::Identity ? x : activation(x, fused);
 }
 
 }  // namespace npu::compiler

@@ -22,6 +22,11 @@ struct ModelCase {
   const char* opsAfterPasses;
 };
 
+/// Names the case in test listings (ctest shows the parameter).
+void PrintTo(const ModelCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
 class ExportedModel : public ::testing::TestWithParam<ModelCase> {};
 
 TEST_P(ExportedModel, MatchesPyTorchBeforeAndAfterPasses) {
