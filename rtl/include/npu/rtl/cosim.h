@@ -14,8 +14,8 @@
 namespace npu::rtl {
 
 struct CosimReport {
-  sim::SimResult reference;  ///< The SystemC timed run.
-  double referenceSeconds = 0.0;
+  sim::SimResult reference;       ///< The SystemC timed run.
+  double referenceSeconds = 0.0;  ///< CPU seconds of the SystemC run.
   RtlResult rtl;
   /// Lowest DDR address where the two final images differ.
   std::optional<std::uint64_t> firstDdrDifference;

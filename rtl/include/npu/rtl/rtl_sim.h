@@ -26,9 +26,14 @@ struct RtlResult {
   /// Cycle at which each instruction finished (END: the cycle fetch reached it), indexed like
   /// sim::SimResult::endCycles so the two can be compared per instruction.
   std::vector<std::uint64_t> endCycles;
-  /// Wall-clock seconds spent simulating.
+  /// CPU seconds the simulation loop took (cpuSeconds), for speed figures.
   double seconds = 0.0;
 };
+
+/// CPU seconds used by this process so far (all threads: SystemC may run its processes on
+/// threads of its own); speed figures use it rather than wall time so that other load on the
+/// machine does not skew them.
+double cpuSeconds();
 
 /// The hardware config the RTL model was generated from (rtl/generated/npu_config_*_pkg.sv).
 const isa::NpuConfig& rtlConfig();
