@@ -82,6 +82,7 @@ void lowerConv(LoweringContext& ctx, const QConv& conv) {
   const std::int64_t rows = ctx.config.macRows;
   const std::int64_t cols = ctx.config.macCols;
   const std::int64_t lutBytes = p.output.lut ? 256 : 0;
+  checkTileWidth(name, inW, s.ow);
   const std::uint64_t inputAddress = ctx.tensors[conv.input].address;
   const std::uint64_t outputAddress = ctx.tensors[conv.output].address;
 
@@ -92,7 +93,7 @@ void lowerConv(LoweringContext& ctx, const QConv& conv) {
   std::vector<Unit> units;
   std::int64_t icChunk = 0;
   if (s.depthwise) {
-    std::int64_t cb = s.c;
+    std::int64_t cb = std::min(s.c, kMaxTileDim);
     auto fits = [&](std::int64_t n) {
       return n * s.kh * s.kw <= ctx.slots.weightBytes() &&
              12 * n + lutBytes <= ctx.slots.parameterBytes() &&
@@ -109,8 +110,8 @@ void lowerConv(LoweringContext& ctx, const QConv& conv) {
     }
     icChunk = cb;
   } else {
-    std::int64_t ob = s.kg;
-    icChunk = s.cg;
+    std::int64_t ob = std::min(s.kg, kMaxTileDim);
+    icChunk = std::min(s.cg, kMaxTileDim);
     auto weightsFit = [&](std::int64_t o, std::int64_t i) {
       return o * s.kh * s.kw * i <= ctx.slots.weightBytes() &&
              12 * o + lutBytes <= ctx.slots.parameterBytes();

@@ -17,6 +17,10 @@ void copyBands(LoweringContext& ctx, const std::string& name, TensorId input,
                const std::function<void(std::int64_t, std::int64_t, std::int64_t)>& place) {
   const auto& shape = ctx.graph.tensors[input].shape;
   const std::int64_t h = shape[1], w = shape[2], c = shape[3];
+  checkTileWidth(name, w, w);
+  if (c > kMaxTileDim) {
+    fail("layer '{}': {} channels exceed the {} a copy tile can hold", name, c, kMaxTileDim);
+  }
   const std::int64_t rows = maxRows(
       name, h,
       [&](std::int64_t r) {

@@ -32,7 +32,8 @@ void emitPool(LoweringContext& ctx, const PoolJob& job) {
     fail("layer '{}': padding above 63 is not supported by LOAD", job.name);
   }
   const std::int64_t inW = w + job.pads[1] + job.pads[3];
-  std::int64_t cb = c;
+  checkTileWidth(job.name, inW, ow);
+  std::int64_t cb = std::min(c, kMaxTileDim);
   while (cb > 1 &&
          (job.kh * inW * cb > ctx.slots.inputBytes() || ow * cb > ctx.slots.outputBytes())) {
     cb = (cb + 1) / 2;

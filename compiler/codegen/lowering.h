@@ -86,6 +86,12 @@ struct RowBand {
 RowBand rowBand(std::int64_t outRow, std::int64_t outRows, std::int64_t stride, std::int64_t window,
                 std::int64_t padTop, std::int64_t inputHeight);
 
+/// Largest tile extent (rows, columns, channels) the 12-bit CONV/POOL fields can carry.
+inline constexpr std::int64_t kMaxTileDim = 4095;
+
+/// Throws naming the layer when a full-width tile row cannot be expressed (no column tiling).
+void checkTileWidth(const std::string& layer, std::int64_t inputWidth, std::int64_t outputWidth);
+
 /// Largest output-row count whose tile fits: bytes(rows) <= limit; throws naming the layer.
 std::int64_t maxRows(const std::string& layer, std::int64_t outHeight,
                      const std::function<bool(std::int64_t)>& fits, const std::string& what);

@@ -88,13 +88,23 @@ RowBand rowBand(std::int64_t outRow, std::int64_t outRows, std::int64_t stride, 
   return band;
 }
 
+void checkTileWidth(const std::string& layer, std::int64_t inputWidth, std::int64_t outputWidth) {
+  if (inputWidth > kMaxTileDim || outputWidth > kMaxTileDim) {
+    fail(
+        "layer '{}': a row of {} input / {} output columns exceeds the {} columns a tile can "
+        "hold (no column tiling yet)",
+        layer, inputWidth, outputWidth, kMaxTileDim);
+  }
+}
+
 std::int64_t maxRows(const std::string& layer, std::int64_t outHeight,
                      const std::function<bool(std::int64_t)>& fits, const std::string& what) {
   if (!fits(1)) {
     fail("layer '{}': SRAM too small for any tile ({})", layer, what);
   }
+  // Tile sizes travel in 12-bit instruction fields.
   std::int64_t rows = 1;
-  while (rows < outHeight && fits(rows + 1)) {
+  while (rows < std::min<std::int64_t>(outHeight, kMaxTileDim) && fits(rows + 1)) {
     ++rows;
   }
   return rows;
