@@ -4,6 +4,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <bit>
+#include <charconv>
 #include <cstring>
 #include <fstream>
 
@@ -74,6 +75,15 @@ TensorData fromFields(const onnx::TensorProto& t, DType dtype) {
   }
 }
 
+std::int64_t parseCount(const std::string& text, const std::string& what, const char* key) {
+  std::int64_t value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value < 0) {
+    fail("{}: external data {} '{}' is not a byte count", what, key, text);
+  }
+  return value;
+}
+
 std::string readExternal(const onnx::TensorProto& t, const std::filesystem::path& baseDir,
                          const std::string& what) {
   std::string location;
@@ -83,9 +93,9 @@ std::string readExternal(const onnx::TensorProto& t, const std::filesystem::path
     if (entry.key() == "location") {
       location = entry.value();
     } else if (entry.key() == "offset") {
-      offset = std::stoll(entry.value());
+      offset = parseCount(entry.value(), what, "offset");
     } else if (entry.key() == "length") {
-      length = std::stoll(entry.value());
+      length = parseCount(entry.value(), what, "length");
     }
   }
   if (location.empty()) {
@@ -131,12 +141,15 @@ OnnxTensor decodeTensor(const onnx::TensorProto& t, const std::filesystem::path&
   }
   out.dtype = *dtype;
   out.shape.assign(t.dims().begin(), t.dims().end());
+  // At most 2^40 elements, so sizes never overflow (and a corrupt file fails here).
+  constexpr std::int64_t kMaxElements = std::int64_t{1} << 40;
+  std::int64_t count = 1;
   for (std::int64_t d : out.shape) {
-    if (d < 0) {
-      fail("{}: negative dimension in shape {}", what, formatShape(out.shape));
+    if (d < 0 || (d > 0 && count > kMaxElements / d)) {
+      fail("{}: shape {} is negative or too large", what, formatShape(out.shape));
     }
+    count *= d;
   }
-  std::int64_t count = elementCount(out.shape);
   bool external = t.data_location() == onnx::TensorProto::EXTERNAL;
   if (external || t.has_raw_data()) {
     std::string bytes = external ? readExternal(t, baseDir, what) : t.raw_data();

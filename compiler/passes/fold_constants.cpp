@@ -7,9 +7,17 @@
 namespace npu::compiler {
 namespace {
 
+/// Larger results stay computed at run time (a ConstantOfShape could ask for gigabytes).
+constexpr std::int64_t kMaxFoldedElements = std::int64_t{1} << 24;
+
 bool foldable(const Graph& graph, const Node& node) {
   if (kernelKind(node.op) == KernelKind::Pattern || node.inputs.empty()) {
     return false;
+  }
+  for (ValueId out : node.outputs) {
+    if (elementCount(graph.value(out).shape) > kMaxFoldedElements) {
+      return false;
+    }
   }
   for (ValueId in : node.inputs) {
     if (in.valid() && !graph.value(in).isConstant()) {

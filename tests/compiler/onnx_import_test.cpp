@@ -167,6 +167,29 @@ TEST(OnnxImport, EmptyGarbageAndTruncatedFiles) {
       << message;
 }
 
+TEST(OnnxImport, CorruptedFilesFailCleanly) {
+  // Every truncation point and a spread of byte flips: each import either succeeds or throws
+  // npu::Error; anything else (a crash, another exception) fails the test.
+  std::vector<std::uint8_t> real = readBinaryFile(sourcePath("tests/compiler/models/shapes.onnx"));
+  std::filesystem::path path = std::filesystem::path(::testing::TempDir()) / "corrupt.onnx";
+  int errors = 0;
+  for (std::size_t cut = 1; cut < real.size(); cut += 97) {
+    writeBinaryFile(path, std::span(real).first(cut));
+    errors += errorOf([&] { importOnnx(path); }) != "(no error)";
+  }
+  std::uint32_t state = 12345;
+  for (int variant = 0; variant < 300; ++variant) {
+    std::vector<std::uint8_t> bytes = real;
+    for (int flip = 0; flip < 3; ++flip) {
+      state = state * 1664525U + 1013904223U;
+      bytes[(state >> 8) % bytes.size()] ^= static_cast<std::uint8_t>(1U << (state % 8));
+    }
+    writeBinaryFile(path, bytes);
+    errors += errorOf([&] { importOnnx(path); }) != "(no error)";
+  }
+  EXPECT_GT(errors, 0);
+}
+
 TEST(OnnxImport, MissingInitializer) {
   OnnxModel model;
   model.graph().mutable_initializer()->Clear();
