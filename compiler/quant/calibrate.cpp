@@ -1,0 +1,200 @@
+// Calibration: observe, choose ranges, align, derive int8 parameters.
+#include "npu/compiler/quant/calibrate.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "npu/compiler/ir/op_params.h"
+#include "npu/compiler/quant/calibration_data.h"
+#include "npu/compiler/quant/quant_params.h"
+#include "npu/compiler/quant/scale_alignment.h"
+#include "npu/support/error.h"
+
+namespace npu::compiler {
+namespace {
+
+bool isLutConv(const Graph& graph, const Partition& partition, std::size_t n) {
+  const Node& node = graph.nodes()[n];
+  return partition.device[n] == Device::Npu && node.op == OpKind::Conv && fusedActivation(node).lut;
+}
+
+/// The activation node a LUT epilogue stands for.
+Node activationNode(const Graph& graph, const Node& conv, ValueId in, ValueId out) {
+  FusedActivation act = fusedActivation(conv);
+  Node node;
+  node.name = graph.uniqueNodeName(conv.name + "#activation");
+  node.op = act.op;
+  node.inputs = {in};
+  node.outputs = {out};
+  if (act.op == OpKind::LeakyRelu || act.op == OpKind::HardSigmoid) {
+    node.attributes.set("alpha", act.alpha);
+  }
+  if (act.op == OpKind::HardSigmoid) {
+    node.attributes.set("beta", act.beta);
+  }
+  return node;
+}
+
+Range rangeFor(const TensorObserver& observer, const ActivationSettings& s) {
+  switch (s.method) {
+    case ObserverMethod::MinMax:
+      return minMaxRange(observer, s.symmetric);
+    case ObserverMethod::Percentile:
+      return percentileRange(observer, s.percentile, s.symmetric);
+    case ObserverMethod::Entropy:
+      return entropyRange(observer, s.symmetric);
+    case ObserverMethod::Mse:
+      return mseRange(observer, s.symmetric);
+  }
+  return minMaxRange(observer, s.symmetric);
+}
+
+}  // namespace
+
+const TensorCalibration& CalibrationResult::at(std::string_view name) const {
+  auto it = tensors.find(name);
+  if (it == tensors.end()) {
+    fail("tensor '{}' was not calibrated", name);
+  }
+  return it->second;
+}
+
+std::string preActivationName(std::string_view output) {
+  return fmt::format("{}#preact", output);
+}
+
+Graph calibrationGraph(const Graph& graph, const Partition& partition) {
+  Graph copy = graph;
+  std::vector<Node> nodes;
+  nodes.reserve(graph.nodes().size());
+  for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
+    Node node = graph.nodes()[n];
+    if (!isLutConv(graph, partition, n)) {
+      nodes.push_back(std::move(node));
+      continue;
+    }
+    ValueId out = node.outputs.at(0);
+    ValueId pre = copy.addIntermediate(preActivationName(graph.value(out).name));
+    Value& preValue = copy.value(pre);
+    preValue.dtype = graph.value(out).dtype;
+    preValue.shape = graph.value(out).shape;
+    preValue.typed = true;
+    Node activation = activationNode(copy, node, pre, out);
+    for (const char* name : {"activation", "activation_min", "activation_max", "activation_alpha",
+                             "activation_beta", "activation_lut"}) {
+      node.attributes.erase(name);
+    }
+    node.outputs = {pre};
+    nodes.push_back(std::move(node));
+    nodes.push_back(std::move(activation));
+  }
+  copy.nodes() = std::move(nodes);
+  return copy;
+}
+
+CalibrationResult calibrate(const Graph& graph, const Partition& partition,
+                            const std::vector<TensorMap>& samples, const QuantConfig& config) {
+  if (samples.empty()) {
+    fail("{}: no calibration data (0 samples)", graph.source());
+  }
+  checkFinite(samples, graph.source() + " calibration data");
+
+  // What to observe, and which node produces it (for the per-layer settings).
+  std::vector<std::string> names;
+  std::vector<const Node*> producers;
+  std::unordered_map<std::string, std::size_t> index;
+  auto want = [&](const std::string& name, const Node* producer) {
+    if (index.emplace(name, names.size()).second) {
+      names.push_back(name);
+      producers.push_back(producer);
+    }
+  };
+  Uses uses(graph);
+  for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
+    if (partition.device[n] != Device::Npu) {
+      continue;
+    }
+    const Node& node = graph.nodes()[n];
+    for (ValueId in : node.inputs) {
+      if (!in.valid()) {
+        continue;
+      }
+      const Value& v = graph.value(in);
+      if (!v.isConstant() && v.dtype == DType::Float32) {
+        std::optional<std::size_t> p = uses.producer(in);
+        want(v.name, p ? &graph.nodes()[*p] : nullptr);
+      }
+    }
+    want(graph.value(node.outputs.at(0)).name, &node);
+    if (isLutConv(graph, partition, n)) {
+      want(preActivationName(graph.value(node.outputs[0]).name), &node);
+    }
+  }
+
+  std::vector<TensorObserver> observers(names.size(), TensorObserver(config.histogramBins));
+  Graph observed = calibrationGraph(graph, partition);
+  Interpreter interpreter(observed);
+  std::size_t count =
+      config.maxSamples > 0 ? std::min(config.maxSamples, samples.size()) : samples.size();
+  for (std::size_t k = 0; k < count; ++k) {
+    interpreter.run(samples[k], [&](const Value& value, const golden::FloatTensor& tensor) {
+      auto it = index.find(value.name);
+      if (it == index.end()) {
+        return;
+      }
+      for (std::size_t i = 0; i < tensor.data.size(); ++i) {
+        if (!std::isfinite(tensor.data[i])) {
+          fail("{}: tensor '{}' holds {} at element {} for calibration sample {}", graph.source(),
+               value.name, std::isnan(tensor.data[i]) ? "NaN" : "Inf", i, k);
+        }
+      }
+      observers[it->second].observe(tensor.data);
+    });
+  }
+
+  CalibrationResult result;
+  result.samples = count;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    TensorCalibration t;
+    t.name = names[i];
+    std::string_view valueName = names[i];
+    t.settings = activationSettingsFor(config, graph, producers[i], valueName);
+    const TensorObserver& o = observers[i];
+    t.min = o.min();
+    t.max = o.max();
+    t.absPercentile9999 = percentileRange(o, 99.99, true).hi;
+    t.range = rangeFor(o, t.settings);
+    t.alignedRange = t.range;
+    t.params = quantParamsForRange(t.range, t.settings.symmetric, t.settings.powerOfTwo);
+    result.tensors.emplace(t.name, t);
+  }
+
+  std::vector<std::vector<std::string>> groups = alignmentGroups(graph, partition);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    Range aligned{0.0F, 0.0F};
+    bool symmetric = false;
+    bool powerOfTwo = false;
+    bool first = true;
+    for (const std::string& name : groups[g]) {
+      const TensorCalibration& t = result.at(name);
+      aligned.lo = first ? t.range.lo : std::min(aligned.lo, t.range.lo);
+      aligned.hi = first ? t.range.hi : std::max(aligned.hi, t.range.hi);
+      symmetric = symmetric || t.settings.symmetric;
+      powerOfTwo = powerOfTwo || t.settings.powerOfTwo;
+      first = false;
+    }
+    golden::QuantParams params = quantParamsForRange(aligned, symmetric, powerOfTwo);
+    for (const std::string& name : groups[g]) {
+      TensorCalibration& t = result.tensors.find(name)->second;
+      t.alignedRange = aligned;
+      t.params = params;
+      t.group = static_cast<std::int64_t>(g);
+    }
+  }
+  return result;
+}
+
+}  // namespace npu::compiler

@@ -1,0 +1,264 @@
+// The quantization config, calibration data loading, calibration of a partitioned graph and
+// scale alignment, with the exact error text for bad input.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "npu/compiler/frontend/npy.h"
+#include "npu/compiler/partition/partition.h"
+#include "npu/compiler/quant/calibrate.h"
+#include "npu/compiler/quant/calibration_data.h"
+#include "npu/compiler/quant/quant_config.h"
+#include "npu/compiler/quant/quant_params.h"
+#include "npu/compiler/quant/scale_alignment.h"
+#include "test_models.h"
+
+namespace npu::compiler {
+namespace {
+
+using testing::errorOf;
+using testing::makeSmallNet;
+using testing::smallNetSamples;
+
+namespace fs = std::filesystem;
+
+// ---- config
+
+TEST(QuantConfig, ParsesEverySetting) {
+  QuantConfig c = parseQuantConfig(R"(
+strategy: aggressive
+rounding: double
+histogram_bins: 1024
+max_samples: 16
+activations: {method: percentile, percentile: 99.9, symmetric: true}
+weights: {method: mse, granularity: per_tensor}
+power_of_two: false
+host_layers: [add]
+overrides:
+  - layers: [conv1]
+    activations: {method: kl}
+    weights: {power_of_two: true}
+  - op_types: [Concat, Add]
+    activations: {method: mse, symmetric: false}
+)",
+                                   "q.yaml");
+  EXPECT_EQ(c.strategy, DispatchStrategy::Aggressive);
+  EXPECT_EQ(c.rounding, golden::Rounding::Double);
+  EXPECT_EQ(c.histogramBins, 1024U);
+  EXPECT_EQ(c.maxSamples, 16U);
+  EXPECT_EQ(c.activations.method, ObserverMethod::Percentile);
+  EXPECT_EQ(c.activations.percentile, 99.9);
+  EXPECT_TRUE(c.activations.symmetric);
+  EXPECT_EQ(c.weights.method, WeightMethod::Mse);
+  EXPECT_FALSE(c.weights.perChannel);
+  EXPECT_EQ(c.hostLayers, std::vector<std::string>{"add"});
+  ASSERT_EQ(c.overrides.size(), 2U);
+  EXPECT_EQ(c.overrides[1].opTypes, (std::vector<OpKind>{OpKind::Concat, OpKind::Add}));
+
+  Graph g = makeSmallNet();
+  checkQuantConfig(c, g);
+  auto producer = [&](const std::string& name) -> const Node* {
+    for (const Node& n : g.nodes()) {
+      if (n.name == name) {
+        return &n;
+      }
+    }
+    return nullptr;
+  };
+  ActivationSettings conv1 = activationSettingsFor(c, g, producer("conv1"), "relu1");
+  EXPECT_EQ(conv1.method, ObserverMethod::Entropy);
+  EXPECT_TRUE(conv1.symmetric);
+  ActivationSettings concat = activationSettingsFor(c, g, producer("concat"), "concat");
+  EXPECT_EQ(concat.method, ObserverMethod::Mse);
+  EXPECT_FALSE(concat.symmetric);
+  EXPECT_EQ(activationSettingsFor(c, g, nullptr, "x").method, ObserverMethod::Percentile);
+  EXPECT_TRUE(weightSettingsFor(c, g, *producer("conv1")).powerOfTwo);
+  EXPECT_FALSE(weightSettingsFor(c, g, *producer("dw")).powerOfTwo);
+  EXPECT_FALSE(weightSettingsFor(c, g, *producer("dw")).perChannel);
+}
+
+TEST(QuantConfig, BadInputNamesTheLine) {
+  auto error = [](const std::string& text) {
+    return errorOf([&] { parseQuantConfig(text, "q.yaml"); });
+  };
+  EXPECT_EQ(error("activations:\n  method: magic\n"),
+            "q.yaml:2: unknown method 'magic' (methods: minmax, percentile, kl, mse)");
+  EXPECT_EQ(error("weights: {method: kl}\n"),
+            "q.yaml:1: unknown weight method 'kl' (methods: minmax, mse)");
+  EXPECT_EQ(error("strategy: greedy\n"),
+            "q.yaml:1: unknown strategy 'greedy' (strategies: conservative, aggressive, allin)");
+  EXPECT_EQ(error("rounding: nearest\n"),
+            "q.yaml:1: unknown rounding 'nearest' (single or double)");
+  EXPECT_EQ(error("observer: kl\n"),
+            "q.yaml:1: unknown key 'observer' in the config (keys: strategy, rounding, "
+            "histogram_bins, max_samples, activations, weights, power_of_two, host_layers, "
+            "overrides)");
+  EXPECT_EQ(error("activations: {percentile: 20}\n"),
+            "q.yaml:1: percentile must be in [50, 100], got 20");
+  EXPECT_EQ(error("overrides:\n  - op_types: [Convolution]\n"),
+            "q.yaml:2: unknown op type 'Convolution' (ONNX spelling, e.g. Conv)");
+  EXPECT_EQ(error("overrides:\n  - activations: {method: mse}\n"),
+            "q.yaml:2: an override needs layers or op_types");
+  EXPECT_EQ(error("histogram_bins: 100\n"),
+            "q.yaml:1: histogram_bins must be an even number in [128, 65536], got 100");
+  EXPECT_EQ(error("activations: [1\n"),
+            "q.yaml:2: YAML syntax error: end of sequence flow not found");
+
+  Graph g = makeSmallNet();
+  QuantConfig c = parseQuantConfig("host_layers: [add, conv9]\n", "q.yaml");
+  EXPECT_EQ(errorOf([&] { checkQuantConfig(c, g); }),
+            "q.yaml:1: layer 'conv9' is not in smallnet.onnx");
+  c = parseQuantConfig("overrides:\n  - layers: [conv1]\n  - layers: [nope]\n", "q.yaml");
+  EXPECT_EQ(errorOf([&] { checkQuantConfig(c, g); }),
+            "q.yaml:3: layer 'nope' is not in smallnet.onnx");
+}
+
+// ---- calibration data
+
+class CalibrationData : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_dir = fs::temp_directory_path() /
+            ("npu_calib_" +
+             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(m_dir);
+    fs::create_directories(m_dir);
+  }
+  void TearDown() override { fs::remove_all(m_dir); }
+
+  void write(const std::string& name, Shape shape, std::vector<float> values) {
+    writeNpy(m_dir / name, Tensor{std::move(shape), TensorData(std::move(values))});
+  }
+  std::string path(const std::string& name = "") const {
+    return name.empty() ? m_dir.string() : (m_dir / name).string();
+  }
+
+  fs::path m_dir;
+};
+
+std::vector<float> ramp(std::size_t n, float offset = 0.0F) {
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    v[i] = offset + static_cast<float>(i) / static_cast<float>(n);
+  }
+  return v;
+}
+
+TEST_F(CalibrationData, SamplesAndBatchesInNameOrder) {
+  Graph g = makeSmallNet();
+  write("b.npy", {2, 3, 16, 16}, ramp(2 * 768, 1.0F));
+  write("a.npy", {1, 3, 16, 16}, ramp(768));
+  std::vector<TensorMap> samples = loadCalibrationSet(m_dir, g);
+  ASSERT_EQ(samples.size(), 3U);
+  EXPECT_EQ(samples[0].at("x").data[0], 0.0F);
+  EXPECT_EQ(samples[1].at("x").data[0], 1.0F);
+  EXPECT_EQ(samples[2].at("x").shape, (Shape{1, 3, 16, 16}));
+  EXPECT_EQ(loadCalibrationSet(m_dir, g, 2).size(), 2U);
+  EXPECT_EQ(loadCalibrationSet(m_dir / "a.npy", g).size(), 1U);
+}
+
+TEST_F(CalibrationData, BadInputHasOneClearError) {
+  Graph g = makeSmallNet();
+  EXPECT_EQ(errorOf([&] { loadCalibrationSet(m_dir, g); }),
+            "no calibration data: '" + path() + "' holds no .npy files");
+  EXPECT_EQ(errorOf([&] { loadCalibrationSet(m_dir / "missing", g); }),
+            "calibration data '" + path("missing") + "' does not exist");
+  write("shape.npy", {1, 1, 16, 16}, ramp(256));
+  EXPECT_EQ(errorOf([&] { loadCalibrationSet(m_dir, g); }),
+            path("shape.npy") +
+                ": shape [1, 1, 16, 16] does not fit input 'x' f32[1, 3, 16, 16] (one sample of "
+                "that shape, or a batch [N, 3, 16, 16])");
+  fs::remove(m_dir / "shape.npy");
+  writeNpy(m_dir / "int.npy", Tensor{{1, 3, 16, 16}, TensorData(std::vector<std::int64_t>(768))});
+  EXPECT_EQ(errorOf([&] { loadCalibrationSet(m_dir, g); }),
+            path("int.npy") + ": dtype i64, calibration data must be float32 or float64");
+  fs::remove(m_dir / "int.npy");
+  std::vector<float> values = ramp(2 * 768);
+  values[768 + 17] = std::numeric_limits<float>::quiet_NaN();
+  write("nan.npy", {2, 3, 16, 16}, values);
+  EXPECT_EQ(errorOf([&] { loadCalibrationSet(m_dir, g); }),
+            path("nan.npy") +
+                ": sample 1 of input 'x' holds NaN at element 17 (calibration data must be "
+                "finite)");
+  values[768 + 17] = std::numeric_limits<float>::infinity();
+  write("nan.npy", {2, 3, 16, 16}, values);
+  EXPECT_EQ(errorOf([&] { loadCalibrationSet(m_dir, g); }),
+            path("nan.npy") +
+                ": sample 1 of input 'x' holds Inf at element 17 (calibration data must be "
+                "finite)");
+}
+
+// ---- calibration
+
+TEST(Calibrate, ObservesEveryNpuTensorAndAlignsByteMoves) {
+  Graph g = makeSmallNet();
+  Partition p = partitionGraph(g, {DispatchStrategy::AllIn, {}});
+  CalibrationResult c = calibrate(g, p, smallNetSamples(4), QuantConfig{});
+  EXPECT_EQ(c.samples, 4U);
+  // Every NPU input and output, the sigmoid epilogue's input, nothing from the host softmax.
+  for (const char* name :
+       {"x", "relu1", "maxpool", "relu6", "pw", "relu_add", "sigmoid", "sigmoid#preact", "relu_b",
+        "concat", "scale", "avgpool", "tanh", "gap", "fc.conv", "fc"}) {
+    EXPECT_TRUE(c.tensors.count(name) == 1) << name;
+  }
+  EXPECT_EQ(c.tensors.count("probs"), 0U);
+  // Concat inputs and output share, max pool in and out share, average pool chains on.
+  std::vector<std::vector<std::string>> groups = alignmentGroups(g, p);
+  ASSERT_EQ(groups.size(), 5U);
+  EXPECT_EQ(groups[0], (std::vector<std::string>{"relu1", "maxpool"}));
+  EXPECT_EQ(groups[1], (std::vector<std::string>{"sigmoid", "relu_b", "concat"}));
+  EXPECT_EQ(groups[2], (std::vector<std::string>{"scale", "avgpool"}));
+  EXPECT_EQ(groups[3], (std::vector<std::string>{"tanh", "gap"}));
+  EXPECT_EQ(groups[4], (std::vector<std::string>{"fc", "fc.conv"}));  // the aliasing reshape
+  const TensorCalibration& sigmoid = c.at("sigmoid");
+  const TensorCalibration& reluB = c.at("relu_b");
+  EXPECT_EQ(sigmoid.params.scale, reluB.params.scale);
+  EXPECT_EQ(sigmoid.params.zeroPoint, reluB.params.zeroPoint);
+  EXPECT_EQ(sigmoid.group, reluB.group);
+  // The aligned range is the union; the sigmoid's own range is inside [0, 1].
+  EXPECT_GE(sigmoid.range.lo, 0.0F);
+  EXPECT_LE(sigmoid.range.hi, 1.0F);
+  EXPECT_EQ(sigmoid.alignedRange.hi, std::max(sigmoid.range.hi, reluB.range.hi));
+  EXPECT_EQ(c.at("maxpool").params.zeroPoint, -128);  // after a ReLU
+  EXPECT_EQ(errorOf([&] { c.at("probs"); }), "tensor 'probs' was not calibrated");
+}
+
+TEST(Calibrate, MethodsAndOverridesPerTensor) {
+  Graph g = makeSmallNet();
+  Partition p = partitionGraph(g);
+  QuantConfig config = parseQuantConfig(R"(
+activations: {method: kl}
+overrides:
+  - layers: [pw]
+    activations: {method: percentile, percentile: 99, symmetric: true}
+  - layers: [x]
+    activations: {method: minmax, power_of_two: true}
+)",
+                                        "q.yaml");
+  CalibrationResult c = calibrate(g, p, smallNetSamples(3), config);
+  EXPECT_EQ(c.at("relu6").settings.method, ObserverMethod::Entropy);
+  const TensorCalibration& pw = c.at("pw");
+  EXPECT_EQ(pw.settings.method, ObserverMethod::Percentile);
+  EXPECT_EQ(pw.params.zeroPoint, 0);
+  EXPECT_EQ(pw.range.lo, -pw.range.hi);
+  EXPECT_LE(pw.range.hi, std::max(-pw.min, pw.max));
+  const TensorCalibration& x = c.at("x");
+  EXPECT_EQ(x.range, (Range{x.min, x.max}));
+  EXPECT_EQ(x.params.scale, powerOfTwoAtLeast((x.max - x.min) / 255.0F));
+}
+
+TEST(Calibrate, NoSamplesOrNonFiniteValues) {
+  Graph g = makeSmallNet();
+  Partition p = partitionGraph(g);
+  EXPECT_EQ(errorOf([&] { calibrate(g, p, {}, QuantConfig{}); }),
+            "smallnet.onnx: no calibration data (0 samples)");
+  std::vector<TensorMap> samples = smallNetSamples(2);
+  samples[1].at("x").data[5] = -std::numeric_limits<float>::infinity();
+  EXPECT_EQ(errorOf([&] { calibrate(g, p, samples, QuantConfig{}); }),
+            "smallnet.onnx calibration data: sample 1 of input 'x' holds Inf at element 5 "
+            "(calibration data must be finite)");
+}
+
+}  // namespace
+}  // namespace npu::compiler
