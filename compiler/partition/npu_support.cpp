@@ -152,19 +152,6 @@ NpuSupport binarySupport(const Graph& graph, const Node& node, DispatchStrategy 
   return npu(NpuOpKind::ChannelAffine);
 }
 
-/// Extra bottom/right padding that expresses ONNX ceil_mode for the int8 pool formula.
-std::array<std::int64_t, 2> ceilExtra(const golden::Pool2dParams& p, const Shape& in) {
-  std::array<std::int64_t, 2> extra{};
-  for (int axis = 0; axis < 2; ++axis) {
-    std::int64_t out = golden::pooledSize(in[2 + axis], p.kernel[axis], p.strides[axis], 1,
-                                          p.pads[axis], p.pads[axis + 2], p.ceilMode);
-    std::int64_t needed = (out - 1) * p.strides[axis] + p.kernel[axis];
-    extra[axis] =
-        std::max<std::int64_t>(0, needed - (in[2 + axis] + p.pads[axis] + p.pads[axis + 2]));
-  }
-  return extra;
-}
-
 NpuSupport poolSupport(const Graph& graph, const Node& node) {
   if (auto reason = checkActivationInOut(graph, node)) {
     return host(*reason);
@@ -193,7 +180,7 @@ NpuSupport poolSupport(const Graph& graph, const Node& node) {
     return host(
         fmt::format("pooling window above {} or stride above {}", kMaxPoolWindow, kMaxKernel));
   }
-  std::array<std::int64_t, 2> extra = ceilExtra(p, in);
+  std::array<std::int64_t, 2> extra = ceilModeExtraPadding(p, in);
   if (std::max({p.pads[0], p.pads[1], p.pads[2] + extra[0], p.pads[3] + extra[1]}) > kMaxPad) {
     return host(fmt::format("padding above the NPU's limit of {}", kMaxPad));
   }
@@ -398,6 +385,18 @@ NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy str
     default:
       return host(fmt::format("the NPU has no {}", opName(node.op)));
   }
+}
+
+std::array<std::int64_t, 2> ceilModeExtraPadding(const golden::Pool2dParams& p, const Shape& in) {
+  std::array<std::int64_t, 2> extra{};
+  for (int axis = 0; axis < 2; ++axis) {
+    std::int64_t out = golden::pooledSize(in[2 + axis], p.kernel[axis], p.strides[axis], 1,
+                                          p.pads[axis], p.pads[axis + 2], p.ceilMode);
+    std::int64_t needed = (out - 1) * p.strides[axis] + p.kernel[axis];
+    extra[axis] =
+        std::max<std::int64_t>(0, needed - (in[2 + axis] + p.pads[axis] + p.pads[axis + 2]));
+  }
+  return extra;
 }
 
 ChannelAffine channelAffineOf(const Graph& graph, const Node& node, std::int64_t channels) {

@@ -1,12 +1,14 @@
 // What the NPU can run: the dispatch strategies and, per node, the NPU form it would take.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "npu/compiler/ir/graph.h"
+#include "npu/golden/fp32_pool.h"
 
 namespace npu::compiler {
 
@@ -58,6 +60,11 @@ NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy str
 /// The NHWC shape the NPU holds an fp32 activation of shape `shape` in: [1, C, H, W] ->
 /// [1, H, W, C] and [1, C] -> [1, 1, 1, C]; nullopt for any other shape.
 std::optional<Shape> nhwcShapeOf(const Shape& shape);
+
+/// The extra bottom and right padding that makes the int8 pool formula (floor, no ceil mode)
+/// produce the output size of ONNX ceil_mode on input [N, C, H, W]; 0 without ceil mode.
+std::array<std::int64_t, 2> ceilModeExtraPadding(const golden::Pool2dParams& params,
+                                                 const Shape& in);
 
 /// The per-channel coefficients of a ChannelAffine node: y[c] = scale[c] * x[c] + bias[c].
 struct ChannelAffine {

@@ -1,0 +1,370 @@
+// Realize: each NPU node of a segment as its quantized op with the exact integer parameters.
+#include "npu/compiler/quant/realize.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+#include <unordered_map>
+
+#include "npu/compiler/ir/diagnostics.h"
+#include "npu/compiler/ir/op_params.h"
+#include "npu/compiler/quant/weight_quantization.h"
+#include "npu/golden/fp32_activation.h"
+#include "npu/golden/int8_ops.h"
+#include "npu/support/error.h"
+
+namespace npu::compiler {
+namespace {
+
+namespace scalar = golden::scalar;
+
+std::function<float(float)> epilogueFunction(const FusedActivation& a, bool geluTanh) {
+  switch (a.op) {
+    case OpKind::Relu:
+      return [](float x) { return scalar::relu(x); };
+    case OpKind::Clip:
+      return [lo = a.min, hi = a.max](float x) { return scalar::clip(x, lo, hi); };
+    case OpKind::LeakyRelu:
+      return [alpha = a.alpha](float x) { return scalar::leakyRelu(x, alpha); };
+    case OpKind::Sigmoid:
+      return [](float x) { return scalar::sigmoid(x); };
+    case OpKind::Tanh:
+      return [](float x) { return scalar::tanh(x); };
+    case OpKind::HardSigmoid:
+      return
+          [alpha = a.alpha, beta = a.beta](float x) { return scalar::hardSigmoid(x, alpha, beta); };
+    case OpKind::HardSwish:
+      return [](float x) { return scalar::hardSwish(x); };
+    case OpKind::Silu:
+      return [](float x) { return scalar::silu(x); };
+    case OpKind::Gelu:
+      if (geluTanh) {
+        return [](float x) { return scalar::geluTanh(x); };
+      }
+      return [](float x) { return scalar::gelu(x); };
+    default:
+      fail("{} has no LUT form", opName(a.op));
+  }
+}
+
+std::optional<float> scalarInput(const Graph& graph, const Node& node, std::size_t i) {
+  ValueId id = node.input(i);
+  if (!id.valid() || !graph.value(id).isConstant()) {
+    return std::nullopt;
+  }
+  return graph.value(id).data->toFloat().at(0);
+}
+
+/// Builds the QuantizedGraph of one segment.
+class SegmentBuilder {
+ public:
+  SegmentBuilder(const Graph& graph, const Partition& partition,
+                 const CalibrationResult& calibration, const QuantConfig& config)
+      : m_graph(graph), m_partition(partition), m_calibration(calibration), m_config(config) {}
+
+  NpuSegment build(std::size_t s) {
+    const Segment& segment = m_partition.segments[s];
+    m_out = NpuSegment{};
+    m_out.segment = s;
+    m_tensorOf.clear();
+    for (ValueId in : segment.inputs) {
+      TensorId id = tensorFor(in);
+      m_out.graph.inputs.push_back(id);
+      m_out.inputValues.push_back(m_graph.value(in).name);
+    }
+    for (std::size_t n : segment.nodes) {
+      const Node& node = m_graph.nodes()[n];
+      withNodeContext(m_graph, node, [&] { realizeNode(n, node); });
+    }
+    for (ValueId v : segment.outputs) {
+      TensorId id = m_tensorOf.at(v.index);
+      m_out.outputValues.emplace_back(m_graph.value(v).name, id);
+      if (std::find(m_out.graph.outputs.begin(), m_out.graph.outputs.end(), id) ==
+          m_out.graph.outputs.end()) {
+        m_out.graph.outputs.push_back(id);
+      }
+    }
+    return std::move(m_out);
+  }
+
+ private:
+  golden::QuantParams paramsOf(std::string_view name) const {
+    return m_calibration.at(name).params;
+  }
+
+  /// A new tensor for `shape` (fp32 NCHW) quantized as `params`.
+  TensorId addTensor(const std::string& name, const Shape& shape, golden::QuantParams params) {
+    std::optional<Shape> nhwc = nhwcShapeOf(shape);
+    if (!nhwc) {
+      fail("value '{}' of shape {} has no NHWC form", name, formatShape(shape));
+    }
+    QTensor t;
+    t.name = name;
+    t.shape = *nhwc;
+    t.scale = params.scale;
+    t.zeroPoint = params.zeroPoint;
+    m_out.graph.tensors.push_back(t);
+    return m_out.graph.tensors.size() - 1;
+  }
+
+  TensorId tensorFor(ValueId v) {
+    auto it = m_tensorOf.find(v.index);
+    if (it != m_tensorOf.end()) {
+      return it->second;
+    }
+    const Value& value = m_graph.value(v);
+    TensorId id = addTensor(value.name, value.shape, paramsOf(value.name));
+    m_tensorOf.emplace(v.index, id);
+    return id;
+  }
+
+  golden::QuantParams tensorParams(TensorId id) const {
+    const QTensor& t = m_out.graph.tensors[id];
+    return golden::QuantParams{static_cast<float>(t.scale), t.zeroPoint};
+  }
+
+  void add(QOp op, QOpOrigin origin) {
+    m_out.graph.ops.push_back(std::move(op));
+    m_out.origins.push_back(origin);
+  }
+
+  /// Clip bounds for a Relu/Clip epilogue (or none) on output quantization `out`.
+  static void setClip(golden::OutputStage& stage, const FusedActivation& act,
+                      golden::QuantParams out) {
+    golden::ClipRange range;
+    if (act.op == OpKind::Relu) {
+      range = golden::activationClipRange(golden::FusedActivation::Relu, out);
+    } else if (act.op == OpKind::Clip) {
+      range = golden::activationClipRange(golden::FusedActivation::Clip, out, act.min, act.max);
+    } else if (act.op != OpKind::Identity) {
+      fail("fused activation {} is not a clip", opName(act.op));
+    }
+    stage.clipLo = range.lo;
+    stage.clipHi = range.hi;
+  }
+
+  void realizeNode(std::size_t n, const Node& node) {
+    NpuOpKind kind = m_partition.npuKind[n].value();
+    ValueId outValue = node.outputs.at(0);
+    QOpOrigin origin;
+    origin.node = n;
+    switch (kind) {
+      case NpuOpKind::Alias: {
+        TensorId in = tensorFor(node.input(0));
+        const QTensor& t = m_out.graph.tensors[in];
+        golden::QuantParams out = paramsOf(m_graph.value(outValue).name);
+        if (out.scale != static_cast<float>(t.scale) || out.zeroPoint != t.zeroPoint) {
+          fail("internal: layout no-op '{}' does not share its input's quantization", node.name);
+        }
+        m_tensorOf.emplace(outValue.index, in);
+        return;
+      }
+      case NpuOpKind::Conv:
+        return conv(node, origin);
+      case NpuOpKind::ChannelAffine:
+        return channelAffine(node, origin);
+      case NpuOpKind::Add:
+      case NpuOpKind::Mul:
+        return elementwise(node, kind, origin);
+      case NpuOpKind::MaxPool:
+      case NpuOpKind::AvgPool:
+      case NpuOpKind::GlobalAvgPool:
+        return pool(node, kind, origin);
+      case NpuOpKind::Concat: {
+        QConcat op;
+        op.name = node.name;
+        for (ValueId in : node.inputs) {
+          op.inputs.push_back(tensorFor(in));
+        }
+        op.output = tensorFor(outValue);
+        for (TensorId in : op.inputs) {
+          checkShared(in, op.output);
+        }
+        return add(std::move(op), origin);
+      }
+      case NpuOpKind::Upsample: {
+        QUpsample op;
+        op.name = node.name;
+        op.input = tensorFor(node.input(0));
+        op.output = tensorFor(outValue);
+        checkShared(op.input, op.output);
+        const Shape& in = m_graph.value(node.input(0)).shape;
+        const Shape& out = m_graph.value(outValue).shape;
+        op.factorH = out[2] / in[2];
+        op.factorW = out[3] / in[3];
+        return add(std::move(op), origin);
+      }
+      case NpuOpKind::Lut: {
+        QLut op;
+        op.name = node.name;
+        op.input = tensorFor(node.input(0));
+        op.output = tensorFor(outValue);
+        op.lut = golden::buildLut(activationFunction(m_graph, node), tensorParams(op.input),
+                                  tensorParams(op.output));
+        origin.lut = true;
+        return add(std::move(op), origin);
+      }
+    }
+  }
+
+  void checkShared(TensorId in, TensorId out) const {
+    const QTensor& a = m_out.graph.tensors[in];
+    const QTensor& b = m_out.graph.tensors[out];
+    if (a.scale != b.scale || a.zeroPoint != b.zeroPoint) {
+      fail("internal: '{}' and '{}' must share scale and zero point", a.name, b.name);
+    }
+  }
+
+  /// Conv weights, bias, multipliers and output stage from fp32 OIHW weights.
+  void emitConv(const Node& node, ValueId x, std::span<const float> weights, const Shape& wShape,
+                std::span<const float> bias, const golden::Conv2dParams& geometry,
+                const FusedActivation& act, QOpOrigin origin) {
+    QConv op;
+    op.name = node.name;
+    op.input = tensorFor(x);
+    ValueId outValue = node.outputs.at(0);
+    op.output = tensorFor(outValue);
+    golden::QuantParams in = tensorParams(op.input);
+    golden::QuantParams out = tensorParams(op.output);
+    WeightSettings settings = weightSettingsFor(m_config, m_graph, node);
+    QuantizedConvWeights q = quantizeConvWeights(weights, wShape, bias, in.scale, settings);
+    op.weights = std::move(q.weights);
+    op.params.strides = geometry.strides;
+    op.params.dilations = geometry.dilations;
+    op.params.pads = geometry.pads;
+    op.params.groups = geometry.group;
+    op.params.inputZeroPoint = in.zeroPoint;
+    op.params.bias = std::move(q.bias);
+    op.params.output.rounding = m_config.rounding;
+    if (act.lut) {
+      golden::QuantParams pre = paramsOf(preActivationName(m_graph.value(outValue).name));
+      op.params.multipliers = golden::convMultipliers(in.scale, q.scales, pre.scale);
+      op.params.output.zeroPoint = pre.zeroPoint;
+      op.params.output.lut = golden::buildLut(epilogueFunction(act, false), pre, out);
+      origin.lut = true;
+    } else {
+      op.params.multipliers = golden::convMultipliers(in.scale, q.scales, out.scale);
+      op.params.output.zeroPoint = out.zeroPoint;
+      setClip(op.params.output, act, out);
+    }
+    origin.weightSqnrDb = q.sqnrDb;
+    origin.weightChannelRangeRatio = q.channelRangeRatio;
+    origin.perChannel = settings.perChannel;
+    add(std::move(op), origin);
+  }
+
+  void conv(const Node& node, QOpOrigin origin) {
+    const Value& w = m_graph.value(node.input(1));
+    std::span<const float> bias;
+    if (node.input(2).valid()) {
+      bias = m_graph.value(node.input(2)).data->floats();
+    }
+    golden::Conv2dParams geometry = convParams(node, m_graph.value(node.input(0)).shape, w.shape);
+    emitConv(node, node.input(0), w.data->floats(), w.shape, bias, geometry, fusedActivation(node),
+             origin);
+  }
+
+  void channelAffine(const Node& node, QOpOrigin origin) {
+    bool constFirst =
+        node.op != OpKind::BatchNormalization && m_graph.value(node.input(0)).isConstant();
+    ValueId x = node.input(constFirst ? 1 : 0);
+    std::int64_t channels = m_graph.value(x).shape[1];
+    ChannelAffine affine = channelAffineOf(m_graph, node, channels);
+    golden::Conv2dParams geometry;
+    geometry.group = channels;
+    FusedActivation act = node.op == OpKind::Add ? fusedActivation(node) : FusedActivation{};
+    emitConv(node, x, affine.scale, Shape{channels, 1, 1, 1}, affine.bias, geometry, act, origin);
+  }
+
+  void elementwise(const Node& node, NpuOpKind kind, QOpOrigin origin) {
+    TensorId a = tensorFor(node.input(0));
+    TensorId b = tensorFor(node.input(1));
+    TensorId out = tensorFor(node.outputs.at(0));
+    golden::QuantParams qa = tensorParams(a);
+    golden::QuantParams qb = tensorParams(b);
+    golden::QuantParams qo = tensorParams(out);
+    if (kind == NpuOpKind::Add) {
+      QAdd op{node.name, a, b, out, golden::makeAddParams(qa, qb, qo)};
+      op.params.output.rounding = m_config.rounding;
+      setClip(op.params.output, fusedActivation(node), qo);
+      add(std::move(op), origin);
+    } else {
+      QMul op{node.name, a, b, out, golden::makeMulParams(qa, qb, qo)};
+      op.params.output.rounding = m_config.rounding;
+      add(std::move(op), origin);
+    }
+  }
+
+  void pool(const Node& node, NpuOpKind kind, QOpOrigin origin) {
+    TensorId in = tensorFor(node.input(0));
+    TensorId out = tensorFor(node.outputs.at(0));
+    checkShared(in, out);
+    if (kind == NpuOpKind::GlobalAvgPool) {
+      return add(QGlobalAvgPool{node.name, in, out}, origin);
+    }
+    const Shape& x = m_graph.value(node.input(0)).shape;
+    golden::PoolInt8Params p;
+    if (node.op == OpKind::GlobalMaxPool) {
+      p.kernel = {x[2], x[3]};
+    } else {
+      golden::Pool2dParams fp = poolParams(node, x);
+      std::array<std::int64_t, 2> extra = ceilModeExtraPadding(fp, x);
+      p.kernel = fp.kernel;
+      p.strides = fp.strides;
+      p.pads = {fp.pads[0], fp.pads[1], fp.pads[2] + extra[0], fp.pads[3] + extra[1]};
+    }
+    if (kind == NpuOpKind::MaxPool) {
+      return add(QMaxPool{node.name, in, out, p}, origin);
+    }
+    add(QAvgPool{node.name, in, out, p}, origin);
+  }
+
+  const Graph& m_graph;
+  const Partition& m_partition;
+  const CalibrationResult& m_calibration;
+  const QuantConfig& m_config;
+  NpuSegment m_out;
+  std::unordered_map<std::uint32_t, TensorId> m_tensorOf;
+};
+
+}  // namespace
+
+std::function<float(float)> activationFunction(const Graph& graph, const Node& node) {
+  if (node.op == OpKind::Conv || node.op == OpKind::Add) {
+    return epilogueFunction(fusedActivation(node), false);
+  }
+  FusedActivation a;
+  a.op = node.op;
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  switch (node.op) {
+    case OpKind::Clip:
+      a.min = scalarInput(graph, node, 1).value_or(-kInf);
+      a.max = scalarInput(graph, node, 2).value_or(kInf);
+      break;
+    case OpKind::LeakyRelu:
+      a.alpha = node.attributes.getFloat("alpha", 0.01F);
+      break;
+    case OpKind::HardSigmoid:
+      a.alpha = node.attributes.getFloat("alpha", 0.2F);
+      a.beta = node.attributes.getFloat("beta", 0.5F);
+      break;
+    default:
+      break;
+  }
+  return epilogueFunction(a, node.attributes.getString("approximate", "none") == "tanh");
+}
+
+std::vector<NpuSegment> realizeSegments(const Graph& graph, const Partition& partition,
+                                        const CalibrationResult& calibration,
+                                        const QuantConfig& config) {
+  std::vector<NpuSegment> segments;
+  SegmentBuilder builder(graph, partition, calibration, config);
+  for (std::size_t s = 0; s < partition.segments.size(); ++s) {
+    if (partition.segments[s].device == Device::Npu) {
+      segments.push_back(builder.build(s));
+    }
+  }
+  return segments;
+}
+
+}  // namespace npu::compiler

@@ -1,0 +1,127 @@
+// Per-channel symmetric weight quantization and the int32 bias.
+#include "npu/compiler/quant/weight_quantization.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "npu/compiler/quant/quant_params.h"
+#include "npu/support/error.h"
+
+namespace npu::compiler {
+namespace {
+
+double maxAbs(std::span<const float> w) {
+  double m = 0.0;
+  for (float v : w) {
+    m = std::max(m, static_cast<double>(std::fabs(v)));
+  }
+  return m;
+}
+
+double roundTripError(std::span<const float> w, double scale) {
+  double error = 0.0;
+  for (float v : w) {
+    double q = std::clamp(std::round(v / scale), -127.0, 127.0);
+    double d = v - q * scale;
+    error += d * d;
+  }
+  return error;
+}
+
+/// The clipping threshold of one weight group.
+double threshold(std::span<const float> w, WeightMethod method) {
+  double full = maxAbs(w);
+  if (method == WeightMethod::MinMax || full == 0.0) {
+    return full;
+  }
+  double best = full;
+  double bestError = std::numeric_limits<double>::infinity();
+  for (int k = 100; k >= 50; --k) {
+    double t = full * k / 100.0;
+    double error = roundTripError(w, t / 127.0);
+    if (error < bestError) {
+      bestError = error;
+      best = t;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+QuantizedConvWeights quantizeConvWeights(std::span<const float> oihw, const Shape& shape,
+                                         std::span<const float> bias, float inputScale,
+                                         const WeightSettings& settings) {
+  if (shape.size() != 4 || static_cast<std::int64_t>(oihw.size()) != elementCount(shape)) {
+    fail("conv weights of shape {} hold {} values", formatShape(shape), oihw.size());
+  }
+  const std::int64_t m = shape[0];
+  const std::int64_t c = shape[1];
+  const std::int64_t kh = shape[2];
+  const std::int64_t kw = shape[3];
+  const auto per = static_cast<std::size_t>(c * kh * kw);
+  if (!bias.empty() && static_cast<std::int64_t>(bias.size()) != m) {
+    fail("conv bias has {} values for {} output channels", bias.size(), m);
+  }
+  auto channel = [&](std::int64_t o) {
+    return oihw.subspan(static_cast<std::size_t>(o) * per, per);
+  };
+
+  QuantizedConvWeights out;
+  double tensorThreshold = settings.perChannel ? 0.0 : threshold(oihw, settings.method);
+  double largest = 0.0;
+  double smallest = std::numeric_limits<double>::infinity();
+  for (std::int64_t o = 0; o < m; ++o) {
+    double range = maxAbs(channel(o));
+    if (range > 0.0) {
+      largest = std::max(largest, range);
+      smallest = std::min(smallest, range);
+    }
+    double t = settings.perChannel ? threshold(channel(o), settings.method) : tensorThreshold;
+    double b = bias.empty() ? 0.0 : std::fabs(static_cast<double>(bias[o]));
+    // The bias must fit: |b| / (s_in * s_w) <= 2^30.
+    double scale = std::max(t / 127.0, b / (static_cast<double>(inputScale) * 1073741824.0));
+    if (scale == 0.0) {
+      scale = 1.0;
+    }
+    auto s = static_cast<float>(scale);
+    s = std::max(s, kMinScale);
+    if (settings.powerOfTwo) {
+      s = powerOfTwoAtLeast(s);
+    }
+    out.scales.push_back(s);
+  }
+  out.channelRangeRatio = largest > 0.0 ? largest / smallest : 1.0;
+
+  out.weights.shape = {m, kh, kw, c};
+  out.weights.data.resize(oihw.size());
+  double signal = 0.0;
+  double noise = 0.0;
+  for (std::int64_t o = 0; o < m; ++o) {
+    const double s = out.scales[o];
+    for (std::int64_t i = 0; i < c; ++i) {
+      for (std::int64_t y = 0; y < kh; ++y) {
+        for (std::int64_t x = 0; x < kw; ++x) {
+          float v = oihw[static_cast<std::size_t>(((o * c + i) * kh + y) * kw + x)];
+          double q = std::clamp(std::round(v / s), -127.0, 127.0);
+          out.weights.data[static_cast<std::size_t>(((o * kh + y) * kw + x) * c + i)] =
+              static_cast<std::int8_t>(q);
+          double d = v - q * s;
+          signal += static_cast<double>(v) * v;
+          noise += d * d;
+        }
+      }
+    }
+    double b = bias.empty() ? 0.0 : bias[o];
+    double q = std::round(b / (static_cast<double>(inputScale) * s));
+    out.bias.push_back(static_cast<std::int32_t>(
+        std::clamp(q, static_cast<double>(std::numeric_limits<std::int32_t>::min()),
+                   static_cast<double>(std::numeric_limits<std::int32_t>::max()))));
+  }
+  out.sqnrDb =
+      noise == 0.0 ? std::numeric_limits<double>::infinity() : 10.0 * std::log10(signal / noise);
+  return out;
+}
+
+}  // namespace npu::compiler
