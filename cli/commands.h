@@ -25,4 +25,7 @@ void addImportCommand(CLI::App& app, Action& action);
 /// `npu opcheck`.
 void addOpcheckCommand(CLI::App& app, Action& action);
 
+/// `npu run`, `npu compile` and `npu export`.
+void addModelCommands(CLI::App& app, Action& action);
+
 }  // namespace npu::cli

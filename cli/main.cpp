@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   npu::cli::addCosimCommand(app, action);
   npu::cli::addImportCommand(app, action);
   npu::cli::addOpcheckCommand(app, action);
+  npu::cli::addModelCommands(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -120,6 +120,36 @@ void checkGraph(const QuantizedGraph& graph) {
 
 }  // namespace
 
+void setProgramInputs(CompiledProgram& compiled, const QuantizedGraph& graph,
+                      const std::vector<golden::Int8Tensor>& inputData) {
+  if (inputData.size() != graph.inputs.size()) {
+    fail("codegen: the graph has {} inputs, {} given", graph.inputs.size(), inputData.size());
+  }
+  std::vector<isa::DdrSegment>& segments = compiled.program.segments;
+  for (std::size_t i = 0; i < graph.inputs.size(); ++i) {
+    const TensorPlacement& place = compiled.tensors[graph.inputs[i]];
+    if (inputData[i].data.size() != place.bytes) {
+      fail("codegen: input '{}' has {} bytes, expected {}", graph.tensors[graph.inputs[i]].name,
+           inputData[i].data.size(), place.bytes);
+    }
+    if (place.bytes == 0) {
+      continue;
+    }
+    std::vector<std::uint8_t> bytes(inputData[i].data.begin(), inputData[i].data.end());
+    auto existing = std::find_if(segments.begin(), segments.end(), [&](const isa::DdrSegment& s) {
+      return s.address == place.address;
+    });
+    if (existing != segments.end()) {
+      existing->bytes = std::move(bytes);
+    } else {
+      segments.push_back({place.address, std::move(bytes)});
+    }
+  }
+  std::sort(
+      segments.begin(), segments.end(),
+      [](const isa::DdrSegment& a, const isa::DdrSegment& b) { return a.address < b.address; });
+}
+
 CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfig& config,
                                 const std::vector<golden::Int8Tensor>& inputData) {
   checkGraph(graph);
@@ -164,20 +194,7 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
   if (end > static_cast<std::uint64_t>(config.ddrBytes)) {
     fail("codegen: the plan needs {} bytes of DDR, '{}' has {}", end, config.name, config.ddrBytes);
   }
-  for (std::size_t i = 0; i < graph.inputs.size(); ++i) {
-    const TensorPlacement& place = compiled.tensors[graph.inputs[i]];
-    if (inputData[i].data.size() != place.bytes) {
-      fail("codegen: input '{}' has {} bytes, expected {}", graph.tensors[graph.inputs[i]].name,
-           inputData[i].data.size(), place.bytes);
-    }
-    if (place.bytes > 0) {
-      program.segments.push_back(
-          {place.address, {inputData[i].data.begin(), inputData[i].data.end()}});
-    }
-  }
-  std::sort(
-      program.segments.begin(), program.segments.end(),
-      [](const isa::DdrSegment& a, const isa::DdrSegment& b) { return a.address < b.address; });
+  setProgramInputs(compiled, graph, inputData);
   isa::validateProgram(program, "codegen");
   return compiled;
 }

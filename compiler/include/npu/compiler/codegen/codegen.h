@@ -34,4 +34,10 @@ struct CompiledProgram {
 CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfig& config,
                                 const std::vector<golden::Int8Tensor>& inputData);
 
+/// Replaces the DDR init segments of the graph inputs with `inputData` (one per graph input, in
+/// order), so one compiled program runs on many inputs. Throws npu::Error for a wrong count or
+/// size.
+void setProgramInputs(CompiledProgram& compiled, const QuantizedGraph& graph,
+                      const std::vector<golden::Int8Tensor>& inputData);
+
 }  // namespace npu::compiler

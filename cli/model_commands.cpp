@@ -1,0 +1,212 @@
+// The model-level commands, all on the same flow (import, passes, partition, calibration,
+// quantization, codegen):
+//   npu run     [MODEL] [--hw] [--calib] [--data] [--labels] [--config] [--mode] [--out] [--rtl]
+//   npu compile [MODEL] -o PROGRAM.npub
+//   npu export  [MODEL] --out DIR      (the bring-up bundle of docs/export-bundle.md)
+// No MODEL means the bundled digits model with its calibration and test data.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "commands.h"
+#include "npu/isa/program.h"
+#include "npu/rtl/cosim.h"
+#include "npu/runtime/export_bundle.h"
+#include "npu/runtime/main_job.h"
+#include "npu/runtime/run_model.h"
+#include "npu/runtime/run_report.h"
+#include "npu/support/error.h"
+#include "npu/support/file_io.h"
+
+namespace npu::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ModelOptions {
+  std::string model;
+  std::string hw = "npu-s";
+  std::string calib;
+  std::string data;
+  std::string labels;
+  std::string config;
+  std::string mode = "timed";
+  std::string out;
+  std::size_t count = 0;
+  bool rtl = false;
+  bool quiet = false;
+};
+
+void addModelOptions(CLI::App* command, ModelOptions& o) {
+  command->add_option("MODEL", o.model,
+                      "ONNX model or YAML graph (default: the bundled digits model)");
+  command->add_option("--hw", o.hw, "Hardware config: a name (npu-s, npu-l) or a YAML file");
+  command->add_option("--calib", o.calib, "Calibration data: a .npy file or directory");
+  command->add_option("--config", o.config, "Quantization config YAML (docs/quant-config.md)");
+}
+
+runtime::MainJobOptions jobOptions(const ModelOptions& o) {
+  runtime::MainJobOptions job;
+  job.model = o.model.empty() ? runtime::bundledModelPath() : fs::path(o.model);
+  job.hw = isa::resolveConfigPath(o.hw, fs::current_path());
+  job.calib = o.calib;
+  job.data = o.data;
+  job.labels = o.labels;
+  job.quantConfig = o.config;
+  job.maxInputs = o.count;
+  if (o.mode == "timed") {
+    job.mode = sim::SimMode::Timed;
+  } else if (o.mode == "functional") {
+    job.mode = sim::SimMode::Functional;
+  } else {
+    fail("--mode: '{}' is not a mode (timed, functional)", o.mode);
+  }
+  return job;
+}
+
+/// A progress bar on a terminal, a line per 10% otherwise; both on stderr.
+void progress(std::size_t done, std::size_t total) {
+  static const bool tty = isatty(fileno(stderr)) != 0;
+  if (tty) {
+    const std::size_t width = 40;
+    const std::size_t filled = done * width / total;
+    fmt::print(stderr, "\r[{}{}] {}/{} inputs", std::string(filled, '#'),
+               std::string(width - filled, ' '), done, total);
+    if (done == total) {
+      fmt::print(stderr, "\n");
+    }
+  } else if (total >= 20 && (done * 10 / total != (done - 1) * 10 / total || done == total)) {
+    fmt::print(stderr, "  {}/{} inputs\n", done, total);
+  }
+}
+
+/// Co-simulates every NPU program of the first input on the RTL; returns false on any difference
+/// from the SystemC model or from golden.
+bool runRtl(const runtime::MainJobOptions& job) {
+  const runtime::PreparedModel prepared = runtime::prepareModel(job);
+  const auto inputs = runtime::segmentInputs(prepared.compiled, prepared.firstInput);
+  bool ok = true;
+  for (std::size_t i = 0; i < prepared.compiled.programs.size(); ++i) {
+    const runtime::SegmentImages images = runtime::segmentImages(prepared.compiled, i, inputs[i]);
+    const rtl::CosimReport report = rtl::cosimulate(images.compiled.program);
+    const bool golden = !report.rtl.ddr.firstDifference(images.expected);
+    fmt::print("RTL co-simulation, NPU segment {}: {}", i, report.summary(images.compiled.program));
+    fmt::print("  RTL final DDR vs golden expected DDR: {}\n", golden ? "identical" : "DIFFERENT");
+    ok = ok && report.matches() && golden;
+  }
+  return ok;
+}
+
+}  // namespace
+
+void addModelCommands(CLI::App& app, Action& action) {
+  // npu run
+  {
+    auto o = std::make_shared<ModelOptions>();
+    CLI::App* command = app.add_subcommand(
+        "run", "Compile a model, run it on the simulator, verify against golden, report");
+    addModelOptions(command, *o);
+    command->add_option("--data", o->data, "Inputs to run: a .npy file or directory");
+    command->add_option("--labels", o->labels, "Integer labels (.npy) for top-1 accuracy");
+    command->add_option("--mode", o->mode, "Simulator engine: timed (default) or functional");
+    command->add_option("--out", o->out, "Report directory (default: out/run)");
+    command->add_option("--count", o->count, "Run at most this many inputs (default: all)");
+    command->add_flag("--rtl", o->rtl, "Also co-simulate the first input on the RTL");
+    command->callback([&action, o] {
+      action = [o] {
+        runtime::MainJobOptions job = jobOptions(*o);
+        job.progress = progress;
+        const fs::path out = o->out.empty() ? fs::path("out/run") : fs::path(o->out);
+        fmt::print("npu run: {} on {} ({} mode)\n", job.model.string(), job.hw.string(), o->mode);
+        std::fflush(stdout);
+        const runtime::MainJobReport report = runtime::runMainJob(job);
+        fmt::print("\n{}\n{}", report.partitionReport, runtime::formatRunSummary(report));
+        fs::create_directories(out);
+        writeTextFile(out / "report.md", runtime::runReportMarkdown(report));
+        writeTextFile(out / "report.json", runtime::runReportJson(report));
+        writeTextFile(out / "report.html", runtime::runReportHtml(report));
+        fmt::print("reports: {0}/report.md, {0}/report.json, {0}/report.html\n", out.string());
+        bool ok = report.pass();
+        if (o->rtl) {
+          ok = runRtl(job) && ok;
+        }
+        return ok ? 0 : 1;
+      };
+    });
+  }
+  // npu compile
+  {
+    auto o = std::make_shared<ModelOptions>();
+    auto output = std::make_shared<std::string>();
+    CLI::App* command =
+        app.add_subcommand("compile", "Compile a model to an NPU program file (.npub)");
+    addModelOptions(command, *o);
+    command->add_option("-o,--output", *output, "Program file to write")->required();
+    command->callback([&action, o, output] {
+      action = [o, output] {
+        const runtime::PreparedModel prepared = runtime::prepareModel(jobOptions(*o));
+        const auto& programs = prepared.compiled.programs;
+        if (programs.empty()) {
+          fail("{}: no layer runs on the NPU (nothing to compile)", o->model);
+        }
+        for (std::size_t i = 0; i < programs.size(); ++i) {
+          fs::path path = *output;
+          if (programs.size() > 1) {
+            path.replace_filename(
+                fmt::format("{}.segment{}{}", path.stem().string(), i, path.extension().string()));
+          }
+          isa::writeProgramFile(path, programs[i].program);
+          fmt::print("{}: {} instructions, {} DDR init segments (NPU segment {})\n", path.string(),
+                     programs[i].program.instructions.size(), programs[i].program.segments.size(),
+                     i);
+        }
+        return 0;
+      };
+    });
+  }
+  // npu export
+  {
+    auto o = std::make_shared<ModelOptions>();
+    CLI::App* command = app.add_subcommand(
+        "export", "Write the bring-up bundle (DDR images, program, expected results, dumps)");
+    addModelOptions(command, *o);
+    command->add_option("--out", o->out, "Bundle directory")->required();
+    command->callback([&action, o] {
+      action = [o] {
+        const runtime::PreparedModel prepared = runtime::prepareModel(jobOptions(*o));
+        const auto inputs = runtime::segmentInputs(prepared.compiled, prepared.firstInput);
+        const std::size_t count = prepared.compiled.programs.size();
+        if (count == 0) {
+          fail("{}: no layer runs on the NPU (nothing to export)", o->model);
+        }
+        for (std::size_t i = 0; i < count; ++i) {
+          const runtime::SegmentImages images =
+              runtime::segmentImages(prepared.compiled, i, inputs[i]);
+          const sim::SimResult timed =
+              sim::simulate(images.compiled.program, sim::SimOptions{.mode = sim::SimMode::Timed});
+          if (timed.fault) {
+            throw *timed.fault;
+          }
+          if (timed.ddr.firstDifference(images.expected)) {
+            fail("export: NPU segment {}: the simulator's final DDR differs from golden", i);
+          }
+          const fs::path dir =
+              count == 1 ? fs::path(o->out) : fs::path(o->out) / fmt::format("segment{}", i);
+          runtime::writeBundle(dir, images.compiled, prepared.compiled.model.npuSegments[i].graph,
+                               images.values, images.expected, timed.stats.totalCycles);
+          fmt::print("{}: bundle of NPU segment {} ({} instructions, {} expected cycles)\n",
+                     dir.string(), i, images.compiled.program.instructions.size(),
+                     timed.stats.totalCycles);
+        }
+        return 0;
+      };
+    });
+  }
+}
+
+}  // namespace npu::cli

@@ -1,0 +1,45 @@
+// Per-layer cost of a compiled NPU program: MACs, cycles, DDR traffic and the roofline bound.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "npu/compiler/codegen/codegen.h"
+#include "npu/isa/npu_config.h"
+
+namespace npu::runtime {
+
+struct LayerStats {
+  std::string layer;
+  /// "conv", "depthwise", "fc", "add", "mul", "maxpool", "avgpool", "globalavgpool", "concat",
+  /// "upsample", "lut".
+  std::string kind;
+  std::uint64_t instructions = 0;
+  /// Useful multiply-accumulates (no padding of channels or tiles).
+  std::uint64_t macs = 0;
+  /// From the end of the previous layer's last instruction to the end of this layer's last one,
+  /// so the layers' cycles add up to the program's (the units overlap within a layer).
+  std::uint64_t cycles = 0;
+  std::uint64_t ddrBytesRead = 0;
+  std::uint64_t ddrBytesWritten = 0;
+  /// macs / (cycles * rows * cols).
+  double macUtilization = 0.0;
+  /// max(macs / (rows * cols), DDR bytes / bytes per cycle): no schedule can do better.
+  double rooflineCycles = 0.0;
+};
+
+/// Per op of `graph` (program order). `endCycles` are the timed run's per-instruction end cycles
+/// (SimResult::endCycles); empty gives cycles 0.
+std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
+                                   const compiler::QuantizedGraph& graph, const isa::NpuConfig& hw,
+                                   std::span<const std::uint64_t> endCycles);
+
+/// The MACs one op performs.
+std::uint64_t opMacs(const compiler::QuantizedGraph& graph, const compiler::QOp& op);
+
+/// "conv", "depthwise", ... (see LayerStats::kind).
+std::string opKindName(const compiler::QuantizedGraph& graph, const compiler::QOp& op);
+
+}  // namespace npu::runtime

@@ -1,0 +1,116 @@
+// The product's main job (`npu run`): import, partition, calibrate, quantize, compile, run every
+// input on the simulator with byte-for-byte verification against golden, and measure accuracy and
+// cost per layer.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "npu/runtime/compiled_model.h"
+#include "npu/runtime/layer_stats.h"
+#include "npu/simulator/simulate.h"
+
+namespace npu::runtime {
+
+struct MainJobOptions {
+  std::filesystem::path model;
+  std::filesystem::path hw;
+  /// Calibration .npy file or directory; empty: the bundled set of the digits model, otherwise
+  /// synthetic inputs (see MainJobReport::calibrationSource).
+  std::filesystem::path calib;
+  /// Inputs to run (.npy file or directory); empty: the bundled test split of the digits model,
+  /// otherwise the calibration inputs.
+  std::filesystem::path data;
+  /// Integer class labels [N] for top-1 accuracy; empty: the bundled labels or none.
+  std::filesystem::path labels;
+  /// Quantization config YAML (docs/quant-config.md); empty: defaults.
+  std::filesystem::path quantConfig;
+  sim::SimMode mode = sim::SimMode::Timed;
+  /// At most this many inputs run (0: all).
+  std::size_t maxInputs = 0;
+  /// Called after each input (done, total).
+  std::function<void(std::size_t, std::size_t)> progress;
+};
+
+/// One row of the per-layer table: an NPU op or a host node.
+struct LayerRow {
+  std::string layer;
+  std::string kind;
+  std::string device;  // "npu" or "host"
+  std::size_t segment = 0;
+  std::uint64_t macs = 0;
+  std::uint64_t cycles = 0;
+  double macUtilization = 0.0;
+  std::uint64_t ddrBytes = 0;
+  double rooflineCycles = 0.0;
+  /// Cosine similarity of the layer's output, int8 (dequantized) vs fp32, over the inputs that
+  /// ran; nullopt for host layers.
+  std::optional<double> cosine;
+};
+
+struct MainJobReport {
+  std::string model;
+  std::string hardware;
+  std::string mode;
+  std::string strategy;
+  std::string calibrationSource;
+  std::size_t calibrationSamples = 0;
+  std::string dataSource;
+  std::string partitionReport;
+  std::int64_t npuOps = 0;
+  std::int64_t hostOps = 0;
+  std::int64_t npuMacs = 0;
+  std::int64_t hostMacs = 0;
+  /// Quantization: tensors calibrated, the activation method, weights per channel or tensor.
+  std::size_t quantizedTensors = 0;
+  std::string activationMethod;
+  std::string weightQuantization;
+  std::vector<LayerRow> layers;
+
+  std::size_t inputs = 0;
+  std::size_t bitExactInputs = 0;
+  /// The first mismatch's message, when there was one.
+  std::string firstMismatch;
+  /// Labelled data only.
+  std::optional<double> fp32Top1;
+  std::optional<double> int8Top1;
+  /// Share of inputs where int8 and fp32 pick the same class (%).
+  double top1Agreement = 0.0;
+
+  std::uint64_t totalCycles = 0;
+  std::uint64_t totalMacs = 0;
+  std::uint64_t ddrBytes = 0;
+  double macUtilization = 0.0;
+  double clockMhz = 0.0;
+  double inferencesPerSecond = 0.0;
+  std::int64_t peakMacsPerCycle = 0;
+  std::int64_t ddrBytesPerCycle = 0;
+  std::uint64_t programBytes = 0;
+
+  [[nodiscard]] bool pass() const { return inputs > 0 && bitExactInputs == inputs; }
+};
+
+/// Runs the whole flow. Cycles come from the timed model (in functional mode, one timing-only run
+/// of the first input measures them: timing does not depend on the data). Throws npu::Error for
+/// bad input; a bit mismatch is reported, not thrown.
+MainJobReport runMainJob(const MainJobOptions& options);
+
+/// The compiled model the main job runs, for `npu compile` and `npu export`: import, passes,
+/// calibration and quantization as runMainJob does them.
+struct PreparedModel {
+  CompiledModel compiled;
+  compiler::TensorMap firstInput;
+  std::string calibrationSource;
+  std::size_t calibrationSamples = 0;
+};
+PreparedModel prepareModel(const MainJobOptions& options);
+
+/// The bundled model: examples/digits under the source tree (or next to the executable).
+std::filesystem::path bundledModelPath();
+
+}  // namespace npu::runtime

@@ -1,0 +1,60 @@
+// One inference of a compiled model: host segments in fp32, every NPU segment on the simulator
+// with its final DDR verified byte for byte against the golden reference.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "npu/compiler/interp/interpreter.h"
+#include "npu/runtime/compiled_model.h"
+#include "npu/runtime/verify.h"
+#include "npu/simulator/simulate.h"
+
+namespace npu::runtime {
+
+/// What one NPU segment did in one inference.
+struct SegmentRun {
+  /// Index into CompiledModel::programs (and model.npuSegments).
+  std::size_t npuSegment = 0;
+  sim::SimStats stats;
+  /// Per instruction (timed mode; empty in functional mode).
+  std::vector<std::uint64_t> endCycles;
+  /// The first byte where the simulator's final DDR differs from golden's; nullopt when
+  /// bit-exact.
+  std::optional<Mismatch> mismatch;
+};
+
+struct InferenceRun {
+  /// The graph outputs (fp32, after the host segments).
+  compiler::TensorMap outputs;
+  std::vector<SegmentRun> segments;
+
+  [[nodiscard]] bool bitExact() const;
+};
+
+/// Runs one inference on `inputs` (one fp32 tensor per graph input). Each NPU segment's int8
+/// inputs are written into its program's DDR image, the program runs on the simulator in
+/// `options.mode`, and its outputs are read back from the simulated DDR; the golden reference
+/// runs the same segment and the whole final DDR is compared. A simulator fault throws it with
+/// the segment named; a mismatch is recorded (the run goes on with the simulator's values).
+InferenceRun runInference(const CompiledModel& model, const compiler::TensorMap& inputs,
+                          const sim::SimOptions& options);
+
+/// The DDR image and expected final image of one NPU segment for given int8 inputs (what `npu
+/// export` writes and what runInference compares against).
+struct SegmentImages {
+  compiler::CompiledProgram compiled;
+  /// Every tensor of the segment's graph on the golden reference.
+  std::vector<golden::Int8Tensor> values;
+  sim::DdrImage expected{0};
+};
+SegmentImages segmentImages(const CompiledModel& model, std::size_t npuSegment,
+                            const std::vector<golden::Int8Tensor>& inputs);
+
+/// The int8 inputs each NPU segment receives when the model runs on `inputs` (golden int8
+/// reference for earlier NPU segments, fp32 for host segments).
+std::vector<std::vector<golden::Int8Tensor>> segmentInputs(const CompiledModel& model,
+                                                           const compiler::TensorMap& inputs);
+
+}  // namespace npu::runtime

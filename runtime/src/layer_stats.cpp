@@ -1,0 +1,116 @@
+// Per-layer MACs, cycles and DDR traffic from the instruction-to-op map of codegen.
+#include "npu/runtime/layer_stats.h"
+
+#include <algorithm>
+
+#include "npu/isa/footprint.h"
+
+namespace npu::runtime {
+
+namespace {
+
+std::uint64_t elements(const std::vector<std::int64_t>& shape) {
+  std::uint64_t n = 1;
+  for (std::int64_t d : shape) {
+    n *= static_cast<std::uint64_t>(d);
+  }
+  return n;
+}
+
+}  // namespace
+
+std::uint64_t opMacs(const compiler::QuantizedGraph& graph, const compiler::QOp& op) {
+  if (const auto* conv = std::get_if<compiler::QConv>(&op)) {
+    // Each output element sums kH * kW * (Cin / groups) products.
+    const auto& w = conv->weights.shape;
+    return elements(graph.tensors[conv->output].shape) *
+           static_cast<std::uint64_t>(w[1] * w[2] * w[3]);
+  }
+  return 0;
+}
+
+std::string opKindName(const compiler::QuantizedGraph& graph, const compiler::QOp& op) {
+  return std::visit(
+      [&](const auto& o) -> std::string {
+        using T = std::decay_t<decltype(o)>;
+        if constexpr (std::is_same_v<T, compiler::QConv>) {
+          const auto& in = graph.tensors[o.input].shape;
+          if (o.params.groups > 1 && o.params.groups == in[3] && o.weights.shape[3] == 1) {
+            return "depthwise";
+          }
+          if (in[1] == 1 && in[2] == 1 && o.weights.shape[1] == 1 && o.weights.shape[2] == 1) {
+            return "fc";
+          }
+          return o.params.groups > 1 ? "grouped conv" : "conv";
+        } else if constexpr (std::is_same_v<T, compiler::QAdd>) {
+          return "add";
+        } else if constexpr (std::is_same_v<T, compiler::QMul>) {
+          return "mul";
+        } else if constexpr (std::is_same_v<T, compiler::QMaxPool>) {
+          return "maxpool";
+        } else if constexpr (std::is_same_v<T, compiler::QAvgPool>) {
+          return "avgpool";
+        } else if constexpr (std::is_same_v<T, compiler::QGlobalAvgPool>) {
+          return "globalavgpool";
+        } else if constexpr (std::is_same_v<T, compiler::QConcat>) {
+          return "concat";
+        } else if constexpr (std::is_same_v<T, compiler::QUpsample>) {
+          return "upsample";
+        } else {
+          return "lut";
+        }
+      },
+      op);
+}
+
+std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
+                                   const compiler::QuantizedGraph& graph, const isa::NpuConfig& hw,
+                                   std::span<const std::uint64_t> endCycles) {
+  std::vector<LayerStats> layers(graph.ops.size());
+  std::vector<std::uint64_t> layerEnd(graph.ops.size(), 0);
+  for (std::size_t i = 0; i < graph.ops.size(); ++i) {
+    layers[i].layer = compiler::opName(graph.ops[i]);
+    layers[i].kind = opKindName(graph, graph.ops[i]);
+    layers[i].macs = opMacs(graph, graph.ops[i]);
+  }
+  const auto& instructions = compiled.program.instructions;
+  for (std::size_t k = 0; k < instructions.size(); ++k) {
+    const std::int64_t op = compiled.instructionOp[k];
+    if (op < 0) {
+      continue;
+    }
+    LayerStats& layer = layers[static_cast<std::size_t>(op)];
+    ++layer.instructions;
+    for (const isa::Access& access : isa::footprint(instructions[k])) {
+      if (access.space != isa::MemorySpace::Ddr) {
+        continue;
+      }
+      const std::uint64_t bytes = access.yCount * access.xCount * access.run;
+      (access.write ? layer.ddrBytesWritten : layer.ddrBytesRead) += bytes;
+    }
+    if (k < endCycles.size()) {
+      layerEnd[static_cast<std::size_t>(op)] =
+          std::max(layerEnd[static_cast<std::size_t>(op)], endCycles[k]);
+    }
+  }
+  const double peak = static_cast<double>(hw.macRows * hw.macCols);
+  std::uint64_t previousEnd = 0;
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    LayerStats& layer = layers[i];
+    if (!endCycles.empty()) {
+      const std::uint64_t end = std::max(layerEnd[i], previousEnd);
+      layer.cycles = end - previousEnd;
+      previousEnd = end;
+    }
+    if (layer.cycles > 0) {
+      layer.macUtilization =
+          static_cast<double>(layer.macs) / (static_cast<double>(layer.cycles) * peak);
+    }
+    const double ddr = static_cast<double>(layer.ddrBytesRead + layer.ddrBytesWritten);
+    layer.rooflineCycles = std::max(static_cast<double>(layer.macs) / peak,
+                                    ddr / static_cast<double>(hw.ddrBytesPerCycle));
+  }
+  return layers;
+}
+
+}  // namespace npu::runtime

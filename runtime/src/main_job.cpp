@@ -1,0 +1,340 @@
+// The main job: model in, verified NPU run out (see main_job.h).
+#include "npu/runtime/main_job.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+
+#include "npu/compiler/frontend/import.h"
+#include "npu/compiler/frontend/npy.h"
+#include "npu/compiler/partition/partition_report.h"
+#include "npu/compiler/passes/pipeline.h"
+#include "npu/compiler/quant/calibration_data.h"
+#include "npu/compiler/quant/quantize_model.h"
+#include "npu/compiler/quant/run_partitioned.h"
+#include "npu/isa/encoding.h"
+#include "npu/isa/npu_config.h"
+#include "npu/runtime/run_model.h"
+#include "npu/support/error.h"
+
+namespace npu::runtime {
+
+namespace fs = std::filesystem;
+
+fs::path bundledModelPath() {
+  if (const char* dir = std::getenv("NPU_EXAMPLES_DIR"); dir != nullptr && *dir != '\0') {
+    return fs::path(dir) / "digits" / "model.onnx";
+  }
+  return fs::path(NPU_SOURCE_EXAMPLES_DIR) / "digits" / "model.onnx";
+}
+
+namespace {
+
+/// Synthetic inputs for a model without data: seeded N(0, 1), the range seeded YAML graphs and
+/// BN-normalised networks expect.
+std::vector<compiler::TensorMap> syntheticInputs(const compiler::Graph& graph, std::size_t count) {
+  std::vector<compiler::TensorMap> samples(count);
+  std::mt19937 rng(1234);
+  std::normal_distribution<float> normal(0.0F, 1.0F);
+  for (std::size_t k = 0; k < count; ++k) {
+    for (compiler::ValueId id : graph.inputs()) {
+      const compiler::Value& v = graph.value(id);
+      if (v.isConstant()) {
+        continue;
+      }
+      golden::FloatTensor t;
+      t.shape = v.shape;
+      std::int64_t n = 1;
+      for (std::int64_t d : v.shape) {
+        n *= d;
+      }
+      t.data.resize(static_cast<std::size_t>(n));
+      for (float& x : t.data) {
+        x = normal(rng);
+      }
+      samples[k].emplace(v.name, std::move(t));
+    }
+  }
+  return samples;
+}
+
+bool isBundled(const fs::path& model) {
+  std::error_code ec;
+  return fs::equivalent(model, bundledModelPath(), ec);
+}
+
+std::size_t argmax(const golden::FloatTensor& t) {
+  return static_cast<std::size_t>(std::max_element(t.data.begin(), t.data.end()) - t.data.begin());
+}
+
+struct Inputs {
+  std::vector<compiler::TensorMap> samples;
+  std::vector<std::int64_t> labels;
+  std::string source;
+};
+
+Inputs loadData(const MainJobOptions& options, const compiler::Graph& graph,
+                const std::vector<compiler::TensorMap>& calibration,
+                const std::string& calibrationSource) {
+  Inputs data;
+  fs::path dataPath = options.data;
+  fs::path labelPath = options.labels;
+  if (dataPath.empty() && isBundled(options.model)) {
+    dataPath = options.model.parent_path() / "test_inputs.npy";
+    if (labelPath.empty()) {
+      labelPath = options.model.parent_path() / "test_labels.npy";
+    }
+  }
+  if (dataPath.empty()) {
+    data.samples = calibration;
+    data.source = calibrationSource;
+  } else {
+    data.samples = compiler::loadCalibrationSet(dataPath, graph);
+    data.source = dataPath.string();
+  }
+  if (options.maxInputs > 0 && data.samples.size() > options.maxInputs) {
+    data.samples.resize(options.maxInputs);
+  }
+  if (!labelPath.empty()) {
+    const compiler::Tensor labels = compiler::readNpy(labelPath);
+    std::vector<std::int64_t> all = labels.data.toInt64();
+    if (all.size() < data.samples.size()) {
+      fail("{}: {} labels for {} inputs", labelPath.string(), all.size(), data.samples.size());
+    }
+    all.resize(data.samples.size());
+    data.labels = std::move(all);
+  }
+  return data;
+}
+
+/// Accumulates the cosine similarity of one tensor over many inputs.
+struct CosineSum {
+  double dot = 0.0;
+  double a2 = 0.0;
+  double b2 = 0.0;
+  void add(std::span<const float> a, std::span<const float> b) {
+    for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+      dot += static_cast<double>(a[i]) * b[i];
+      a2 += static_cast<double>(a[i]) * a[i];
+      b2 += static_cast<double>(b[i]) * b[i];
+    }
+  }
+  [[nodiscard]] double value() const {
+    if (a2 == 0.0 && b2 == 0.0) {
+      return 1.0;
+    }
+    return (a2 == 0.0 || b2 == 0.0) ? 0.0 : dot / std::sqrt(a2 * b2);
+  }
+};
+
+}  // namespace
+
+PreparedModel prepareModel(const MainJobOptions& options) {
+  compiler::Graph graph = compiler::importModel(options.model);
+  compiler::runFrontEndPasses(graph);
+  compiler::QuantConfig config;
+  if (!options.quantConfig.empty()) {
+    config = compiler::loadQuantConfig(options.quantConfig);
+  }
+  PreparedModel prepared;
+  std::vector<compiler::TensorMap> calibration;
+  fs::path calib = options.calib;
+  if (calib.empty() && isBundled(options.model)) {
+    calib = options.model.parent_path() / "calib";
+  }
+  if (calib.empty()) {
+    calibration = syntheticInputs(graph, 8);
+    prepared.calibrationSource =
+        "8 synthetic N(0,1) inputs (seed 1234; give --calib for real data)";
+  } else {
+    calibration = compiler::loadCalibrationSet(calib, graph);
+    prepared.calibrationSource = calib.string();
+  }
+  prepared.calibrationSamples = calibration.size();
+  prepared.firstInput = calibration.front();
+  const isa::NpuConfig hw = isa::loadNpuConfig(options.hw);
+  compiler::QuantizedModel quantized =
+      compiler::quantizeModel(std::move(graph), calibration, config);
+  prepared.compiled = compileModel(std::move(quantized), hw);
+  return prepared;
+}
+
+MainJobReport runMainJob(const MainJobOptions& options) {
+  PreparedModel prepared = prepareModel(options);
+  const CompiledModel& compiled = prepared.compiled;
+  const compiler::QuantizedModel& model = compiled.model;
+  const compiler::Graph& graph = model.graph;
+
+  MainJobReport report;
+  report.model = options.model.string();
+  report.hardware = compiled.hw.name;
+  report.mode = options.mode == sim::SimMode::Timed ? "timed" : "functional";
+  report.strategy = std::string(compiler::strategyName(model.partition.strategy));
+  report.calibrationSource = prepared.calibrationSource;
+  report.calibrationSamples = prepared.calibrationSamples;
+  report.partitionReport = compiler::formatPartitionReport(graph, model.partition);
+  const auto totals = compiler::partitionTotals(graph, model.partition);
+  report.npuOps = totals[0].ops;
+  report.npuMacs = totals[0].macs;
+  report.hostOps = totals[1].ops;
+  report.hostMacs = totals[1].macs;
+  report.quantizedTensors = model.calibration.tensors.size();
+  report.activationMethod = std::string(compiler::observerName(model.config.activations.method)) +
+                            (model.config.activations.symmetric ? ", symmetric" : ", asymmetric");
+  report.weightQuantization =
+      model.config.weights.perChannel ? "int8 symmetric per channel" : "int8 symmetric per tensor";
+  report.clockMhz = compiled.hw.clockMhz;
+  report.peakMacsPerCycle = compiled.hw.macRows * compiled.hw.macCols;
+  report.ddrBytesPerCycle = compiled.hw.ddrBytesPerCycle;
+
+  std::vector<compiler::TensorMap> calibration;
+  const Inputs data = loadData(options, graph, {prepared.firstInput}, prepared.calibrationSource);
+  report.dataSource = data.source;
+
+  // Every input on the simulator, verified; accuracy against fp32 and the labels.
+  compiler::Interpreter fp32(graph);
+  std::size_t fp32Correct = 0;
+  std::size_t int8Correct = 0;
+  std::size_t agree = 0;
+  std::vector<SegmentRun> firstRun;
+  for (std::size_t k = 0; k < data.samples.size(); ++k) {
+    const compiler::TensorMap& input = data.samples[k];
+    const InferenceRun run = runInference(compiled, input, sim::SimOptions{.mode = options.mode});
+    const compiler::TensorMap reference = fp32.run(input);
+    ++report.inputs;
+    if (run.bitExact()) {
+      ++report.bitExactInputs;
+    } else if (report.firstMismatch.empty()) {
+      for (const SegmentRun& s : run.segments) {
+        if (s.mismatch) {
+          report.firstMismatch =
+              fmt::format("input {}: NPU segment {}: {}", k,
+                          model.npuSegments[s.npuSegment].segment, s.mismatch->message);
+          break;
+        }
+      }
+    }
+    const std::string& outName = graph.value(graph.outputs().front()).name;
+    const std::size_t predicted = argmax(run.outputs.at(outName));
+    const std::size_t expected = argmax(reference.at(outName));
+    agree += predicted == expected ? 1 : 0;
+    if (!data.labels.empty()) {
+      fp32Correct += static_cast<std::int64_t>(expected) == data.labels[k] ? 1 : 0;
+      int8Correct += static_cast<std::int64_t>(predicted) == data.labels[k] ? 1 : 0;
+    }
+    if (k == 0) {
+      firstRun = run.segments;
+    }
+    if (options.progress) {
+      options.progress(k + 1, data.samples.size());
+    }
+  }
+  if (report.inputs > 0) {
+    const double n = static_cast<double>(report.inputs);
+    report.top1Agreement = 100.0 * static_cast<double>(agree) / n;
+    if (!data.labels.empty()) {
+      report.fp32Top1 = 100.0 * static_cast<double>(fp32Correct) / n;
+      report.int8Top1 = 100.0 * static_cast<double>(int8Correct) / n;
+    }
+  }
+
+  // Cycles per layer from the first input (a timing-only timed run in functional mode).
+  std::vector<std::vector<std::uint64_t>> endCycles(compiled.programs.size());
+  std::vector<std::uint64_t> segmentCycles(compiled.programs.size(), 0);
+  if (!data.samples.empty()) {
+    if (options.mode == sim::SimMode::Timed) {
+      for (const SegmentRun& s : firstRun) {
+        endCycles[s.npuSegment] = s.endCycles;
+        segmentCycles[s.npuSegment] = s.stats.totalCycles;
+      }
+    } else {
+      const auto inputs = segmentInputs(compiled, data.samples.front());
+      for (std::size_t i = 0; i < compiled.programs.size(); ++i) {
+        compiler::CompiledProgram program = compiled.programs[i];
+        compiler::setProgramInputs(program, model.npuSegments[i].graph, inputs[i]);
+        sim::SimResult timing = sim::simulate(
+            program.program, sim::SimOptions{.mode = sim::SimMode::Timed, .countOnly = true});
+        if (timing.fault) {
+          fail("{}: NPU segment {}: {}", graph.source(), model.npuSegments[i].segment,
+               timing.fault->what());
+        }
+        endCycles[i] = std::move(timing.endCycles);
+        segmentCycles[i] = timing.stats.totalCycles;
+      }
+    }
+  }
+
+  // Per-layer cosine of int8 (golden, which the DDR check proves equal to the simulator) vs fp32.
+  std::map<std::string, CosineSum, std::less<>> cosine;
+  const std::size_t cosineInputs = std::min<std::size_t>(data.samples.size(), 32);
+  for (std::size_t k = 0; k < cosineInputs; ++k) {
+    std::map<std::string, golden::FloatTensor, std::less<>> reference;
+    fp32.run(data.samples[k], [&](const compiler::Value& v, const golden::FloatTensor& t) {
+      reference[v.name] = t;
+    });
+    compiler::runPartitionedModelGolden(
+        model, data.samples[k], [&](const compiler::Value& v, const golden::FloatTensor& t) {
+          auto it = reference.find(v.name);
+          if (it != reference.end()) {
+            cosine[v.name].add(t.data, it->second.data);
+          }
+        });
+  }
+
+  // The per-layer table in execution order: host nodes and NPU ops.
+  std::size_t npuIndex = 0;
+  for (std::size_t s = 0; s < model.partition.segments.size(); ++s) {
+    const compiler::Segment& segment = model.partition.segments[s];
+    if (segment.device == compiler::Device::Host) {
+      for (std::size_t n : segment.nodes) {
+        const compiler::Node& node = graph.nodes()[n];
+        LayerRow row;
+        row.layer = node.name;
+        row.kind = std::string(compiler::opName(node.op));
+        row.device = "host";
+        row.segment = s;
+        row.macs = static_cast<std::uint64_t>(compiler::nodeMacs(graph, node));
+        report.layers.push_back(row);
+      }
+      continue;
+    }
+    const compiler::NpuSegment& npu = model.npuSegments.at(npuIndex);
+    const compiler::CompiledProgram& program = compiled.programs.at(npuIndex);
+    const std::vector<LayerStats> stats =
+        layerStats(program, npu.graph, compiled.hw, endCycles[npuIndex]);
+    for (std::size_t i = 0; i < stats.size(); ++i) {
+      LayerRow row;
+      row.layer = stats[i].layer;
+      row.kind = stats[i].kind;
+      row.device = "npu";
+      row.segment = s;
+      row.macs = stats[i].macs;
+      row.cycles = stats[i].cycles;
+      row.macUtilization = stats[i].macUtilization;
+      row.ddrBytes = stats[i].ddrBytesRead + stats[i].ddrBytesWritten;
+      row.rooflineCycles = stats[i].rooflineCycles;
+      const std::string& tensor = npu.graph.tensors[compiler::opOutput(npu.graph.ops[i])].name;
+      if (auto it = cosine.find(tensor); it != cosine.end()) {
+        row.cosine = it->second.value();
+      }
+      report.totalMacs += row.macs;
+      report.ddrBytes += row.ddrBytes;
+      report.layers.push_back(row);
+    }
+    report.totalCycles += segmentCycles[npuIndex];
+    report.programBytes += program.program.instructions.size() * isa::kWordBytes;
+    ++npuIndex;
+  }
+  if (report.totalCycles > 0) {
+    report.macUtilization =
+        static_cast<double>(report.totalMacs) /
+        (static_cast<double>(report.totalCycles) * static_cast<double>(report.peakMacsPerCycle));
+    report.inferencesPerSecond = report.clockMhz * 1e6 / static_cast<double>(report.totalCycles);
+  }
+  return report;
+}
+
+}  // namespace npu::runtime

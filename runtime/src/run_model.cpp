@@ -1,0 +1,86 @@
+// One inference: NPU segments on the simulator, verified against golden, host segments in fp32.
+#include "npu/runtime/run_model.h"
+
+#include <algorithm>
+
+#include "npu/compiler/quant/run_partitioned.h"
+#include "npu/support/error.h"
+
+namespace npu::runtime {
+
+bool InferenceRun::bitExact() const {
+  return std::none_of(segments.begin(), segments.end(),
+                      [](const SegmentRun& s) { return s.mismatch.has_value(); });
+}
+
+namespace {
+
+std::size_t segmentIndex(const CompiledModel& model, const compiler::NpuSegment& segment) {
+  const auto& all = model.model.npuSegments;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (&all[i] == &segment) {
+      return i;
+    }
+  }
+  fail("runtime: NPU segment {} is not part of the compiled model", segment.segment);
+}
+
+}  // namespace
+
+SegmentImages segmentImages(const CompiledModel& model, std::size_t npuSegment,
+                            const std::vector<golden::Int8Tensor>& inputs) {
+  const compiler::QuantizedGraph& graph = model.model.npuSegments.at(npuSegment).graph;
+  SegmentImages images{model.programs.at(npuSegment), {}, sim::DdrImage{0}};
+  compiler::setProgramInputs(images.compiled, graph, inputs);
+  images.values = compiler::runQuantizedGraphGolden(graph, inputs);
+  images.expected = expectedDdr(images.compiled, graph, images.values);
+  return images;
+}
+
+InferenceRun runInference(const CompiledModel& model, const compiler::TensorMap& inputs,
+                          const sim::SimOptions& options) {
+  InferenceRun run;
+  compiler::NpuSegmentRunner onSimulator = [&](const compiler::NpuSegment& segment,
+                                               const std::vector<golden::Int8Tensor>& in) {
+    const std::size_t index = segmentIndex(model, segment);
+    SegmentImages images = segmentImages(model, index, in);
+    sim::SimResult result = sim::simulate(images.compiled.program, options);
+    if (result.fault) {
+      fail("{}: NPU segment {}: {}", model.model.graph.source(), segment.segment,
+           result.fault->what());
+    }
+    SegmentRun segmentRun;
+    segmentRun.npuSegment = index;
+    segmentRun.stats = result.stats;
+    segmentRun.endCycles = std::move(result.endCycles);
+    segmentRun.mismatch = verifyDdr(images.compiled, segment.graph, images.expected, result.ddr);
+    run.segments.push_back(std::move(segmentRun));
+    std::vector<golden::Int8Tensor> out;
+    for (compiler::TensorId id : segment.graph.outputs) {
+      const compiler::TensorPlacement& place = images.compiled.tensors[id];
+      golden::Int8Tensor t;
+      t.shape = segment.graph.tensors[id].shape;
+      const std::vector<std::uint8_t> bytes = result.ddr.readRange(place.address, place.bytes);
+      t.data.assign(bytes.begin(), bytes.end());
+      out.push_back(std::move(t));
+    }
+    return out;
+  };
+  run.outputs = compiler::runPartitionedModel(model.model, inputs, onSimulator);
+  return run;
+}
+
+std::vector<std::vector<golden::Int8Tensor>> segmentInputs(const CompiledModel& model,
+                                                           const compiler::TensorMap& inputs) {
+  std::vector<std::vector<golden::Int8Tensor>> result(model.programs.size());
+  const compiler::NpuSegmentRunner golden = compiler::goldenSegmentRunner();
+  compiler::NpuSegmentRunner recording = [&](const compiler::NpuSegment& segment,
+                                             const std::vector<golden::Int8Tensor>& in) {
+    result[segmentIndex(model, segment)] = in;
+    return golden(segment, in);
+  };
+  compiler::runPartitionedModel(model.model, inputs, recording);
+  return result;
+}
+
+}  // namespace npu::runtime

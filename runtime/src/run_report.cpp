@@ -1,0 +1,343 @@
+// Text, Markdown, JSON and HTML renderings of a MainJobReport.
+#include "npu/runtime/run_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace npu::runtime {
+
+namespace {
+
+std::string percent(double fraction) {
+  return fmt::format("{:.1f}%", 100.0 * fraction);
+}
+
+std::string verdict(const MainJobReport& r) {
+  if (r.pass()) {
+    return fmt::format("PASS: final DDR bit-exact against golden on {}/{} inputs", r.bitExactInputs,
+                       r.inputs);
+  }
+  return fmt::format("FAIL: bit-exact on {}/{} inputs; first mismatch: {}", r.bitExactInputs,
+                     r.inputs, r.firstMismatch.empty() ? "(no input ran)" : r.firstMismatch);
+}
+
+std::string accuracyLine(const MainJobReport& r) {
+  std::string line;
+  if (r.fp32Top1 && r.int8Top1) {
+    line = fmt::format(
+        "top-1 on {} labelled inputs: fp32 {:.2f}%, int8 on the NPU {:.2f}% ({:+.2f} "
+        "points); ",
+        r.inputs, *r.fp32Top1, *r.int8Top1, *r.int8Top1 - *r.fp32Top1);
+  }
+  return line +
+         fmt::format("int8 and fp32 agree on the top class for {:.2f}% of inputs", r.top1Agreement);
+}
+
+std::string cyclesLine(const MainJobReport& r) {
+  return fmt::format(
+      "{} cycles per inference on the NPU ({} MACs, {} MAC utilization, {} DDR bytes); {:.1f} "
+      "inferences/s at {} MHz (NPU segments only)",
+      r.totalCycles, r.totalMacs, percent(r.macUtilization), r.ddrBytes, r.inferencesPerSecond,
+      r.clockMhz);
+}
+
+std::string cosineText(const LayerRow& row) {
+  return row.cosine ? fmt::format("{:.5f}", *row.cosine) : std::string("-");
+}
+
+}  // namespace
+
+std::string formatLayerTable(const MainJobReport& r) {
+  std::size_t width = 5;
+  for (const LayerRow& row : r.layers) {
+    width = std::max(width, row.layer.size());
+  }
+  std::string out =
+      fmt::format("{:<{}}  {:<13} {:<4} {:>12} {:>10} {:>6} {:>10} {:>8}\n", "layer", width, "kind",
+                  "dev", "MACs", "cycles", "util", "DDR bytes", "cosine");
+  for (const LayerRow& row : r.layers) {
+    if (row.device == "host") {
+      out += fmt::format("{:<{}}  {:<13} {:<4} {:>12} {:>10} {:>6} {:>10} {:>8}\n", row.layer,
+                         width, row.kind, row.device, row.macs, "-", "-", "-", "-");
+    } else {
+      out += fmt::format("{:<{}}  {:<13} {:<4} {:>12} {:>10} {:>6} {:>10} {:>8}\n", row.layer,
+                         width, row.kind, row.device, row.macs, row.cycles,
+                         row.macs > 0 ? percent(row.macUtilization) : "-", row.ddrBytes,
+                         cosineText(row));
+    }
+  }
+  return out;
+}
+
+std::string formatRunSummary(const MainJobReport& r) {
+  std::string out;
+  out += fmt::format(
+      "Quantization: {} tensors calibrated on {} ({} samples), activations {}, "
+      "weights {}\n\n",
+      r.quantizedTensors, r.calibrationSource, r.calibrationSamples, r.activationMethod,
+      r.weightQuantization);
+  out += fmt::format("Per layer (hw {}, {} mode; cosine = int8 vs fp32 output):\n", r.hardware,
+                     r.mode);
+  out += formatLayerTable(r);
+  out += "\n" + accuracyLine(r) + "\n";
+  out += cyclesLine(r) + "\n";
+  out += verdict(r) + "\n";
+  return out;
+}
+
+std::string runReportMarkdown(const MainJobReport& r) {
+  std::string out = fmt::format("# npu run: {}\n\n", r.model);
+  out += fmt::format("- Hardware: `{}` ({} MACs/cycle, {} DDR bytes/cycle, {} MHz); {} mode\n",
+                     r.hardware, r.peakMacsPerCycle, r.ddrBytesPerCycle, r.clockMhz, r.mode);
+  out += fmt::format("- **Verdict: {}**\n", verdict(r));
+  out += fmt::format("- Inputs: {}\n", r.dataSource);
+  out += fmt::format("- Accuracy: {}\n", accuracyLine(r));
+  out += fmt::format("- Cost: {}\n", cyclesLine(r));
+  out += fmt::format(
+      "- Quantization: {} tensors calibrated on {} ({} samples), activations {}, "
+      "weights {}\n\n",
+      r.quantizedTensors, r.calibrationSource, r.calibrationSamples, r.activationMethod,
+      r.weightQuantization);
+  out += "## Partition\n\n```\n" + r.partitionReport + "```\n\n";
+  out +=
+      "## Layers\n\n| layer | kind | device | MACs | cycles | MAC util | DDR bytes | roofline "
+      "bound (cycles) | cosine vs fp32 |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n";
+  for (const LayerRow& row : r.layers) {
+    if (row.device == "host") {
+      out += fmt::format("| {} | {} | host | {} | - | - | - | - | - |\n", row.layer, row.kind,
+                         row.macs);
+    } else {
+      out +=
+          fmt::format("| {} | {} | npu | {} | {} | {} | {} | {:.0f} | {} |\n", row.layer, row.kind,
+                      row.macs, row.cycles, row.macs > 0 ? percent(row.macUtilization) : "-",
+                      row.ddrBytes, row.rooflineCycles, cosineText(row));
+    }
+  }
+  return out;
+}
+
+std::string runReportJson(const MainJobReport& r) {
+  nlohmann::ordered_json j;
+  j["model"] = r.model;
+  j["hardware"] = r.hardware;
+  j["mode"] = r.mode;
+  j["pass"] = r.pass();
+  j["inputs"] = r.inputs;
+  j["bit_exact_inputs"] = r.bitExactInputs;
+  j["first_mismatch"] = r.firstMismatch;
+  j["data"] = r.dataSource;
+  j["calibration"] = {{"source", r.calibrationSource},
+                      {"samples", r.calibrationSamples},
+                      {"tensors", r.quantizedTensors},
+                      {"activations", r.activationMethod},
+                      {"weights", r.weightQuantization}};
+  j["partition"] = {{"strategy", r.strategy},
+                    {"npu_ops", r.npuOps},
+                    {"host_ops", r.hostOps},
+                    {"npu_macs", r.npuMacs},
+                    {"host_macs", r.hostMacs}};
+  j["accuracy"] = {{"fp32_top1", r.fp32Top1 ? nlohmann::json(*r.fp32Top1) : nlohmann::json()},
+                   {"int8_top1", r.int8Top1 ? nlohmann::json(*r.int8Top1) : nlohmann::json()},
+                   {"top1_agreement", r.top1Agreement}};
+  j["performance"] = {{"total_cycles", r.totalCycles},
+                      {"total_macs", r.totalMacs},
+                      {"mac_utilization", r.macUtilization},
+                      {"ddr_bytes", r.ddrBytes},
+                      {"clock_mhz", r.clockMhz},
+                      {"inferences_per_second", r.inferencesPerSecond},
+                      {"peak_macs_per_cycle", r.peakMacsPerCycle},
+                      {"ddr_bytes_per_cycle", r.ddrBytesPerCycle},
+                      {"program_bytes", r.programBytes}};
+  nlohmann::ordered_json layers = nlohmann::ordered_json::array();
+  for (const LayerRow& row : r.layers) {
+    nlohmann::ordered_json l;
+    l["layer"] = row.layer;
+    l["kind"] = row.kind;
+    l["device"] = row.device;
+    l["segment"] = row.segment;
+    l["macs"] = row.macs;
+    if (row.device == "npu") {
+      l["cycles"] = row.cycles;
+      l["mac_utilization"] = row.macUtilization;
+      l["ddr_bytes"] = row.ddrBytes;
+      l["roofline_cycles"] = row.rooflineCycles;
+      l["cosine"] = row.cosine ? nlohmann::json(*row.cosine) : nlohmann::json();
+    }
+    layers.push_back(l);
+  }
+  j["layers"] = layers;
+  return j.dump(2) + "\n";
+}
+
+namespace {
+
+std::string escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+/// Horizontal bars, one per NPU layer: `value(row)` scaled to the largest.
+template <typename F>
+std::string barChart(const std::vector<const LayerRow*>& rows, const std::string& title, F value,
+                     const std::string& unit) {
+  const int barHeight = 16;
+  const int labelWidth = 220;
+  const int plotWidth = 520;
+  const int height = 30 + static_cast<int>(rows.size()) * barHeight;
+  double top = 0.0;
+  for (const LayerRow* row : rows) {
+    top = std::max(top, value(*row));
+  }
+  std::string svg = fmt::format(
+      "<svg xmlns='http://www.w3.org/2000/svg' width='{}' height='{}' font-size='11' "
+      "font-family='sans-serif'><text x='4' y='14' font-weight='bold'>{}</text>\n",
+      labelWidth + plotWidth + 90, height, escape(title));
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const double v = value(*rows[i]);
+    const double w = top > 0.0 ? plotWidth * v / top : 0.0;
+    const int y = 22 + static_cast<int>(i) * barHeight;
+    svg += fmt::format(
+        "<text x='{}' y='{}' text-anchor='end'>{}</text><rect x='{}' y='{}' width='{:.1f}' "
+        "height='{}' fill='#4a7ab5'/><text x='{:.1f}' y='{}'>{}</text>\n",
+        labelWidth - 4, y + 11, escape(rows[i]->layer), labelWidth, y + 2, w, barHeight - 4,
+        labelWidth + w + 4, y + 11,
+        unit == "%" ? fmt::format("{:.1f}%", v) : fmt::format("{:.0f}", v));
+  }
+  return svg + "</svg>\n";
+}
+
+/// Log-log roofline: attained MACs/cycle against arithmetic intensity (MACs per DDR byte).
+std::string roofline(const std::vector<const LayerRow*>& rows, const MainJobReport& r) {
+  const double w = 620;
+  const double h = 360;
+  const double left = 60;
+  const double bottom = 40;
+  const double xMin = 0.01;
+  const double xMax = 10000.0;
+  const double yMin = 0.01;
+  const double yMax =
+      std::pow(10.0, std::ceil(std::log10(std::max<double>(r.peakMacsPerCycle, 1.0)) + 0.3));
+  auto px = [&](double x) {
+    return left + (w - left - 20) * (std::log10(x) - std::log10(xMin)) /
+                      (std::log10(xMax) - std::log10(xMin));
+  };
+  auto py = [&](double y) {
+    return (h - bottom) - (h - bottom - 20) * (std::log10(y) - std::log10(yMin)) /
+                              (std::log10(yMax) - std::log10(yMin));
+  };
+  std::string svg = fmt::format(
+      "<svg xmlns='http://www.w3.org/2000/svg' width='{}' height='{}' font-size='11' "
+      "font-family='sans-serif'>\n<rect x='{}' y='20' width='{}' height='{}' fill='none' "
+      "stroke='#999'/>\n",
+      w, h, left, w - left - 20, h - bottom - 20);
+  for (double x = xMin; x <= xMax * 1.01; x *= 10.0) {
+    svg += fmt::format("<text x='{:.1f}' y='{}' text-anchor='middle'>{}</text>\n", px(x),
+                       h - bottom + 14, x);
+  }
+  for (double y = yMin; y <= yMax * 1.01; y *= 10.0) {
+    svg += fmt::format("<text x='{}' y='{:.1f}' text-anchor='end'>{}</text>\n", left - 4, py(y) + 4,
+                       y);
+  }
+  svg += fmt::format("<text x='{}' y='{}' text-anchor='middle'>MACs per DDR byte</text>\n",
+                     (left + w) / 2, h - 6);
+  svg +=
+      "<text x='12' y='14'>MACs/cycle (log-log; roof = min(peak, DDR bytes/cycle x "
+      "intensity))</text>\n";
+  // The roof.
+  const double peak = static_cast<double>(r.peakMacsPerCycle);
+  const double bw = static_cast<double>(r.ddrBytesPerCycle);
+  const double knee = peak / bw;
+  const double x0 = std::max(xMin, yMin / bw);
+  svg += fmt::format(
+      "<polyline fill='none' stroke='#c33' stroke-width='2' points='{:.1f},{:.1f} {:.1f},{:.1f} "
+      "{:.1f},{:.1f}'/>\n",
+      px(x0), py(x0 * bw), px(knee), py(peak), px(xMax), py(peak));
+  for (const LayerRow* row : rows) {
+    if (row->macs == 0 || row->cycles == 0 || row->ddrBytes == 0) {
+      continue;
+    }
+    const double intensity =
+        std::clamp(static_cast<double>(row->macs) / static_cast<double>(row->ddrBytes), xMin, xMax);
+    const double attained =
+        std::clamp(static_cast<double>(row->macs) / static_cast<double>(row->cycles), yMin, yMax);
+    svg += fmt::format(
+        "<circle cx='{:.1f}' cy='{:.1f}' r='4' fill='#4a7ab5'><title>{}: {:.1f} MACs/cycle at "
+        "{:.2f} MACs/byte</title></circle>\n",
+        px(intensity), py(attained), escape(row->layer), attained, intensity);
+  }
+  return svg + "</svg>\n";
+}
+
+}  // namespace
+
+std::string runReportHtml(const MainJobReport& r) {
+  std::vector<const LayerRow*> npuRows;
+  for (const LayerRow& row : r.layers) {
+    if (row.device == "npu") {
+      npuRows.push_back(&row);
+    }
+  }
+  std::string html =
+      "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>npu run report</title>\n"
+      "<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
+      "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;"
+      "text-align:right}td:first-child,th:first-child{text-align:left}"
+      ".pass{color:#080;font-weight:bold}.fail{color:#c00;font-weight:bold}"
+      "pre{background:#f4f4f4;padding:8px;font-size:12px}</style></head><body>\n";
+  html += fmt::format("<h1>npu run: {}</h1>\n", escape(r.model));
+  html += fmt::format("<p class='{}'>{}</p>\n", r.pass() ? "pass" : "fail", escape(verdict(r)));
+  html += fmt::format(
+      "<p>Hardware <b>{}</b> ({} MACs/cycle, {} DDR bytes/cycle, {} MHz), {} "
+      "mode.<br>{}<br>{}</p>\n",
+      escape(r.hardware), r.peakMacsPerCycle, r.ddrBytesPerCycle, r.clockMhz, r.mode,
+      escape(accuracyLine(r)), escape(cyclesLine(r)));
+  html += "<h2>Cycles per layer</h2>\n" +
+          barChart(
+              npuRows, "cycles", [](const LayerRow& l) { return double(l.cycles); }, "");
+  html += "<h2>MAC utilization per layer</h2>\n" +
+          barChart(
+              npuRows, "MAC utilization",
+              [](const LayerRow& l) { return 100.0 * l.macUtilization; }, "%");
+  html += "<h2>Roofline</h2>\n" + roofline(npuRows, r);
+  html +=
+      "<h2>Layers</h2>\n<table><tr><th>layer</th><th>kind</th><th>device</th><th>MACs</th>"
+      "<th>cycles</th><th>MAC util</th><th>DDR bytes</th><th>roofline bound</th><th>cosine"
+      "</th></tr>\n";
+  for (const LayerRow& row : r.layers) {
+    const bool npu = row.device == "npu";
+    html += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}"
+        "</td><td>{}</td></tr>\n",
+        escape(row.layer), escape(row.kind), row.device, row.macs,
+        npu ? std::to_string(row.cycles) : "-",
+        npu && row.macs > 0 ? percent(row.macUtilization) : "-",
+        npu ? std::to_string(row.ddrBytes) : "-",
+        npu ? fmt::format("{:.0f}", row.rooflineCycles) : "-", npu ? cosineText(row) : "-");
+  }
+  html += "</table>\n<h2>Partition</h2>\n<pre>" + escape(r.partitionReport) + "</pre>\n";
+  html += "</body></html>\n";
+  return html;
+}
+
+}  // namespace npu::runtime
