@@ -1,0 +1,262 @@
+// The accuracy report: fp32, the int8 model and each int8 op alone over the same samples.
+#include "npu/compiler/quant/accuracy_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "npu/compiler/ir/op_params.h"
+#include "npu/compiler/quant/run_partitioned.h"
+#include "npu/compiler/quant/tensor_layout.h"
+#include "npu/support/error.h"
+
+namespace npu::compiler {
+namespace {
+
+/// A range this many times wider than the 99.99th percentile of |x| loses two bits or more.
+constexpr double kOutlierRatio = 4.0;
+/// Weights below this SQNR lose more than int8's usual ~35-40 dB.
+constexpr double kWeightSqnrDb = 30.0;
+/// Per-tensor weights whose channels' ranges differ by more than this lose a bit or more.
+constexpr double kChannelRangeRatio = 2.0;
+
+golden::QuantParams paramsOf(const QTensor& t) {
+  return golden::QuantParams{static_cast<float>(t.scale), t.zeroPoint};
+}
+
+std::string opDescription(const Node& node) {
+  FusedActivation act = fusedActivation(node);
+  if (act.op == OpKind::Identity) {
+    return std::string(opName(node.op));
+  }
+  return fmt::format("{}+{}", opName(node.op), opName(act.op));
+}
+
+/// One op of a segment as a graph of its own, to run it alone.
+struct SingleOp {
+  std::size_t layer = 0;
+  const NpuSegment* segment = nullptr;
+  QuantizedGraph graph;
+};
+
+bool under(const Agreement& a, const AccuracyThresholds& t, bool withSqnr) {
+  return a.cosine < t.cosine || (withSqnr && a.sqnrDb < t.sqnrDb);
+}
+
+/// Why a flagged layer is likely off, most likely first.
+std::vector<std::string> likelyReasons(const LayerAccuracy& layer, const QuantizedModel& model,
+                                       const NpuSegment& segment, const QOp& op,
+                                       const AccuracyThresholds& t) {
+  std::vector<std::string> reasons;
+  if (!under(layer.isolated, t, true)) {
+    reasons.push_back(fmt::format(
+        "accumulated error: alone the layer reaches cosine {:.5f}, the error comes from earlier "
+        "layers",
+        layer.isolated.cosine));
+    return reasons;
+  }
+  if (!layer.perChannel && layer.weightChannelRangeRatio &&
+      *layer.weightChannelRangeRatio > kChannelRangeRatio) {
+    reasons.push_back(fmt::format(
+        "per-tensor weights: output channels' weight ranges differ {:.1f}x (granularity: "
+        "per_channel keeps each channel's resolution)",
+        *layer.weightChannelRangeRatio));
+  }
+  if (layer.weightSqnrDb && *layer.weightSqnrDb < kWeightSqnrDb) {
+    reasons.push_back(fmt::format("weight quantization: weight SQNR {:.1f} dB (outlier weights)",
+                                  *layer.weightSqnrDb));
+  }
+  const QuantizedGraph& g = segment.graph;
+  std::vector<std::string> tensors;
+  for (TensorId id : opInputs(op)) {
+    tensors.push_back(g.tensors[id].name);
+  }
+  tensors.push_back(g.tensors[opOutput(op)].name);
+  if (layer.lut && std::holds_alternative<QConv>(op)) {
+    tensors.push_back(preActivationName(layer.output));
+  }
+  for (const std::string& name : tensors) {
+    const TensorCalibration& c = model.calibration.at(name);
+    double span = std::max(std::abs(c.alignedRange.lo), std::abs(c.alignedRange.hi));
+    if (c.absPercentile9999 > 0.0F && span >= kOutlierRatio * c.absPercentile9999) {
+      reasons.push_back(fmt::format(
+          "outlier range: '{}' is quantized over [{:.4g}, {:.4g}] but 99.99% of |x| is below "
+          "{:.4g} ({:.0f}x; method percentile, kl or mse clips outliers)",
+          name, c.alignedRange.lo, c.alignedRange.hi, c.absPercentile9999,
+          span / c.absPercentile9999));
+    }
+    double own = c.range.hi - c.range.lo;
+    double aligned = c.alignedRange.hi - c.alignedRange.lo;
+    if (own > 0.0 && aligned > 2.0 * own) {
+      reasons.push_back(fmt::format(
+          "shared scale: '{}' shares its alignment group's range [{:.4g}, {:.4g}], {:.1f}x its "
+          "own",
+          name, c.alignedRange.lo, c.alignedRange.hi, aligned / own));
+    }
+  }
+  if (layer.lut) {
+    std::string input = std::holds_alternative<QConv>(op) ? preActivationName(layer.output)
+                                                          : g.tensors[opInputs(op).at(0)].name;
+    const TensorCalibration& c = model.calibration.at(input);
+    reasons.push_back(fmt::format(
+        "LUT range: the 256-entry table samples its input '{}' over [{:.4g}, {:.4g}] in steps of "
+        "{:.3g}",
+        input, c.alignedRange.lo, c.alignedRange.hi, c.params.scale));
+  }
+  if (reasons.empty()) {
+    const TensorCalibration& c = model.calibration.at(layer.output);
+    reasons.push_back(
+        fmt::format("int8 resolution: the output range [{:.4g}, {:.4g}] in steps of {:.3g}",
+                    c.alignedRange.lo, c.alignedRange.hi, c.params.scale));
+  }
+  return reasons;
+}
+
+std::size_t argMax(std::span<const float> values) {
+  return static_cast<std::size_t>(std::max_element(values.begin(), values.end()) - values.begin());
+}
+
+}  // namespace
+
+void AgreementAccumulator::add(std::span<const float> reference, std::span<const float> quantized) {
+  if (reference.size() != quantized.size()) {
+    fail("cannot compare {} values with {}", quantized.size(), reference.size());
+  }
+  for (std::size_t i = 0; i < reference.size(); ++i) {
+    double r = reference[i];
+    double q = quantized[i];
+    m_dot += r * q;
+    m_reference2 += r * r;
+    m_quantized2 += q * q;
+    m_noise2 += (q - r) * (q - r);
+  }
+}
+
+Agreement AgreementAccumulator::result() const {
+  Agreement a;
+  if (m_reference2 == 0.0 || m_quantized2 == 0.0) {
+    a.cosine = m_reference2 == m_quantized2 ? 1.0 : 0.0;
+  } else {
+    a.cosine = m_dot / (std::sqrt(m_reference2) * std::sqrt(m_quantized2));
+  }
+  if (m_noise2 > 0.0) {
+    a.sqnrDb = m_reference2 > 0.0 ? 10.0 * std::log10(m_reference2 / m_noise2)
+                                  : -std::numeric_limits<double>::infinity();
+  }
+  return a;
+}
+
+AccuracyReport accuracyReport(const QuantizedModel& model, const std::vector<TensorMap>& samples,
+                              const AccuracyThresholds& thresholds) {
+  const Graph& graph = model.graph;
+  if (samples.empty()) {
+    fail("{}: no samples to measure accuracy on", graph.source());
+  }
+  AccuracyReport report;
+  report.samples = samples.size();
+  report.thresholds = thresholds;
+
+  // The layers, each op alone, and the fp32 values the comparisons need.
+  std::vector<SingleOp> single;
+  std::vector<const QOp*> ops;
+  std::unordered_map<std::string, std::size_t> layerOf;
+  std::unordered_map<std::string, golden::FloatTensor> fp32;
+  for (const NpuSegment& segment : model.npuSegments) {
+    const QuantizedGraph& g = segment.graph;
+    for (const QTensor& t : g.tensors) {
+      fp32.emplace(t.name, golden::FloatTensor{});
+    }
+    for (std::size_t i = 0; i < g.ops.size(); ++i) {
+      const QOp& op = g.ops[i];
+      const QOpOrigin& origin = segment.origins.at(i);
+      LayerAccuracy layer;
+      layer.layer = opName(op);
+      layer.op = opDescription(graph.nodes().at(origin.node));
+      layer.output = g.tensors[opOutput(op)].name;
+      layer.segment = segment.segment;
+      layer.weightSqnrDb = origin.weightSqnrDb;
+      layer.weightChannelRangeRatio = origin.weightChannelRangeRatio;
+      layer.perChannel = origin.perChannel;
+      layer.lut = origin.lut;
+      layerOf.emplace(layer.output, report.layers.size());
+      SingleOp s;
+      s.layer = report.layers.size();
+      s.segment = &segment;
+      s.graph.tensors = g.tensors;
+      s.graph.ops = {op};
+      s.graph.inputs = opInputs(op);
+      s.graph.outputs = {opOutput(op)};
+      single.push_back(std::move(s));
+      ops.push_back(&op);
+      report.layers.push_back(std::move(layer));
+    }
+  }
+  std::vector<AgreementAccumulator> isolated(report.layers.size());
+  std::vector<AgreementAccumulator> accumulated(report.layers.size());
+  std::vector<AgreementAccumulator> outputs(graph.outputs().size());
+  std::vector<std::size_t> top1Equal(graph.outputs().size(), 0);
+
+  Interpreter interpreter(graph);
+  for (const TensorMap& sample : samples) {
+    TensorMap reference =
+        interpreter.run(sample, [&](const Value& value, const golden::FloatTensor& tensor) {
+          auto it = fp32.find(value.name);
+          if (it != fp32.end()) {
+            it->second = tensor;
+          }
+        });
+    TensorMap quantized = runPartitionedModelGolden(
+        model, sample, [&](const Value& value, const golden::FloatTensor& tensor) {
+          auto it = layerOf.find(value.name);
+          if (it != layerOf.end()) {
+            accumulated[it->second].add(fp32.at(value.name).data, tensor.data);
+          }
+        });
+    for (const SingleOp& s : single) {
+      const QuantizedGraph& g = s.graph;
+      std::vector<golden::Int8Tensor> in;
+      for (TensorId id : g.inputs) {
+        in.push_back(quantizeToNhwc(fp32.at(g.tensors[id].name), paramsOf(g.tensors[id])));
+      }
+      std::vector<golden::Int8Tensor> values = runQuantizedGraphGolden(g, in);
+      const QTensor& out = g.tensors[g.outputs[0]];
+      const golden::FloatTensor& expected = fp32.at(out.name);
+      golden::FloatTensor actual =
+          dequantizeToNchw(values[g.outputs[0]], paramsOf(out), expected.shape);
+      isolated[s.layer].add(expected.data, actual.data);
+    }
+    for (std::size_t o = 0; o < graph.outputs().size(); ++o) {
+      const std::string& name = graph.value(graph.outputs()[o]).name;
+      const golden::FloatTensor& r = reference.at(name);
+      const golden::FloatTensor& q = quantized.at(name);
+      outputs[o].add(r.data, q.data);
+      top1Equal[o] += !r.data.empty() && argMax(r.data) == argMax(q.data);
+    }
+  }
+
+  for (std::size_t i = 0; i < report.layers.size(); ++i) {
+    LayerAccuracy& layer = report.layers[i];
+    layer.isolated = isolated[i].result();
+    layer.accumulated = accumulated[i].result();
+    layer.flagged =
+        under(layer.isolated, thresholds, true) || under(layer.accumulated, thresholds, false);
+    if (layer.flagged) {
+      layer.reasons = likelyReasons(layer, model, *single[i].segment, *ops[i], thresholds);
+    }
+  }
+  for (std::size_t o = 0; o < graph.outputs().size(); ++o) {
+    const Value& v = graph.value(graph.outputs()[o]);
+    OutputAccuracy out;
+    out.name = v.name;
+    out.agreement = outputs[o].result();
+    if (v.shape.size() == 2 && v.shape[0] == 1 && v.shape[1] > 1) {
+      out.top1Agreement = static_cast<double>(top1Equal[o]) / static_cast<double>(samples.size());
+    }
+    report.outputs.push_back(std::move(out));
+  }
+  return report;
+}
+
+}  // namespace npu::compiler
