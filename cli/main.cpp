@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   npu::cli::addImportCommand(app, action);
   npu::cli::addOpcheckCommand(app, action);
   npu::cli::addModelCommands(app, action);
+  npu::cli::addQuantReportCommand(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
