@@ -1,0 +1,90 @@
+// The main job on the bundled digits model: every input bit-exact in both engines, accuracy
+// close to fp32, per-layer figures consistent with the program's totals, reports well-formed.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "npu/runtime/main_job.h"
+#include "npu/runtime/run_model.h"
+#include "npu/runtime/run_report.h"
+#include "npu/support/error.h"
+
+namespace npu::runtime {
+namespace {
+
+MainJobOptions digits(sim::SimMode mode, std::size_t count) {
+  MainJobOptions options;
+  options.model = bundledModelPath();
+  options.hw = std::filesystem::path(NPU_SOURCE_DIR) / "configs" / "npu-s.yaml";
+  options.mode = mode;
+  options.maxInputs = count;
+  return options;
+}
+
+TEST(MainJob, DigitsBitExactInBothEnginesWithTheSameCycles) {
+  const MainJobReport timed = runMainJob(digits(sim::SimMode::Timed, 12));
+  const MainJobReport functional = runMainJob(digits(sim::SimMode::Functional, 60));
+  EXPECT_TRUE(timed.pass()) << timed.firstMismatch;
+  EXPECT_TRUE(functional.pass()) << functional.firstMismatch;
+  EXPECT_EQ(timed.inputs, 12U);
+  EXPECT_EQ(functional.bitExactInputs, 60U);
+  // Functional mode measures cycles with a timing-only run: the same figure.
+  EXPECT_GT(timed.totalCycles, 0U);
+  EXPECT_EQ(timed.totalCycles, functional.totalCycles);
+  ASSERT_TRUE(functional.fp32Top1 && functional.int8Top1);
+  EXPECT_GE(*functional.int8Top1, *functional.fp32Top1 - 2.0);
+  EXPECT_GE(functional.top1Agreement, 95.0);
+}
+
+TEST(MainJob, LayerFiguresAddUp) {
+  const MainJobReport r = runMainJob(digits(sim::SimMode::Timed, 1));
+  std::uint64_t cycles = 0;
+  std::uint64_t macs = 0;
+  std::size_t npuLayers = 0;
+  for (const LayerRow& row : r.layers) {
+    if (row.device != "npu") {
+      continue;
+    }
+    ++npuLayers;
+    cycles += row.cycles;
+    macs += row.macs;
+    EXPECT_GT(row.cycles, 0U) << row.layer;
+    EXPECT_GT(row.ddrBytes, 0U) << row.layer;
+    EXPECT_LE(row.macUtilization, 1.0) << row.layer;
+    // No layer beats its roofline bound.
+    EXPECT_GE(static_cast<double>(row.cycles), row.rooflineCycles) << row.layer;
+    ASSERT_TRUE(row.cosine.has_value()) << row.layer;
+    EXPECT_GT(*row.cosine, 0.99) << row.layer;
+  }
+  EXPECT_EQ(npuLayers, 14U);
+  EXPECT_EQ(macs, static_cast<std::uint64_t>(r.npuMacs));
+  // Layer spans tile the run up to the END drain.
+  EXPECT_LE(cycles, r.totalCycles);
+  EXPECT_GT(cycles, r.totalCycles * 95 / 100);
+  const auto json = nlohmann::json::parse(runReportJson(r));
+  EXPECT_EQ(json["pass"], true);
+  EXPECT_EQ(json["layers"].size(), r.layers.size());
+  EXPECT_EQ(json["performance"]["total_cycles"], r.totalCycles);
+  const std::string html = runReportHtml(r);
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // no external links
+  EXPECT_NE(runReportMarkdown(r).find("| /net/conv3/conv3.0/Conv | conv | npu | 1179648 |"),
+            std::string::npos);
+}
+
+TEST(MainJob, BadInputsNameTheFile) {
+  MainJobOptions options = digits(sim::SimMode::Functional, 1);
+  options.model = "/nonexistent/model.onnx";
+  EXPECT_THROW(runMainJob(options), Error);
+  options = digits(sim::SimMode::Functional, 1);
+  options.labels = options.model;  // not a .npy file
+  try {
+    runMainJob(options);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("model.onnx"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace npu::runtime
