@@ -197,8 +197,8 @@ void addModelCommands(CLI::App& app, Action& action) {
           }
           const fs::path dir =
               count == 1 ? fs::path(o->out) : fs::path(o->out) / fmt::format("segment{}", i);
-          runtime::writeBundle(dir, images.compiled, prepared.compiled.model.npuSegments[i].graph,
-                               images.values, images.expected, timed.stats.totalCycles);
+          runtime::writeBundle(dir, images.compiled, prepared.compiled.graphs[i], images.values,
+                               images.expected, timed.stats.totalCycles);
           fmt::print("{}: bundle of NPU segment {} ({} instructions, {} expected cycles)\n",
                      dir.string(), i, images.compiled.program.instructions.size(),
                      timed.stats.totalCycles);

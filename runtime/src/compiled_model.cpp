@@ -5,13 +5,29 @@
 
 namespace npu::runtime {
 
-CompiledModel compileModel(compiler::QuantizedModel model, const isa::NpuConfig& hw) {
-  CompiledModel result{std::move(model), hw, {}};
+std::vector<golden::Int8Tensor> CompiledModel::programInputs(
+    std::size_t i, std::vector<golden::Int8Tensor> segmentInputs) const {
+  const auto& im2col = inputIm2col.at(i);
+  for (std::size_t k = 0; k < segmentInputs.size() && k < im2col.size(); ++k) {
+    if (im2col[k]) {
+      segmentInputs[k] = compiler::im2colInput(segmentInputs[k], *im2col[k]);
+    }
+  }
+  return segmentInputs;
+}
+
+CompiledModel compileModel(compiler::QuantizedModel model, const isa::NpuConfig& hw,
+                           bool im2colInputs) {
+  CompiledModel result{std::move(model), hw, {}, {}, {}};
   for (const compiler::NpuSegment& segment : result.model.npuSegments) {
+    compiler::QuantizedGraph graph = segment.graph;
+    result.inputIm2col.push_back(
+        im2colInputs ? compiler::im2colGraphInputs(graph)
+                     : std::vector<std::optional<compiler::InputIm2col>>(graph.inputs.size()));
     std::vector<golden::Int8Tensor> zeros;
-    for (compiler::TensorId id : segment.graph.inputs) {
+    for (compiler::TensorId id : graph.inputs) {
       golden::Int8Tensor t;
-      t.shape = segment.graph.tensors[id].shape;
+      t.shape = graph.tensors[id].shape;
       std::int64_t count = 1;
       for (std::int64_t d : t.shape) {
         count *= d;
@@ -20,10 +36,11 @@ CompiledModel compileModel(compiler::QuantizedModel model, const isa::NpuConfig&
       zeros.push_back(std::move(t));
     }
     try {
-      result.programs.push_back(compiler::generateProgram(segment.graph, hw, zeros));
+      result.programs.push_back(compiler::generateProgram(graph, hw, zeros));
     } catch (const Error& e) {
       fail("{}: NPU segment {}: {}", result.model.graph.source(), segment.segment, e.what());
     }
+    result.graphs.push_back(std::move(graph));
   }
   return result;
 }

@@ -199,6 +199,7 @@ MainJobReport runMainJob(const MainJobOptions& options) {
   std::size_t fp32Correct = 0;
   std::size_t int8Correct = 0;
   std::size_t agree = 0;
+  CosineSum outputCosine;
   std::vector<SegmentRun> firstRun;
   for (std::size_t k = 0; k < data.samples.size(); ++k) {
     const compiler::TensorMap& input = data.samples[k];
@@ -216,6 +217,10 @@ MainJobReport runMainJob(const MainJobOptions& options) {
           break;
         }
       }
+    }
+    for (compiler::ValueId id : graph.outputs()) {
+      const std::string& name = graph.value(id).name;
+      outputCosine.add(run.outputs.at(name).data, reference.at(name).data);
     }
     const std::string& outName = graph.value(graph.outputs().front()).name;
     const std::size_t predicted = argmax(run.outputs.at(outName));
@@ -235,6 +240,7 @@ MainJobReport runMainJob(const MainJobOptions& options) {
   if (report.inputs > 0) {
     const double n = static_cast<double>(report.inputs);
     report.top1Agreement = 100.0 * static_cast<double>(agree) / n;
+    report.outputCosine = outputCosine.value();
     if (!data.labels.empty()) {
       report.fp32Top1 = 100.0 * static_cast<double>(fp32Correct) / n;
       report.int8Top1 = 100.0 * static_cast<double>(int8Correct) / n;
@@ -254,7 +260,8 @@ MainJobReport runMainJob(const MainJobOptions& options) {
       const auto inputs = segmentInputs(compiled, data.samples.front());
       for (std::size_t i = 0; i < compiled.programs.size(); ++i) {
         compiler::CompiledProgram program = compiled.programs[i];
-        compiler::setProgramInputs(program, model.npuSegments[i].graph, inputs[i]);
+        compiler::setProgramInputs(program, compiled.graphs[i],
+                                   compiled.programInputs(i, inputs[i]));
         sim::SimResult timing = sim::simulate(
             program.program, sim::SimOptions{.mode = sim::SimMode::Timed, .countOnly = true});
         if (timing.fault) {
@@ -301,10 +308,10 @@ MainJobReport runMainJob(const MainJobOptions& options) {
       }
       continue;
     }
-    const compiler::NpuSegment& npu = model.npuSegments.at(npuIndex);
+    const compiler::QuantizedGraph& npuGraph = compiled.graphs.at(npuIndex);
     const compiler::CompiledProgram& program = compiled.programs.at(npuIndex);
     const std::vector<LayerStats> stats =
-        layerStats(program, npu.graph, compiled.hw, endCycles[npuIndex]);
+        layerStats(program, npuGraph, compiled.hw, endCycles[npuIndex]);
     for (std::size_t i = 0; i < stats.size(); ++i) {
       LayerRow row;
       row.layer = stats[i].layer;
@@ -316,7 +323,7 @@ MainJobReport runMainJob(const MainJobOptions& options) {
       row.macUtilization = stats[i].macUtilization;
       row.ddrBytes = stats[i].ddrBytesRead + stats[i].ddrBytesWritten;
       row.rooflineCycles = stats[i].rooflineCycles;
-      const std::string& tensor = npu.graph.tensors[compiler::opOutput(npu.graph.ops[i])].name;
+      const std::string& tensor = npuGraph.tensors[compiler::opOutput(npuGraph.ops[i])].name;
       if (auto it = cosine.find(tensor); it != cosine.end()) {
         row.cosine = it->second.value();
       }

@@ -29,10 +29,11 @@ std::size_t segmentIndex(const CompiledModel& model, const compiler::NpuSegment&
 
 SegmentImages segmentImages(const CompiledModel& model, std::size_t npuSegment,
                             const std::vector<golden::Int8Tensor>& inputs) {
-  const compiler::QuantizedGraph& graph = model.model.npuSegments.at(npuSegment).graph;
+  const compiler::QuantizedGraph& graph = model.graphs.at(npuSegment);
+  const std::vector<golden::Int8Tensor> programInputs = model.programInputs(npuSegment, inputs);
   SegmentImages images{model.programs.at(npuSegment), {}, sim::DdrImage{0}};
-  compiler::setProgramInputs(images.compiled, graph, inputs);
-  images.values = compiler::runQuantizedGraphGolden(graph, inputs);
+  compiler::setProgramInputs(images.compiled, graph, programInputs);
+  images.values = compiler::runQuantizedGraphGolden(graph, programInputs);
   images.expected = expectedDdr(images.compiled, graph, images.values);
   return images;
 }
@@ -53,13 +54,14 @@ InferenceRun runInference(const CompiledModel& model, const compiler::TensorMap&
     segmentRun.npuSegment = index;
     segmentRun.stats = result.stats;
     segmentRun.endCycles = std::move(result.endCycles);
-    segmentRun.mismatch = verifyDdr(images.compiled, segment.graph, images.expected, result.ddr);
+    const compiler::QuantizedGraph& graph = model.graphs[index];
+    segmentRun.mismatch = verifyDdr(images.compiled, graph, images.expected, result.ddr);
     run.segments.push_back(std::move(segmentRun));
     std::vector<golden::Int8Tensor> out;
-    for (compiler::TensorId id : segment.graph.outputs) {
+    for (compiler::TensorId id : graph.outputs) {
       const compiler::TensorPlacement& place = images.compiled.tensors[id];
       golden::Int8Tensor t;
-      t.shape = segment.graph.tensors[id].shape;
+      t.shape = graph.tensors[id].shape;
       const std::vector<std::uint8_t> bytes = result.ddr.readRange(place.address, place.bytes);
       t.data.assign(bytes.begin(), bytes.end());
       out.push_back(std::move(t));

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "npu/support/markup.h"
+
 namespace npu::runtime {
 
 namespace {
@@ -141,7 +143,8 @@ std::string runReportJson(const MainJobReport& r) {
                     {"host_macs", r.hostMacs}};
   j["accuracy"] = {{"fp32_top1", r.fp32Top1 ? nlohmann::json(*r.fp32Top1) : nlohmann::json()},
                    {"int8_top1", r.int8Top1 ? nlohmann::json(*r.int8Top1) : nlohmann::json()},
-                   {"top1_agreement", r.top1Agreement}};
+                   {"top1_agreement", r.top1Agreement},
+                   {"output_cosine", r.outputCosine}};
   j["performance"] = {{"total_cycles", r.totalCycles},
                       {"total_macs", r.totalMacs},
                       {"mac_utilization", r.macUtilization},
@@ -174,57 +177,16 @@ std::string runReportJson(const MainJobReport& r) {
 
 namespace {
 
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 /// Horizontal bars, one per NPU layer: `value(row)` scaled to the largest.
 template <typename F>
 std::string barChart(const std::vector<const LayerRow*>& rows, const std::string& title, F value,
                      const std::string& unit) {
-  const int barHeight = 16;
-  const int labelWidth = 220;
-  const int plotWidth = 520;
-  const int height = 30 + static_cast<int>(rows.size()) * barHeight;
-  double top = 0.0;
+  std::vector<ChartBar> bars;
   for (const LayerRow* row : rows) {
-    top = std::max(top, value(*row));
+    const double v = value(*row);
+    bars.push_back({row->layer, v, unit == "%" ? fmt::format("{:.1f}%", v) : "", ""});
   }
-  std::string svg = fmt::format(
-      "<svg xmlns='http://www.w3.org/2000/svg' width='{}' height='{}' font-size='11' "
-      "font-family='sans-serif'><text x='4' y='14' font-weight='bold'>{}</text>\n",
-      labelWidth + plotWidth + 90, height, escape(title));
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const double v = value(*rows[i]);
-    const double w = top > 0.0 ? plotWidth * v / top : 0.0;
-    const int y = 22 + static_cast<int>(i) * barHeight;
-    svg += fmt::format(
-        "<text x='{}' y='{}' text-anchor='end'>{}</text><rect x='{}' y='{}' width='{:.1f}' "
-        "height='{}' fill='#4a7ab5'/><text x='{:.1f}' y='{}'>{}</text>\n",
-        labelWidth - 4, y + 11, escape(rows[i]->layer), labelWidth, y + 2, w, barHeight - 4,
-        labelWidth + w + 4, y + 11,
-        unit == "%" ? fmt::format("{:.1f}%", v) : fmt::format("{:.0f}", v));
-  }
-  return svg + "</svg>\n";
+  return svgBarChart(title, bars);
 }
 
 /// Log-log roofline: attained MACs/cycle against arithmetic intensity (MACs per DDR byte).
@@ -284,7 +246,7 @@ std::string roofline(const std::vector<const LayerRow*>& rows, const MainJobRepo
     svg += fmt::format(
         "<circle cx='{:.1f}' cy='{:.1f}' r='4' fill='#4a7ab5'><title>{}: {:.1f} MACs/cycle at "
         "{:.2f} MACs/byte</title></circle>\n",
-        px(intensity), py(attained), escape(row->layer), attained, intensity);
+        px(intensity), py(attained), escapeMarkup(row->layer), attained, intensity);
   }
   return svg + "</svg>\n";
 }
@@ -305,13 +267,14 @@ std::string runReportHtml(const MainJobReport& r) {
       "text-align:right}td:first-child,th:first-child{text-align:left}"
       ".pass{color:#080;font-weight:bold}.fail{color:#c00;font-weight:bold}"
       "pre{background:#f4f4f4;padding:8px;font-size:12px}</style></head><body>\n";
-  html += fmt::format("<h1>npu run: {}</h1>\n", escape(r.model));
-  html += fmt::format("<p class='{}'>{}</p>\n", r.pass() ? "pass" : "fail", escape(verdict(r)));
+  html += fmt::format("<h1>npu run: {}</h1>\n", escapeMarkup(r.model));
+  html +=
+      fmt::format("<p class='{}'>{}</p>\n", r.pass() ? "pass" : "fail", escapeMarkup(verdict(r)));
   html += fmt::format(
       "<p>Hardware <b>{}</b> ({} MACs/cycle, {} DDR bytes/cycle, {} MHz), {} "
       "mode.<br>{}<br>{}</p>\n",
-      escape(r.hardware), r.peakMacsPerCycle, r.ddrBytesPerCycle, r.clockMhz, r.mode,
-      escape(accuracyLine(r)), escape(cyclesLine(r)));
+      escapeMarkup(r.hardware), r.peakMacsPerCycle, r.ddrBytesPerCycle, r.clockMhz, r.mode,
+      escapeMarkup(accuracyLine(r)), escapeMarkup(cyclesLine(r)));
   html += "<h2>Cycles per layer</h2>\n" +
           barChart(
               npuRows, "cycles", [](const LayerRow& l) { return double(l.cycles); }, "");
@@ -329,13 +292,13 @@ std::string runReportHtml(const MainJobReport& r) {
     html += fmt::format(
         "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}"
         "</td><td>{}</td></tr>\n",
-        escape(row.layer), escape(row.kind), row.device, row.macs,
+        escapeMarkup(row.layer), escapeMarkup(row.kind), row.device, row.macs,
         npu ? std::to_string(row.cycles) : "-",
         npu && row.macs > 0 ? percent(row.macUtilization) : "-",
         npu ? std::to_string(row.ddrBytes) : "-",
         npu ? fmt::format("{:.0f}", row.rooflineCycles) : "-", npu ? cosineText(row) : "-");
   }
-  html += "</table>\n<h2>Partition</h2>\n<pre>" + escape(r.partitionReport) + "</pre>\n";
+  html += "</table>\n<h2>Partition</h2>\n<pre>" + escapeMarkup(r.partitionReport) + "</pre>\n";
   html += "</body></html>\n";
   return html;
 }

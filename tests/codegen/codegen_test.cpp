@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "npu/compiler/codegen/codegen.h"
+#include "npu/compiler/codegen/input_im2col.h"
 #include "npu/runtime/verify.h"
 #include "npu/simulator/simulate.h"
 #include "random_graph.h"
@@ -106,6 +107,75 @@ TEST(Codegen, SramTooSmallNamesTheLayer) {
   } catch (const Error& e) {
     EXPECT_EQ(std::string(e.what()).substr(0, 44), "layer 'conv0': SRAM too small for any tile (");
   }
+}
+
+}  // namespace
+}  // namespace npu::compiler
+
+namespace npu::compiler {
+namespace {
+
+TEST(InputIm2col, SmallChannelStemsBecomeBitIdentical1x1Convs) {
+  int rewritten = 0;
+  for (std::uint64_t seed = 1; seed <= 25; ++seed) {
+    testing::RandomGraphBuilder b(seed + 500);
+    const TensorId x = b.input(b.pick(5, 20), b.pick(5, 20), b.pick(1, 7));
+    const std::int64_t kh = b.pick(2, 7);
+    const std::int64_t dilation = b.pick(1, 2);
+    const std::int64_t effective = (kh - 1) * dilation + 1;
+    if (b.at(x).shape[1] + effective < effective * 2 ||
+        b.at(x).shape[2] + effective < effective * 2) {
+      continue;
+    }
+    const TensorId y =
+        b.conv(x, b.pick(1, 40), 0, kh, b.pick(1, 3), dilation, b.pick(0, effective / 2));
+    b.graph().outputs = {y};
+    const std::vector<golden::Int8Tensor> inputs = b.randomInputs();
+    const std::vector<golden::Int8Tensor> reference = runQuantizedGraphGolden(b.graph(), inputs);
+
+    QuantizedGraph packed = b.graph();
+    const auto im2col = im2colGraphInputs(packed);
+    ASSERT_EQ(im2col.size(), 1U);
+    const std::int64_t channels = b.at(x).shape[3];
+    if (kh * kh * channels > kIm2colMaxColumns) {
+      EXPECT_FALSE(im2col[0]) << "seed " << seed;
+      continue;
+    }
+    ASSERT_TRUE(im2col[0]) << "seed " << seed;
+    ++rewritten;
+    const auto& conv = std::get<QConv>(packed.ops[0]);
+    EXPECT_EQ(conv.weights.shape,
+              (std::vector<std::int64_t>{b.at(y).shape[3], 1, 1, kh * kh * channels}));
+    // The golden reference on the im2col input gives the same bytes as on the original.
+    const golden::Int8Tensor columns = im2colInput(inputs[0], *im2col[0]);
+    EXPECT_EQ(columns.shape, packed.tensors[packed.inputs[0]].shape);
+    const auto values = runQuantizedGraphGolden(packed, {columns});
+    EXPECT_EQ(values[y].data, reference[y].data) << "seed " << seed;
+    // And the NPU runs the rewritten graph bit-exactly.
+    const isa::NpuConfig hw = config("npu-s");
+    const CompiledProgram compiled = generateProgram(packed, hw, {columns});
+    const sim::SimResult result = sim::simulate(compiled.program, sim::SimOptions{});
+    ASSERT_FALSE(result.fault) << result.fault->what();
+    const auto mismatch = runtime::verifyDdr(
+        compiled, packed, runtime::expectedDdr(compiled, packed, values), result.ddr);
+    EXPECT_FALSE(mismatch) << mismatch->message;
+  }
+  EXPECT_GE(rewritten, 10);
+}
+
+TEST(InputIm2col, InputsWithOtherReadersOrManyChannelsStay) {
+  testing::RandomGraphBuilder b(7);
+  const TensorId x = b.input(8, 8, 3);
+  const TensorId y = b.conv(x, 8, 0, 3, 1, 1, 1);
+  b.graph().outputs = {y, x};  // the input is also an output: it must keep its layout
+  QuantizedGraph g = b.graph();
+  EXPECT_FALSE(im2colGraphInputs(g)[0]);
+  testing::RandomGraphBuilder wide(8);
+  const TensorId x16 = wide.input(8, 8, 16);
+  wide.graph().outputs = {wide.conv(x16, 8, 0, 3, 1, 1, 1)};
+  QuantizedGraph g16 = wide.graph();
+  EXPECT_FALSE(im2colGraphInputs(g16)[0]);
+  EXPECT_EQ(g16.tensors[g16.inputs[0]].shape, (std::vector<std::int64_t>{1, 8, 8, 16}));
 }
 
 }  // namespace

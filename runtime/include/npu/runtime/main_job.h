@@ -81,6 +81,9 @@ struct MainJobReport {
   std::optional<double> int8Top1;
   /// Share of inputs where int8 and fp32 pick the same class (%).
   double top1Agreement = 0.0;
+  /// Cosine similarity of the graph outputs (all of them, over every input that ran): the NPU
+  /// run (simulator, with host segments in fp32) against the fp32 model.
+  double outputCosine = 0.0;
 
   std::uint64_t totalCycles = 0;
   std::uint64_t totalMacs = 0;
