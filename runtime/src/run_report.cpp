@@ -261,12 +261,7 @@ std::string runReportHtml(const MainJobReport& r) {
     }
   }
   std::string html =
-      "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>npu run report</title>\n"
-      "<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
-      "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;"
-      "text-align:right}td:first-child,th:first-child{text-align:left}"
-      ".pass{color:#080;font-weight:bold}.fail{color:#c00;font-weight:bold}"
-      "pre{background:#f4f4f4;padding:8px;font-size:12px}</style></head><body>\n";
+      htmlReportHead("npu run report", "pre{background:#f4f4f4;padding:8px;font-size:12px}");
   html += fmt::format("<h1>npu run: {}</h1>\n", escapeMarkup(r.model));
   html +=
       fmt::format("<p class='{}'>{}</p>\n", r.pass() ? "pass" : "fail", escapeMarkup(verdict(r)));
