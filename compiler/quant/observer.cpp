@@ -121,6 +121,7 @@ void TensorObserver::observe(std::span<const float> values) {
     m_max = std::max(m_max, *hi);
   }
   m_count += values.size();
+  m_zeros += static_cast<std::uint64_t>(std::count(values.begin(), values.end(), 0.0F));
   m_histogram.add(values);
 }
 
@@ -237,6 +238,7 @@ Range entropyRange(const TensorObserver& observer, bool symmetric, std::size_t l
     levels = !symmetric && observer.min() >= 0.0F ? 256 : 128;
   }
   std::vector<double> abs = h.absoluteCounts();
+  abs[0] -= static_cast<double>(observer.zeros());
   const std::size_t bins = abs.size();
   if (bins < levels) {
     return minMaxRange(observer, symmetric);

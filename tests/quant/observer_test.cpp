@@ -137,6 +137,22 @@ TEST(Observer, EntropyClipsTheTailOfAnExponential) {
   EXPECT_LT(r.hi, 0.9F * o.max());
 }
 
+TEST(Observer, EntropyIgnoresTheExactZerosOfAReluOutput) {
+  // A ReLU of a symmetric uniform: half exact zeros, half uniform on (0, 1). Zero is exact under
+  // every threshold; counted in the first bin, the spike would pull KL to a threshold of fewer
+  // than 2 * 256 bins (a quarter of the range), where the first level stays one bin wide.
+  TensorObserver o;
+  std::vector<float> v(50000, 0.0F);
+  for (int i = 0; i < 50000; ++i) {
+    v.push_back(static_cast<float>((i + 0.5) / 50000.0));
+  }
+  o.observe(v);
+  EXPECT_EQ(o.zeros(), 50000U);
+  Range r = entropyRange(o, false);
+  EXPECT_EQ(r.lo, 0.0F);
+  EXPECT_GT(r.hi, 0.95F);
+}
+
 TEST(Observer, MseKeepsAUniformRangeAndWeighsOutliersByCount) {
   TensorObserver uniform;
   std::vector<float> v;

@@ -79,12 +79,15 @@ class TensorObserver {
   float min() const { return m_count == 0 ? 0.0F : m_min; }
   float max() const { return m_count == 0 ? 0.0F : m_max; }
   std::uint64_t count() const { return m_count; }
+  /// How many of the values were exactly 0 (a ReLU's output is often half zeros).
+  std::uint64_t zeros() const { return m_zeros; }
   const Histogram& histogram() const { return m_histogram; }
 
  private:
   float m_min = 0.0F;
   float m_max = 0.0F;
   std::uint64_t m_count = 0;
+  std::uint64_t m_zeros = 0;
   Histogram m_histogram;
 };
 
@@ -96,7 +99,9 @@ Range minMaxRange(const TensorObserver& observer, bool symmetric);
 /// clamped to [min, max]. Symmetric: [-t, t] with t the percentile of |x|.
 Range percentileRange(const TensorObserver& observer, double percentile, bool symmetric);
 
-/// TensorRT's entropy calibration on the |x| histogram: for each candidate threshold of i bins
+/// TensorRT's entropy calibration on the |x| histogram without the exact zeros (0 is exact under
+/// every candidate, so a ReLU's spike of zeros only biases the search towards thresholds whose
+/// first quantized level is a single bin): for each candidate threshold of i bins
 /// (i from `levels` up), P = the first i bins with the rest folded into bin i - 1, Q = P's bins
 /// merged into `levels` groups and spread back over their non-empty bins; the i with the least
 /// KL(P || Q) gives t = i * w. `levels` 0 means 128, or 256 for non-negative data when not
