@@ -2,15 +2,18 @@
 // scale alignment, with the exact error text for bad input.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
+#include "npu/compiler/frontend/import.h"
 #include "npu/compiler/frontend/npy.h"
 #include "npu/compiler/partition/partition.h"
 #include "npu/compiler/quant/calibrate.h"
 #include "npu/compiler/quant/calibration_data.h"
 #include "npu/compiler/quant/quant_config.h"
 #include "npu/compiler/quant/quant_params.h"
+#include "npu/compiler/quant/quantize_model.h"
 #include "npu/compiler/quant/scale_alignment.h"
 #include "test_models.h"
 
@@ -112,6 +115,59 @@ TEST(QuantConfig, BadInputNamesTheLine) {
   c = parseQuantConfig("overrides:\n  - layers: [conv1]\n  - layers: [nope]\n", "q.yaml");
   EXPECT_EQ(errorOf([&] { checkQuantConfig(c, g); }),
             "q.yaml:3: layer 'nope' is not in smallnet.onnx");
+}
+
+/// The first ```yaml block of docs/quant-config.md.
+std::string docExample() {
+  std::ifstream in(testing::sourcePath("docs/quant-config.md"));
+  std::string line;
+  std::string yaml;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (inside && line == "```") {
+      return yaml;
+    }
+    if (inside) {
+      yaml += line + "\n";
+    }
+    inside = inside || line == "```yaml";
+  }
+  ADD_FAILURE() << "docs/quant-config.md has no ```yaml block";
+  return yaml;
+}
+
+TEST(QuantConfig, TheDocExampleQuantizesTheDigitsModel) {
+  QuantConfig c = parseQuantConfig(docExample(), "docs/quant-config.md");
+  EXPECT_EQ(c.strategy, DispatchStrategy::Conservative);
+  EXPECT_EQ(c.rounding, golden::Rounding::Single);
+  EXPECT_EQ(c.histogramBins, 2048U);
+  EXPECT_EQ(c.maxSamples, 64U);
+  EXPECT_EQ(c.activations.method, ObserverMethod::Percentile);
+  EXPECT_EQ(c.activations.percentile, 99.99);
+  EXPECT_EQ(c.weights.method, WeightMethod::MinMax);
+  EXPECT_TRUE(c.weights.perChannel);
+  EXPECT_EQ(c.hostLayers, std::vector<std::string>{"/net/gap/GlobalAveragePool"});
+  ASSERT_EQ(c.overrides.size(), 4U);
+  EXPECT_EQ(c.overrides[1].opTypes, (std::vector<OpKind>{OpKind::Concat, OpKind::AveragePool}));
+
+  fs::path digits = testing::sourcePath("examples/digits");
+  Graph g = importModel(digits / "model.onnx");
+  runFrontEndPasses(g);
+  checkQuantConfig(c, g);
+  QuantizedModel m = quantizeModel(g, loadCalibrationSet(digits / "calib", g, 16), c);
+  float inputScale = m.calibration.at("input").params.scale;
+  EXPECT_EQ(inputScale, std::exp2(std::round(std::log2(inputScale))));
+  EXPECT_EQ(m.calibration.at("/net/branch_silu/branch_silu.2/Mul_output_0").settings.method,
+            ObserverMethod::Mse);
+  EXPECT_EQ(m.calibration.at("/net/Concat_output_0").settings.method, ObserverMethod::MinMax);
+  EXPECT_EQ(m.calibration.at("/net/conv3/conv3.2/Relu_output_0").settings.method,
+            ObserverMethod::Percentile);
+  std::size_t gap = 0;
+  while (g.nodes()[gap].name != "/net/gap/GlobalAveragePool") {
+    ++gap;
+  }
+  EXPECT_EQ(m.partition.device[gap], Device::Host);
+  EXPECT_EQ(m.npuSegments.size(), 2U);
 }
 
 // ---- calibration data
