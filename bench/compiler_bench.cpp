@@ -2,29 +2,16 @@
 // The model is exported once (scripts/export_torchvision.py) into the build folder.
 #include <benchmark/benchmark.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
-#include <string>
 
+#include "bench_models.h"
 #include "npu/compiler/frontend/onnx_import.h"
 #include "npu/compiler/passes/pipeline.h"
 
 namespace {
 
 std::filesystem::path resnet50() {
-  std::filesystem::path dir(NPU_BENCH_MODEL_DIR);
-  std::filesystem::path model = dir / "resnet50.onnx";
-  if (!std::filesystem::exists(model)) {
-    std::string command = std::string(NPU_PYTHON) + " " + NPU_SOURCE_DIR +
-                          "/scripts/export_torchvision.py --out " + dir.string() + " resnet50";
-    std::fprintf(stderr, "exporting ResNet-50: %s\n", command.c_str());
-    if (std::system(command.c_str()) != 0 || !std::filesystem::exists(model)) {
-      std::fprintf(stderr, "compiler_bench: could not export %s\n", model.string().c_str());
-      std::exit(1);
-    }
-  }
-  return model;
+  return npu::bench::benchModel("resnet50");
 }
 
 void importResNet50(benchmark::State& state) {

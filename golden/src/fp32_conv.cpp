@@ -1,10 +1,31 @@
 // fp32 Conv and ConvTranspose: direct loops accumulating whole output rows.
 #include "npu/golden/fp32_conv.h"
 
+#include <algorithm>
+#include <array>
+
 #include "npu/support/error.h"
 
 namespace npu::golden {
 namespace {
+
+/// out[ox] += weight * in[ox * stride + offset] for ox in [lo, hi). Element-wise, so the AVX2 clone
+/// gives the same bits as the portable one (no FMA: a fused multiply-add would round differently).
+__attribute__((target_clones("avx2", "default"))) void accumulateRow(float* out, const float* in,
+                                                                     float weight, std::int64_t lo,
+                                                                     std::int64_t hi,
+                                                                     std::int64_t stride,
+                                                                     std::int64_t offset) {
+  if (stride == 1) {
+    for (std::int64_t ox = lo; ox < hi; ++ox) {
+      out[ox] += weight * in[ox + offset];
+    }
+  } else {
+    for (std::int64_t ox = lo; ox < hi; ++ox) {
+      out[ox] += weight * in[ox * stride + offset];
+    }
+  }
+}
 
 void checkCommon(const FloatTensor& x, const FloatTensor& w, std::span<const float> bias,
                  std::int64_t outChannels, std::int64_t group,
@@ -69,33 +90,61 @@ FloatTensor conv2d(const FloatTensor& x, const FloatTensor& w, std::span<const f
   const std::int64_t outW = (inW + padL + padR - spanW) / sW + 1;
   FloatTensor y = makeFloatTensor({n, outC, outH, outW});
   const std::int64_t outPerGroup = outC / group;
+  // Each output element sums bias, then ic, ky, kx in that order (the plain definition); up to
+  // kBlock output channels share one pass over an input row, and each (ky, kx) tap only visits
+  // the output columns whose input column is inside the image.
+  constexpr std::int64_t kBlock = 4;
   for (std::int64_t b = 0; b < n; ++b) {
-    for (std::int64_t oc = 0; oc < outC; ++oc) {
-      const std::int64_t g = oc / outPerGroup;
-      float* out = &y.data[static_cast<std::size_t>(((b * outC + oc) * outH) * outW)];
-      const float init = bias.empty() ? 0.0F : bias[static_cast<std::size_t>(oc)];
-      for (std::int64_t i = 0; i < outH * outW; ++i) {
-        out[i] = init;
+    std::int64_t block = 0;
+    for (std::int64_t oc0 = 0; oc0 < outC; oc0 += block) {
+      const std::int64_t g = oc0 / outPerGroup;
+      // A block never straddles two groups.
+      block = std::min({kBlock, outC - oc0, (g + 1) * outPerGroup - oc0});
+      std::array<float*, kBlock> out{};
+      for (std::int64_t j = 0; j < block; ++j) {
+        out[j] = &y.data[static_cast<std::size_t>(((b * outC + oc0 + j) * outH) * outW)];
+        const float init = bias.empty() ? 0.0F : bias[static_cast<std::size_t>(oc0 + j)];
+        std::fill(out[j], out[j] + outH * outW, init);
       }
       for (std::int64_t ic = 0; ic < groupInC; ++ic) {
         const std::int64_t c = g * groupInC + ic;
         const float* in = &x.data[static_cast<std::size_t>(((b * inC + c) * inH) * inW)];
-        const float* wk = &w.data[static_cast<std::size_t>(((oc * groupInC + ic) * kH) * kW)];
         for (std::int64_t ky = 0; ky < kH; ++ky) {
           for (std::int64_t kx = 0; kx < kW; ++kx) {
-            const float weight = wk[ky * kW + kx];
-            for (std::int64_t oy = 0; oy < outH; ++oy) {
-              const std::int64_t iy = oy * sH - padT + ky * dH;
-              if (iy < 0 || iy >= inH) {
-                continue;
+            std::array<float, kBlock> weight{};
+            for (std::int64_t j = 0; j < block; ++j) {
+              weight[j] = w.data[static_cast<std::size_t>(
+                  (((oc0 + j) * groupInC + ic) * kH + ky) * kW + kx)];
+            }
+            // Output columns [oxLo, oxHi) read input columns inside [0, inW).
+            const std::int64_t offset = kx * dW - padL;
+            const std::int64_t oxLo = offset >= 0 ? 0 : (-offset + sW - 1) / sW;
+            const std::int64_t oxHi =
+                inW - 1 - offset < 0 ? 0 : std::min(outW, (inW - 1 - offset) / sW + 1);
+            if (oxLo >= oxHi) {
+              continue;
+            }
+            // Output rows [oyLo, oyHi) read input rows inside [0, inH).
+            const std::int64_t rowOffset = ky * dH - padT;
+            const std::int64_t oyLo = rowOffset >= 0 ? 0 : (-rowOffset + sH - 1) / sH;
+            const std::int64_t oyHi =
+                inH - 1 - rowOffset < 0 ? 0 : std::min(outH, (inH - 1 - rowOffset) / sH + 1);
+            if (oyLo >= oyHi) {
+              continue;
+            }
+            if (sH == 1 && sW == 1 && offset == 0 && oxLo == 0 && oxHi == outW && outW == inW) {
+              // The rows are contiguous in both planes: one pass over all of them.
+              const float* inRows = in + (oyLo + rowOffset) * inW;
+              for (std::int64_t j = 0; j < block; ++j) {
+                accumulateRow(out[j] + oyLo * outW, inRows, weight[j], 0, (oyHi - oyLo) * outW, 1,
+                              0);
               }
-              const float* inRow = in + iy * inW;
-              float* outRow = out + oy * outW;
-              for (std::int64_t ox = 0; ox < outW; ++ox) {
-                const std::int64_t ix = ox * sW - padL + kx * dW;
-                if (ix >= 0 && ix < inW) {
-                  outRow[ox] += weight * inRow[ix];
-                }
+              continue;
+            }
+            for (std::int64_t oy = oyLo; oy < oyHi; ++oy) {
+              const float* inRow = in + (oy * sH + rowOffset) * inW;
+              for (std::int64_t j = 0; j < block; ++j) {
+                accumulateRow(out[j] + oy * outW, inRow, weight[j], oxLo, oxHi, sW, offset);
               }
             }
           }
