@@ -17,6 +17,8 @@ namespace {
 
 /// A range this many times wider than the 99.99th percentile of |x| loses two bits or more.
 constexpr double kOutlierRatio = 4.0;
+/// Values beyond this many times the quantized range saturate hard.
+constexpr float kClippedRatio = 1.5F;
 /// Weights below this SQNR lose more than int8's usual ~35-40 dB.
 constexpr double kWeightSqnrDb = 30.0;
 /// Per-tensor weights whose channels' ranges differ by more than this lose a bit or more.
@@ -79,6 +81,14 @@ std::vector<std::string> likelyReasons(const LayerAccuracy& layer, const Quantiz
   }
   for (const std::string& name : tensors) {
     const TensorCalibration& c = model.calibration.at(name);
+    const Range& r = c.alignedRange;
+    if ((r.hi > 0.0F && c.max > kClippedRatio * r.hi) ||
+        (r.lo < 0.0F && c.min < kClippedRatio * r.lo)) {
+      reasons.push_back(fmt::format(
+          "clipped range: '{}' ({}) is quantized over [{:.4g}, {:.4g}] but reaches [{:.4g}, "
+          "{:.4g}] (method minmax or mse keeps more of it)",
+          name, observerName(c.settings.method), r.lo, r.hi, c.min, c.max));
+    }
     double span = std::max(std::abs(c.alignedRange.lo), std::abs(c.alignedRange.hi));
     if (c.absPercentile9999 > 0.0F && span >= kOutlierRatio * c.absPercentile9999) {
       reasons.push_back(fmt::format(

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "npu/compiler/quant/accuracy_report.h"
 #include "npu/compiler/quant/quantize_model.h"
@@ -14,6 +15,8 @@ namespace {
 using testing::errorOf;
 using testing::makeSmallNet;
 using testing::smallNetSamples;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
 
 const LayerAccuracy& layerNamed(const AccuracyReport& r, const std::string& name) {
   for (const LayerAccuracy& l : r.layers) {
@@ -87,7 +90,13 @@ TEST(AccuracyReport, FlagsWithLikelyReasons) {
   // One outlier in the calibration input stretches the min/max range of 'x' ~20x.
   std::vector<TensorMap> samples = smallNetSamples(16);
   samples[3].at("x").data[100] = 20.0F;
-  QuantConfig config = parseQuantConfig("weights: {granularity: per_tensor}\n", "q.yaml");
+  QuantConfig config = parseQuantConfig(R"(
+weights: {granularity: per_tensor}
+overrides:
+  - layers: [relu6]
+    activations: {method: percentile, percentile: 60}
+)",
+                                        "q.yaml");
   // pw's first output channel gets weights 16x the others': one per-tensor scale fits it badly.
   Graph graph = makeSmallNet();
   for (const Node& node : graph.nodes()) {
@@ -108,6 +117,9 @@ TEST(AccuracyReport, FlagsWithLikelyReasons) {
   EXPECT_TRUE(hasReason(
       conv1, "outlier range: 'x' is quantized over [-0.9999, 20] but 99.99% of |x| is below"))
       << conv1.reasons[0];
+  EXPECT_TRUE(hasReason(layerNamed(r, "dw"),
+                        "clipped range: 'relu6' (percentile) is quantized "
+                        "over [0, "));
   const LayerAccuracy& pw = layerNamed(r, "pw");
   ASSERT_TRUE(pw.weightChannelRangeRatio.has_value());
   EXPECT_GT(*pw.weightChannelRangeRatio, 8.0);
@@ -121,7 +133,7 @@ TEST(AccuracyReport, FlagsWithLikelyReasons) {
     EXPECT_EQ(l.flagged, !l.reasons.empty()) << l.layer;
   }
   // Thresholds nobody misses flag nothing.
-  for (const LayerAccuracy& l : accuracyReport(m, smallNetSamples(1), {0.0, -1.0}).layers) {
+  for (const LayerAccuracy& l : accuracyReport(m, smallNetSamples(1), {-1.0, -kInf}).layers) {
     EXPECT_FALSE(l.flagged) << l.layer;
   }
 }

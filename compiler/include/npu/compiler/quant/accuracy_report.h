@@ -70,8 +70,9 @@ struct LayerAccuracy {
   bool lut = false;
   /// Under a threshold.
   bool flagged = false;
-  /// When flagged: the likely reasons, most likely first, each one sentence ("outlier range:
-  /// ...", "per-tensor weights: ...", "LUT range: ...").
+  /// When flagged: the likely reasons, most likely first, each one sentence starting with its
+  /// kind: "accumulated error", "per-tensor weights", "weight quantization", "clipped range",
+  /// "outlier range", "shared scale", "LUT range", or else "int8 resolution".
   std::vector<std::string> reasons;
 };
 
