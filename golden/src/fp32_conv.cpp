@@ -27,6 +27,49 @@ __attribute__((target_clones("avx2", "default"))) void accumulateRow(float* out,
   }
 }
 
+/// accumulateRow for four output channels sharing one input row: each input element is read
+/// once. Every output still gets exactly out += weight * in, in the same order.
+__attribute__((target_clones("avx2", "default"))) void accumulateRow4(
+    float* __restrict out0, float* __restrict out1, float* __restrict out2, float* __restrict out3,
+    const float* in, const float* weight, std::int64_t lo, std::int64_t hi, std::int64_t stride,
+    std::int64_t offset) {
+  const float w0 = weight[0];
+  const float w1 = weight[1];
+  const float w2 = weight[2];
+  const float w3 = weight[3];
+  if (stride == 1) {
+    for (std::int64_t ox = lo; ox < hi; ++ox) {
+      const float v = in[ox + offset];
+      out0[ox] += w0 * v;
+      out1[ox] += w1 * v;
+      out2[ox] += w2 * v;
+      out3[ox] += w3 * v;
+    }
+  } else {
+    for (std::int64_t ox = lo; ox < hi; ++ox) {
+      const float v = in[ox * stride + offset];
+      out0[ox] += w0 * v;
+      out1[ox] += w1 * v;
+      out2[ox] += w2 * v;
+      out3[ox] += w3 * v;
+    }
+  }
+}
+
+/// The kBlock (or fewer) output channels of one tap.
+void accumulateBlock(const std::array<float*, 4>& out, std::int64_t block, std::int64_t outStart,
+                     const float* in, const std::array<float, 4>& weight, std::int64_t lo,
+                     std::int64_t hi, std::int64_t stride, std::int64_t offset) {
+  if (block == 4) {
+    accumulateRow4(out[0] + outStart, out[1] + outStart, out[2] + outStart, out[3] + outStart, in,
+                   weight.data(), lo, hi, stride, offset);
+    return;
+  }
+  for (std::int64_t j = 0; j < block; ++j) {
+    accumulateRow(out[j] + outStart, in, weight[j], lo, hi, stride, offset);
+  }
+}
+
 void checkCommon(const FloatTensor& x, const FloatTensor& w, std::span<const float> bias,
                  std::int64_t outChannels, std::int64_t group,
                  const std::array<std::int64_t, 2>& strides,
@@ -135,17 +178,13 @@ FloatTensor conv2d(const FloatTensor& x, const FloatTensor& w, std::span<const f
             if (sH == 1 && sW == 1 && offset == 0 && oxLo == 0 && oxHi == outW && outW == inW) {
               // The rows are contiguous in both planes: one pass over all of them.
               const float* inRows = in + (oyLo + rowOffset) * inW;
-              for (std::int64_t j = 0; j < block; ++j) {
-                accumulateRow(out[j] + oyLo * outW, inRows, weight[j], 0, (oyHi - oyLo) * outW, 1,
+              accumulateBlock(out, block, oyLo * outW, inRows, weight, 0, (oyHi - oyLo) * outW, 1,
                               0);
-              }
               continue;
             }
             for (std::int64_t oy = oyLo; oy < oyHi; ++oy) {
               const float* inRow = in + (oy * sH + rowOffset) * inW;
-              for (std::int64_t j = 0; j < block; ++j) {
-                accumulateRow(out[j] + oy * outW, inRow, weight[j], oxLo, oxHi, sW, offset);
-              }
+              accumulateBlock(out, block, oy * outW, inRow, weight, oxLo, oxHi, sW, offset);
             }
           }
         }
