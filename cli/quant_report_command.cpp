@@ -129,10 +129,27 @@ std::string formatTable(const AccuracyReport& r) {
     flagged += l.flagged;
   }
   out += fmt::format("\n{} of {} layers flagged\n", flagged, r.layers.size());
+  // Layers fine alone but off in the whole model make one line (the Markdown lists each).
+  std::vector<const LayerAccuracy*> accumulatedOnly;
+  double worstAlone = 1.0;
   for (const LayerAccuracy& l : r.layers) {
+    if (l.reasons.size() == 1 && l.reasons[0].starts_with("accumulated error")) {
+      accumulatedOnly.push_back(&l);
+      worstAlone = std::min(worstAlone, l.isolated.cosine);
+      continue;
+    }
     for (const std::string& reason : l.reasons) {
       out += fmt::format("  {}: {}\n", l.layer, reason);
     }
+  }
+  if (accumulatedOnly.size() == 1) {
+    out += fmt::format("  {}: {}\n", accumulatedOnly[0]->layer, accumulatedOnly[0]->reasons[0]);
+  } else if (!accumulatedOnly.empty()) {
+    out += fmt::format(
+        "  {} layers ({} .. {}): accumulated error: alone each reaches cosine >= {}, the error "
+        "comes from earlier layers\n",
+        accumulatedOnly.size(), accumulatedOnly.front()->layer, accumulatedOnly.back()->layer,
+        cosineText(worstAlone));
   }
   return out;
 }
