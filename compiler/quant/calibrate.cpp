@@ -168,7 +168,10 @@ CalibrationResult calibrate(const Graph& graph, const Partition& partition,
     t.absPercentile9999 = percentileRange(o, 99.99, true).hi;
     t.range = rangeFor(o, t.settings);
     t.alignedRange = t.range;
-    t.params = quantParamsForRange(t.range, t.settings.symmetric, t.settings.powerOfTwo);
+    const TensorObserver* observed[] = {&o};
+    t.params = t.settings.powerOfTwo
+                   ? powerOfTwoParamsForRange(t.range, t.settings.symmetric, observed)
+                   : quantParamsForRange(t.range, t.settings.symmetric, false);
     result.tensors.emplace(t.name, t);
   }
 
@@ -178,15 +181,18 @@ CalibrationResult calibrate(const Graph& graph, const Partition& partition,
     bool symmetric = false;
     bool powerOfTwo = false;
     bool first = true;
+    std::vector<const TensorObserver*> members;
     for (const std::string& name : groups[g]) {
       const TensorCalibration& t = result.at(name);
+      members.push_back(&observers[index.at(name)]);
       aligned.lo = first ? t.range.lo : std::min(aligned.lo, t.range.lo);
       aligned.hi = first ? t.range.hi : std::max(aligned.hi, t.range.hi);
       symmetric = symmetric || t.settings.symmetric;
       powerOfTwo = powerOfTwo || t.settings.powerOfTwo;
       first = false;
     }
-    golden::QuantParams params = quantParamsForRange(aligned, symmetric, powerOfTwo);
+    golden::QuantParams params = powerOfTwo ? powerOfTwoParamsForRange(aligned, symmetric, members)
+                                            : quantParamsForRange(aligned, symmetric, false);
     for (const std::string& name : groups[g]) {
       TensorCalibration& t = result.tensors.find(name)->second;
       t.alignedRange = aligned;

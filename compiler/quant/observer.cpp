@@ -290,31 +290,36 @@ Range entropyRange(const TensorObserver& observer, bool symmetric, std::size_t l
   return Range{std::max(observer.min(), -t), std::min(observer.max(), t)};
 }
 
+double quantizationError(const TensorObserver& observer, double scale, std::int32_t zeroPoint) {
+  const Histogram& h = observer.histogram();
+  const std::vector<double>& counts = h.counts();
+  const double w = h.binWidth();
+  double error = 0.0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    if (counts[i] == 0.0) {
+      continue;
+    }
+    double x = h.binLow(i) + 0.5 * w;
+    double q = std::clamp(std::round(x / scale) + zeroPoint, -128.0, 127.0);
+    double d = x - (q - zeroPoint) * scale;
+    error += counts[i] * d * d;
+  }
+  return error;
+}
+
 Range mseRange(const TensorObserver& observer, bool symmetric) {
   const Histogram& h = observer.histogram();
   Range full = minMaxRange(observer, symmetric);
   if (observer.count() == 0 || h.limit() == 0.0) {
     return full;
   }
-  const std::vector<double>& counts = h.counts();
-  const double w = h.binWidth();
   double bestError = std::numeric_limits<double>::infinity();
   Range best = full;
   for (int k = 100; k >= 1; --k) {
     Range candidate{full.lo * static_cast<float>(k) / 100.0F,
                     full.hi * static_cast<float>(k) / 100.0F};
     golden::QuantParams params = quantParamsForRange(candidate, symmetric, false);
-    const double s = params.scale;
-    double error = 0.0;
-    for (std::size_t i = 0; i < counts.size(); ++i) {
-      if (counts[i] == 0.0) {
-        continue;
-      }
-      double x = h.binLow(i) + 0.5 * w;
-      double q = std::clamp(std::round(x / s) + params.zeroPoint, -128.0, 127.0);
-      double d = x - (q - params.zeroPoint) * s;
-      error += counts[i] * d * d;
-    }
+    double error = quantizationError(observer, params.scale, params.zeroPoint);
     if (error < bestError) {
       bestError = error;
       best = candidate;

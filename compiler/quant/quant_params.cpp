@@ -30,6 +30,23 @@ golden::QuantParams quantParamsForRange(Range range, bool symmetric, bool powerO
   return params;
 }
 
+golden::QuantParams powerOfTwoParamsForRange(Range range, bool symmetric,
+                                             std::span<const TensorObserver* const> observers) {
+  golden::QuantParams up = quantParamsForRange(range, symmetric, true);
+  golden::QuantParams down =
+      quantParamsForRange(Range{range.lo / 2, range.hi / 2}, symmetric, true);
+  if (observers.empty() || down.scale >= up.scale) {
+    return up;
+  }
+  double upError = 0.0;
+  double downError = 0.0;
+  for (const TensorObserver* o : observers) {
+    upError += quantizationError(*o, up.scale, up.zeroPoint);
+    downError += quantizationError(*o, down.scale, down.zeroPoint);
+  }
+  return downError < upError ? down : up;
+}
+
 Range representableRange(const golden::QuantParams& params) {
   return Range{static_cast<float>((-128 - params.zeroPoint) * static_cast<double>(params.scale)),
                static_cast<float>((127 - params.zeroPoint) * static_cast<double>(params.scale))};

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "npu/compiler/quant/quant_params.h"
 #include "npu/support/error.h"
@@ -48,6 +49,17 @@ double threshold(std::span<const float> w, WeightMethod method) {
   return best;
 }
 
+/// The power of two just above `scale`, or the one below when that quantizes `w` with a smaller
+/// squared error (the largest weights then clip) and `scale` was not raised for the bias.
+float powerOfTwoScale(std::span<const float> w, float scale, bool raisedForBias) {
+  float up = powerOfTwoAtLeast(scale);
+  float down = up / 2.0F;
+  if (raisedForBias || up == scale || down < kMinScale) {
+    return up;
+  }
+  return roundTripError(w, down) < roundTripError(w, up) ? down : up;
+}
+
 }  // namespace
 
 QuantizedConvWeights quantizeConvWeights(std::span<const float> oihw, const Shape& shape,
@@ -70,6 +82,7 @@ QuantizedConvWeights quantizeConvWeights(std::span<const float> oihw, const Shap
 
   QuantizedConvWeights out;
   double tensorThreshold = settings.perChannel ? 0.0 : threshold(oihw, settings.method);
+  std::optional<float> tensorPowerOfTwo;
   double largest = 0.0;
   double smallest = std::numeric_limits<double>::infinity();
   for (std::int64_t o = 0; o < m; ++o) {
@@ -87,8 +100,15 @@ QuantizedConvWeights quantizeConvWeights(std::span<const float> oihw, const Shap
     }
     auto s = static_cast<float>(scale);
     s = std::max(s, kMinScale);
-    if (settings.powerOfTwo) {
-      s = powerOfTwoAtLeast(s);
+    if (settings.powerOfTwo && settings.perChannel) {
+      s = powerOfTwoScale(channel(o), s, scale > t / 127.0);
+    } else if (settings.powerOfTwo) {
+      // One choice for the whole tensor; channels whose bias raised the scale round up.
+      if (!tensorPowerOfTwo) {
+        tensorPowerOfTwo =
+            powerOfTwoScale(oihw, std::max(static_cast<float>(t / 127.0), kMinScale), false);
+      }
+      s = scale > t / 127.0 ? powerOfTwoAtLeast(s) : *tensorPowerOfTwo;
     }
     out.scales.push_back(s);
   }

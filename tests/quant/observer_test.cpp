@@ -218,5 +218,36 @@ TEST(QuantParams, AsymmetricSymmetricAndPowerOfTwo) {
   EXPECT_EQ(representableRange({0.5F, -28}), (Range{-50.0F, 77.5F}));
 }
 
+TEST(QuantParams, PowerOfTwoBelowWhenTheEndsHoldFewValues) {
+  // 10000 values spread over [0, 1] and one at 1.1: the scale 1.1/255 rounds up to 2^-7
+  // (covering 1.99) or down to 2^-8 (covering 0.996, clipping the top 0.4%): down quantizes the
+  // bulk twice as finely and wins.
+  TensorObserver spread;
+  std::vector<float> v;
+  for (int i = 0; i < 10000; ++i) {
+    v.push_back(static_cast<float>(i) / 9999.0F);
+  }
+  v.push_back(1.1F);
+  spread.observe(v);
+  const TensorObserver* observers[] = {&spread};
+  golden::QuantParams p = powerOfTwoParamsForRange({0.0F, 1.1F}, false, observers);
+  EXPECT_EQ(p.scale, 0.00390625F);
+  EXPECT_EQ(p.zeroPoint, -128);
+  EXPECT_LT(quantizationError(spread, 0.00390625, -128),
+            quantizationError(spread, 0.0078125, -128));
+  // Values filling [0, 1.9] evenly: rounding down would clip half of them.
+  std::vector<float> even;
+  for (int i = 0; i < 10000; ++i) {
+    even.push_back(1.9F * static_cast<float>(i) / 9999.0F);
+  }
+  TensorObserver filled;
+  filled.observe(even);
+  observers[0] = &filled;
+  p = powerOfTwoParamsForRange({0.0F, 1.9F}, false, observers);
+  EXPECT_EQ(p.scale, 0.0078125F);
+  // Without observers: rounded up.
+  EXPECT_EQ(powerOfTwoParamsForRange({0.0F, 1.1F}, false, {}).scale, 0.0078125F);
+}
+
 }  // namespace
 }  // namespace npu::compiler

@@ -10,6 +10,7 @@
 #include "npu/compiler/quant/realize.h"
 #include "npu/compiler/quant/run_partitioned.h"
 #include "npu/compiler/quant/tensor_layout.h"
+#include "npu/compiler/quant/weight_quantization.h"
 #include "npu/golden/fp32_activation.h"
 #include "npu/simulator/simulate.h"
 #include "test_models.h"
@@ -60,6 +61,33 @@ TEST(TensorLayout, NchwFloatToNhwcInt8AndBack) {
               quantizeToNhwc(golden::FloatTensor{{2, 3}, std::vector<float>(6)}, {});
             }),
             "tensor of shape [2, 3] has no NHWC form on the NPU ([1, C, H, W] or [1, C])");
+}
+
+TEST(WeightQuantization, PowerOfTwoScalesRoundDownWhenThatFitsBetter) {
+  // Channel 0: 100 weights spread over [-1, 1] and one at 1.02. 1.02/127 rounds up to 2^-6 or
+  // down to 2^-7 (covering +-0.992, clipping one weight): down halves the error of the rest.
+  // Channel 1: every weight +-0.5, exact at 2^-7 (64 steps), clipped at 2^-8: up.
+  std::vector<float> w;
+  for (int i = 0; i < 100; ++i) {
+    w.push_back(-1.0F + 2.0F * static_cast<float>(i) / 99.0F);
+  }
+  w.push_back(1.02F);
+  for (int i = 0; i < 101; ++i) {
+    w.push_back(i % 2 == 0 ? 0.5F : -0.5F);
+  }
+  WeightSettings settings;
+  settings.powerOfTwo = true;
+  QuantizedConvWeights q = quantizeConvWeights(w, Shape{2, 101, 1, 1}, {}, 0.01F, settings);
+  EXPECT_EQ(q.scales, (std::vector<float>{0.0078125F, 0.0078125F}));
+  settings.powerOfTwo = false;
+  q = quantizeConvWeights(w, Shape{2, 101, 1, 1}, {}, 0.01F, settings);
+  EXPECT_FLOAT_EQ(q.scales[0], 1.02F / 127.0F);
+  // A bias that needs a larger scale to fit in 2^30 is never rounded down.
+  settings.powerOfTwo = true;
+  std::vector<float> bias{0.0F, 1e8F};
+  q = quantizeConvWeights(w, Shape{2, 101, 1, 1}, bias, 0.01F, settings);
+  EXPECT_GE(1e8 / (0.01 * q.scales[1]), 0.0);
+  EXPECT_LE(1e8 / (0.01 * q.scales[1]), 1073741824.0);
 }
 
 TEST(Realize, ConvParametersFollowTheNumerics) {

@@ -113,6 +113,11 @@ Range entropyRange(const TensorObserver& observer, bool symmetric, std::size_t l
 /// their counts).
 Range mseRange(const TensorObserver& observer, bool symmetric);
 
+/// The squared error of quantizing the observed values (histogram bin centres weighted by their
+/// counts) to int8 with `scale` and `zeroPoint`, saturating at -128 and 127: what mseRange
+/// minimises.
+double quantizationError(const TensorObserver& observer, double scale, std::int32_t zeroPoint);
+
 /// The KL divergence sum p log(p / q) of two histograms of counts, each smoothed as MXNet and TVM
 /// do (empty bins get 1e-4, taken evenly from the others) and normalised to sum 1.
 double klDivergence(std::span<const double> p, std::span<const double> q);

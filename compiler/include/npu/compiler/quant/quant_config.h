@@ -24,7 +24,9 @@ struct ActivationSettings {
   double percentile = 99.99;
   /// Zero point 0 and scale max|x| / 127 instead of the asymmetric [lo, hi] / 255.
   bool symmetric = false;
-  /// Scales rounded up to powers of two, so requant reduces to a shift.
+  /// Power-of-two scales, so requant reduces to a shift: the power of two just above the
+  /// range's scale or the one below, whichever fits the observed values better
+  /// (powerOfTwoParamsForRange).
   bool powerOfTwo = false;
 
   friend bool operator==(const ActivationSettings&, const ActivationSettings&) = default;

@@ -30,8 +30,9 @@ struct QuantizedConvWeights {
 /// Quantizes conv weights `oihw` of shape [M, C/group, kH, kW] with `bias` (empty for none) for
 /// an input of scale `inputScale`. Per channel (default) s_w[c] = t[c] / 127 with t[c] = max|w|
 /// (minmax) or the threshold among 50-100% of it with the least squared error (mse); per tensor
-/// one t for all. Power-of-two scales are rounded up. A scale too small for the bias to fit in
-/// 2^30 is raised so it fits; an all-zero channel without bias gets scale 1.
+/// one t for all. A power-of-two scale is the power of two just above t / 127, or the one below
+/// when that quantizes the group's weights with a smaller squared error. A scale too small for the
+/// bias to fit in 2^30 is raised so it fits; an all-zero channel without bias gets scale 1.
 QuantizedConvWeights quantizeConvWeights(std::span<const float> oihw, const Shape& shape,
                                          std::span<const float> bias, float inputScale,
                                          const WeightSettings& settings);
