@@ -18,11 +18,9 @@ import torchvision
 warnings.filterwarnings("ignore")
 
 
-def export(name, out, size):
-    path = os.path.join(out, name + ".onnx")
-    if all(os.path.exists(os.path.join(out, name + ext))
-           for ext in (".onnx", ".input.npy", ".output.npy")):
-        return
+def build_model(name, size):
+    """The network in eval mode: seed-0 weights, BatchNorm statistics re-estimated on two random
+    batches of 4 images of size x size. Leaves the global RNG where export() expects it."""
     torch.manual_seed(0)
     model = getattr(torchvision.models, name)(weights=None)
     for module in model.modules():
@@ -34,6 +32,15 @@ def export(name, out, size):
         for _ in range(2):
             model(torch.randn(4, 3, size, size))
     model.eval()
+    return model
+
+
+def export(name, out, size):
+    path = os.path.join(out, name + ".onnx")
+    if all(os.path.exists(os.path.join(out, name + ext))
+           for ext in (".onnx", ".input.npy", ".output.npy")):
+        return
+    model = build_model(name, size)
     x = torch.randn(1, 3, size, size)
     with torch.no_grad():
         y = model(x)
