@@ -314,6 +314,13 @@ TEST(Calibrate, NoSamplesOrNonFiniteValues) {
   EXPECT_EQ(errorOf([&] { calibrate(g, p, samples, QuantConfig{}); }),
             "smallnet.onnx calibration data: sample 1 of input 'x' holds Inf at element 5 "
             "(calibration data must be finite)");
+  // Finite inputs that overflow inside the model are caught at the first tensor holding them.
+  samples = smallNetSamples(2);
+  for (float& v : samples[1].at("x").data) {
+    v *= 3e38F;
+  }
+  EXPECT_EQ(errorOf([&] { calibrate(g, p, samples, QuantConfig{}); }),
+            "smallnet.onnx: tensor 'relu1' holds Inf at element 0 for calibration sample 1");
 }
 
 }  // namespace
