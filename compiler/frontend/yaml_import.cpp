@@ -269,7 +269,10 @@ class YamlImporter {
       if (!defaults.contains(key)) {
         fail("block '{}' has no parameter '{}'", blockName, key);
       }
-      params[key] = entry.second;
+      // Not `params[key] = value`: assigning to a YAML::Node rebinds the node it shares with
+      // the block's `params`, so one use's value would become the default of every later use.
+      params.erase(key);
+      params.emplace(key, entry.second);
     }
     ValueId current = inputs[0];
     for (std::int64_t i = 0; i < repeat; ++i) {
@@ -277,7 +280,8 @@ class YamlImporter {
       inner.prefix = repeat == 1 ? name + "/" : fmt::format("{}.{}/", name, i);
       inner.parent = &scope;
       inner.previous = current;
-      params["input"] = YAML::Node(m_graph.value(current).name);
+      params.erase("input");
+      params.emplace("input", YAML::Node(m_graph.value(current).name));
       YAML::Node layers = substitute(block["layers"], params);
       buildList(layers, block["layers"], inner, depth + 1);
       current = inner.previous;

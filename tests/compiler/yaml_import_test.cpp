@@ -73,6 +73,25 @@ TEST(YamlImport, BlocksRepeatAndDefaultWiring) {
   EXPECT_EQ(g.value(add.inputs[1]).name, "layer1.0/out");
 }
 
+TEST(YamlImport, BlockParametersDoNotLeakIntoLaterUses) {
+  // A use that sets a parameter must not change the default another use relies on.
+  Graph g = parse(R"(
+inputs:
+  x: [1, 4, 8, 8]
+blocks:
+  conv:
+    params: {out: 4, kernel: 1, pad: 0}
+    layers:
+      - {name: c, op: Conv, out_channels: $out, kernel: $kernel, pad: $pad}
+layers:
+  - {name: a, block: conv, kernel: 3, pad: 1}
+  - {name: b, block: conv, out: 6}
+)");
+  ASSERT_TRUE(g.findValue("b/c.weight").has_value());
+  EXPECT_EQ(g.value(*g.findValue("a/c.weight")).shape, (Shape{4, 4, 3, 3}));
+  EXPECT_EQ(g.value(*g.findValue("b/c.weight")).shape, (Shape{6, 4, 1, 1}));
+}
+
 TEST(YamlImport, SeededWeightsAreStablePerLayer) {
   Graph a = parse(kResNetStage);
   Graph b = parse(kResNetStage);
