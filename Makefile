@@ -3,7 +3,7 @@ PRESET ?= release
 BUILD_DIR := build
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test asan clean format
+.PHONY: all deps configure build run test bench asan clean format
 
 all: build
 
@@ -21,6 +21,12 @@ run: build
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+# The subnetwork benchmark: the default suite, then the full networks (ResNet-18, MobileNetV2),
+# each against subnet_bench/baselines/npu-s.yaml (docs/bench.md).
+bench: build
+	$(BUILD_DIR)/npu bench --jobs $(JOBS) --out $(BUILD_DIR)/bench-report/default
+	$(BUILD_DIR)/npu bench --suite subnet_bench/suites/full.yaml --jobs $(JOBS) --out $(BUILD_DIR)/bench-report/full
 
 asan: deps
 	cmake --preset asan-ubsan >/dev/null

@@ -25,6 +25,9 @@ void addImportCommand(CLI::App& app, Action& action);
 /// `npu opcheck`.
 void addOpcheckCommand(CLI::App& app, Action& action);
 
+/// `npu bench`.
+void addBenchCommand(CLI::App& app, Action& action);
+
 /// `npu quant-report`.
 void addQuantReportCommand(CLI::App& app, Action& action);
 

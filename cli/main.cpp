@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   npu::cli::addCosimCommand(app, action);
   npu::cli::addImportCommand(app, action);
   npu::cli::addOpcheckCommand(app, action);
+  npu::cli::addBenchCommand(app, action);
   npu::cli::addModelCommands(app, action);
   npu::cli::addQuantReportCommand(app, action);
   try {

@@ -1,0 +1,153 @@
+// `npu bench [--suite FILE] [--hw FILE] [--mode timed|functional] [--rtl] [--jobs N]
+// [--shard i/n] [--filter REGEX] [--out DIR] [--baseline FILE] [--update-baselines]`: the
+// subnetwork benchmark (docs/bench.md). Exit 1 when any subnet fails.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "commands.h"
+#include "npu/isa/npu_config.h"
+#include "npu/subnet_bench/bench_baseline.h"
+#include "npu/subnet_bench/bench_junit.h"
+#include "npu/subnet_bench/bench_report.h"
+#include "npu/subnet_bench/bench_runner.h"
+#include "npu/subnet_bench/bench_selection.h"
+#include "npu/subnet_bench/bench_suite.h"
+#include "npu/support/error.h"
+#include "npu/support/file_io.h"
+
+namespace npu::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct BenchCliOptions {
+  std::string suite;
+  std::string hw = "npu-s";
+  std::string mode = "timed";
+  bool rtl = false;
+  std::size_t jobs = 1;
+  std::string shard = "1/1";
+  std::string filter;
+  std::string out = "out/bench";
+  std::string baseline;
+  bool update = false;
+};
+
+/// The baselines to compare with: every selected subnet must have an entry, unless the run is
+/// writing them.
+bench::Baselines baselinesFor(const BenchCliOptions& o, const fs::path& path,
+                              const std::string& hardware, const bench::BenchSuite& suite,
+                              const std::vector<std::size_t>& selected) {
+  std::error_code ec;
+  if (o.update && !fs::exists(path, ec)) {
+    return bench::Baselines{hardware, {}};
+  }
+  bench::Baselines baselines = bench::loadBaselines(path);
+  if (baselines.hardware != hardware) {
+    fail("{}: the baselines are for hardware '{}', not '{}' (give --baseline or --hw)",
+         path.string(), baselines.hardware, hardware);
+  }
+  if (!o.update) {
+    for (std::size_t i : selected) {
+      const bench::SubnetEntry& entry = suite.subnets[i];
+      if (!baselines.subnets.contains(entry.name)) {
+        fail(
+            "{}: no baseline for subnet '{}' ({}); add it with `npu bench --suite {} --filter "
+            "'^{}$' --update-baselines`",
+            path.string(), entry.name, entry.location, suite.path.string(), entry.name);
+      }
+    }
+  }
+  return baselines;
+}
+
+int runBenchCommand(const BenchCliOptions& o) {
+  const fs::path suitePath = o.suite.empty() ? bench::defaultSuitePath() : fs::path(o.suite);
+  const bench::BenchSuite suite = bench::loadSuite(suitePath);
+  const fs::path hwPath = isa::resolveConfigPath(o.hw, fs::current_path());
+  const isa::NpuConfig hw = isa::loadNpuConfig(hwPath);
+  bench::BenchOptions options;
+  options.hw = hwPath;
+  options.rtl = o.rtl;
+  options.jobs = o.jobs == 0 ? 1 : o.jobs;
+  options.updatingBaselines = o.update;
+  if (o.mode == "timed") {
+    options.mode = sim::SimMode::Timed;
+  } else if (o.mode == "functional") {
+    options.mode = sim::SimMode::Functional;
+  } else {
+    fail("--mode: '{}' is not a mode (timed, functional)", o.mode);
+  }
+  const bench::Shard shard = bench::parseShard(o.shard);
+  if (!o.filter.empty() && bench::selectSubnets(suite, o.filter, {}).empty()) {
+    fail("--filter: '{}' matches no subnet of {}", o.filter, suitePath.string());
+  }
+  const std::vector<std::size_t> selected = bench::selectSubnets(suite, o.filter, shard);
+  const fs::path baselinePath =
+      o.baseline.empty() ? suite.baselineDir / (hw.name + ".yaml") : fs::path(o.baseline);
+  bench::Baselines baselines = baselinesFor(o, baselinePath, hw.name, suite, selected);
+
+  fmt::print("npu bench: suite {} ({}), {} of {} subnets{} on {}, {} mode{}, {} job{}\n",
+             suite.name, suitePath.string(), selected.size(), suite.subnets.size(),
+             shard.count > 1 ? ", shard " + bench::shardText(shard) : "", hw.name, o.mode,
+             o.rtl ? " + RTL" : "", options.jobs, options.jobs == 1 ? "" : "s");
+  std::fflush(stdout);
+  bench::BenchReport report =
+      bench::runBench(suite, selected, &baselines, options,
+                      [](std::size_t done, std::size_t total, const bench::SubnetResult& r) {
+                        fmt::print("{}", bench::formatProgressLine(done, total, r));
+                        std::fflush(stdout);
+                      });
+  report.hardware = hw.name;
+  report.shard = shard;
+  report.filter = o.filter;
+  report.baselinePath = baselinePath;
+
+  fmt::print("\n{}", bench::formatBenchTable(report));
+  const fs::path out(o.out);
+  fs::create_directories(out);
+  writeTextFile(out / "bench.md", bench::benchMarkdown(report));
+  writeTextFile(out / "bench.json", bench::benchJson(report));
+  writeTextFile(out / "bench.html", bench::benchHtml(report));
+  writeTextFile(out / "junit.xml", bench::benchJunitXml(report));
+  fmt::print("reports: {0}/bench.md, {0}/bench.json, {0}/bench.html, {0}/junit.xml\n",
+             out.string());
+  if (o.update) {
+    const std::size_t written = bench::updateBaselines(baselines, report);
+    fs::create_directories(baselinePath.parent_path().empty() ? fs::path(".")
+                                                              : baselinePath.parent_path());
+    writeTextFile(baselinePath, bench::baselinesYaml(baselines));
+    fmt::print("baselines: {} of {} subnets written to {} ({} entries in all){}\n", written,
+               report.results.size(), baselinePath.string(), baselines.subnets.size(),
+               written < report.results.size() ? "; failing subnets keep their old entries" : "");
+  }
+  return report.passed() ? 0 : 1;
+}
+
+}  // namespace
+
+void addBenchCommand(CLI::App& app, Action& action) {
+  auto o = std::make_shared<BenchCliOptions>();
+  CLI::App* command = app.add_subcommand(
+      "bench", "Run the subnetwork benchmark: verify each subnet, compare cycles with baselines");
+  command->add_option("--suite", o->suite,
+                      "Suite file (default: subnet_bench/suites/default.yaml)");
+  command->add_option("--hw", o->hw, "Hardware config: a name (npu-s, npu-l) or a YAML file");
+  command->add_option("--mode", o->mode, "Simulator engine: timed (default) or functional");
+  command->add_flag("--rtl", o->rtl, "Also co-simulate every subnet on the RTL");
+  command->add_option("--jobs,-j", o->jobs, "Subnets run in parallel (default 1)");
+  command->add_option("--shard", o->shard, "Run shard i of n (1-based), e.g. 2/4");
+  command->add_option("--filter", o->filter, "Only subnets whose name matches this regex");
+  command->add_option("--out", o->out, "Report directory (default: out/bench)");
+  command->add_option("--baseline", o->baseline,
+                      "Baseline file (default: <suite's baselines folder>/<hw name>.yaml)");
+  command->add_flag("--update-baselines", o->update,
+                    "Write the passing subnets' figures into the baseline file");
+  command->callback([&action, o] { action = [o] { return runBenchCommand(*o); }; });
+}
+
+}  // namespace npu::cli

@@ -1,0 +1,371 @@
+// Text, Markdown, JSON and HTML renderings of a BenchReport.
+#include "npu/subnet_bench/bench_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "npu/support/markup.h"
+
+namespace npu::bench {
+namespace {
+
+/// 988698 -> "988,698".
+std::string grouped(std::uint64_t value) {
+  std::string digits = std::to_string(value);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) {
+      out += ',';
+    }
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string percent(double fraction) {
+  return fmt::format("{:.1f}%", 100.0 * fraction);
+}
+
+/// "+1.25%", or "-" without a baseline.
+std::string changeText(const SubnetResult& r) {
+  if (!r.error.empty() || r.cycleCheck.verdict == CycleVerdict::NoBaseline) {
+    return "-";
+  }
+  return fmt::format("{:+.2f}%", 100.0 * r.cycleCheck.change);
+}
+
+/// "within", "improvement", "REGRESSION", "no baseline".
+std::string verdictText(const SubnetResult& r) {
+  if (!r.error.empty()) {
+    return "-";
+  }
+  if (r.cycleCheck.verdict == CycleVerdict::Regression) {
+    return "REGRESSION";
+  }
+  return std::string(cycleVerdictName(r.cycleCheck.verdict));
+}
+
+std::string rtlText(const SubnetResult& r) {
+  if (!r.rtl) {
+    return "-";
+  }
+  return r.rtl->matches ? fmt::format("same (delta {})", r.rtl->cycleDelta) : "DIFFERENT";
+}
+
+std::string baselineText(const SubnetResult& r) {
+  return r.cycleCheck.verdict == CycleVerdict::NoBaseline ? "-" : grouped(r.cycleCheck.baseline);
+}
+
+}  // namespace
+
+std::string statusText(const SubnetResult& r) {
+  if (!r.error.empty()) {
+    return "ERROR";
+  }
+  return r.passed() ? "PASS" : "FAIL";
+}
+
+std::string resultFigures(const SubnetResult& r) {
+  if (!r.error.empty()) {
+    return "error: " + r.error;
+  }
+  std::string baseline = "no baseline";
+  if (r.cycleCheck.verdict != CycleVerdict::NoBaseline) {
+    baseline = fmt::format("baseline {}, {:+.2f}%, {}; tolerance {:.2f}%",
+                           grouped(r.cycleCheck.baseline), 100.0 * r.cycleCheck.change,
+                           cycleVerdictName(r.cycleCheck.verdict), 100.0 * r.entry.cycleTolerance);
+  }
+  std::string text = fmt::format(
+      "{} cycles ({}), {} MACs, MAC utilization {}, output cosine vs fp32 {:.5f} (min {}), {}",
+      grouped(r.cycles), baseline, grouped(r.macs), percent(r.utilization), r.cosine,
+      r.entry.minCosine, r.bitExact ? "bit-exact against golden" : "NOT bit-exact");
+  if (r.rtl) {
+    text +=
+        fmt::format(", RTL {} ({} cycles, delta {})", r.rtl->matches ? "identical" : "DIFFERENT",
+                    grouped(r.rtl->cycles), r.rtl->cycleDelta);
+  }
+  return text;
+}
+
+std::string formatProgressLine(std::size_t done, std::size_t total, const SubnetResult& r) {
+  const int width = static_cast<int>(std::to_string(total).size());
+  std::string line =
+      fmt::format("[{:>{}}/{}] {:<5} {:<28}", done, width, total, statusText(r), r.entry.name);
+  if (!r.error.empty()) {
+    return line + " " + r.error + "\n";
+  }
+  line += fmt::format(" {:>11} cycles {:>8}  util {:>6}  cos {:.5f}  {:.1f} s", grouped(r.cycles),
+                      changeText(r), percent(r.utilization), r.cosine, r.seconds);
+  for (const std::string& reason : r.failures) {
+    line += "\n      " + reason;
+  }
+  return line + "\n";
+}
+
+std::string benchSummaryLine(const BenchReport& report) {
+  return fmt::format(
+      "bench {} on {} ({}{}{}): {} subnets, {} passed, {} failed ({} errors); cycles vs "
+      "baseline: {} regressions, {} improvements, {} within tolerance; {:.1f} s",
+      report.suite, report.hardware, report.mode, report.rtl ? ", RTL" : "",
+      report.shard.count > 1 ? ", shard " + shardText(report.shard) : "", report.results.size(),
+      report.results.size() - report.failed(), report.failed(), report.errors(),
+      report.count(CycleVerdict::Regression), report.count(CycleVerdict::Improvement),
+      report.count(CycleVerdict::Within), report.seconds);
+}
+
+std::string formatBenchTable(const BenchReport& report) {
+  std::size_t width = 6;
+  for (const SubnetResult& r : report.results) {
+    width = std::max(width, r.entry.name.size());
+  }
+  std::string out = fmt::format("{:<{}}  {:<6} {:>12} {:>12} {:>8} {:<11} {:>6} {:>8} {:>7} {:<9}",
+                                "subnet", width, "result", "cycles", "baseline", "change",
+                                "vs baseline", "util", "cosine", "min", "bit-exact");
+  out += report.rtl ? fmt::format(" {:<16}", "RTL") : "";
+  out += "    time\n";
+  for (const SubnetResult& r : report.results) {
+    if (!r.error.empty()) {
+      out += fmt::format("{:<{}}  {:<6} {}\n", r.entry.name, width, "ERROR", r.error);
+      continue;
+    }
+    out += fmt::format("{:<{}}  {:<6} {:>12} {:>12} {:>8} {:<11} {:>6} {:>8.5f} {:>7} {:<9}",
+                       r.entry.name, width, statusText(r), grouped(r.cycles), baselineText(r),
+                       changeText(r), verdictText(r), percent(r.utilization), r.cosine,
+                       r.entry.minCosine, r.bitExact ? "yes" : "NO");
+    out += report.rtl ? fmt::format(" {:<16}", rtlText(r)) : "";
+    out += fmt::format(" {:>5.1f} s\n", r.seconds);
+  }
+  for (const SubnetResult& r : report.results) {
+    for (const std::string& reason : r.failures) {
+      out += fmt::format("{} {}: {}\n", statusText(r), r.entry.name, reason);
+    }
+  }
+  return out + benchSummaryLine(report) + "\n";
+}
+
+std::string benchMarkdown(const BenchReport& report) {
+  std::string out = fmt::format("# npu bench: {}\n\n", report.suite);
+  out += fmt::format("- **{}**\n", report.passed() ? "PASS" : "FAIL");
+  out += fmt::format("- {}\n", benchSummaryLine(report));
+  out += fmt::format("- Suite: `{}`; baselines: `{}`\n", report.suitePath.string(),
+                     report.baselinePath.string());
+  if (!report.filter.empty()) {
+    out += fmt::format("- Filter: `{}`\n", report.filter);
+  }
+  out +=
+      "- A subnet fails on any bit mismatch against golden, an output cosine vs fp32 below its "
+      "minimum, or more cycles than its baseline plus the tolerance.\n\n";
+  out += fmt::format(
+      "| subnet | result | cycles | baseline | change | vs baseline | MAC util | MACs | cosine "
+      "| min cosine | bit-exact |{} time (s) |\n|---|---|---:|---:|---:|---|---:|---:|---:|---:|"
+      "---|{}---:|\n",
+      report.rtl ? " RTL |" : "", report.rtl ? "---|" : "");
+  for (const SubnetResult& r : report.results) {
+    if (!r.error.empty()) {
+      out += fmt::format("| {} | ERROR | - | - | - | - | - | - | - | {} | - |{} {:.1f} |\n",
+                         r.entry.name, r.entry.minCosine, report.rtl ? " - |" : "", r.seconds);
+      continue;
+    }
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {:.5f} | {} | {} |{} {:.1f} |\n",
+                       r.entry.name, statusText(r), grouped(r.cycles), baselineText(r),
+                       changeText(r), verdictText(r), percent(r.utilization), grouped(r.macs),
+                       r.cosine, r.entry.minCosine, r.bitExact ? "yes" : "**NO**",
+                       report.rtl ? fmt::format(" {} |", rtlText(r)) : "", r.seconds);
+  }
+  if (report.failed() > 0) {
+    out += "\n## Failures\n\n";
+    for (const SubnetResult& r : report.results) {
+      for (const std::string& reason : r.failures) {
+        out += fmt::format("- `{}` ({}): {}\n", r.entry.name, r.entry.location, reason);
+      }
+    }
+  }
+  if (report.count(CycleVerdict::Improvement) > 0) {
+    out += "\n## Improvements\n\n";
+    for (const SubnetResult& r : report.results) {
+      if (r.error.empty() && r.cycleCheck.verdict == CycleVerdict::Improvement) {
+        out += fmt::format("- `{}`: {} cycles, baseline {} ({:+.2f}%)\n", r.entry.name,
+                           grouped(r.cycles), grouped(r.cycleCheck.baseline),
+                           100.0 * r.cycleCheck.change);
+      }
+    }
+    out += "\nAccept them with `npu bench --update-baselines` (docs/bench.md).\n";
+  }
+  return out;
+}
+
+std::string benchJson(const BenchReport& report) {
+  nlohmann::ordered_json j;
+  j["suite"] = report.suite;
+  j["suite_file"] = report.suitePath.string();
+  j["hardware"] = report.hardware;
+  j["mode"] = report.mode;
+  j["rtl"] = report.rtl;
+  j["shard"] = shardText(report.shard);
+  j["filter"] = report.filter;
+  j["baselines"] = report.baselinePath.string();
+  j["pass"] = report.passed();
+  j["seconds"] = report.seconds;
+  j["summary"] = {{"subnets", report.results.size()},
+                  {"passed", report.results.size() - report.failed()},
+                  {"failed", report.failed()},
+                  {"errors", report.errors()},
+                  {"regressions", report.count(CycleVerdict::Regression)},
+                  {"improvements", report.count(CycleVerdict::Improvement)},
+                  {"within_tolerance", report.count(CycleVerdict::Within)}};
+  nlohmann::ordered_json subnets = nlohmann::ordered_json::array();
+  for (const SubnetResult& r : report.results) {
+    nlohmann::ordered_json s;
+    s["name"] = r.entry.name;
+    s["graph"] = r.entry.graph.string();
+    s["pass"] = r.passed();
+    s["failures"] = r.failures;
+    s["error"] = r.error;
+    s["seconds"] = r.seconds;
+    if (r.error.empty()) {
+      s["bit_exact"] = r.bitExact;
+      s["first_mismatch"] = r.mismatch;
+      s["cosine"] = r.cosine;
+      s["min_cosine"] = r.entry.minCosine;
+      s["baseline_cosine"] =
+          r.baselineCosine ? nlohmann::json(*r.baselineCosine) : nlohmann::json();
+      s["cycles"] = r.cycles;
+      const bool compared = r.cycleCheck.verdict != CycleVerdict::NoBaseline;
+      s["baseline_cycles"] = compared ? nlohmann::json(r.cycleCheck.baseline) : nlohmann::json();
+      s["cycle_change"] = compared ? nlohmann::json(r.cycleCheck.change) : nlohmann::json();
+      s["cycle_verdict"] = cycleVerdictName(r.cycleCheck.verdict);
+      s["cycle_tolerance"] = r.entry.cycleTolerance;
+      s["macs"] = r.macs;
+      s["mac_utilization"] = r.utilization;
+      s["ddr_bytes"] = r.ddrBytes;
+      s["npu_ops"] = r.npuOps;
+      s["host_ops"] = r.hostOps;
+      if (r.rtl) {
+        s["rtl"] = {{"matches", r.rtl->matches},
+                    {"cycles", r.rtl->cycles},
+                    {"cycle_delta", r.rtl->cycleDelta},
+                    {"detail", r.rtl->detail}};
+      }
+      nlohmann::ordered_json layers = nlohmann::ordered_json::array();
+      for (const runtime::LayerRow& row : r.layers) {
+        nlohmann::ordered_json l;
+        l["layer"] = row.layer;
+        l["kind"] = row.kind;
+        l["device"] = row.device;
+        l["macs"] = row.macs;
+        if (row.device == "npu") {
+          l["cycles"] = row.cycles;
+          l["mac_utilization"] = row.macUtilization;
+          l["ddr_bytes"] = row.ddrBytes;
+          l["cosine"] = row.cosine ? nlohmann::json(*row.cosine) : nlohmann::json();
+        }
+        layers.push_back(l);
+      }
+      s["layers"] = layers;
+    }
+    subnets.push_back(s);
+  }
+  j["subnets"] = subnets;
+  return j.dump(2) + "\n";
+}
+
+std::string benchHtml(const BenchReport& report) {
+  std::string html =
+      htmlReportHead("npu bench: " + report.suite, "details{margin:4px 0}summary{cursor:pointer}");
+  html += fmt::format("<h1>npu bench: {}</h1>\n", escapeMarkup(report.suite));
+  html += fmt::format("<p class='{}'>{}</p>\n<p>{}</p>\n", report.passed() ? "pass" : "fail",
+                      report.passed() ? "PASS" : "FAIL", escapeMarkup(benchSummaryLine(report)));
+  html += fmt::format(
+      "<p>Suite <code>{}</code>, baselines <code>{}</code>{}.</p>\n",
+      escapeMarkup(report.suitePath.string()), escapeMarkup(report.baselinePath.string()),
+      report.filter.empty() ? "" : ", filter <code>" + escapeMarkup(report.filter) + "</code>");
+
+  std::vector<ChartBar> cycles;
+  std::vector<ChartBar> utilization;
+  std::vector<ChartBar> change;
+  for (const SubnetResult& r : report.results) {
+    if (!r.error.empty()) {
+      continue;
+    }
+    cycles.push_back({r.entry.name, static_cast<double>(r.cycles), grouped(r.cycles), ""});
+    utilization.push_back({r.entry.name, 100.0 * r.utilization, percent(r.utilization), ""});
+    if (r.cycleCheck.verdict != CycleVerdict::NoBaseline) {
+      const char* color = r.cycleCheck.verdict == CycleVerdict::Regression    ? "#c33"
+                          : r.cycleCheck.verdict == CycleVerdict::Improvement ? "#393"
+                                                                              : "#999";
+      change.push_back({r.entry.name, 100.0 * r.cycleCheck.change, changeText(r), color});
+    }
+  }
+  html += "<h2>Cycles per subnet</h2>\n" + svgBarChart("NPU cycles per inference", cycles);
+  html += "<h2>MAC utilization per subnet</h2>\n" + svgBarChart("MAC utilization", utilization);
+  html += "<h2>Cycles vs baseline</h2>\n";
+  html += change.empty() ? std::string("<p>No baseline to compare with.</p>\n")
+                         : svgBarChart(
+                               "cycle change vs baseline (red: regression past the "
+                               "tolerance, green: improvement past it)",
+                               change);
+
+  html += fmt::format(
+      "<h2>Subnets</h2>\n<table><tr><th>subnet</th><th>result</th><th>cycles</th><th>baseline"
+      "</th><th>change</th><th>vs baseline</th><th>MAC util</th><th>MACs</th><th>cosine</th>"
+      "<th>min cosine</th><th>bit-exact</th>{}<th>time (s)</th></tr>\n",
+      report.rtl ? "<th>RTL</th>" : "");
+  for (const SubnetResult& r : report.results) {
+    const std::string cls = r.passed() ? "pass" : "fail";
+    if (!r.error.empty()) {
+      html += fmt::format(
+          "<tr><td>{}</td><td class='fail'>ERROR</td><td colspan='{}'>{}</td><td>{:.1f}</td>"
+          "</tr>\n",
+          escapeMarkup(r.entry.name), report.rtl ? 10 : 9, escapeMarkup(r.error), r.seconds);
+      continue;
+    }
+    html += fmt::format(
+        "<tr><td>{}</td><td class='{}'>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+        "<td>{}</td><td>{}</td><td>{:.5f}</td><td>{}</td><td>{}</td>{}<td>{:.1f}</td></tr>\n",
+        escapeMarkup(r.entry.name), cls, statusText(r), grouped(r.cycles), baselineText(r),
+        changeText(r), verdictText(r), percent(r.utilization), grouped(r.macs), r.cosine,
+        r.entry.minCosine, r.bitExact ? "yes" : "NO",
+        report.rtl ? "<td>" + escapeMarkup(rtlText(r)) + "</td>" : "", r.seconds);
+  }
+  html += "</table>\n";
+  if (report.failed() > 0) {
+    html += "<h2>Failures</h2>\n<ul>\n";
+    for (const SubnetResult& r : report.results) {
+      for (const std::string& reason : r.failures) {
+        html += fmt::format("<li><b>{}</b> ({}): {}</li>\n", escapeMarkup(r.entry.name),
+                            escapeMarkup(r.entry.location), escapeMarkup(reason));
+      }
+    }
+    html += "</ul>\n";
+  }
+
+  html += "<h2>Layers</h2>\n";
+  for (const SubnetResult& r : report.results) {
+    if (!r.error.empty()) {
+      continue;
+    }
+    html += fmt::format(
+        "<details><summary>{} ({} layers)</summary>\n<table><tr><th>layer</th><th>kind</th>"
+        "<th>device</th><th>MACs</th><th>cycles</th><th>MAC util</th><th>DDR bytes</th>"
+        "<th>cosine</th></tr>\n",
+        escapeMarkup(r.entry.name), r.layers.size());
+    for (const runtime::LayerRow& row : r.layers) {
+      const bool npu = row.device == "npu";
+      html += fmt::format(
+          "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+          "<td>{}</td></tr>\n",
+          escapeMarkup(row.layer), escapeMarkup(row.kind), escapeMarkup(row.device),
+          grouped(row.macs), npu ? grouped(row.cycles) : "-",
+          npu && row.macs > 0 ? percent(row.macUtilization) : "-",
+          npu ? grouped(row.ddrBytes) : "-",
+          npu && row.cosine ? fmt::format("{:.5f}", *row.cosine) : "-");
+    }
+    html += "</table></details>\n";
+  }
+  return html + "</body></html>\n";
+}
+
+}  // namespace npu::bench

@@ -1,0 +1,210 @@
+// Running the suite: one subnet per task on a small thread pool, each through the main job's
+// flow, judged against its thresholds and baseline.
+#include "npu/subnet_bench/bench_runner.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "npu/compiler/frontend/import.h"
+#include "npu/rtl/cosim.h"
+#include "npu/runtime/run_model.h"
+#include "npu/support/error.h"
+
+namespace npu::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Throws Error when the graph's inputs are not exactly the suite entry's.
+void checkInputs(const SubnetEntry& entry) {
+  const compiler::Graph graph = compiler::importModel(entry.graph);
+  std::vector<std::pair<std::string, compiler::Shape>> actual;
+  for (compiler::ValueId id : graph.inputs()) {
+    const compiler::Value& v = graph.value(id);
+    if (!v.isConstant()) {
+      actual.emplace_back(v.name, v.shape);
+    }
+  }
+  auto list = [](const auto& inputs) {
+    std::string text;
+    for (const auto& [name, shape] : inputs) {
+      text += fmt::format("{}{}{}", text.empty() ? "" : ", ", name.empty() ? "" : name + " ",
+                          shapeText(shape));
+    }
+    return text;
+  };
+  bool same = actual.size() == entry.inputs.size();
+  for (std::size_t i = 0; same && i < actual.size(); ++i) {
+    same = (entry.inputs[i].first.empty() || entry.inputs[i].first == actual[i].first) &&
+           entry.inputs[i].second == actual[i].second;
+  }
+  if (!same) {
+    fail("{}: subnet '{}': the suite gives input {} but {} has {}", entry.location, entry.name,
+         list(entry.inputs), entry.graph.string(), list(actual));
+  }
+}
+
+/// Co-simulates every NPU segment of the first input on the RTL (as `npu run --rtl` does).
+RtlCheck runRtlCheck(const runtime::MainJobOptions& job) {
+  const runtime::PreparedModel prepared = runtime::prepareModel(job);
+  const auto inputs = runtime::segmentInputs(prepared.compiled, prepared.firstInput);
+  RtlCheck check;
+  check.matches = true;
+  for (std::size_t i = 0; i < prepared.compiled.programs.size(); ++i) {
+    const runtime::SegmentImages images = runtime::segmentImages(prepared.compiled, i, inputs[i]);
+    const rtl::CosimReport report = rtl::cosimulate(images.compiled.program);
+    const bool golden = !report.rtl.ddr.firstDifference(images.expected);
+    check.cycles += report.rtl.totalCycles;
+    check.cycleDelta += report.cycleDelta();
+    if (check.matches && !(report.matches() && golden)) {
+      check.matches = false;
+      std::string summary = report.summary(images.compiled.program);
+      std::replace(summary.begin(), summary.end(), '\n', ' ');
+      check.detail = fmt::format("NPU segment {}: {}{}", i, summary,
+                                 golden ? "" : "; RTL final DDR differs from golden");
+    }
+  }
+  return check;
+}
+
+}  // namespace
+
+std::size_t BenchReport::failed() const {
+  return static_cast<std::size_t>(std::count_if(results.begin(), results.end(),
+                                                [](const SubnetResult& r) { return !r.passed(); }));
+}
+
+std::size_t BenchReport::errors() const {
+  return static_cast<std::size_t>(std::count_if(
+      results.begin(), results.end(), [](const SubnetResult& r) { return !r.error.empty(); }));
+}
+
+std::size_t BenchReport::count(CycleVerdict verdict) const {
+  return static_cast<std::size_t>(std::count_if(
+      results.begin(), results.end(),
+      [&](const SubnetResult& r) { return r.error.empty() && r.cycleCheck.verdict == verdict; }));
+}
+
+void judge(SubnetResult& r, bool updatingBaselines) {
+  r.failures.clear();
+  if (!r.error.empty()) {
+    r.failures.push_back("error: " + r.error);
+    return;
+  }
+  if (!r.bitExact) {
+    r.failures.push_back("bit mismatch: " + r.mismatch);
+  }
+  if (r.cosine < r.entry.minCosine) {
+    r.failures.push_back(fmt::format("accuracy: output cosine vs fp32 {:.5f} is below {}", r.cosine,
+                                     r.entry.minCosine));
+  }
+  if (r.cycleCheck.verdict == CycleVerdict::Regression && !updatingBaselines) {
+    r.failures.push_back(fmt::format("cycles: {} vs baseline {} ({:+.2f}%, tolerance {:.2f}%)",
+                                     r.cycles, r.cycleCheck.baseline, 100.0 * r.cycleCheck.change,
+                                     100.0 * r.entry.cycleTolerance));
+  }
+  if (r.rtl && !r.rtl->matches) {
+    r.failures.push_back("RTL: " + r.rtl->detail);
+  }
+}
+
+SubnetResult runSubnet(const SubnetEntry& entry, const Baselines* baselines,
+                       const BenchOptions& options) {
+  const auto start = Clock::now();
+  SubnetResult r;
+  r.entry = entry;
+  try {
+    checkInputs(entry);
+    runtime::MainJobOptions job;
+    job.model = entry.graph;
+    job.hw = options.hw;
+    job.quantConfig = entry.quantConfig;
+    job.mode = options.mode;
+    job.maxInputs = 1;
+    const runtime::MainJobReport report = runtime::runMainJob(job);
+    r.bitExact = report.pass();
+    r.mismatch = report.firstMismatch;
+    r.cosine = report.outputCosine;
+    r.cycles = report.totalCycles;
+    r.macs = report.totalMacs;
+    r.ddrBytes = report.ddrBytes;
+    r.utilization = report.macUtilization;
+    r.npuOps = report.npuOps;
+    r.hostOps = report.hostOps;
+    r.layers = report.layers;
+    std::optional<std::uint64_t> baseline;
+    if (baselines != nullptr) {
+      if (auto it = baselines->subnets.find(entry.name); it != baselines->subnets.end()) {
+        baseline = it->second.cycles;
+        r.baselineCosine = it->second.cosine;
+      }
+    }
+    r.cycleCheck = compareCycles(r.cycles, baseline, entry.cycleTolerance);
+    if (options.rtl) {
+      r.rtl = runRtlCheck(job);
+    }
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  judge(r, options.updatingBaselines);
+  r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return r;
+}
+
+BenchReport runBench(const BenchSuite& suite, const std::vector<std::size_t>& selected,
+                     const Baselines* baselines, const BenchOptions& options,
+                     const BenchProgress& progress) {
+  const auto start = Clock::now();
+  BenchReport report;
+  report.suite = suite.name;
+  report.suitePath = suite.path;
+  report.mode = options.mode == sim::SimMode::Timed ? "timed" : "functional";
+  report.rtl = options.rtl;
+  report.results.resize(selected.size());
+
+  // Workers take the next subnet from a shared counter; results land in their own slot.
+  std::atomic<std::size_t> next{0};
+  std::size_t done = 0;
+  std::mutex progressMutex;
+  auto work = [&] {
+    for (std::size_t k = next++; k < selected.size(); k = next++) {
+      report.results[k] = runSubnet(suite.subnets.at(selected[k]), baselines, options);
+      const std::lock_guard<std::mutex> lock(progressMutex);
+      ++done;
+      if (progress) {
+        progress(done, selected.size(), report.results[k]);
+      }
+    }
+  };
+  const std::size_t threads = std::max<std::size_t>(1, std::min(options.jobs, selected.size()));
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < threads; ++t) {
+    pool.emplace_back(work);
+  }
+  work();
+  for (std::thread& t : pool) {
+    t.join();
+  }
+  report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return report;
+}
+
+std::size_t updateBaselines(Baselines& baselines, const BenchReport& report) {
+  std::size_t written = 0;
+  for (const SubnetResult& r : report.results) {
+    if (!r.passed()) {
+      continue;
+    }
+    baselines.subnets[r.entry.name] = {r.cycles, r.macs, r.utilization, r.cosine};
+    ++written;
+  }
+  return written;
+}
+
+}  // namespace npu::bench

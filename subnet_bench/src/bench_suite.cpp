@@ -1,0 +1,282 @@
+// Suite files: reading them with errors that name the file and line.
+#include "npu/subnet_bench/bench_suite.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <set>
+
+#include "npu/support/error.h"
+#include "npu/support/file_io.h"
+
+namespace npu::bench {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kTopKeys = "suite, baselines, defaults, subnets";
+constexpr std::string_view kEntryKeys = "name, graph, input, quant, cosine, cycle_tolerance";
+
+/// The per-entry settings `defaults:` may set.
+struct Defaults {
+  double minCosine = 0.99;
+  double cycleTolerance = 0.02;
+};
+
+class SuiteParser {
+ public:
+  SuiteParser(std::string source, fs::path baseDir)
+      : m_source(std::move(source)), m_baseDir(std::move(baseDir)) {}
+
+  BenchSuite run(const YAML::Node& root) {
+    if (!root.IsMap()) {
+      fail("{}: a suite file is a map with 'subnets:' (see docs/bench.md)", m_source);
+    }
+    BenchSuite suite;
+    suite.name = fs::path(m_source).stem().string();
+    suite.baselineDir = m_baseDir / "../baselines";
+    Defaults defaults;
+    const YAML::Node* subnets = nullptr;
+    for (const auto& entry : root) {
+      const std::string key = entry.first.as<std::string>();
+      const YAML::Node& value = entry.second;
+      if (key == "suite") {
+        suite.name = name(value, "suite");
+      } else if (key == "baselines") {
+        suite.baselineDir = m_baseDir / text(value, "baselines");
+      } else if (key == "defaults") {
+        readDefaults(value, defaults);
+      } else if (key == "subnets") {
+        subnets = &entry.second;
+      } else {
+        fail("{}: unknown key '{}' (keys: {})", at(entry.first), key, kTopKeys);
+      }
+    }
+    if (subnets == nullptr) {
+      fail("{}: no 'subnets:' list", m_source);
+    }
+    if (!subnets->IsSequence() || subnets->size() == 0) {
+      fail("{}: 'subnets' must be a non-empty list", at(*subnets));
+    }
+    std::set<std::string> names;
+    for (const YAML::Node& node : *subnets) {
+      SubnetEntry entry = readEntry(node, defaults);
+      if (!names.insert(entry.name).second) {
+        fail("{}: subnet '{}' is listed twice", entry.location, entry.name);
+      }
+      suite.subnets.push_back(std::move(entry));
+    }
+    suite.baselineDir = suite.baselineDir.lexically_normal();
+    return suite;
+  }
+
+ private:
+  std::string at(const YAML::Node& node) const {
+    return fmt::format("{}:{}", m_source, node.Mark().line + 1);
+  }
+
+  std::string text(const YAML::Node& node, std::string_view key) const {
+    if (!node.IsScalar() || node.Scalar().empty()) {
+      fail("{}: '{}' must be a non-empty string", at(node), key);
+    }
+    return node.Scalar();
+  }
+
+  std::string name(const YAML::Node& node, std::string_view key) const {
+    std::string value = text(node, key);
+    const bool ok = std::all_of(value.begin(), value.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.';
+    });
+    if (!ok) {
+      fail("{}: '{}' = '{}' may hold only letters, digits, '_', '-' and '.'", at(node), key, value);
+    }
+    return value;
+  }
+
+  double number(const YAML::Node& node, std::string_view key) const {
+    if (node.IsScalar()) {
+      try {
+        return node.as<double>();
+      } catch (const YAML::Exception&) {
+      }
+    }
+    fail("{}: '{}' must be a number", at(node), key);
+  }
+
+  double cosine(const YAML::Node& node) const {
+    const double v = number(node, "cosine");
+    if (!(v >= 0.0 && v <= 1.0)) {
+      fail("{}: 'cosine' must be in [0, 1], got {}", at(node), node.Scalar());
+    }
+    return v;
+  }
+
+  /// A fraction in [0, 1] or a percentage "2%".
+  double tolerance(const YAML::Node& node) const {
+    double v = -1.0;
+    if (node.IsScalar() && !node.Scalar().empty() && node.Scalar().back() == '%') {
+      const std::string digits = node.Scalar().substr(0, node.Scalar().size() - 1);
+      char* end = nullptr;
+      const double percent = std::strtod(digits.c_str(), &end);
+      if (!digits.empty() && end == digits.c_str() + digits.size()) {
+        v = percent / 100.0;
+      }
+    } else if (node.IsScalar()) {
+      try {
+        v = node.as<double>();
+      } catch (const YAML::Exception&) {
+      }
+    }
+    if (!(v >= 0.0 && v <= 1.0)) {
+      fail(
+          "{}: 'cycle_tolerance' must be a fraction in [0, 1] or a percentage in [0%, 100%], got "
+          "'{}'",
+          at(node), node.IsScalar() ? node.Scalar() : std::string("(not a scalar)"));
+    }
+    return v;
+  }
+
+  void readDefaults(const YAML::Node& node, Defaults& defaults) const {
+    if (!node.IsMap()) {
+      fail("{}: 'defaults' must be a map of cosine and cycle_tolerance", at(node));
+    }
+    for (const auto& entry : node) {
+      const std::string key = entry.first.as<std::string>();
+      if (key == "cosine") {
+        defaults.minCosine = cosine(entry.second);
+      } else if (key == "cycle_tolerance") {
+        defaults.cycleTolerance = tolerance(entry.second);
+      } else {
+        fail("{}: unknown key '{}' in 'defaults' (keys: cosine, cycle_tolerance)", at(entry.first),
+             key);
+      }
+    }
+  }
+
+  std::vector<std::int64_t> shape(const YAML::Node& node, const std::string& what) const {
+    std::vector<std::int64_t> dims;
+    bool ok = node.IsSequence() && node.size() > 0;
+    for (std::size_t i = 0; ok && i < node.size(); ++i) {
+      try {
+        ok = node[i].IsScalar();
+        dims.push_back(ok ? node[i].as<std::int64_t>() : 0);
+        ok = ok && dims.back() > 0;
+      } catch (const YAML::Exception&) {
+        ok = false;
+      }
+    }
+    if (!ok) {
+      fail("{}: {} must be a shape: a list of positive integers, e.g. [1, 64, 56, 56]", at(node),
+           what);
+    }
+    return dims;
+  }
+
+  std::vector<std::pair<std::string, std::vector<std::int64_t>>> inputs(
+      const YAML::Node& node) const {
+    std::vector<std::pair<std::string, std::vector<std::int64_t>>> out;
+    if (node.IsMap() && node.size() > 0) {
+      for (const auto& entry : node) {
+        const std::string input = entry.first.as<std::string>();
+        out.emplace_back(input, shape(entry.second, fmt::format("input '{}'", input)));
+      }
+      return out;
+    }
+    if (node.IsSequence()) {
+      // One shape: the graph's only input, whatever its name.
+      out.emplace_back("", shape(node, "'input'"));
+      return out;
+    }
+    fail("{}: 'input' must be a shape ([1, 64, 56, 56]) or a map of input name to shape", at(node));
+  }
+
+  fs::path existingFile(const YAML::Node& node, std::string_view key) const {
+    const fs::path path = (m_baseDir / text(node, key)).lexically_normal();
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
+      fail("{}: {} file '{}' does not exist", at(node), key, path.string());
+    }
+    return path;
+  }
+
+  SubnetEntry readEntry(const YAML::Node& node, const Defaults& defaults) const {
+    if (!node.IsMap()) {
+      fail("{}: a subnet is a map with name, graph and input", at(node));
+    }
+    SubnetEntry entry;
+    entry.location = at(node);
+    entry.minCosine = defaults.minCosine;
+    entry.cycleTolerance = defaults.cycleTolerance;
+    for (const auto& item : node) {
+      const std::string key = item.first.as<std::string>();
+      const YAML::Node& value = item.second;
+      if (key == "name") {
+        entry.name = name(value, "name");
+      } else if (key == "graph") {
+        entry.graph = existingFile(value, "graph");
+      } else if (key == "input") {
+        entry.inputs = inputs(value);
+      } else if (key == "quant") {
+        entry.quantConfig = existingFile(value, "quant");
+      } else if (key == "cosine") {
+        entry.minCosine = cosine(value);
+      } else if (key == "cycle_tolerance") {
+        entry.cycleTolerance = tolerance(value);
+      } else {
+        fail("{}: unknown key '{}' in a subnet (keys: {})", at(item.first), key, kEntryKeys);
+      }
+    }
+    for (const auto& [key, missing] :
+         {std::pair{"name", entry.name.empty()}, std::pair{"graph", entry.graph.empty()},
+          std::pair{"input", entry.inputs.empty()}}) {
+      if (missing) {
+        fail("{}: subnet{} has no '{}'", entry.location,
+             entry.name.empty() ? "" : fmt::format(" '{}'", entry.name), key);
+      }
+    }
+    return entry;
+  }
+
+  std::string m_source;
+  fs::path m_baseDir;
+};
+
+}  // namespace
+
+BenchSuite parseSuite(std::string_view text, const std::string& source,
+                      const std::filesystem::path& baseDir) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(text));
+  } catch (const YAML::ParserException& e) {
+    fail("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg);
+  }
+  try {
+    return SuiteParser(source, baseDir).run(root);
+  } catch (const YAML::Exception& e) {
+    fail("{}:{}: {}", source, e.mark.line + 1, e.msg);
+  }
+}
+
+BenchSuite loadSuite(const std::filesystem::path& path) {
+  BenchSuite suite = parseSuite(readTextFile(path), path.string(), path.parent_path());
+  suite.path = path;
+  return suite;
+}
+
+std::filesystem::path defaultSuitePath() {
+  if (const char* dir = std::getenv("NPU_SUBNET_BENCH_DIR"); dir != nullptr && *dir != '\0') {
+    return std::filesystem::path(dir) / "suites" / "default.yaml";
+  }
+  return std::filesystem::path(NPU_SUBNET_BENCH_DIR) / "suites" / "default.yaml";
+}
+
+std::string shapeText(const std::vector<std::int64_t>& shape) {
+  return fmt::format("[{}]", fmt::join(shape, ", "));
+}
+
+}  // namespace npu::bench

@@ -1,0 +1,437 @@
+// Subnetwork benchmark units: suite files (and the exact error of each bad one), sharding,
+// baseline files and the cycle comparison, the verdict of a result, and well-formed reports.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "npu/subnet_bench/bench_baseline.h"
+#include "npu/subnet_bench/bench_junit.h"
+#include "npu/subnet_bench/bench_report.h"
+#include "npu/subnet_bench/bench_runner.h"
+#include "npu/subnet_bench/bench_selection.h"
+#include "npu/subnet_bench/bench_suite.h"
+#include "npu/support/error.h"
+
+namespace npu::bench {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kSuiteDir = fs::path(NPU_SOURCE_DIR) / "subnet_bench" / "suites";
+const std::string kGraphs = (fs::path(NPU_SOURCE_DIR) / "subnet_bench" / "graphs").string();
+
+BenchSuite parse(const std::string& text) {
+  return parseSuite(text, "s.yaml", kSuiteDir);
+}
+
+std::string suiteError(const std::string& text) {
+  try {
+    parse(text);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// ---- suite files
+
+TEST(BenchSuite, ParsesEntriesWithDefaults) {
+  const BenchSuite s = parse(R"(suite: mine
+defaults: {cosine: 0.98, cycle_tolerance: 5%}
+subnets:
+  - name: block
+    graph: ../graphs/resnet_basic_block.yaml
+    input: [1, 64, 56, 56]
+  - name: fpn
+    graph: ../graphs/fpn_upsample_add.yaml
+    input: {c5: [1, 512, 14, 14], c4: [1, 256, 28, 28]}
+    quant: ../quant/activations_mse.yaml
+    cosine: 0.9
+    cycle_tolerance: 0.1
+)");
+  EXPECT_EQ(s.name, "mine");
+  EXPECT_EQ(s.baselineDir, (fs::path(NPU_SOURCE_DIR) / "subnet_bench" / "baselines"));
+  ASSERT_EQ(s.subnets.size(), 2U);
+  EXPECT_EQ(s.subnets[0].name, "block");
+  EXPECT_EQ(s.subnets[0].graph, fs::path(kGraphs) / "resnet_basic_block.yaml");
+  ASSERT_EQ(s.subnets[0].inputs.size(), 1U);
+  EXPECT_EQ(s.subnets[0].inputs[0].first, "");
+  EXPECT_EQ(s.subnets[0].inputs[0].second, (std::vector<std::int64_t>{1, 64, 56, 56}));
+  EXPECT_DOUBLE_EQ(s.subnets[0].minCosine, 0.98);
+  EXPECT_DOUBLE_EQ(s.subnets[0].cycleTolerance, 0.05);
+  EXPECT_TRUE(s.subnets[0].quantConfig.empty());
+  EXPECT_EQ(s.subnets[0].location, "s.yaml:4");
+  ASSERT_EQ(s.subnets[1].inputs.size(), 2U);
+  EXPECT_EQ(s.subnets[1].inputs[1].first, "c4");
+  EXPECT_DOUBLE_EQ(s.subnets[1].minCosine, 0.9);
+  EXPECT_DOUBLE_EQ(s.subnets[1].cycleTolerance, 0.1);
+  EXPECT_EQ(s.subnets[1].quantConfig.filename(), "activations_mse.yaml");
+}
+
+TEST(BenchSuite, BundledSuitesLoad) {
+  const BenchSuite d = loadSuite(kSuiteDir / "default.yaml");
+  EXPECT_EQ(d.name, "default");
+  EXPECT_EQ(d.subnets.size(), 10U);
+  const BenchSuite f = loadSuite(kSuiteDir / "full.yaml");
+  EXPECT_EQ(f.subnets.size(), 2U);
+  EXPECT_EQ(defaultSuitePath().filename(), "default.yaml");
+}
+
+TEST(BenchSuite, BadFilesNameFileAndLine) {
+  const std::string entry = "  - name: a\n    graph: ../graphs/gap_fc_head.yaml\n";
+  EXPECT_EQ(suiteError("subnet: []\n"),
+            "s.yaml:1: unknown key 'subnet' (keys: suite, baselines, defaults, subnets)");
+  EXPECT_EQ(suiteError("suite: x\n"), "s.yaml: no 'subnets:' list");
+  EXPECT_EQ(suiteError("subnets: []\n"), "s.yaml:1: 'subnets' must be a non-empty list");
+  EXPECT_EQ(suiteError("subnets:\n  - [1\n"),
+            "s.yaml:3: YAML syntax error: end of sequence flow not found");
+  EXPECT_EQ(suiteError("subnets:\n" + entry), "s.yaml:2: subnet 'a' has no 'input'");
+  EXPECT_EQ(suiteError("subnets:\n  - {graph: ../graphs/gap_fc_head.yaml, input: [1]}\n"),
+            "s.yaml:2: subnet has no 'name'");
+  EXPECT_EQ(suiteError("subnets:\n  - name: a\n    graph: ../graphs/nope.yaml\n"),
+            "s.yaml:3: graph file '" + kGraphs + "/nope.yaml' does not exist");
+  EXPECT_EQ(suiteError("subnets:\n" + entry + "    input: [1, 0, 7]\n"),
+            "s.yaml:4: 'input' must be a shape: a list of positive integers, e.g. [1, 64, 56, "
+            "56]");
+  EXPECT_EQ(suiteError("subnets:\n" + entry + "    input: 7\n"),
+            "s.yaml:4: 'input' must be a shape ([1, 64, 56, 56]) or a map of input name to shape");
+  EXPECT_EQ(suiteError("subnets:\n" + entry + "    input: [1]\n    graf: x\n"),
+            "s.yaml:5: unknown key 'graf' in a subnet (keys: name, graph, input, quant, cosine, "
+            "cycle_tolerance)");
+  EXPECT_EQ(suiteError("subnets:\n" + entry + "    input: [1]\n    cosine: 1.5\n"),
+            "s.yaml:5: 'cosine' must be in [0, 1], got 1.5");
+  EXPECT_EQ(suiteError("subnets:\n" + entry + "    input: [1]\n    cycle_tolerance: 150%\n"),
+            "s.yaml:5: 'cycle_tolerance' must be a fraction in [0, 1] or a percentage in [0%, "
+            "100%], got '150%'");
+  EXPECT_EQ(suiteError("subnets:\n" + entry + "    input: [1]\n    cycle_tolerance: lots\n"),
+            "s.yaml:5: 'cycle_tolerance' must be a fraction in [0, 1] or a percentage in [0%, "
+            "100%], got 'lots'");
+  EXPECT_EQ(suiteError("subnets:\n" + entry + "    input: [1]\n" + entry + "    input: [1]\n"),
+            "s.yaml:5: subnet 'a' is listed twice");
+  EXPECT_EQ(suiteError("subnets:\n  - name: a b\n"),
+            "s.yaml:2: 'name' = 'a b' may hold only letters, digits, '_', '-' and '.'");
+  EXPECT_EQ(suiteError("defaults: {tolerance: 1}\nsubnets: []\n"),
+            "s.yaml:1: unknown key 'tolerance' in 'defaults' (keys: cosine, cycle_tolerance)");
+  EXPECT_EQ(suiteError("subnets:\n" + entry + "    input: [1]\n    quant: q.yaml\n"),
+            "s.yaml:5: quant file '" + kSuiteDir.string() + "/q.yaml' does not exist");
+}
+
+TEST(BenchSuite, MissingFileIsNamed) {
+  try {
+    loadSuite("/nonexistent/suite.yaml");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("/nonexistent/suite.yaml: cannot open", 0), 0U)
+        << e.what();
+  }
+}
+
+// ---- sharding
+
+BenchSuite namedSuite(std::size_t count) {
+  BenchSuite s;
+  for (std::size_t i = 0; i < count; ++i) {
+    SubnetEntry e;
+    e.name = (i % 3 == 0 ? "resnet_" : "mbv2_") + std::to_string(i);
+    s.subnets.push_back(e);
+  }
+  return s;
+}
+
+TEST(BenchSelection, ShardsAreDisjointAndCoverTheSuite) {
+  const BenchSuite suite = namedSuite(11);
+  for (const std::string filter : {"", "resnet", "^mbv2_1"}) {
+    const std::vector<std::size_t> all = selectSubnets(suite, filter, {});
+    for (std::size_t n = 1; n <= 13; ++n) {
+      std::vector<std::size_t> seen;
+      for (std::size_t i = 1; i <= n; ++i) {
+        const std::vector<std::size_t> shard = selectSubnets(suite, filter, {i, n});
+        EXPECT_EQ(shard, selectSubnets(suite, filter, {i, n}));  // deterministic
+        EXPECT_TRUE(std::is_sorted(shard.begin(), shard.end()));
+        // Balanced: shard sizes differ by at most one.
+        EXPECT_LE(shard.size(), all.size() / n + 1);
+        EXPECT_GE(shard.size(), all.size() / n);
+        seen.insert(seen.end(), shard.begin(), shard.end());
+      }
+      std::sort(seen.begin(), seen.end());
+      EXPECT_EQ(seen, all) << "filter '" << filter << "', " << n << " shards";
+      EXPECT_EQ(std::set<std::size_t>(seen.begin(), seen.end()).size(), seen.size());
+    }
+  }
+  EXPECT_EQ(selectSubnets(suite, "resnet", {}), (std::vector<std::size_t>{0, 3, 6, 9}));
+  EXPECT_EQ(selectSubnets(suite, "", {2, 4}), (std::vector<std::size_t>{1, 5, 9}));
+}
+
+TEST(BenchSelection, ParsesShards) {
+  const Shard s = parseShard("3/8");
+  EXPECT_EQ(s.index, 3U);
+  EXPECT_EQ(s.count, 8U);
+  EXPECT_EQ(shardText(s), "3/8");
+  for (const char* bad : {"0/3", "4/3", "1/0", "3", "a/b", "1/2/3", "-1/2", "/2", "1/"}) {
+    try {
+      parseShard(bad);
+      ADD_FAILURE() << bad << " parsed";
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()), std::string("--shard: '") + bad +
+                                           "' is not i/n with 1 <= i <= n (e.g. 2/4, the "
+                                           "second of four shards)");
+    }
+  }
+  try {
+    selectSubnets(namedSuite(2), "(", {});
+    ADD_FAILURE() << "bad regex accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("--filter: '(' is not a regular expression", 0), 0U);
+  }
+}
+
+// ---- baselines
+
+TEST(BenchBaseline, ComparesWithinTolerance) {
+  EXPECT_EQ(compareCycles(1000, std::nullopt, 0.02).verdict, CycleVerdict::NoBaseline);
+  const CycleComparison same = compareCycles(1000, 1000, 0.02);
+  EXPECT_EQ(same.verdict, CycleVerdict::Within);
+  EXPECT_EQ(same.baseline, 1000U);
+  EXPECT_DOUBLE_EQ(same.change, 0.0);
+  EXPECT_EQ(compareCycles(1020, 1000, 0.02).verdict, CycleVerdict::Within);  // exactly 2%
+  EXPECT_EQ(compareCycles(980, 1000, 0.02).verdict, CycleVerdict::Within);
+  const CycleComparison slower = compareCycles(1021, 1000, 0.02);
+  EXPECT_EQ(slower.verdict, CycleVerdict::Regression);
+  EXPECT_NEAR(slower.change, 0.021, 1e-12);
+  const CycleComparison faster = compareCycles(979, 1000, 0.02);
+  EXPECT_EQ(faster.verdict, CycleVerdict::Improvement);
+  EXPECT_NEAR(faster.change, -0.021, 1e-12);
+  EXPECT_EQ(compareCycles(1001, 1000, 0.0).verdict, CycleVerdict::Regression);
+  EXPECT_EQ(compareCycles(999, 1000, 0.0).verdict, CycleVerdict::Improvement);
+  EXPECT_EQ(compareCycles(1, 0, 0.5).verdict, CycleVerdict::Regression);
+  EXPECT_EQ(compareCycles(0, 0, 0.0).verdict, CycleVerdict::Within);
+}
+
+TEST(BenchBaseline, RoundTripsAndRejectsBadFiles) {
+  Baselines b;
+  b.hardware = "npu-s";
+  b.subnets["b"] = {1234, 5678, 0.5, 0.99991};
+  b.subnets["a"] = {1, 0, 0.0, 1.0};
+  const std::string text = baselinesYaml(b);
+  EXPECT_LT(text.find("  a: "), text.find("  b: "));  // sorted
+  const Baselines back = parseBaselines(text, "b.yaml");
+  EXPECT_EQ(back.hardware, "npu-s");
+  EXPECT_EQ(back.subnets, b.subnets);
+
+  auto error = [](const std::string& yaml) {
+    try {
+      parseBaselines(yaml, "b.yaml");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(error("hardware: npu-s\nsubnets:\n  a: {macs: 3}\n"),
+            "b.yaml:3: the baseline of 'a' has no 'cycles'");
+  EXPECT_EQ(error("hardware: npu-s\nsubnets:\n  a: {cycles: -3}\n"),
+            "b.yaml:3: 'cycles' must be a non-negative number");
+  EXPECT_EQ(error("hardware: npu-s\nsubnets:\n  a: {cycles: 3, speed: 1}\n"),
+            "b.yaml:3: unknown key 'speed' in the baseline of 'a' (keys: cycles, macs, "
+            "utilization, cosine)");
+  EXPECT_EQ(error("subnets: {}\n"), "b.yaml: a baseline file needs 'hardware:' and 'subnets:'");
+  EXPECT_EQ(parseBaselines("hardware: npu-s\nsubnets:\n", "b.yaml").subnets.size(), 0U);
+  try {
+    loadBaselines("/nonexistent/npu-x.yaml");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "/nonexistent/npu-x.yaml: no baseline file (create it with `npu bench "
+              "--update-baselines` on this hardware, or name one with --baseline)");
+  }
+}
+
+SubnetResult result(const std::string& name, std::uint64_t cycles, std::uint64_t baseline) {
+  SubnetResult r;
+  r.entry.name = name;
+  r.entry.location = "s.yaml:3";
+  r.entry.minCosine = 0.99;
+  r.entry.cycleTolerance = 0.02;
+  r.bitExact = true;
+  r.cosine = 0.999;
+  r.cycles = cycles;
+  r.macs = 1000;
+  r.utilization = 0.5;
+  r.cycleCheck = compareCycles(cycles, baseline, r.entry.cycleTolerance);
+  judge(r, false);
+  return r;
+}
+
+TEST(BenchJudge, FailsOnMismatchAccuracyAndRegressionOnly) {
+  EXPECT_TRUE(result("same", 1000, 1000).passed());
+  EXPECT_TRUE(result("faster", 900, 1000).passed());
+  SubnetResult slower = result("slower", 1100, 1000);
+  ASSERT_EQ(slower.failures.size(), 1U);
+  EXPECT_EQ(slower.failures[0], "cycles: 1100 vs baseline 1000 (+10.00%, tolerance 2.00%)");
+  judge(slower, true);  // accepting new baselines
+  EXPECT_TRUE(slower.passed());
+
+  SubnetResult bad = result("bad", 1000, 1000);
+  bad.bitExact = false;
+  bad.mismatch = "NPU segment 0: out[0,1,2,3]";
+  bad.cosine = 0.5;
+  judge(bad, true);
+  ASSERT_EQ(bad.failures.size(), 2U);
+  EXPECT_EQ(bad.failures[0], "bit mismatch: NPU segment 0: out[0,1,2,3]");
+  EXPECT_EQ(bad.failures[1], "accuracy: output cosine vs fp32 0.50000 is below 0.99");
+
+  SubnetResult broken = result("broken", 0, 0);
+  broken.error = "graph.yaml:3: layer 'c' (Conv): unknown key 'kernal'";
+  judge(broken, false);
+  ASSERT_EQ(broken.failures.size(), 1U);
+  EXPECT_EQ(broken.failures[0], "error: graph.yaml:3: layer 'c' (Conv): unknown key 'kernal'");
+
+  SubnetResult rtl = result("rtl", 1000, 1000);
+  rtl.rtl = RtlCheck{false, 3, 1003, "NPU segment 0: cycles differ"};
+  judge(rtl, false);
+  ASSERT_EQ(rtl.failures.size(), 1U);
+  EXPECT_EQ(rtl.failures[0], "RTL: NPU segment 0: cycles differ");
+}
+
+TEST(BenchJudge, UpdateKeepsFailingEntries) {
+  BenchReport report;
+  report.results = {result("ok", 900, 1000), result("slow", 1100, 1000)};
+  Baselines b{"npu-s", {{"ok", {1000, 1, 0, 0}}, {"slow", {1000, 1, 0, 0}}, {"other", {7}}}};
+  EXPECT_EQ(updateBaselines(b, report), 1U);
+  EXPECT_EQ(b.subnets.at("ok").cycles, 900U);
+  EXPECT_EQ(b.subnets.at("slow").cycles, 1000U);
+  EXPECT_EQ(b.subnets.at("other").cycles, 7U);
+}
+
+// ---- reports
+
+/// A small XML well-formedness check: every tag closed in order, attribute values quoted,
+/// no raw '<' in text or values, every '&' a known entity, no control characters.
+std::string xmlProblem(const std::string& xml) {
+  std::vector<std::string> open;
+  std::size_t i = 0;
+  auto entityOk = [&](std::size_t at) {
+    for (const char* e : {"&lt;", "&gt;", "&amp;", "&quot;", "&#39;"}) {
+      if (xml.compare(at, std::string(e).size(), e) == 0) {
+        return true;
+      }
+    }
+    return false;
+  };
+  if (xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", 0) != 0) {
+    return "no XML declaration";
+  }
+  i = xml.find('\n') + 1;
+  while (i < xml.size()) {
+    const char c = xml[i];
+    if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') {
+      return "control character at " + std::to_string(i);
+    }
+    if (c == '&' && !entityOk(i)) {
+      return "bad entity at " + std::to_string(i);
+    }
+    if (c != '<') {
+      ++i;
+      continue;
+    }
+    const std::size_t end = xml.find('>', i);
+    if (end == std::string::npos) {
+      return "unterminated tag";
+    }
+    std::string tag = xml.substr(i + 1, end - i - 1);
+    // Attribute values: quoted, no '<'.
+    std::size_t quotes = std::count(tag.begin(), tag.end(), '"');
+    if (quotes % 2 != 0 || tag.find('<') != std::string::npos) {
+      return "bad tag <" + tag + ">";
+    }
+    for (std::size_t k = 0; k < tag.size(); ++k) {
+      if (tag[k] == '&' && !entityOk(i + 1 + k)) {
+        return "bad entity in <" + tag + ">";
+      }
+    }
+    const bool closing = tag.front() == '/';
+    const bool selfClosing = tag.back() == '/';
+    const std::string name =
+        tag.substr(closing ? 1 : 0, tag.find_first_of(" />", 1) - (closing ? 1 : 0));
+    if (closing) {
+      if (open.empty() || open.back() != name) {
+        return "</" + name + "> closes " + (open.empty() ? "nothing" : "<" + open.back() + ">");
+      }
+      open.pop_back();
+    } else if (!selfClosing) {
+      open.push_back(name);
+    }
+    i = end + 1;
+  }
+  return open.empty() ? "" : "<" + open.back() + "> not closed";
+}
+
+BenchReport sampleReport() {
+  BenchReport report;
+  report.suite = "default";
+  report.suitePath = "subnet_bench/suites/default.yaml";
+  report.hardware = "npu-s";
+  report.mode = "timed";
+  report.shard = {2, 3};
+  report.baselinePath = "subnet_bench/baselines/npu-s.yaml";
+  report.results = {result("ok", 1000, 1000), result("slow<&>\"'", 1100, 1000),
+                    result("broken", 0, 0)};
+  report.results[1].mismatch = "x";
+  report.results[1].bitExact = false;
+  judge(report.results[1], false);
+  report.results[2].error = "bad \x01 graph <a & b>";
+  judge(report.results[2], false);
+  return report;
+}
+
+TEST(BenchReport, JunitIsWellFormed) {
+  const std::string xml = benchJunitXml(sampleReport());
+  EXPECT_EQ(xmlProblem(xml), "") << xml;
+  EXPECT_NE(xml.find("<testsuites name=\"npu bench\" tests=\"3\" failures=\"1\" errors=\"1\""),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<testsuite name=\"subnet_bench.default.npu-s shard 2/3\" tests=\"3\""),
+            std::string::npos);
+  EXPECT_NE(xml.find("name=\"slow&lt;&amp;&gt;&quot;&#39;\""), std::string::npos);
+  EXPECT_NE(xml.find("<failure message=\"bit mismatch: x\" type=\"bit mismatch\">"),
+            std::string::npos);
+  EXPECT_NE(xml.find("<error message=\"bad ? graph &lt;a &amp; b&gt;\""), std::string::npos);
+  EXPECT_EQ(std::count(xml.begin(), xml.end(), '\x01'), 0);
+  // The self-check catches what it should.
+  EXPECT_NE(xmlProblem("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a><b></a></b>"), "");
+  EXPECT_NE(xmlProblem("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a>x & y</a>"), "");
+}
+
+TEST(BenchReport, JsonMarkdownAndHtml) {
+  const BenchReport report = sampleReport();
+  const nlohmann::json j = nlohmann::json::parse(benchJson(report));
+  EXPECT_EQ(j["summary"]["subnets"], 3);
+  EXPECT_EQ(j["summary"]["failed"], 2);
+  EXPECT_EQ(j["summary"]["regressions"], 1);
+  EXPECT_EQ(j["subnets"][1]["cycle_verdict"], "regression");
+  EXPECT_EQ(j["shard"], "2/3");
+  const std::string md = benchMarkdown(report);
+  EXPECT_NE(md.find("## Failures"), std::string::npos);
+  EXPECT_NE(md.find("| ok | PASS | 1,000 | 1,000 | +0.00% | within |"), std::string::npos) << md;
+  const std::string html = benchHtml(report);
+  EXPECT_EQ(std::count(html.begin(), html.end(), '\x01'), 0);
+  std::size_t svgs = 0;
+  for (std::size_t at = html.find("<svg"); at != std::string::npos;
+       at = html.find("<svg", at + 1)) {
+    ++svgs;
+  }
+  EXPECT_EQ(svgs, 3U);
+  EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // self-contained
+  const std::string table = formatBenchTable(report);
+  EXPECT_NE(table.find("FAIL slow<&>\"': cycles: 1100 vs baseline 1000"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("2 failed (1 errors)"), std::string::npos) << table;
+}
+
+}  // namespace
+}  // namespace npu::bench
