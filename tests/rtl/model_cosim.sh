@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Co-simulation of compiled models through the bring-up bundle: the digits model (`npu run --rtl`:
+# RTL == SystemC == golden DDR, equal cycles) and two subnetwork blocks from YAML (a ResNet basic
+# block, a MobileNetV2 inverted residual) exported and run with `npu cosim BUNDLE`.
+set -euo pipefail
+npu="$1"; src="$2"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+"$npu" run --count 2 --mode functional --rtl --out "$tmp/run" > "$tmp/run.txt" 2>&1
+grep -q "^PASS: final DDR bit-exact against golden on 2/2 inputs$" "$tmp/run.txt"
+grep -q "DDR: RTL == SystemC" "$tmp/run.txt"
+grep -q "RTL final DDR vs golden expected DDR: identical" "$tmp/run.txt"
+grep -Eq "^cycles: SystemC ([0-9]+), RTL \1 \(delta 0\)$" "$tmp/run.txt"
+
+for block in resnet_basic_block mbv2_inverted_residual_s1; do
+  "$npu" export "$src/subnet_bench/graphs/$block.yaml" --out "$tmp/$block" > /dev/null
+  "$npu" cosim "$tmp/$block" > "$tmp/$block.txt"
+  grep -q "regions equal to the expected images" "$tmp/$block.txt"
+  grep -Eq "^cycles: SystemC ([0-9]+), RTL \1 \(delta 0\)$" "$tmp/$block.txt"
+done
