@@ -40,23 +40,10 @@ TensorMap Interpreter::run(const TensorMap& inputs, const TensorHook& hook) cons
     return *v;
   };
 
-  for (const auto& [name, tensor] : inputs) {
-    std::optional<ValueId> id = graph.findValue(name);
-    if (!id || !graph.isInput(*id)) {
-      fail("{}: the graph has no input named '{}'", graph.source(), name);
-    }
-  }
+  checkGraphInputs(graph, inputs);
   for (ValueId id : graph.inputs()) {
     const Value& v = graph.value(id);
     auto it = inputs.find(v.name);
-    if (it == inputs.end()) {
-      fail("{}: no tensor given for graph input '{}'", graph.source(), v.name);
-    }
-    if (it->second.shape != v.shape ||
-        it->second.data.size() != static_cast<std::size_t>(elementCount(v.shape))) {
-      fail("{}: input '{}' has shape {} ({} values), the graph expects {}", graph.source(), v.name,
-           formatShape(it->second.shape), it->second.data.size(), formatShape(v.shape));
-    }
     live[id.index] = it->second;
     if (hook) {
       hook(v, it->second);
@@ -99,6 +86,27 @@ TensorMap Interpreter::run(const TensorMap& inputs, const TensorHook& hook) cons
     outputs.emplace(graph.value(id).name, *f);
   }
   return outputs;
+}
+
+void checkGraphInputs(const Graph& graph, const TensorMap& inputs) {
+  for (const auto& [name, tensor] : inputs) {
+    std::optional<ValueId> id = graph.findValue(name);
+    if (!id || !graph.isInput(*id)) {
+      fail("{}: the graph has no input named '{}'", graph.source(), name);
+    }
+  }
+  for (ValueId id : graph.inputs()) {
+    const Value& v = graph.value(id);
+    auto it = inputs.find(v.name);
+    if (it == inputs.end()) {
+      fail("{}: no tensor given for graph input '{}'", graph.source(), v.name);
+    }
+    if (it->second.shape != v.shape ||
+        it->second.data.size() != static_cast<std::size_t>(elementCount(v.shape))) {
+      fail("{}: input '{}' has shape {} ({} values), the graph expects {}", graph.source(), v.name,
+           formatShape(it->second.shape), it->second.data.size(), formatShape(v.shape));
+    }
+  }
 }
 
 TensorMap interpret(const Graph& graph, const TensorMap& inputs, const TensorHook& hook) {

@@ -45,23 +45,10 @@ TensorMap run(const QuantizedModel& model, const TensorMap& inputs, const NpuPat
     }
   };
 
-  for (const auto& [name, tensor] : inputs) {
-    std::optional<ValueId> id = graph.findValue(name);
-    if (!id || !graph.isInput(*id)) {
-      fail("{}: the graph has no input named '{}'", graph.source(), name);
-    }
-  }
+  checkGraphInputs(graph, inputs);
   for (ValueId id : graph.inputs()) {
     const Value& v = graph.value(id);
     auto it = inputs.find(v.name);
-    if (it == inputs.end()) {
-      fail("{}: no tensor given for graph input '{}'", graph.source(), v.name);
-    }
-    if (it->second.shape != v.shape ||
-        it->second.data.size() != static_cast<std::size_t>(elementCount(v.shape))) {
-      fail("{}: input '{}' has shape {} ({} values), the graph expects {}", graph.source(), v.name,
-           formatShape(it->second.shape), it->second.data.size(), formatShape(v.shape));
-    }
     live[id.index] = it->second;
     report(id);
   }

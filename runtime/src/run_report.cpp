@@ -121,6 +121,23 @@ std::string runReportMarkdown(const MainJobReport& r) {
   return out;
 }
 
+nlohmann::ordered_json layerRowJson(const LayerRow& row) {
+  nlohmann::ordered_json l;
+  l["layer"] = row.layer;
+  l["kind"] = row.kind;
+  l["device"] = row.device;
+  l["segment"] = row.segment;
+  l["macs"] = row.macs;
+  if (row.device == "npu") {
+    l["cycles"] = row.cycles;
+    l["mac_utilization"] = row.macUtilization;
+    l["ddr_bytes"] = row.ddrBytes;
+    l["roofline_cycles"] = row.rooflineCycles;
+    l["cosine"] = row.cosine ? nlohmann::json(*row.cosine) : nlohmann::json();
+  }
+  return l;
+}
+
 std::string runReportJson(const MainJobReport& r) {
   nlohmann::ordered_json j;
   j["model"] = r.model;
@@ -156,20 +173,7 @@ std::string runReportJson(const MainJobReport& r) {
                       {"program_bytes", r.programBytes}};
   nlohmann::ordered_json layers = nlohmann::ordered_json::array();
   for (const LayerRow& row : r.layers) {
-    nlohmann::ordered_json l;
-    l["layer"] = row.layer;
-    l["kind"] = row.kind;
-    l["device"] = row.device;
-    l["segment"] = row.segment;
-    l["macs"] = row.macs;
-    if (row.device == "npu") {
-      l["cycles"] = row.cycles;
-      l["mac_utilization"] = row.macUtilization;
-      l["ddr_bytes"] = row.ddrBytes;
-      l["roofline_cycles"] = row.rooflineCycles;
-      l["cosine"] = row.cosine ? nlohmann::json(*row.cosine) : nlohmann::json();
-    }
-    layers.push_back(l);
+    layers.push_back(layerRowJson(row));
   }
   j["layers"] = layers;
   return j.dump(2) + "\n";

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "npu/runtime/run_report.h"
 #include "npu/support/markup.h"
 
 namespace npu::bench {
@@ -251,18 +252,7 @@ std::string benchJson(const BenchReport& report) {
       }
       nlohmann::ordered_json layers = nlohmann::ordered_json::array();
       for (const runtime::LayerRow& row : r.layers) {
-        nlohmann::ordered_json l;
-        l["layer"] = row.layer;
-        l["kind"] = row.kind;
-        l["device"] = row.device;
-        l["macs"] = row.macs;
-        if (row.device == "npu") {
-          l["cycles"] = row.cycles;
-          l["mac_utilization"] = row.macUtilization;
-          l["ddr_bytes"] = row.ddrBytes;
-          l["cosine"] = row.cosine ? nlohmann::json(*row.cosine) : nlohmann::json();
-        }
-        layers.push_back(l);
+        layers.push_back(runtime::layerRowJson(row));
       }
       s["layers"] = layers;
     }

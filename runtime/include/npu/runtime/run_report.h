@@ -2,6 +2,7 @@
 // report.html with plots (per-layer cycles and utilization, a roofline of every layer).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "npu/runtime/main_job.h"
@@ -14,6 +15,9 @@ std::string formatLayerTable(const MainJobReport& report);
 /// Everything `npu run` prints after the partition summary: quantization summary, per-layer
 /// table, verdict, accuracy, cycles and inferences/s.
 std::string formatRunSummary(const MainJobReport& report);
+
+/// One per-layer row as report.json writes it (bench.json uses the same).
+nlohmann::ordered_json layerRowJson(const LayerRow& row);
 
 std::string runReportMarkdown(const MainJobReport& report);
 std::string runReportJson(const MainJobReport& report);

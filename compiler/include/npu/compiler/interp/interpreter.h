@@ -41,4 +41,8 @@ class Interpreter {
 /// One-shot form of Interpreter::run.
 TensorMap interpret(const Graph& graph, const TensorMap& inputs, const TensorHook& hook = {});
 
+/// Throws Error "<source>: ..." unless `inputs` holds exactly one tensor per graph input, by
+/// name, with the declared shape.
+void checkGraphInputs(const Graph& graph, const TensorMap& inputs);
+
 }  // namespace npu::compiler
