@@ -16,14 +16,11 @@ std::vector<golden::Int8Tensor> CompiledModel::programInputs(
   return segmentInputs;
 }
 
-CompiledModel compileModel(compiler::QuantizedModel model, const isa::NpuConfig& hw,
-                           bool im2colInputs) {
+CompiledModel compileModel(compiler::QuantizedModel model, const isa::NpuConfig& hw) {
   CompiledModel result{std::move(model), hw, {}, {}, {}};
   for (const compiler::NpuSegment& segment : result.model.npuSegments) {
     compiler::QuantizedGraph graph = segment.graph;
-    result.inputIm2col.push_back(
-        im2colInputs ? compiler::im2colGraphInputs(graph)
-                     : std::vector<std::optional<compiler::InputIm2col>>(graph.inputs.size()));
+    result.inputIm2col.push_back(compiler::im2colGraphInputs(graph));
     std::vector<golden::Int8Tensor> zeros;
     for (compiler::TensorId id : graph.inputs) {
       golden::Int8Tensor t;

@@ -12,6 +12,7 @@
 #include "npu/compiler/frontend/npy.h"
 #include "npu/compiler/partition/partition_report.h"
 #include "npu/compiler/passes/pipeline.h"
+#include "npu/compiler/quant/accuracy_report.h"
 #include "npu/compiler/quant/calibration_data.h"
 #include "npu/compiler/quant/quantize_model.h"
 #include "npu/compiler/quant/run_partitioned.h"
@@ -110,26 +111,6 @@ Inputs loadData(const MainJobOptions& options, const compiler::Graph& graph,
   return data;
 }
 
-/// Accumulates the cosine similarity of one tensor over many inputs.
-struct CosineSum {
-  double dot = 0.0;
-  double a2 = 0.0;
-  double b2 = 0.0;
-  void add(std::span<const float> a, std::span<const float> b) {
-    for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
-      dot += static_cast<double>(a[i]) * b[i];
-      a2 += static_cast<double>(a[i]) * a[i];
-      b2 += static_cast<double>(b[i]) * b[i];
-    }
-  }
-  [[nodiscard]] double value() const {
-    if (a2 == 0.0 && b2 == 0.0) {
-      return 1.0;
-    }
-    return (a2 == 0.0 || b2 == 0.0) ? 0.0 : dot / std::sqrt(a2 * b2);
-  }
-};
-
 }  // namespace
 
 PreparedModel prepareModel(const MainJobOptions& options) {
@@ -155,6 +136,7 @@ PreparedModel prepareModel(const MainJobOptions& options) {
   }
   prepared.calibrationSamples = calibration.size();
   prepared.firstInput = calibration.front();
+  prepared.calibration = calibration;
   const isa::NpuConfig hw = isa::loadNpuConfig(options.hw);
   compiler::QuantizedModel quantized =
       compiler::quantizeModel(std::move(graph), calibration, config);
@@ -190,8 +172,7 @@ MainJobReport runMainJob(const MainJobOptions& options) {
   report.peakMacsPerCycle = compiled.hw.macRows * compiled.hw.macCols;
   report.ddrBytesPerCycle = compiled.hw.ddrBytesPerCycle;
 
-  std::vector<compiler::TensorMap> calibration;
-  const Inputs data = loadData(options, graph, {prepared.firstInput}, prepared.calibrationSource);
+  const Inputs data = loadData(options, graph, prepared.calibration, prepared.calibrationSource);
   report.dataSource = data.source;
 
   // Every input on the simulator, verified; accuracy against fp32 and the labels.
@@ -199,7 +180,7 @@ MainJobReport runMainJob(const MainJobOptions& options) {
   std::size_t fp32Correct = 0;
   std::size_t int8Correct = 0;
   std::size_t agree = 0;
-  CosineSum outputCosine;
+  compiler::AgreementAccumulator outputAgreement;
   std::vector<SegmentRun> firstRun;
   for (std::size_t k = 0; k < data.samples.size(); ++k) {
     const compiler::TensorMap& input = data.samples[k];
@@ -220,7 +201,7 @@ MainJobReport runMainJob(const MainJobOptions& options) {
     }
     for (compiler::ValueId id : graph.outputs()) {
       const std::string& name = graph.value(id).name;
-      outputCosine.add(run.outputs.at(name).data, reference.at(name).data);
+      outputAgreement.add(reference.at(name).data, run.outputs.at(name).data);
     }
     const std::string& outName = graph.value(graph.outputs().front()).name;
     const std::size_t predicted = argmax(run.outputs.at(outName));
@@ -240,7 +221,7 @@ MainJobReport runMainJob(const MainJobOptions& options) {
   if (report.inputs > 0) {
     const double n = static_cast<double>(report.inputs);
     report.top1Agreement = 100.0 * static_cast<double>(agree) / n;
-    report.outputCosine = outputCosine.value();
+    report.outputCosine = outputAgreement.result().cosine;
     if (!data.labels.empty()) {
       report.fp32Top1 = 100.0 * static_cast<double>(fp32Correct) / n;
       report.int8Top1 = 100.0 * static_cast<double>(int8Correct) / n;
@@ -274,21 +255,17 @@ MainJobReport runMainJob(const MainJobOptions& options) {
     }
   }
 
-  // Per-layer cosine of int8 (golden, which the DDR check proves equal to the simulator) vs fp32.
-  std::map<std::string, CosineSum, std::less<>> cosine;
-  const std::size_t cosineInputs = std::min<std::size_t>(data.samples.size(), 32);
-  for (std::size_t k = 0; k < cosineInputs; ++k) {
-    std::map<std::string, golden::FloatTensor, std::less<>> reference;
-    fp32.run(data.samples[k], [&](const compiler::Value& v, const golden::FloatTensor& t) {
-      reference[v.name] = t;
-    });
-    compiler::runPartitionedModelGolden(
-        model, data.samples[k], [&](const compiler::Value& v, const golden::FloatTensor& t) {
-          auto it = reference.find(v.name);
-          if (it != reference.end()) {
-            cosine[v.name].add(t.data, it->second.data);
-          }
-        });
+  // Per-layer cosine of int8 (golden, which the DDR check proves equal to the simulator) vs fp32,
+  // through the whole int8 model (the quant-report's accumulated figure), over up to 32 inputs.
+  std::map<std::string, double, std::less<>> cosine;
+  if (!data.samples.empty()) {
+    const std::vector<compiler::TensorMap> first(
+        data.samples.begin(),
+        data.samples.begin() +
+            static_cast<std::ptrdiff_t>(std::min<std::size_t>(data.samples.size(), 32)));
+    for (const compiler::LayerAccuracy& layer : compiler::accuracyReport(model, first).layers) {
+      cosine[layer.layer] = layer.accumulated.cosine;
+    }
   }
 
   // The per-layer table in execution order: host nodes and NPU ops.
@@ -323,9 +300,8 @@ MainJobReport runMainJob(const MainJobOptions& options) {
       row.macUtilization = stats[i].macUtilization;
       row.ddrBytes = stats[i].ddrBytesRead + stats[i].ddrBytesWritten;
       row.rooflineCycles = stats[i].rooflineCycles;
-      const std::string& tensor = npuGraph.tensors[compiler::opOutput(npuGraph.ops[i])].name;
-      if (auto it = cosine.find(tensor); it != cosine.end()) {
-        row.cosine = it->second.value();
+      if (auto it = cosine.find(row.layer); it != cosine.end()) {
+        row.cosine = it->second;
       }
       report.totalMacs += row.macs;
       report.ddrBytes += row.ddrBytes;

@@ -72,6 +72,20 @@ TEST(MainJob, LayerFiguresAddUp) {
             std::string::npos);
 }
 
+TEST(MainJob, WithoutDataTheCalibrationInputsRun) {
+  // A YAML graph without --calib calibrates on 8 synthetic inputs and, without --data, runs all
+  // of them (no labels: no top-1, but the output agreement and the verdict).
+  MainJobOptions options = digits(sim::SimMode::Functional, 0);
+  options.model = std::filesystem::path(NPU_SOURCE_DIR) / "subnet_bench/graphs/gap_fc_head.yaml";
+  const MainJobReport r = runMainJob(options);
+  EXPECT_EQ(r.calibrationSamples, 8U);
+  EXPECT_EQ(r.inputs, 8U);
+  EXPECT_TRUE(r.pass()) << r.firstMismatch;
+  EXPECT_FALSE(r.fp32Top1.has_value());
+  EXPECT_GT(r.outputCosine, 0.99);
+  EXPECT_NE(r.calibrationSource.find("synthetic"), std::string::npos);
+}
+
 TEST(MainJob, BadInputsNameTheFile) {
   MainJobOptions options = digits(sim::SimMode::Functional, 1);
   options.model = "/nonexistent/model.onnx";

@@ -25,10 +25,9 @@ struct CompiledModel {
       std::size_t i, std::vector<golden::Int8Tensor> segmentInputs) const;
 };
 
-/// Generates the program of every NPU segment for `hw` (with first-layer im2col of small-channel
-/// inputs unless `im2colInputs` is false). Throws npu::Error naming the segment and layer when
-/// one cannot be placed.
-CompiledModel compileModel(compiler::QuantizedModel model, const isa::NpuConfig& hw,
-                           bool im2colInputs = true);
+/// Generates the program of every NPU segment for `hw`, with first-layer im2col of small-channel
+/// inputs (input_im2col.h). Throws npu::Error naming the segment and layer when one cannot be
+/// placed.
+CompiledModel compileModel(compiler::QuantizedModel model, const isa::NpuConfig& hw);
 
 }  // namespace npu::runtime

@@ -108,6 +108,8 @@ MainJobReport runMainJob(const MainJobOptions& options);
 struct PreparedModel {
   CompiledModel compiled;
   compiler::TensorMap firstInput;
+  /// The calibration inputs (what `npu run` runs when no --data is given).
+  std::vector<compiler::TensorMap> calibration;
   std::string calibrationSource;
   std::size_t calibrationSamples = 0;
 };
