@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "fp32_test_util.h"
 
 namespace npu::golden {
@@ -105,6 +107,86 @@ TEST(Fp32ConvTranspose, Groups) {
             }),
             "convTranspose2d: input [1, 2, 1, 1] has 2 channels, but weight [3, 1, 1, 1] expects "
             "3");
+}
+
+}  // namespace
+}  // namespace npu::golden
+
+namespace npu::golden {
+namespace {
+
+/// The ONNX definition as a plain loop nest: bias, then input channel, kernel row, kernel column
+/// per output element (the order conv2d promises, so the results must be equal bit for bit).
+FloatTensor definitionConv(const FloatTensor& x, const FloatTensor& w, std::span<const float> b,
+                           const Conv2dParams& p) {
+  const std::int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], wd = x.shape[3];
+  const std::int64_t m = w.shape[0], cg = w.shape[1], kh = w.shape[2], kw = w.shape[3];
+  const std::int64_t oh =
+      (h + p.pads[0] + p.pads[2] - p.dilations[0] * (kh - 1) - 1) / p.strides[0] + 1;
+  const std::int64_t ow =
+      (wd + p.pads[1] + p.pads[3] - p.dilations[1] * (kw - 1) - 1) / p.strides[1] + 1;
+  FloatTensor y = makeFloatTensor({n, m, oh, ow});
+  for (std::int64_t bi = 0; bi < n; ++bi) {
+    for (std::int64_t oc = 0; oc < m; ++oc) {
+      const std::int64_t g = oc / (m / p.group);
+      for (std::int64_t oy = 0; oy < oh; ++oy) {
+        for (std::int64_t ox = 0; ox < ow; ++ox) {
+          float acc = b.empty() ? 0.0F : b[static_cast<std::size_t>(oc)];
+          for (std::int64_t ic = 0; ic < cg; ++ic) {
+            for (std::int64_t ky = 0; ky < kh; ++ky) {
+              for (std::int64_t kx = 0; kx < kw; ++kx) {
+                const std::int64_t iy = oy * p.strides[0] - p.pads[0] + ky * p.dilations[0];
+                const std::int64_t ix = ox * p.strides[1] - p.pads[1] + kx * p.dilations[1];
+                if (iy < 0 || iy >= h || ix < 0 || ix >= wd) {
+                  continue;
+                }
+                acc +=
+                    w.data[static_cast<std::size_t>(((oc * cg + ic) * kh + ky) * kw + kx)] *
+                    x.data[static_cast<std::size_t>(((bi * c + g * cg + ic) * h + iy) * wd + ix)];
+              }
+            }
+          }
+          y.data[static_cast<std::size_t>(((bi * m + oc) * oh + oy) * ow + ox)] = acc;
+        }
+      }
+    }
+  }
+  return y;
+}
+
+TEST(Fp32Conv, RandomConfigurationsEqualTheDefinitionBitForBit) {
+  std::mt19937 rng(11);
+  auto pick = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  std::normal_distribution<float> normal;
+  for (int trial = 0; trial < 300; ++trial) {
+    Conv2dParams p;
+    p.group = pick(1, 3);
+    const std::int64_t c = p.group * pick(1, 4), m = p.group * pick(1, 6);
+    const std::int64_t kh = pick(1, 4), kw = pick(1, 4);
+    p.strides = {pick(1, 3), pick(1, 3)};
+    p.dilations = {pick(1, 2), pick(1, 2)};
+    p.pads = {pick(0, 3), pick(0, 3), pick(0, 3), pick(0, 3)};
+    const std::int64_t h = pick(1, 12), wd = pick(1, 12);
+    if (h + p.pads[0] + p.pads[2] < p.dilations[0] * (kh - 1) + 1 ||
+        wd + p.pads[1] + p.pads[3] < p.dilations[1] * (kw - 1) + 1) {
+      continue;
+    }
+    FloatTensor x = makeFloatTensor({pick(1, 2), c, h, wd});
+    FloatTensor w = makeFloatTensor({m, c / p.group, kh, kw});
+    std::vector<float> bias(static_cast<std::size_t>(pick(0, 1) * m));
+    for (float& v : x.data)
+      v = normal(rng);
+    for (float& v : w.data)
+      v = normal(rng);
+    for (float& v : bias)
+      v = normal(rng);
+    const FloatTensor expected = definitionConv(x, w, bias, p);
+    const FloatTensor actual = conv2d(x, w, bias, p);
+    ASSERT_EQ(actual.shape, expected.shape) << "trial " << trial;
+    ASSERT_EQ(actual.data, expected.data) << "trial " << trial;
+  }
 }
 
 }  // namespace
