@@ -190,7 +190,7 @@ void addModelCommands(CLI::App& app, Action& action) {
           const sim::SimResult timed =
               sim::simulate(images.compiled.program, sim::SimOptions{.mode = sim::SimMode::Timed});
           if (timed.fault) {
-            throw *timed.fault;
+            fail("export: NPU segment {}: {}", i, timed.fault->what());
           }
           if (timed.ddr.firstDifference(images.expected)) {
             fail("export: NPU segment {}: the simulator's final DDR differs from golden", i);
