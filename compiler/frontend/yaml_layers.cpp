@@ -86,6 +86,25 @@ class Builder {
     return m_b.graph.addConstant(name, shape, TensorData(generate()));
   }
 
+  /// The inputs of a weighted layer: its data input, "weight" of `wShape` (Kaiming-uniform over
+  /// `fanIn` when generated) and, when `withBias` and the layer's `bias` flag allow, "bias" of
+  /// `outChannels`.
+  std::vector<ValueId> weightedInputs(const Shape& wShape, std::int64_t outChannels,
+                                      std::int64_t fanIn, bool withBias = true) {
+    ValueId w = weight("weight", wShape, [&] {
+      SeededRandom r = random("weight");
+      return kaimingUniform(r, elementCount(wShape), fanIn);
+    });
+    std::vector<ValueId> inputs{m_b.inputs[0], w};
+    if (withBias && m_b.keys.flag("bias", true)) {
+      inputs.push_back(weight("bias", {outChannels}, [&] {
+        SeededRandom r = random("bias");
+        return biasUniform(r, outChannels, fanIn);
+      }));
+    }
+    return inputs;
+  }
+
   ValueId indexConstant(const std::string& key, std::vector<std::int64_t> values) {
     std::string name = m_b.graph.uniqueValueName(m_b.name + "." + key);
     Shape shape{static_cast<std::int64_t>(values.size())};
@@ -226,18 +245,8 @@ ValueId Builder::conv() {
          outChannels);
   }
   std::int64_t fanIn = channels / groups * kernel[0] * kernel[1];
-  Shape wShape{outChannels, channels / groups, kernel[0], kernel[1]};
-  ValueId w = weight("weight", wShape, [&] {
-    SeededRandom r = random("weight");
-    return kaimingUniform(r, elementCount(wShape), fanIn);
-  });
-  std::vector<ValueId> inputs{m_b.inputs[0], w};
-  if (m_b.keys.flag("bias", true)) {
-    inputs.push_back(weight("bias", {outChannels}, [&] {
-      SeededRandom r = random("bias");
-      return biasUniform(r, outChannels, fanIn);
-    }));
-  }
+  const std::vector<ValueId> inputs =
+      weightedInputs({outChannels, channels / groups, kernel[0], kernel[1]}, outChannels, fanIn);
   ValueId out = emit(OpKind::Conv, m_b.name, opOutputName(), inputs, a);
   return fusedShorthand(out);
 }
@@ -265,18 +274,8 @@ ValueId Builder::convTranspose() {
   a.set("group", groups);
   setPads(a);
   std::int64_t fanIn = outChannels / groups * kernel[0] * kernel[1];
-  Shape wShape{channels, outChannels / groups, kernel[0], kernel[1]};
-  ValueId w = weight("weight", wShape, [&] {
-    SeededRandom r = random("weight");
-    return kaimingUniform(r, elementCount(wShape), fanIn);
-  });
-  std::vector<ValueId> inputs{m_b.inputs[0], w};
-  if (m_b.keys.flag("bias", true)) {
-    inputs.push_back(weight("bias", {outChannels}, [&] {
-      SeededRandom r = random("bias");
-      return biasUniform(r, outChannels, fanIn);
-    }));
-  }
+  const std::vector<ValueId> inputs =
+      weightedInputs({channels, outChannels / groups, kernel[0], kernel[1]}, outChannels, fanIn);
   ValueId out = emit(OpKind::ConvTranspose, m_b.name, opOutputName(), inputs, a);
   return fusedShorthand(out);
 }
@@ -329,20 +328,10 @@ ValueId Builder::linear(bool matmul) {
     fail("'out_features' is required");
   }
   std::int64_t n = m_b.keys.integer("out_features", 0);
-  Shape wShape = matmul ? Shape{k, n} : Shape{n, k};
-  ValueId w = weight("weight", wShape, [&] {
-    SeededRandom r = random("weight");
-    return kaimingUniform(r, n * k, k);
-  });
+  const std::vector<ValueId> inputs =
+      weightedInputs(matmul ? Shape{k, n} : Shape{n, k}, n, k, /*withBias=*/!matmul);
   if (matmul) {
-    return fusedShorthand(emit(OpKind::MatMul, m_b.name, opOutputName(), {m_b.inputs[0], w}));
-  }
-  std::vector<ValueId> inputs{m_b.inputs[0], w};
-  if (m_b.keys.flag("bias", true)) {
-    inputs.push_back(weight("bias", {n}, [&] {
-      SeededRandom r = random("bias");
-      return biasUniform(r, n, k);
-    }));
+    return fusedShorthand(emit(OpKind::MatMul, m_b.name, opOutputName(), inputs));
   }
   Attributes a;
   a.set("transB", std::int64_t{1});
