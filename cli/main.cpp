@@ -1,18 +1,74 @@
 // npu: entry point. Parses the command line, runs one subcommand, and turns every npu::Error
-// into one line on stderr and a non-zero exit.
+// and every usage error into one line on stderr and a non-zero exit.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <string>
+#include <vector>
 
 #include "commands.h"
 #include "npu/support/error.h"
+
+namespace {
+
+/// Exit status of a command-line usage error (an npu::Error or a failed check exits 1).
+constexpr int kUsageErrorExit = 2;
+
+/// The arguments `app` itself did not understand (a `--` separator aside).
+std::vector<std::string> unparsedArguments(const CLI::App& app) {
+  std::vector<std::string> extras = app.remaining(false);
+  std::erase(extras, "--");
+  return extras;
+}
+
+/// Names what was not understood: "unknown option '--x'" or "unexpected arguments 'a', 'b'".
+std::string describeExtras(const std::vector<std::string>& extras) {
+  const bool allOptions = std::all_of(extras.begin(), extras.end(),
+                                      [](const std::string& s) { return s.starts_with('-'); });
+  std::string quoted;
+  for (const std::string& extra : extras) {
+    quoted += fmt::format("{}'{}'", quoted.empty() ? "" : ", ", extra);
+  }
+  return fmt::format("{} {}{} {}", allOptions ? "unknown" : "unexpected",
+                     allOptions ? "option" : "argument", extras.size() > 1 ? "s" : "", quoted);
+}
+
+/// One line for a usage error: what was not understood if anything was (CLI11 reports a missing
+/// required argument before extras, which would hide a typo), else CLI11's message, prefixed by
+/// the subcommand it concerns.
+std::string usageMessage(const CLI::App& app, const CLI::ParseError& error) {
+  const std::vector<CLI::App*> subcommands = app.get_subcommands();
+  if (const std::vector<std::string> extras = unparsedArguments(app); !extras.empty()) {
+    if (subcommands.empty() && !extras.front().starts_with('-')) {
+      return fmt::format("unknown subcommand '{}' (npu --help lists them)", extras.front());
+    }
+    return describeExtras(extras);
+  }
+  if (subcommands.empty()) {
+    return "a subcommand is required (npu --help lists them)";
+  }
+  for (const CLI::App* subcommand : subcommands) {
+    if (const std::vector<std::string> extras = unparsedArguments(*subcommand); !extras.empty()) {
+      return fmt::format("{}: {}", subcommand->get_name(), describeExtras(extras));
+    }
+  }
+  return fmt::format("{}: {}", subcommands.front()->get_name(), error.what());
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"npu: NPU compiler, simulator and verification toolchain"};
   app.set_version_flag("--version", fmt::format("npu {}", NPU_VERSION));
   app.require_subcommand(1);
+  app.footer(
+      fmt::format("Exit status: 0 success, 1 error or failed check, {} command-line usage error; "
+                  "an error is one "
+                  "line 'npu: error: ...' on stderr.",
+                  kUsageErrorExit));
   npu::cli::Action action;
   npu::cli::addAsmCommands(app, action);
   npu::cli::addSimCommand(app, action);
@@ -24,8 +80,11 @@ int main(int argc, char** argv) {
   npu::cli::addQuantReportCommand(app, action);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::Success& e) {  // --help, --version
     return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    fmt::print(stderr, "npu: error: {}\n", usageMessage(app, e));
+    return kUsageErrorExit;
   }
   try {
     return action ? action() : 0;

@@ -5,10 +5,10 @@ npu="$1"; src="$2"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 status=0
 
-expect_error() {  # expect_error EXPECTED_LINE -- command...
+expect_error() {  # expect_error EXPECTED_LINE -- command...  (also EXPECTED_RC=n for an exact exit)
   local expected="$1"; shift; shift
   "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
-  if [ $rc -eq 0 ] || [ $rc -ge 128 ]; then
+  if [ $rc -eq 0 ] || [ $rc -ge 128 ] || { [ -n "${EXPECTED_RC:-}" ] && [ $rc -ne "$EXPECTED_RC" ]; }; then
     echo "FAIL: '$*' exited with $rc"; status=1; return
   fi
   if [ "$(wc -l <"$tmp/err")" -ne 1 ] || [ "$(cat "$tmp/err")" != "$expected" ]; then
@@ -24,6 +24,18 @@ expect_error "npu: error: $tmp/missing.npub: cannot open for reading: No such fi
 printf '.hw npu-s\nLOAD y_size=0 x_size=1 c_bytes=1\nEND\n' > "$tmp/bad.s"
 expect_error "npu: error: $tmp/bad.s:2: LOAD: field 'y_size' = 0 is out of range [1, 65535]" -- "$npu" asm "$tmp/bad.s" -o "$tmp/bad.npub"
 [ -e "$tmp/bad.npub" ] && { echo "FAIL: a failed asm left an output file"; status=1; }
+# Usage errors: one line naming what was not understood, exit 2 (CLI11's own two-line output aside).
+usage_error() { EXPECTED_RC=2 expect_error "$@"; }
+usage_error "npu: error: a subcommand is required (npu --help lists them)" -- "$npu"
+usage_error "npu: error: unknown subcommand 'frob' (npu --help lists them)" -- "$npu" frob
+usage_error "npu: error: unknown option '--frob'" -- "$npu" --frob
+usage_error "npu: error: asm: FILE is required" -- "$npu" asm
+usage_error "npu: error: asm: unknown option '--bogus'" -- "$npu" asm "$tmp/bad.s" --bogus
+usage_error "npu: error: asm: --output: 1 required TEXT missing" -- "$npu" asm "$tmp/bad.s" -o
+usage_error "npu: error: disasm: unexpected arguments 'b', 'c'" -- "$npu" disasm a b c
+usage_error "npu: error: sim: --mode: x not in {functional,timed}" -- "$npu" sim --mode x a.npub
+"$npu" --help >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/err" ] && grep -q "2 command-line usage error" "$tmp/out" \
+  || { echo "FAIL: npu --help (exit, stderr or the exit-status footer)"; status=1; }
 # The issue's own example: /etc/hostname is not a program.
 if [ -r /etc/hostname ]; then
   "$npu" disasm /etc/hostname >/dev/null 2>"$tmp/err"; rc=$?
