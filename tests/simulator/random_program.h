@@ -1,11 +1,13 @@
 // Random, hazard-free programs of conv, eltwise and pool tiles with random shapes and
 // quantization parameters. Each tile is LOADs -> compute -> STORE; tokens let the load of tile
-// k+1 overlap the store of tile k, as double-buffered compiled code does. The tile descriptions
-// are kept so tests can compute the expected DDR independently.
+// k+1 overlap the store of tile k, as double-buffered compiled code does. A split conv tile runs
+// its input channels in 2-4 passes through the accumulator SRAM, each pass with its own strided
+// loads. The tile descriptions are kept so tests can compute the expected DDR independently.
 #pragma once
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -30,6 +32,9 @@ struct TileCase {
   // Load framing (CONV and POOL): rows/cols read from DDR and padding.
   std::int64_t inRows = 0, inCols = 0, padTop = 0, padBottom = 0, padLeft = 0, padRight = 0;
   std::int64_t channels = 0;
+  /// CONV only: input-channel block sizes of a split conv (empty: one pass). `compute` holds the
+  /// whole layer (all input channels); build() derives one CONV per block from it.
+  std::vector<std::int64_t> channelBlocks;
 };
 
 class RandomProgramBuilder {
@@ -76,7 +81,18 @@ class RandomProgramBuilder {
             static_cast<std::int32_t>(pick(shiftLo, shiftHi))};
   }
 
-  void addConv() {
+  void addConv() { addConvTile(1); }
+
+  /// A dense conv whose input channels are split into 2-4 blocks, accumulated through the
+  /// accumulator SRAM: the first pass acc_init=1 finalize=0, the middle ones acc_init=0
+  /// finalize=0, the last acc_init=0 finalize=1 (docs/isa.md, CONV). Its expected output is the
+  /// unsplit conv over all input channels.
+  void addSplitConv() { addConvTile(pick(2, 4)); }
+
+  /// A random conv tile computed in `passes` input-channel passes (1: one CONV with acc_init=1
+  /// finalize=1, drawing exactly the random numbers addConv always drew, so seeds keep their
+  /// programs).
+  void addConvTile(std::int64_t passes) {
     TileCase t;
     isa::Conv c;
     c.kh = pick(1, 5);
@@ -85,8 +101,8 @@ class RandomProgramBuilder {
     c.sw = pick(1, 3);
     c.dh = pick(1, 2);
     c.dw = pick(1, 2);
-    c.depthwise = pick(0, 3) == 0 ? 1 : 0;
-    c.in_c = pick(1, 40);
+    c.depthwise = pick(0, 3) == 0 && passes == 1 ? 1 : 0;
+    c.in_c = pick(passes, 40);
     c.out_c = c.depthwise != 0 ? c.in_c : pick(1, 40);
     c.out_h = pick(1, 6);
     c.out_w = pick(1, 6);
@@ -139,6 +155,24 @@ class RandomProgramBuilder {
     c.inp_addr = 0;
     c.param_addr = 0;
     c.out_addr = 0;
+    if (passes > 1) {
+      // passes - 1 distinct cut points in [1, in_c - 1] give blocks of at least one channel.
+      std::vector<std::int64_t> cuts;
+      while (static_cast<std::int64_t>(cuts.size()) < passes - 1) {
+        const std::int64_t cut = pick(1, c.in_c - 1);
+        if (std::find(cuts.begin(), cuts.end(), cut) == cuts.end()) {
+          cuts.push_back(cut);
+        }
+      }
+      std::sort(cuts.begin(), cuts.end());
+      cuts.push_back(c.in_c);
+      std::int64_t begin = 0;
+      for (const std::int64_t cut : cuts) {
+        t.channelBlocks.push_back(cut - begin);
+        begin = cut;
+      }
+      c.acc_addr = pick(0, 1024);  // partial sums away from entry 0
+    }
     t.compute = c;
     m_tiles.push_back(t);
   }
@@ -226,39 +260,51 @@ class RandomProgramBuilder {
     std::vector<isa::Instruction>& code = m_program.instructions;
     for (std::size_t k = 0; k < m_tiles.size(); ++k) {
       const TileCase& t = m_tiles[k];
-      std::vector<isa::Load> loads;
-      if (const auto* conv = std::get_if<isa::Conv>(&t.compute)) {
-        loads.push_back(frameLoad(t, conv->in_zp));
-        loads.push_back(flatLoad(1, t.weightAddress, t.weightBytes));
-        loads.push_back(flatLoad(2, t.paramAddress, t.paramBytes + 256));
+      const bool last = k + 1 == m_tiles.size();
+      // One step per pass: its loads (the last one hands a token to compute), then its compute
+      // instruction, which pops that token.
+      std::vector<std::vector<isa::Load>> loads;
+      std::vector<isa::Instruction> computes;
+      if (!t.channelBlocks.empty()) {
+        splitConvSteps(t, loads, computes);
+      } else if (const auto* conv = std::get_if<isa::Conv>(&t.compute)) {
+        loads.push_back({frameLoad(t, conv->in_zp), flatLoad(1, t.weightAddress, t.weightBytes),
+                         flatLoad(2, t.paramAddress, t.paramBytes + 256)});
+        computes.push_back(t.compute);
       } else if (std::holds_alternative<isa::Eltwise>(t.compute)) {
-        loads.push_back(flatLoad(0, t.inputAddress, t.inputBytes));
-        loads.push_back(flatLoad(2, t.paramAddress, t.paramBytes + 256));
+        loads.push_back({flatLoad(0, t.inputAddress, t.inputBytes),
+                         flatLoad(2, t.paramAddress, t.paramBytes + 256)});
+        computes.push_back(t.compute);
       } else {
-        loads.push_back(frameLoad(t, std::get<isa::Pool>(t.compute).op == 0 ? -128 : 0));
+        loads.push_back({frameLoad(t, std::get<isa::Pool>(t.compute).op == 0 ? -128 : 0)});
+        computes.push_back(t.compute);
       }
       if (k > 0) {
-        loads.front().pop_next = 1;  // the previous compute has released the buffers
+        loads.front().front().pop_next = 1;  // the previous compute has released the buffers
       }
-      loads.back().push_next = 1;
-      code.insert(code.end(), loads.begin(), loads.end());
-      isa::Instruction compute = t.compute;
-      std::visit(
-          [&](auto& typed) {
-            if constexpr (requires {
-                            typed.pop_prev + typed.pop_next + typed.push_prev + typed.push_next;
-                          }) {
-              typed.pop_prev = 1;
-              typed.push_prev = k + 1 < m_tiles.size() ? 1 : 0;
-              typed.push_next = 1;
-              typed.pop_next = k > 0 ? 1 : 0;
-            }
-          },
-          compute);
-      code.push_back(compute);
+      for (std::size_t step = 0; step < computes.size(); ++step) {
+        const bool first = step == 0;
+        const bool final = step + 1 == computes.size();
+        loads[step].back().push_next = 1;
+        code.insert(code.end(), loads[step].begin(), loads[step].end());
+        isa::Instruction compute = computes[step];
+        std::visit(
+            [&](auto& typed) {
+              if constexpr (requires {
+                              typed.pop_prev + typed.pop_next + typed.push_prev + typed.push_next;
+                            }) {
+                typed.pop_prev = 1;
+                typed.pop_next = first && k > 0 ? 1 : 0;  // the previous store has read OUT
+                typed.push_prev = final && !last ? 1 : 0;
+                typed.push_next = final ? 1 : 0;
+              }
+            },
+            compute);
+        code.push_back(compute);
+      }
       isa::Store store;
       store.pop_prev = 1;
-      store.push_prev = k + 1 < m_tiles.size() ? 1 : 0;
+      store.push_prev = last ? 0 : 1;
       store.ddr_addr = static_cast<std::int64_t>(t.outputAddress);
       store.y_size = 1;
       store.x_size = 1;
@@ -288,6 +334,55 @@ class RandomProgramBuilder {
     load.x_size = 1;
     load.c_bytes = static_cast<std::int64_t>(bytes);
     return load;
+  }
+
+  /// The steps of a split conv: the parameters once, then per channel block [c0, c0 + n) its
+  /// input block (rows and columns framed as the whole tile, n bytes of every pixel) and its
+  /// weight block (n bytes of every [oc][ky][kx] row), each block at its own SRAM address so the
+  /// next pass's loads overlap this pass's CONV.
+  static void splitConvSteps(const TileCase& t, std::vector<std::vector<isa::Load>>& loads,
+                             std::vector<isa::Instruction>& computes) {
+    const auto& whole = std::get<isa::Conv>(t.compute);
+    const std::int64_t taps = whole.kh * whole.kw;
+    const std::int64_t framedPixels =
+        (t.padTop + t.inRows + t.padBottom) * (t.padLeft + t.inCols + t.padRight);
+    std::int64_t c0 = 0;
+    std::int64_t inputSram = 0;
+    std::int64_t weightSram = 0;
+    for (std::size_t p = 0; p < t.channelBlocks.size(); ++p) {
+      const std::int64_t n = t.channelBlocks[p];
+      std::vector<isa::Load> step;
+      if (p == 0) {
+        step.push_back(flatLoad(2, t.paramAddress, t.paramBytes + 256));
+      }
+      isa::Load input = frameLoad(t, whole.in_zp);
+      input.sram_addr = inputSram;
+      input.ddr_addr += c0;
+      input.c_bytes = n;
+      step.push_back(input);
+      isa::Load weights;
+      weights.buf = 1;
+      weights.sram_addr = weightSram;
+      weights.ddr_addr = static_cast<std::int64_t>(t.weightAddress) + c0;
+      weights.y_size = whole.out_c;
+      weights.x_size = taps;
+      weights.c_bytes = n;
+      weights.ddr_row_stride = taps * whole.in_c;
+      weights.ddr_col_stride = whole.in_c;
+      step.push_back(weights);
+      loads.push_back(std::move(step));
+
+      isa::Conv pass = whole;
+      pass.in_c = n;
+      pass.inp_addr = inputSram;
+      pass.wgt_addr = weightSram;
+      pass.acc_init = p == 0 ? 1 : 0;
+      pass.finalize = p + 1 == t.channelBlocks.size() ? 1 : 0;
+      computes.push_back(pass);
+      c0 += n;
+      inputSram += framedPixels * n;
+      weightSram += whole.out_c * taps * n;
+    }
   }
 
   static isa::Load frameLoad(const TileCase& t, std::int64_t padValue) {
