@@ -45,9 +45,16 @@ TEST(Repro, OmittedKeysTakeTheirDefaults) {
 }
 
 struct BadRepro {
+  const char* name;  ///< the test's name: stable and readable (the default would be an index)
   const char* text;
   const char* message;
 };
+
+/// How gtest and ctest show a case: its expected message (the default prints the pointers' bytes,
+/// which change from run to run and end up in the ctest names).
+void PrintTo(const BadRepro& repro, std::ostream* os) {
+  *os << repro.message;
+}
 
 class BadReproTest : public ::testing::TestWithParam<BadRepro> {};
 
@@ -63,53 +70,61 @@ TEST_P(BadReproTest, FailsWithTheExactMessage) {
 INSTANTIATE_TEST_SUITE_P(
     Messages, BadReproTest,
     ::testing::Values(
-        BadRepro{"just text", "bad.yaml: not an opcheck repro file (no 'opcheck_repro: 1')"},
-        BadRepro{"hw: npu-s\n", "bad.yaml: not an opcheck repro file (no 'opcheck_repro: 1')"},
-        BadRepro{"opcheck_repro: 2\ncase: {op: lut}\n",
+        BadRepro{"plain_text", "just text",
+                 "bad.yaml: not an opcheck repro file (no 'opcheck_repro: 1')"},
+        BadRepro{"no_repro_marker", "hw: npu-s\n",
+                 "bad.yaml: not an opcheck repro file (no 'opcheck_repro: 1')"},
+        BadRepro{"unsupported_version", "opcheck_repro: 2\ncase: {op: lut}\n",
                  "bad.yaml:1: unsupported opcheck_repro version 2 (this build reads 1)"},
-        BadRepro{"opcheck_repro: 1\nhardware: npu-s\n",
+        BadRepro{"unknown_top_level_key", "opcheck_repro: 1\nhardware: npu-s\n",
                  "bad.yaml:2: unknown key 'hardware' (expected opcheck_repro, hw, mode, "
                  "inject_bug, case)"},
-        BadRepro{"opcheck_repro: 1\nhw: npu-s\n", "bad.yaml: 'case' is missing"},
-        BadRepro{"opcheck_repro: 1\nmode: fast\ncase: {op: lut}\n",
+        BadRepro{"missing_case", "opcheck_repro: 1\nhw: npu-s\n", "bad.yaml: 'case' is missing"},
+        BadRepro{"unknown_mode", "opcheck_repro: 1\nmode: fast\ncase: {op: lut}\n",
                  "bad.yaml:2: mode 'fast' is not functional, timed or rtl"},
-        BadRepro{"opcheck_repro: 1\ninject_bug: typo\ncase: {op: lut}\n",
+        BadRepro{"unknown_injected_bug", "opcheck_repro: 1\ninject_bug: typo\ncase: {op: lut}\n",
                  "bad.yaml:2: unknown injected bug 'typo' (one of none, conv-bias-bit, "
                  "conv-clip-hi, eltwise-zero-point, expected-off-by-one)"},
-        BadRepro{"opcheck_repro: 1\ncase: [1, 2]\n", "bad.yaml:2: 'case' must be a map"},
-        BadRepro{"opcheck_repro: 1\ncase:\n  input: [1, 1, 1]\n",
+        BadRepro{"case_not_a_map", "opcheck_repro: 1\ncase: [1, 2]\n",
+                 "bad.yaml:2: 'case' must be a map"},
+        BadRepro{"case_without_op", "opcheck_repro: 1\ncase:\n  input: [1, 1, 1]\n",
                  "bad.yaml:2: the case has no 'op'"},
-        BadRepro{"opcheck_repro: 1\ncase:\n  op: deconv\n",
+        BadRepro{"unknown_op", "opcheck_repro: 1\ncase:\n  op: deconv\n",
                  "bad.yaml:3: unknown op 'deconv' (one of conv, add, mul, maxpool, avgpool, "
                  "globalavgpool, lut, concat, upsample)"},
-        BadRepro{"opcheck_repro: 1\ncase:\n  op: maxpool\n  dilation: [2, 2]\n",
+        BadRepro{"key_not_for_op", "opcheck_repro: 1\ncase:\n  op: maxpool\n  dilation: [2, 2]\n",
                  "bad.yaml:4: key 'dilation' does not apply to op 'maxpool'"},
-        BadRepro{"opcheck_repro: 1\ncase:\n  op: conv\n  kernal: [3, 3]\n",
+        BadRepro{"unknown_case_key", "opcheck_repro: 1\ncase:\n  op: conv\n  kernal: [3, 3]\n",
                  "bad.yaml:4: unknown case key 'kernal'"},
-        BadRepro{"opcheck_repro: 1\ncase:\n  op: conv\n  kernel: [3]\n",
+        BadRepro{"kernel_wrong_length", "opcheck_repro: 1\ncase:\n  op: conv\n  kernel: [3]\n",
                  "bad.yaml:4: 'kernel' must be a list of 2 integers"},
-        BadRepro{"opcheck_repro: 1\ncase:\n  op: conv\n  input: [a, 2, 3]\n",
+        BadRepro{"input_not_integers", "opcheck_repro: 1\ncase:\n  op: conv\n  input: [a, 2, 3]\n",
                  "bad.yaml:4: 'input' must be a list of 3 integers"},
-        BadRepro{"opcheck_repro: 1\ncase:\n  op: conv\n  requant: [-1, 0]\n",
+        BadRepro{"requant_out_of_range",
+                 "opcheck_repro: 1\ncase:\n  op: conv\n  requant: [-1, 0]\n",
                  "bad.yaml:4: 'requant' must be [multiplier, shift] with multiplier in [0, "
                  "2147483647] and shift in [-31, 30]"},
-        BadRepro{"opcheck_repro: 1\ncase:\n  op: add\n  lut: maybe\n",
+        BadRepro{"lut_not_bool", "opcheck_repro: 1\ncase:\n  op: add\n  lut: maybe\n",
                  "bad.yaml:4: 'lut' must be true or false"},
-        BadRepro{"opcheck_repro: 1\ncase:\n  op: conv\n  clip: [10, 5]\n",
+        BadRepro{"empty_clip", "opcheck_repro: 1\ncase:\n  op: conv\n  clip: [10, 5]\n",
                  "bad.yaml: case: clip [10, 5] is empty"},
-        BadRepro{"opcheck_repro: 1\ncase:\n  op: conv\n  input: [4, 4, 4]\n  out_channels: 6\n"
+        BadRepro{"groups_not_dividing",
+                 "opcheck_repro: 1\ncase:\n  op: conv\n  input: [4, 4, 4]\n  out_channels: 6\n"
                  "  groups: 4\n",
                  "bad.yaml: case: groups 4 must divide both the input channels 4 and the output "
                  "channels 6"},
-        BadRepro{"opcheck_repro: 1\ncase:\n  op: maxpool\n  input: [3, 3, 1]\n  kernel: [5, 5]\n",
+        BadRepro{"window_larger_than_input",
+                 "opcheck_repro: 1\ncase:\n  op: maxpool\n  input: [3, 3, 1]\n  kernel: [5, 5]\n",
                  "bad.yaml: case: the 5x5 window (dilation 1x1) does not fit the 3x3 input padded "
                  "by 0,0,0,0"},
-        BadRepro{"opcheck_repro: 1\ncase:\n  op: lut\n  input: [0, 1, 1]\n",
+        BadRepro{"height_out_of_range", "opcheck_repro: 1\ncase:\n  op: lut\n  input: [0, 1, 1]\n",
                  "bad.yaml: case: height 0 is outside [1, 65535]"},
-        BadRepro{"opcheck_repro: 1\ncase:\n  op: concat\n  concat_channels: []\n",
+        BadRepro{"empty_concat_channels",
+                 "opcheck_repro: 1\ncase:\n  op: concat\n  concat_channels: []\n",
                  "bad.yaml:4: 'concat_channels' must be a non-empty list of integers"},
-        BadRepro{"opcheck_repro: 1\ncase: {op: [\n",
-                 "bad.yaml:3: YAML syntax error: end of sequence flow not found"}));
+        BadRepro{"yaml_syntax_error", "opcheck_repro: 1\ncase: {op: [\n",
+                 "bad.yaml:3: YAML syntax error: end of sequence flow not found"}),
+    [](const ::testing::TestParamInfo<BadRepro>& info) { return std::string(info.param.name); });
 
 /// Replays every repro in a folder.
 std::vector<std::pair<std::filesystem::path, CaseResult>> replayFolder(
