@@ -219,5 +219,15 @@ TEST(Int8Conv, MultipliersFromScales) {
   EXPECT_EQ(m[1], quantizeMultiplier(0.5));
 }
 
+TEST(Int8Conv, MultipliersAreComputedInDouble) {
+  // s_in * s_w[c] / s_out from the float scales, in double; in float the products keep 24 bits
+  // and would give 1675720192 and 1662206208.
+  const std::vector<float> weightScales{0.0031F, 0.0123F};
+  const auto m = convMultipliers(0.0235F, weightScales, 0.0478F);
+  ASSERT_EQ(m.size(), 2U);
+  EXPECT_EQ(m[0], (QuantizedMultiplier{1675720091, -9}));
+  EXPECT_EQ(m[1], (QuantizedMultiplier{1662206117, -7}));
+}
+
 }  // namespace
 }  // namespace npu::golden

@@ -33,6 +33,31 @@ TEST(Int8Add, RescalesEachInputThenTheSum) {
   EXPECT_EQ(addInt8(a, b, p).data, (Bytes{10, 2, -2}));
 }
 
+TEST(Int8Add, TheInputRescalesUseTheProgramsRoundingMode) {
+  // Left shift 0, M_a = M_b = 0.25 = (2^30, -1), M_out = 1 = (2^30, 1): the output is a2 + b2,
+  // so only the input rescales can round. -6 * 0.25 = -1.5 is a tie: single rounding gives -1,
+  // double rounding -2 (SRDHM gives -3 exactly, RoundingDivideByPOT(-3, 1) rounds away from
+  // zero). 5 * 0.25 = 1.25 gives 1, and 2 with double rounding (SRDHM 2.5 -> 3, then 1.5 -> 2).
+  AddInt8Params p;
+  p.leftShift = 0;
+  p.multiplierA = p.multiplierB = {k2p30, -1};
+  p.multiplierOut = {k2p30, 1};
+  const Int8Tensor a{{4}, {-6, 5, 0, 0}};
+  const Int8Tensor b{{4}, {0, 0, -6, 5}};
+  EXPECT_EQ(addInt8(a, b, p).data, (Bytes{-1, 1, -1, 1}));
+  p.output.rounding = Rounding::Double;
+  EXPECT_EQ(addInt8(a, b, p).data, (Bytes{-2, 2, -2, 2}));
+}
+
+TEST(Int8Add, MultipliersAreComputedInDouble) {
+  // The float scales 0.3, 0.7 and 0.11 are widened to double before dividing. In float the
+  // quotients keep 24 bits and would give M_a = 1840700416 and M_out = 1708225664.
+  const AddInt8Params p = makeAddParams({0.3F, 0}, {0.7F, 0}, {0.11F, 0});
+  EXPECT_EQ(p.multiplierA, (QuantizedMultiplier{1840700374, -2}));     // 0.3 / 1.4
+  EXPECT_EQ(p.multiplierB, (QuantizedMultiplier{k2p30, 0}));           // 0.7 / 1.4 = 0.5
+  EXPECT_EQ(p.multiplierOut, (QuantizedMultiplier{1708225609, -16}));  // 1.4 / (2^20 * 0.11)
+}
+
 TEST(Int8Add, SaturatesClipsAndLooksUp) {
   AddInt8Params p = makeAddParams({1.0F, -128}, {1.0F, 127}, {0.5F, 0});
   const Int8Tensor a{{2}, {127, -128}};
@@ -90,6 +115,12 @@ TEST(Int8Mul, SubtractsZeroPointsMultipliesAndRequantizes) {
   EXPECT_EQ(
       mulInt8(Int8Tensor{{1, 1, 1, 2}, {2, 3}}, Int8Tensor{{1, 1, 2, 2}, {1, 2, 3, 4}}, unit).data,
       (Bytes{2, 6, 6, 12}));
+}
+
+TEST(Int8Mul, MultiplierIsComputedInDouble) {
+  // 0.3 * 0.7 / 0.11 from the float scales, in double; in float it would be 2049870848.
+  const MulInt8Params p = makeMulParams({0.3F, 0}, {0.7F, 0}, {0.11F, 0});
+  EXPECT_EQ(p.multiplierOut, (QuantizedMultiplier{2049870813, 1}));
 }
 
 }  // namespace

@@ -27,6 +27,15 @@ TEST(Quantize, RoundsHalfAwayFromZeroAndClamps) {
   EXPECT_EQ(quantizeValue(0.75F, {0.5F, 10}), 12);  // 1.5 -> 2, + 10
 }
 
+TEST(Quantize, DividesInDouble) {
+  // float(0.1) is slightly above 0.1: in double 0.25 / 0.1F = 2.49999996 rounds to 2, while the
+  // float quotient is exactly 2.5 and would round to 3. Likewise 1.875 / 0.05F = 37.4999994.
+  EXPECT_EQ(quantizeValue(0.25F, {0.1F, 0}), 2);
+  EXPECT_EQ(quantizeValue(0.25F, {0.1F, -10}), -8);
+  EXPECT_EQ(quantizeValue(1.875F, {0.05F, 0}), 37);
+  EXPECT_EQ(quantizeValue(-5.665F, {0.11F, 0}), -51);  // -51.49999993; float: -51.5 -> -52
+}
+
 TEST(Quantize, TensorsRoundTrip) {
   const QuantParams q{0.5F, -3};
   const Int8Tensor i = quantize(FloatTensor{{2, 2}, {0.0F, 1.0F, -1.25F, 100.0F}}, q);

@@ -31,6 +31,15 @@ TEST(QuantizeMultiplier, SplitsIntoQ31AndShift) {
   EXPECT_EQ(quantizeMultiplier(0.7), (Qm{1503238554, 0}));
 }
 
+TEST(QuantizeMultiplier, RoundsTheMantissaHalfAwayFromZero) {
+  // m = 0.5 + 2^-32: q * 2^31 = 2^30 + 0.5 exactly, a tie. Half away from zero gives 2^30 + 1;
+  // half to even (nearbyint, rint) would give 2^30.
+  EXPECT_EQ(quantizeMultiplier(0.5 + std::ldexp(1.0, -32)), (Qm{k2p30 + 1, 0}));
+  EXPECT_EQ(quantizeMultiplier(std::ldexp(0.5 + std::ldexp(1.0, -32), -10)), (Qm{k2p30 + 1, -10}));
+  // 2^30 + 1.5 rounds to 2^30 + 2 under both rules.
+  EXPECT_EQ(quantizeMultiplier(0.5 + 3 * std::ldexp(1.0, -32)), (Qm{k2p30 + 2, 0}));
+}
+
 TEST(QuantizeMultiplier, RenormalisesWhenTheMantissaRoundsUpToOne) {
   // q = 1 - 2^-33 rounds to 2^31, which becomes 2^30 with the shift raised by one.
   EXPECT_EQ(quantizeMultiplier(1.0 - std::ldexp(1.0, -33)), (Qm{k2p30, 1}));
