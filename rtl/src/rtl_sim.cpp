@@ -71,8 +71,9 @@ class DdrModel {
     std::vector<std::uint8_t> beat(m_width, 0);
     top.rd_valid = !m_reads.empty() && m_reads.front().readyAt <= t ? 1 : 0;
     if (top.rd_valid != 0) {
+      // The whole burst occupies the bus: beats past the requested bytes carry none.
       const ReadBurst& burst = m_reads.front();
-      const u64 n = std::min(m_width, burst.len - burst.sent);
+      const u64 n = burst.sent < burst.len ? std::min(m_width, burst.len - burst.sent) : 0;
       checkRange(burst.address + burst.sent, n, "read");
       m_ddr.read(burst.address + burst.sent, std::span(beat.data(), n));
     }
@@ -93,9 +94,11 @@ class DdrModel {
       now = now || m_delay == 0;
     }
     if (top.rd_req_valid != 0 && !m_readTaken) {
-      if (top.rd_req_len == 0 || top.rd_req_len > m_burst) {
-        fail("RTL protocol error at cycle {}: read burst of {} bytes (burst size {})", t,
-             top.rd_req_len, m_burst);
+      if (top.rd_req_len == 0 || top.rd_req_addr % m_burst + top.rd_req_len > m_burst) {
+        fail(
+            "RTL protocol error at cycle {}: read request of {} bytes at 0x{:x} is not inside "
+            "one aligned {}-byte burst",
+            t, top.rd_req_len, top.rd_req_addr, m_burst);
       }
       m_reads.push_back({t + m_delay, top.rd_req_addr, top.rd_req_len, 0});
       m_readTaken = true;
@@ -103,7 +106,7 @@ class DdrModel {
     }
     if (top.wr_valid != 0 && !m_writeTaken) {
       const u64 n = top.wr_bytes;
-      if (n == 0 || n > m_width) {
+      if (n > m_width) {
         fail("RTL protocol error at cycle {}: write beat of {} bytes (width {})", t, n, m_width);
       }
       checkRange(top.wr_addr, n, "write");
@@ -127,7 +130,7 @@ class DdrModel {
     if (top.rd_valid != 0) {
       ReadBurst& burst = m_reads.front();
       burst.sent += m_width;
-      if (burst.sent >= burst.len) {
+      if (burst.sent >= m_burst) {
         m_reads.pop_front();
       }
     }

@@ -1,8 +1,11 @@
 // Walks the DDR side of a LOAD or STORE block (rows x cols x c_bytes with strides) as
 // docs/timing.md splits it: abutting runs merge (a whole row when ddr_col_stride == c_bytes or
-// x_size == 1, the whole block when the rows abut too), and each run is cut into pieces of at most
-// STEP bytes from its start. With STEP = burst bytes a piece is one burst request; with STEP = the
-// DDR width it is one data beat, and `burst_last` marks the last beat of each burst.
+// x_size == 1, the whole block when the rows abut too), and each run is cut at the aligned bursts
+// of BURST = STEP * BEATS_PER_BURST bytes it touches. Every burst is walked in BEATS_PER_BURST
+// steps of STEP bytes: step j of a burst piece starting at `lo` is at address lo + j*STEP and
+// carries the piece's bytes from there (up to STEP; 0 once the piece is used up, because DDR
+// moves whole bursts). With STEP = burst bytes a step is one burst request; with STEP = the DDR
+// width it is one data beat, and `burst_last` marks the last beat of each burst.
 module npu_dma_runs #(
     parameter int STEP = 16,
     parameter int BEATS_PER_BURST = 1
@@ -24,6 +27,7 @@ module npu_dma_runs #(
     output logic last
 );
   localparam int BW = BEATS_PER_BURST > 1 ? $clog2(BEATS_PER_BURST) : 1;
+  localparam int BURST = STEP * BEATS_PER_BURST;
 
   logic [31:0] run_len;
   logic [15:0] nrows;
@@ -32,7 +36,7 @@ module npu_dma_runs #(
   logic [31:0] col_stride;
   logic [31:0] row_base;
   logic [31:0] run_addr;
-  logic [31:0] off;
+  logic [31:0] off;  // offset of the current burst piece in the run
   logic [15:0] r;
   logic [15:0] k;
   logic [BW-1:0] beat;
@@ -48,10 +52,22 @@ module npu_dma_runs #(
     row_merge = col_merge && (64'(ld_row_stride) == row_bytes || ld_rows == 16'd1);
   end
 
-  assign run_end = run_len - off <= 32'(STEP);
-  assign addr = run_addr + off;
-  assign nbytes = run_end ? run_len - off : 32'(STEP);
-  assign burst_last = run_end || beat == BW'(BEATS_PER_BURST - 1);
+  // The current burst piece: from run_addr + off to the end of its aligned burst or of the run.
+  logic [31:0] lo;
+  logic [31:0] to_burst_end;
+  logic [31:0] piece;
+  logic [31:0] done;  // bytes of the piece handed out before this step
+  always_comb begin
+    lo = run_addr + off;
+    to_burst_end = 32'(BURST) - (lo & 32'(BURST - 1));
+    piece = run_len - off < to_burst_end ? run_len - off : to_burst_end;
+    done = 32'(beat) * 32'(STEP);
+  end
+
+  assign burst_last = beat == BW'(BEATS_PER_BURST - 1);
+  assign run_end = burst_last && run_len - off == piece;
+  assign addr = lo + done;
+  assign nbytes = piece <= done ? 32'd0 : (piece - done < 32'(STEP) ? piece - done : 32'(STEP));
   assign last = run_end && k == ncols - 1 && r == nrows - 1;
 
   always_ff @(posedge clk) begin
@@ -81,9 +97,14 @@ module npu_dma_runs #(
         ncols <= ld_cols;
       end
     end else if (valid && advance) begin
-      if (run_end) begin
-        off <= '0;
+      if (!burst_last) begin
+        beat <= beat + 1'b1;
+      end else if (!run_end) begin
         beat <= '0;
+        off <= off + piece;
+      end else begin
+        beat <= '0;
+        off <= '0;
         if (last) begin
           valid <= 1'b0;
         end else if (k != ncols - 1) begin
@@ -95,9 +116,6 @@ module npu_dma_runs #(
           row_base <= row_base + row_stride;
           run_addr <= row_base + row_stride;
         end
-      end else begin
-        off <= off + 32'(STEP);
-        beat <= burst_last ? '0 : beat + 1'b1;
       end
     end
   end

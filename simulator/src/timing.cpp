@@ -10,26 +10,40 @@ u64 ceilDiv(u64 a, u64 b) {
   return (a + b - 1) / b;
 }
 
-u64 runBeats(u64 bytes, const isa::NpuConfig& config) {
-  const auto burst = static_cast<u64>(config.ddrBurstBytes);
-  const auto width = static_cast<u64>(config.ddrBytesPerCycle);
-  const u64 fullBursts = bytes / burst;
-  return fullBursts * (burst / width) + ceilDiv(bytes % burst, width);
+// Bursts of the aligned B-byte windows that the run [address, address + bytes) touches.
+u64 runBursts(u64 address, u64 bytes, u64 burst) {
+  if (bytes == 0) {
+    return 0;
+  }
+  return (address + bytes - 1) / burst - address / burst + 1;
 }
 
 }  // namespace
 
-u64 dmaBeats(u64 rows, u64 rowStride, u64 cols, u64 colStride, u64 runBytes,
+u64 dmaBeats(u64 address, u64 rows, u64 rowStride, u64 cols, u64 colStride, u64 runBytes,
              const isa::NpuConfig& config) {
+  const auto burst = static_cast<u64>(config.ddrBurstBytes);
+  const u64 beatsPerBurst = burst / static_cast<u64>(config.ddrBytesPerCycle);
   // Merge abutting runs: columns into one row run, rows into one block run.
   if (colStride == runBytes || cols == 1) {
     runBytes *= cols;
+    cols = 1;
     if (rowStride == runBytes || rows == 1) {
-      return runBeats(runBytes * rows, config);
+      runBytes *= rows;
+      rows = 1;
     }
-    return rows * runBeats(runBytes, config);
   }
-  return rows * cols * runBeats(runBytes, config);
+  // When both strides keep the burst alignment, every run touches as many bursts as the first.
+  if ((rows == 1 || rowStride % burst == 0) && (cols == 1 || colStride % burst == 0)) {
+    return rows * cols * runBursts(address, runBytes, burst) * beatsPerBurst;
+  }
+  u64 bursts = 0;
+  for (u64 r = 0; r < rows; ++r) {
+    for (u64 k = 0; k < cols; ++k) {
+      bursts += runBursts(address + r * rowStride + k * colStride, runBytes, burst);
+    }
+  }
+  return bursts * beatsPerBurst;
 }
 
 u64 instructionCycles(const isa::Instruction& instruction, const isa::NpuConfig& config) {
@@ -39,9 +53,9 @@ u64 instructionCycles(const isa::Instruction& instruction, const isa::NpuConfig&
   const auto latency = static_cast<u64>(config.ddrLatencyCycles);
   if (const auto* load = std::get_if<isa::Load>(&instruction)) {
     const u64 beats =
-        dmaBeats(static_cast<u64>(load->y_size), static_cast<u64>(load->ddr_row_stride),
-                 static_cast<u64>(load->x_size), static_cast<u64>(load->ddr_col_stride),
-                 static_cast<u64>(load->c_bytes), config);
+        dmaBeats(static_cast<u64>(load->ddr_addr), static_cast<u64>(load->y_size),
+                 static_cast<u64>(load->ddr_row_stride), static_cast<u64>(load->x_size),
+                 static_cast<u64>(load->ddr_col_stride), static_cast<u64>(load->c_bytes), config);
     const u64 total = static_cast<u64>((load->pad_top + load->y_size + load->pad_bottom) *
                                        (load->pad_left + load->x_size + load->pad_right));
     const u64 padBytes =
@@ -49,10 +63,11 @@ u64 instructionCycles(const isa::Instruction& instruction, const isa::NpuConfig&
     return latency + beats + ceilDiv(padBytes, width);
   }
   if (const auto* store = std::get_if<isa::Store>(&instruction)) {
-    return latency +
-           dmaBeats(static_cast<u64>(store->y_size), static_cast<u64>(store->ddr_row_stride),
-                    static_cast<u64>(store->x_size), static_cast<u64>(store->ddr_col_stride),
-                    static_cast<u64>(store->c_bytes), config);
+    return latency + dmaBeats(static_cast<u64>(store->ddr_addr), static_cast<u64>(store->y_size),
+                              static_cast<u64>(store->ddr_row_stride),
+                              static_cast<u64>(store->x_size),
+                              static_cast<u64>(store->ddr_col_stride),
+                              static_cast<u64>(store->c_bytes), config);
   }
   if (const auto* conv = std::get_if<isa::Conv>(&instruction)) {
     const u64 pixels = static_cast<u64>(conv->out_h * conv->out_w);

@@ -11,18 +11,21 @@ using testing::assembleProgram;
 
 TEST(Timing, InstructionFormulas) {
   const isa::NpuConfig config = testing::smallConfig();  // 16x16, 16 B/cycle, latency 64, burst 64
-  // Contiguous 256-byte load: latency + 256/16 beats.
+  // DDR moves whole aligned 64-byte bursts of 4 beats; every run costs the bursts it touches.
+  // Contiguous 256-byte load at 0: 4 bursts.
   EXPECT_EQ(instructionCycles(isa::Load{.y_size = 1, .x_size = 1, .c_bytes = 256}, config),
             64U + 16U);
-  // 4 rows x 4 cols x 3 bytes, column stride 3 (rows merge), row stride 100: 4 runs of 12 bytes.
+  // 4 rows x 4 cols x 3 bytes, column stride 3 (a row is one 12-byte run), row stride 100: the
+  // runs at 0, 100, 200 and 300 each sit inside one burst.
   EXPECT_EQ(
       instructionCycles(
           isa::Load{
               .y_size = 4, .x_size = 4, .c_bytes = 3, .ddr_row_stride = 100, .ddr_col_stride = 3},
           config),
-      64U + 4U * 1U);
-  // Scattered columns: 2 x 3 runs of 20 bytes = 2 beats each; padding around them (4 rows x 4
-  // cols of 20-byte pixels, 6 of them data): 10 * 20 = 200 bytes = 13 beats.
+      64U + 4U * 4U);
+  // Scattered columns: runs of 20 bytes at 0, 40, 80 (bursts 0, 0, 1) and 1000, 1040, 1080
+  // (bursts 15, 16, 16-17): 7 bursts = 28 beats; padding around them (4 rows x 4 cols of 20-byte
+  // pixels, 6 of them data): 10 * 20 = 200 bytes = 13 beats.
   EXPECT_EQ(instructionCycles(isa::Load{.y_size = 2,
                                         .x_size = 3,
                                         .c_bytes = 20,
@@ -32,10 +35,35 @@ TEST(Timing, InstructionFormulas) {
                                         .pad_bottom = 1,
                                         .pad_left = 1},
                               config),
-            64U + 12U + 13U);
-  // Runs longer than a burst split into bursts: 100 bytes = 64 + 36 -> 4 + 3 beats.
+            64U + 28U + 13U);
+  // 100 bytes: at 0 they touch 2 bursts, at 60 three ([60, 160) reaches into burst 2).
   EXPECT_EQ(instructionCycles(isa::Load{.y_size = 1, .x_size = 1, .c_bytes = 100}, config),
-            64U + 7U);
+            64U + 8U);
+  EXPECT_EQ(instructionCycles(isa::Load{.ddr_addr = 60, .y_size = 1, .x_size = 1, .c_bytes = 100},
+                              config),
+            64U + 12U);
+  // Burst-aligned column stride: 16-byte pixels every 64 bytes take one burst each from address
+  // 8, two each from address 56 (every pixel straddles a burst boundary).
+  EXPECT_EQ(
+      instructionCycles(
+          isa::Store{.ddr_addr = 8, .y_size = 1, .x_size = 4, .c_bytes = 16, .ddr_col_stride = 64},
+          config),
+      64U + 16U);
+  EXPECT_EQ(
+      instructionCycles(
+          isa::Store{.ddr_addr = 56, .y_size = 1, .x_size = 4, .c_bytes = 16, .ddr_col_stride = 64},
+          config),
+      64U + 32U);
+  // The burst size sets the granularity: with 16-byte bursts (one beat) the four 12-byte runs
+  // above touch 1 + 1 + 2 + 2 bursts ([200, 212) and [300, 312) cross a 16-byte boundary).
+  isa::NpuConfig shortBursts = config;
+  shortBursts.ddrBurstBytes = 16;
+  EXPECT_EQ(
+      instructionCycles(
+          isa::Load{
+              .y_size = 4, .x_size = 4, .c_bytes = 3, .ddr_row_stride = 100, .ddr_col_stride = 3},
+          shortBursts),
+      64U + 6U);
   // 3x3 conv, 8x8 outputs, 40 -> 20 channels: 64 px * 2 col blocks * 9 taps * 3 row blocks + 4.
   isa::Conv conv{.out_h = 8,
                  .out_w = 8,
@@ -80,8 +108,9 @@ TEST(Timing, SmokeProgramEndToEnd) {
 }
 
 TEST(Timing, DdrPortTieGoesToTheStore) {
-  // LOAD 0 (65 cycles from 64), SYNC 1 at 129..130 pushes to both sides; STORE 2 and LOAD 3 then
-  // request the port in the same cycle 130: the store wins, the load follows.
+  // LOAD 0 (68 cycles from 64: 16 bytes take a whole 4-beat burst), SYNC 1 at 132..133 pushes
+  // to both sides; STORE 2 and LOAD 3 then request the port in the same cycle 133: the store
+  // wins, the load follows.
   const isa::Program program = assembleProgram(
       "LOAD push_next=1 ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=16\n"
       "SYNC pop_prev=1 push_prev=1 push_next=1 unit=1\n"
@@ -90,17 +119,17 @@ TEST(Timing, DdrPortTieGoesToTheStore) {
       "END\n");
   const SimResult result = testing::run(program, SimMode::Timed);
   ASSERT_FALSE(result.fault) << result.fault->what();
-  EXPECT_EQ(result.endCycles[0], 129U);
-  EXPECT_EQ(result.endCycles[1], 130U);
-  EXPECT_EQ(result.endCycles[2], 195U);
-  EXPECT_EQ(result.endCycles[3], 260U);
-  EXPECT_EQ(result.stats.totalCycles, 260U);
-  EXPECT_EQ(result.stats.units.at("load").stallCycles.at("ddr_port"), 65U);
+  EXPECT_EQ(result.endCycles[0], 132U);
+  EXPECT_EQ(result.endCycles[1], 133U);
+  EXPECT_EQ(result.endCycles[2], 201U);
+  EXPECT_EQ(result.endCycles[3], 269U);
+  EXPECT_EQ(result.stats.totalCycles, 269U);
+  EXPECT_EQ(result.stats.units.at("load").stallCycles.at("ddr_port"), 68U);
 }
 
 TEST(Timing, LoadOverlapsComputeUnlessForcedSerial) {
-  // LOAD 0: 64..129. CONV 1: 129..(129 + 64*64/16... = 16 px * 1 * 9 taps * 4 row blocks + 4).
-  // LOAD 2 touches another SRAM range and runs under the conv: 129..194.
+  // LOAD 0: 64..132 (16 bytes, one 4-beat burst). CONV 1: 132..(132 + 16 px * 1 * 9 taps * 4
+  // row blocks + 4). LOAD 2 touches another SRAM range and runs under the conv: 132..200.
   const isa::Program program = assembleProgram(
       "LOAD push_next=1 ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=16\n"
       "CONV pop_prev=1 out_h=4 out_w=4 in_w=6 in_c=64 out_c=16 kh=3 kw=3 sh=1 sw=1 dh=1 dw=1 "
@@ -112,12 +141,12 @@ TEST(Timing, LoadOverlapsComputeUnlessForcedSerial) {
   const SimResult overlapped = testing::run(program, SimMode::Timed, options);
   ASSERT_FALSE(overlapped.fault) << overlapped.fault->what();
   const std::uint64_t convCycles = 16U * 9U * 4U + 4U;
-  EXPECT_EQ(overlapped.endCycles[1], 129U + convCycles);
-  EXPECT_EQ(overlapped.endCycles[2], 194U);
-  EXPECT_EQ(overlapped.stats.totalCycles, 129U + convCycles);
+  EXPECT_EQ(overlapped.endCycles[1], 132U + convCycles);
+  EXPECT_EQ(overlapped.endCycles[2], 200U);
+  EXPECT_EQ(overlapped.stats.totalCycles, 132U + convCycles);
   options.forceSerial = true;
   const SimResult serial = testing::run(program, SimMode::Timed, options);
-  EXPECT_EQ(serial.stats.totalCycles, 129U + convCycles + 65U);
+  EXPECT_EQ(serial.stats.totalCycles, 132U + convCycles + 68U);
 }
 
 TEST(Timing, FullInstructionQueueStallsFetch) {
@@ -130,7 +159,7 @@ TEST(Timing, FullInstructionQueueStallsFetch) {
   program.config.instructionQueueDepth = 1;
   const SimResult result = testing::run(program, SimMode::Timed);
   ASSERT_FALSE(result.fault) << result.fault->what();
-  EXPECT_EQ(result.stats.totalCycles, 64U + 3U * 65U);
+  EXPECT_EQ(result.stats.totalCycles, 64U + 3U * 68U);
   EXPECT_GT(result.stats.units.at("fetch").stallCycles.at("queue_full"), 0U);
 }
 

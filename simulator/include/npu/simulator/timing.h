@@ -15,10 +15,11 @@ inline constexpr std::uint64_t kComputePipelineCycles = 4;
 /// Cycles fetch needs per instruction word after the first arrives.
 inline constexpr std::uint64_t kFetchCyclesPerWord = 1;
 
-/// Data beats a strided DDR transfer needs: contiguous runs (rows merge when they abut) split
-/// into bursts of at most burst_bytes, each burst ceil(bytes / bytes_per_cycle) beats.
-std::uint64_t dmaBeats(std::uint64_t rows, std::uint64_t rowStride, std::uint64_t cols,
-                       std::uint64_t colStride, std::uint64_t runBytes,
+/// Data beats a strided DDR transfer starting at `address` needs: contiguous runs (columns and
+/// rows merge when they abut); DDR moves whole aligned bursts, so each run costs every
+/// burst_bytes-aligned burst it touches, burst_bytes / bytes_per_cycle beats each.
+std::uint64_t dmaBeats(std::uint64_t address, std::uint64_t rows, std::uint64_t rowStride,
+                       std::uint64_t cols, std::uint64_t colStride, std::uint64_t runBytes,
                        const isa::NpuConfig& config);
 
 /// Cycles an instruction keeps its unit busy once it has started (after its pops and, for LOAD
