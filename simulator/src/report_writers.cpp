@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -10,12 +11,22 @@
 namespace npu::sim {
 namespace {
 
-// Fixed track order so traces from different runs line up.
-constexpr std::array<std::string_view, 4> kTracks = {"fetch", "load", "compute", "store"};
+// One track per unit, in a fixed order so traces from different runs line up: fetch, the three
+// executing units, the compute unit's two datapaths right below it, and store. The compute track
+// shows every compute instruction (SYNC too); mac_array repeats its CONVs and vector its
+// ELTWISEs and POOLs, with the same start and end.
+constexpr std::array<std::string_view, 6> kTracks = {"fetch",     "load",   "compute",
+                                                     "mac_array", "vector", "store"};
 
+/// Index of a unit's track; kTracks.size() for a name that is not a unit.
+std::size_t trackIndex(std::string_view unit) {
+  return static_cast<std::size_t>(std::find(kTracks.begin(), kTracks.end(), unit) -
+                                  kTracks.begin());
+}
+
+/// Thread id of a unit's track (0 is left to the process).
 int trackId(std::string_view unit) {
-  const auto it = std::find(kTracks.begin(), kTracks.end(), unit);
-  return static_cast<int>(it - kTracks.begin()) + 1;
+  return static_cast<int>(trackIndex(unit)) + 1;
 }
 
 }  // namespace
@@ -74,33 +85,54 @@ std::string traceToJson(const std::vector<TraceSpan>& trace) {
 }
 
 std::string traceToVcd(const std::vector<TraceSpan>& trace, std::uint64_t totalCycles) {
-  std::string out =
-      "$timescale 1ns $end\n$scope module npu $end\n"
-      "$var wire 1 ! load_busy $end\n$var wire 1 \" compute_busy $end\n"
-      "$var wire 1 # store_busy $end\n$upscope $end\n$enddefinitions $end\n";
-  const std::map<std::string, char> ids = {{"load", '!'}, {"compute", '"'}, {"store", '#'}};
-  std::map<std::uint64_t, std::map<char, int>> changes;  // time -> id -> +1 / -1
-  for (const TraceSpan& span : trace) {
-    const auto it = ids.find(span.unit);
-    if (it == ids.end() || span.end == span.start) {
-      continue;
-    }
-    changes[span.start][it->second] += 1;
-    changes[span.end][it->second] -= 1;
+  // One busy wire per track, identifiers '!', '"', '#', ...
+  std::string out = "$timescale 1ns $end\n$scope module npu $end\n";
+  for (std::size_t t = 0; t < kTracks.size(); ++t) {
+    out += fmt::format("$var wire 1 {} {}_busy $end\n", static_cast<char>('!' + t), kTracks[t]);
   }
-  std::map<char, int> level = {{'!', 0}, {'"', 0}, {'#', 0}};
-  out += "#0\n0!\n0\"\n0#\n";
+  out += "$upscope $end\n$enddefinitions $end\n";
+
+  // time -> track -> spans starting minus spans ending; back-to-back spans cancel out.
+  std::map<std::uint64_t, std::map<std::size_t, int>> changes;
+  for (const TraceSpan& span : trace) {
+    const std::size_t track = trackIndex(span.unit);
+    if (span.end > span.start && track < kTracks.size()) {
+      changes[span.start][track] += 1;
+      changes[span.end][track] -= 1;
+    }
+  }
+  std::array<int, kTracks.size()> level{};
+  // Initial values, with whatever starts at cycle 0 already applied.
+  if (const auto first = changes.find(0); first != changes.end()) {
+    for (const auto& [track, delta] : first->second) {
+      level[track] += delta;
+    }
+    changes.erase(first);
+  }
+  out += "#0\n$dumpvars\n";
+  for (std::size_t t = 0; t < kTracks.size(); ++t) {
+    out += fmt::format("{}{}\n", level[t] > 0 ? 1 : 0, static_cast<char>('!' + t));
+  }
+  out += "$end\n";
+  std::uint64_t last = 0;
   for (const auto& [time, deltas] : changes) {
-    out += fmt::format("#{}\n", time);
-    for (const auto& [id, delta] : deltas) {
-      const int before = level[id];
-      level[id] += delta;
-      if ((before > 0) != (level[id] > 0)) {
-        out += fmt::format("{}{}\n", level[id] > 0 ? 1 : 0, id);
+    std::string values;
+    for (const auto& [track, delta] : deltas) {
+      const bool before = level[track] > 0;
+      level[track] += delta;
+      if (before != (level[track] > 0)) {
+        values += fmt::format("{}{}\n", level[track] > 0 ? 1 : 0, static_cast<char>('!' + track));
       }
     }
+    if (!values.empty()) {
+      out += fmt::format("#{}\n{}", time, values);
+      last = time;
+    }
   }
-  out += fmt::format("#{}\n", totalCycles);
+  // Mark the end of the run unless the last change already did.
+  if (totalCycles > last) {
+    out += fmt::format("#{}\n", totalCycles);
+  }
   return out;
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# npu sim on the bundled example in both modes: outputs written, JSON well-formed, the two modes
-# agree on the final DDR; a faulting program still writes its outputs and exits with one line.
+# npu sim on the bundled example in both modes: outputs written, JSON well-formed, trace and VCD
+# show every unit, the two modes agree on the final DDR; a faulting program still writes its
+# outputs and exits with one line.
 set -euo pipefail
 npu="$1"; src="$2"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -16,11 +17,28 @@ d = sys.argv[1]
 t = json.load(open(f"{d}/t.json")); f = json.load(open(f"{d}/f.json"))
 assert t["total_cycles"] == 400 and t["fault"] is None, t
 assert f["mode"] == "functional" and f["macs"] == t["macs"] == 4096
+# One track per unit; one span per instruction on its unit (each word on fetch, END included;
+# the CONV also on mac_array), agreeing with the stats.
 trace = json.load(open(f"{d}/trace.json"))
+tracks = {e["tid"]: e["args"]["name"] for e in trace["traceEvents"] if e["name"] == "thread_name"}
+units = ["fetch", "load", "compute", "mac_array", "vector", "store"]
+assert [tracks[tid] for tid in sorted(tracks)] == units, tracks
 spans = [e for e in trace["traceEvents"] if e["ph"] == "X"]
-assert len(spans) == 6 and all(e["dur"] >= 0 for e in spans)
+assert all(e["dur"] >= 0 for e in spans)
+names = {u: [e["name"] for e in spans if tracks[e["tid"]] == u] for u in units}
+assert names == {"fetch": ["LOAD", "LOAD", "LOAD", "CONV", "STORE", "END"],
+                 "load": ["LOAD"] * 3, "compute": ["CONV"], "mac_array": ["CONV"], "vector": [],
+                 "store": ["STORE"]}, names
+for u in units:
+    assert len(names[u]) == t["units"][u]["instructions"], u
+    assert sum(e["dur"] for e in spans if tracks[e["tid"]] == u) == t["units"][u]["busy_cycles"], u
+# The VCD: every unit's busy wire; time stamps strictly increase and end at the last cycle.
+vcd = open(f"{d}/w.vcd").read().splitlines()
+wires = [line.split()[4] for line in vcd if line.startswith("$var")]
+assert wires == [u + "_busy" for u in units], wires
+times = [int(line[1:]) for line in vcd if line.startswith("#")]
+assert times == sorted(set(times)) and times[-1] == t["total_cycles"], times
 PY
-grep -q enddefinitions "$tmp/w.vcd"
 # A fault: the second load runs past the input SRAM.
 printf '.hw npu-s\nLOAD ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=8\nLOAD sram_addr=0x1fffc ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=8\nEND\n' > "$tmp/bad.s"
 "$npu" asm "$tmp/bad.s" -o "$tmp/bad.npub"

@@ -7,6 +7,8 @@
 namespace npu::sim {
 namespace {
 
+/// Runs instruction i on the sub-unit `unit` (mac_array or vector): its datapath, its cycles,
+/// its counters and its span on the sub-unit's trace track.
 bool runTimedInstruction(TimedContext& ctx, std::size_t i, const std::string& unit) {
   const std::uint64_t start = TimedContext::now();
   if (!ctx.execute(i)) {
@@ -16,9 +18,11 @@ bool runTimedInstruction(TimedContext& ctx, std::size_t i, const std::string& un
   if (ctx.stopping) {
     return false;
   }
+  const std::uint64_t end = TimedContext::now();
   UnitStats& stats = ctx.stats.units[unit];
   ++stats.instructions;
-  stats.busyCycles += TimedContext::now() - start;
+  stats.busyCycles += end - start;
+  ctx.addSpan(unit, i, start, end);
   return true;
 }
 

@@ -27,15 +27,18 @@ void FetchUnit::run() {
     if (ctx.stopping) {
       return;
     }
-    ctx.addStall("fetch", "queue_full", TimedContext::now() - start);
+    const std::uint64_t dispatched = TimedContext::now();
+    ctx.addStall("fetch", "queue_full", dispatched - start);
     queue.entries.push_back(i);
     queue.changed.notify(sc_core::SC_ZERO_TIME);
-    ctx.stats.units["fetch"].busyCycles += kFetchCyclesPerWord;
-    ++ctx.stats.units["fetch"].instructions;
     sc_core::wait(cycles(kFetchCyclesPerWord));
     if (ctx.stopping) {
       return;
     }
+    // One span per dispatched word; the gaps between spans are queue_full stalls.
+    ctx.stats.units["fetch"].busyCycles += kFetchCyclesPerWord;
+    ++ctx.stats.units["fetch"].instructions;
+    ctx.addSpan("fetch", i, dispatched, dispatched + kFetchCyclesPerWord);
   }
   ctx.fetchDone = true;
   ctx.fetchDoneEvent.notify(sc_core::SC_ZERO_TIME);

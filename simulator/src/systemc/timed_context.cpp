@@ -21,6 +21,10 @@ TimedContext::TimedContext(const isa::NpuConfig& cfg,
   }
   endCycles.assign(instructions.size(), 0);
   stats.mode = "timed";
+  // Every unit appears in the statistics, also one the program never uses.
+  for (const char* unit : {"fetch", "load", "compute", "mac_array", "vector", "store"}) {
+    stats.units[unit] = UnitStats{};
+  }
 }
 
 std::uint64_t TimedContext::now() {
@@ -56,6 +60,11 @@ void TimedContext::finish(const std::string& unit, std::size_t i, std::uint64_t 
   unitStats.busyCycles += end - start;
   endCycles[i] = end;
   countInstruction(stream[i], stats);
+  addSpan(unit, i, start, end);
+}
+
+void TimedContext::addSpan(const std::string& unit, std::size_t i, std::uint64_t start,
+                           std::uint64_t end) {
   if (options.collectTrace) {
     trace.push_back({unit, i, std::string(isa::mnemonicOf(stream[i])), start, end});
   }

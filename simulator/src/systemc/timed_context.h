@@ -72,8 +72,10 @@ struct TimedContext {
   void addStall(const std::string& unit, const std::string& reason, std::uint64_t cycles);
   /// Bounds check and datapath of instruction i; on a fault records it and stops the run.
   bool execute(std::size_t i);
-  /// Records a finished instruction.
+  /// Records a finished instruction: its unit's counters, its end cycle and its trace span.
   void finish(const std::string& unit, std::size_t i, std::uint64_t start, std::uint64_t end);
+  /// Records a trace span of instruction i on `unit`'s track (when tracing).
+  void addSpan(const std::string& unit, std::size_t i, std::uint64_t start, std::uint64_t end);
   /// Waits until instruction i may start under force-serial (no-op otherwise); false if stopping.
   bool waitSerialTurn(std::size_t i);
   /// Sets `stopping` and wakes every waiting thread.

@@ -25,7 +25,8 @@ struct SimOptions {
   bool forceSerial = false;
   /// Debug switch: timing only, no datapath (the final DDR is the initial one).
   bool countOnly = false;
-  /// Record one trace span per instruction (timed mode).
+  /// Record trace spans (timed mode): one per instruction on its unit, one per dispatched word on
+  /// fetch, and each CONV again on mac_array, each ELTWISE and POOL on vector.
   bool collectTrace = false;
 };
 
@@ -48,7 +49,7 @@ struct SimStats {
   std::map<std::string, std::uint64_t> opcodeCounts;
 };
 
-/// One instruction's execution on one unit, in cycles.
+/// One instruction on one unit's track, in cycles: its execution, or on fetch its dispatch.
 struct TraceSpan {
   std::string unit;
   std::size_t instruction = 0;
@@ -78,11 +79,12 @@ SimResult simulate(const isa::NpuConfig& config, DdrImage ddr, std::uint64_t cod
 /// Stats as JSON text (docs/timing.md lists the keys).
 std::string statsToJson(const SimStats& stats, const std::optional<SimFault>& fault);
 
-/// Chrome/Perfetto trace-event JSON: one track per unit, one complete event per instruction,
-/// timestamps in cycles shown as microseconds.
+/// Chrome/Perfetto trace-event JSON: one track per unit (fetch, load, compute, mac_array, vector,
+/// store), one complete event per span, timestamps in cycles shown as microseconds.
 std::string traceToJson(const std::vector<TraceSpan>& trace);
 
-/// VCD of one busy signal per unit.
+/// VCD of one busy signal per unit (the same six), high while a span of that unit runs; time
+/// stamps strictly increase and the last is `totalCycles`.
 std::string traceToVcd(const std::vector<TraceSpan>& trace, std::uint64_t totalCycles);
 
 }  // namespace npu::sim
