@@ -6,6 +6,7 @@
 #include "npu/simulator/sim_fault.h"
 #include "npu/simulator/token_analysis.h"
 #include "npu/simulator/tokens.h"
+#include "unit_state.h"
 
 namespace npu::sim {
 
@@ -94,40 +95,37 @@ TokenOrder analyzeTokens(std::span<const isa::Instruction> instructions,
     }
   }
 
-  // Deadlock: describe every stuck unit.
-  static constexpr std::array<std::string_view, 3> kUnitNames = {"load", "compute", "store"};
-  std::string detail;
-  std::int64_t first = -1;
+  // Deadlock: describe what every unit and fetch is waiting for.
+  std::array<UnitState, 3> units;
   for (std::size_t u = 0; u < 3; ++u) {
     if (queues[u].empty()) {
       continue;
     }
     const std::size_t i = queues[u].front();
-    first = first < 0 ? static_cast<std::int64_t>(i) : std::min<std::int64_t>(first, i);
-    std::string waits;
+    UnitState& state = units[u];
+    state.instruction = i;
     for (std::size_t p = 0; p < ops[i].popCount; ++p) {
       if (tokens[static_cast<std::size_t>(ops[i].pops[p])].empty()) {
-        waits += fmt::format("{}a {} token", waits.empty() ? "" : " and ",
-                             tokenQueueName(ops[i].pops[p]));
+        state.activity = UnitState::Activity::TokenWait;
+        state.tokens.push_back(ops[i].pops[p]);
       }
     }
-    for (std::size_t p = 0; p < ops[i].pushCount; ++p) {
-      if (tokens[static_cast<std::size_t>(ops[i].pushes[p])].size() >= tokenDepth) {
-        waits += fmt::format("{}room in the full {} token queue", waits.empty() ? "" : " and ",
-                             tokenQueueName(ops[i].pushes[p]));
+    if (state.tokens.empty()) {
+      state.activity = UnitState::Activity::TokenFull;
+      for (std::size_t p = 0; p < ops[i].pushCount; ++p) {
+        if (tokens[static_cast<std::size_t>(ops[i].pushes[p])].size() >= tokenDepth) {
+          state.tokens.push_back(ops[i].pushes[p]);
+        }
       }
     }
-    detail += fmt::format("; {} unit waits at instruction {} ({}) for {}", kUnitNames[u], i,
-                          isa::mnemonicOf(instructions[i]), waits);
   }
-  if (fetching && fetch < n) {
-    first = first < 0 ? static_cast<std::int64_t>(fetch) : first;
-    detail += fmt::format("; fetch waits at instruction {} ({}) for room in the {} queue", fetch,
-                          isa::mnemonicOf(instructions[fetch]), kUnitNames[order.unit[fetch]]);
-  }
-  throw SimFault(
-      FaultKind::Deadlock, first,
-      fmt::format("deadlock fault at instruction {}: no unit can progress{}", first, detail));
+  FetchState fetchState;
+  fetchState.activity = fetching ? FetchState::Activity::QueueFull : FetchState::Activity::Done;
+  fetchState.instruction = fetch;
+  const std::int64_t first = oldestHeldInstruction(units, fetchState);
+  throw SimFault(FaultKind::Deadlock, first,
+                 fmt::format("deadlock fault at instruction {}: no unit can progress{}", first,
+                             describeUnits(units, fetchState, instructions)));
 }
 
 }  // namespace npu::sim

@@ -2,7 +2,12 @@
 // stats of the state so far.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include <string>
+
 #include "npu/isa/encoding.h"
+#include "npu/simulator/timing.h"
 #include "sim_test_util.h"
 
 namespace npu::sim {
@@ -47,9 +52,32 @@ TEST_P(Faults, Deadlock) {
       "END\n");
   const SimResult result = run(program, GetParam());
   EXPECT_EQ(faultMessage(result),
-            "deadlock fault at instruction 1: no unit can progress; compute unit waits at "
-            "instruction 1 (SYNC) for a load->compute token; store unit waits at instruction 2 "
-            "(SYNC) for a compute->store token");
+            "deadlock fault at instruction 1: no unit can progress; load unit idle; compute unit "
+            "waits at instruction 1 (SYNC) for a load->compute token; store unit waits at "
+            "instruction 2 (SYNC) for a compute->store token; fetch has reached END (instruction "
+            "3)");
+  ASSERT_TRUE(result.fault);
+  EXPECT_EQ(result.fault->kind(), FaultKind::Deadlock);
+  EXPECT_EQ(result.fault->instruction(), 1);
+}
+
+TEST_P(Faults, DeadlockBehindAFullInstructionQueue) {
+  // The token compute waits for comes from a load that fetch never reaches: dispatch is in
+  // order, and the compute queue fills up first.
+  const isa::Program base = assembleProgram("END\n");
+  const auto depth = static_cast<std::size_t>(base.config.instructionQueueDepth);
+  std::string body = "SYNC pop_prev=1 unit=1\n";
+  for (std::size_t k = 0; k < depth; ++k) {
+    body += "SYNC unit=1\n";
+  }
+  body += "SYNC push_next=1 unit=0\nEND\n";
+  const SimResult result = run(assembleProgram(body), GetParam());
+  EXPECT_EQ(faultMessage(result),
+            fmt::format("deadlock fault at instruction 0: no unit can progress; load unit idle; "
+                        "compute unit waits at instruction 0 (SYNC) for a load->compute token; "
+                        "store unit idle; fetch waits at instruction {} (SYNC) for room in the "
+                        "full compute queue",
+                        depth));
 }
 
 TEST_P(Faults, HazardNamesBothInstructions) {
@@ -122,17 +150,104 @@ INSTANTIATE_TEST_SUITE_P(BothModes, Faults, ::testing::Values(SimMode::Functiona
                            return info.param == SimMode::Functional ? "functional" : "timed";
                          });
 
-TEST(TimedFaults, Watchdog) {
+// The watchdog names what every unit and fetch is doing. Expected cycles come from the timing
+// formulas (instructionCycles) and the fetch latency, so the messages follow formula changes.
+
+TEST(TimedFaults, WatchdogNamesBusyAndTokenWaitingUnits) {
   const isa::Program program = assembleProgram(
-      "LOAD ddr_addr=0x1000 y_size=64 x_size=64 c_bytes=16 ddr_row_stride=1024 "
+      "LOAD push_next=1 ddr_addr=0x1000 y_size=64 x_size=64 c_bytes=16 ddr_row_stride=1024 "
       "ddr_col_stride=16\n"
+      "CONV pop_prev=1 push_next=1 out_h=1 out_w=1 in_w=1 in_c=16 out_c=16 kh=1 kw=1 sh=1 sw=1 "
+      "dh=1 dw=1 clip_lo=-128 clip_hi=127 acc_init=1 finalize=1\n"
+      "STORE pop_prev=1 ddr_addr=0x20000 y_size=1 x_size=1 c_bytes=16\n"
       "END\n");
   SimOptions options;
   options.maxCycles = 500;
   const SimResult result = run(program, SimMode::Timed, options);
+  // Fetch hands the LOAD over as its first word arrives; it starts at once.
+  const std::uint64_t loadEnd = static_cast<std::uint64_t>(program.config.ddrLatencyCycles) +
+                                instructionCycles(program.instructions[0], program.config);
+  ASSERT_GT(loadEnd, options.maxCycles);
   EXPECT_EQ(faultMessage(result),
-            "watchdog fault: still running after 500 cycles; load unit at instruction 0 (LOAD)");
+            fmt::format("watchdog fault: still running after 500 cycles; load unit runs "
+                        "instruction 0 (LOAD) until cycle {}; compute unit waits at instruction 1 "
+                        "(CONV) for a load->compute token; store unit waits at instruction 2 "
+                        "(STORE) for a compute->store token; fetch has reached END (instruction "
+                        "3)",
+                        loadEnd));
+  ASSERT_TRUE(result.fault);
+  EXPECT_EQ(result.fault->kind(), FaultKind::Watchdog);
+  EXPECT_EQ(result.fault->instruction(), 0);
   EXPECT_EQ(result.stats.totalCycles, 500U);
+}
+
+TEST(TimedFaults, WatchdogNamesTheHolderOfTheDdrPort) {
+  const isa::Program program = assembleProgram(
+      "LOAD ddr_addr=0x1000 y_size=64 x_size=64 c_bytes=16 ddr_row_stride=1024 "
+      "ddr_col_stride=16\n"
+      "STORE ddr_addr=0x20000 y_size=1 x_size=1 c_bytes=16\n"
+      "END\n");
+  SimOptions options;
+  options.maxCycles = 500;
+  const std::uint64_t loadEnd = static_cast<std::uint64_t>(program.config.ddrLatencyCycles) +
+                                instructionCycles(program.instructions[0], program.config);
+  ASSERT_GT(loadEnd, options.maxCycles);
+  EXPECT_EQ(faultMessage(run(program, SimMode::Timed, options)),
+            fmt::format("watchdog fault: still running after 500 cycles; load unit runs "
+                        "instruction 0 (LOAD) until cycle {}; compute unit idle; store unit waits "
+                        "at instruction 1 (STORE) for the DDR port, held by the load unit; fetch "
+                        "has reached END (instruction 2)",
+                        loadEnd));
+  // Under --force-serial the store waits for the load to end instead.
+  options.forceSerial = true;
+  EXPECT_EQ(faultMessage(run(program, SimMode::Timed, options)),
+            fmt::format("watchdog fault: still running after 500 cycles; load unit runs "
+                        "instruction 0 (LOAD) until cycle {}; compute unit idle; store unit waits "
+                        "at instruction 1 (STORE) for the previous instruction (force-serial); "
+                        "fetch has reached END (instruction 2)",
+                        loadEnd));
+}
+
+TEST(TimedFaults, WatchdogNamesFullQueues) {
+  // A long CONV holds compute while the load unit's SYNCs fill the load->compute token queue
+  // and the compute SYNCs behind the CONV fill the compute instruction queue.
+  const isa::Program base = assembleProgram("END\n");
+  const auto tokenDepth = static_cast<std::size_t>(base.config.tokenQueueDepth);
+  const auto queueDepth = static_cast<std::size_t>(base.config.instructionQueueDepth);
+  std::string body =
+      "CONV out_h=4 out_w=4 in_w=6 in_c=256 out_c=16 kh=3 kw=3 sh=1 sw=1 dh=1 dw=1 "
+      "clip_lo=-128 clip_hi=127 acc_init=1 finalize=1\n";
+  for (std::size_t k = 0; k <= tokenDepth; ++k) {
+    body += "SYNC push_next=1 unit=0\n";  // the last one finds the token queue full
+  }
+  for (std::size_t k = 0; k <= queueDepth; ++k) {
+    body += k <= tokenDepth ? "SYNC pop_prev=1 unit=1\n" : "SYNC unit=1\n";
+  }
+  body += "END\n";
+  const isa::Program program = assembleProgram(body);
+  SimOptions options;
+  options.maxCycles = 1000;
+  const std::uint64_t convEnd = static_cast<std::uint64_t>(program.config.ddrLatencyCycles) +
+                                instructionCycles(program.instructions[0], program.config);
+  ASSERT_GT(convEnd, options.maxCycles);
+  const std::size_t blockedFetch = 1 + (tokenDepth + 1) + queueDepth;
+  EXPECT_EQ(faultMessage(run(program, SimMode::Timed, options)),
+            fmt::format("watchdog fault: still running after 1000 cycles; load unit waits at "
+                        "instruction {} (SYNC) for room in the full load->compute token queue; "
+                        "compute unit runs instruction 0 (CONV) until cycle {}; store unit idle; "
+                        "fetch waits at instruction {} (SYNC) for room in the full compute queue",
+                        tokenDepth + 1, convEnd, blockedFetch));
+}
+
+TEST(TimedFaults, WatchdogBeforeTheFirstWord) {
+  const isa::Program program = assembleProgram("SYNC unit=1\nEND\n");
+  SimOptions options;
+  options.maxCycles = 10;
+  ASSERT_GT(program.config.ddrLatencyCycles, 10);
+  EXPECT_EQ(faultMessage(run(program, SimMode::Timed, options)),
+            fmt::format("watchdog fault: still running after 10 cycles; load unit idle; compute "
+                        "unit idle; store unit idle; fetch reads instruction 0 until cycle {}",
+                        program.config.ddrLatencyCycles));
 }
 
 TEST(TimedFaults, FaultStillReportsStatsSoFar) {
@@ -144,8 +259,10 @@ TEST(TimedFaults, FaultStillReportsStatsSoFar) {
   const SimResult result = run(program, SimMode::Timed);
   ASSERT_TRUE(result.fault);
   EXPECT_EQ(result.stats.units.at("load").instructions, 1U);
-  // First load: fetch latency 64, then 64 + 1 beat.
-  EXPECT_EQ(result.stats.totalCycles, 64U + 65U);
+  // The first load starts as its word arrives (the fetch latency); the run stops when it ends.
+  EXPECT_EQ(result.stats.totalCycles,
+            static_cast<std::uint64_t>(program.config.ddrLatencyCycles) +
+                instructionCycles(program.instructions[0], program.config));
 }
 
 }  // namespace

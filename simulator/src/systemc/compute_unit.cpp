@@ -7,6 +7,8 @@
 namespace npu::sim {
 namespace {
 
+constexpr std::size_t kComputeUnit = 1;
+
 /// Runs instruction i on the sub-unit `unit` (mac_array or vector): its datapath, its cycles,
 /// its counters and its span on the sub-unit's trace track.
 bool runTimedInstruction(TimedContext& ctx, std::size_t i, const std::string& unit) {
@@ -14,7 +16,9 @@ bool runTimedInstruction(TimedContext& ctx, std::size_t i, const std::string& un
   if (!ctx.execute(i)) {
     return false;
   }
-  sc_core::wait(cycles(instructionCycles(ctx.stream[i], ctx.config)));
+  const std::uint64_t duration = instructionCycles(ctx.stream[i], ctx.config);
+  markBusy(ctx, kComputeUnit, i, duration);
+  sc_core::wait(cycles(duration));
   if (ctx.stopping) {
     return false;
   }
@@ -54,10 +58,9 @@ ComputeUnit::ComputeUnit(const sc_core::sc_module_name& name, TimedContext& cont
 void ComputeUnit::run() {
   TimedContext& ctx = m_context;
   const std::string name = "compute";
-  while (const auto next = waitForCommand(ctx, 1, name)) {
+  while (const auto next = waitForCommand(ctx, kComputeUnit, name)) {
     const std::size_t i = *next;
-    ctx.unitCurrent[1] = static_cast<std::int64_t>(i);
-    if (!popTokens(ctx, 1, i, name)) {
+    if (!popTokens(ctx, kComputeUnit, i, name)) {
       return;
     }
     const std::uint64_t start = TimedContext::now();
@@ -66,7 +69,9 @@ void ComputeUnit::run() {
     if (std::holds_alternative<isa::Conv>(instruction)) {
       ok = m_macArray.run(i);
     } else if (std::holds_alternative<isa::Sync>(instruction)) {
-      sc_core::wait(cycles(instructionCycles(instruction, ctx.config)));
+      const std::uint64_t duration = instructionCycles(instruction, ctx.config);
+      markBusy(ctx, kComputeUnit, i, duration);
+      sc_core::wait(cycles(duration));
       ok = !ctx.stopping;
     } else {
       ok = m_vectorUnit.run(i);
@@ -75,14 +80,13 @@ void ComputeUnit::run() {
       return;
     }
     const std::uint64_t end = TimedContext::now();
-    if (!pushTokens(ctx, i, name)) {
+    if (!pushTokens(ctx, kComputeUnit, i, name)) {
       return;
     }
     ctx.finish(name, i, start, end);
     ctx.advanceSerial(i);
   }
-  ctx.unitCurrent[1] = -1;
-  ctx.unitFinished[1] = true;
+  ctx.unitFinished[kComputeUnit] = true;
 }
 
 }  // namespace npu::sim

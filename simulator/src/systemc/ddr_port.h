@@ -23,6 +23,8 @@ class DdrPort : public sc_core::sc_module {
   void shutdown();
   /// Gives the port back.
   void release();
+  /// The requester holding the port, or -1 when it is free.
+  [[nodiscard]] int owner() const { return m_owner; }
 
  private:
   void arbitrate();

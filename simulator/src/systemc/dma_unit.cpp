@@ -21,13 +21,13 @@ void DmaUnit::run() {
   TimedContext& ctx = m_context;
   while (const auto next = waitForCommand(ctx, m_unit, m_name)) {
     const std::size_t i = *next;
-    ctx.unitCurrent[m_unit] = static_cast<std::int64_t>(i);
     if (!popTokens(ctx, m_unit, i, m_name)) {
       return;
     }
     const bool transfers = !std::holds_alternative<isa::Sync>(ctx.stream[i]);
     if (transfers) {
       const std::uint64_t since = TimedContext::now();
+      ctx.unitState[m_unit] = UnitState(UnitState::Activity::DdrPort, i);
       if (!m_port.acquire(m_unit == 0 ? DdrPort::kLoad : DdrPort::kStore)) {
         return;
       }
@@ -37,7 +37,9 @@ void DmaUnit::run() {
     if (!ctx.execute(i)) {
       return;
     }
-    sc_core::wait(cycles(instructionCycles(ctx.stream[i], ctx.config)));
+    const std::uint64_t duration = instructionCycles(ctx.stream[i], ctx.config);
+    markBusy(ctx, m_unit, i, duration);
+    sc_core::wait(cycles(duration));
     if (ctx.stopping) {
       return;
     }
@@ -45,13 +47,12 @@ void DmaUnit::run() {
       m_port.release();
     }
     const std::uint64_t end = TimedContext::now();
-    if (!pushTokens(ctx, i, m_name)) {
+    if (!pushTokens(ctx, m_unit, i, m_name)) {
       return;
     }
     ctx.finish(m_name, i, start, end);
     ctx.advanceSerial(i);
   }
-  ctx.unitCurrent[m_unit] = -1;
   ctx.unitFinished[m_unit] = true;
 }
 

@@ -13,14 +13,18 @@ FetchUnit::FetchUnit(const sc_core::sc_module_name& name, TimedContext& context)
 
 void FetchUnit::run() {
   TimedContext& ctx = m_context;
-  sc_core::wait(cycles(static_cast<std::uint64_t>(ctx.config.ddrLatencyCycles)));
+  const auto latency = static_cast<std::uint64_t>(ctx.config.ddrLatencyCycles);
+  ctx.fetchState = {.activity = FetchState::Activity::Reading, .instruction = 0, .until = latency};
+  sc_core::wait(cycles(latency));
   for (std::size_t i = 0; i < ctx.stream.size(); ++i) {
     const std::uint64_t start = TimedContext::now();
     if (std::holds_alternative<isa::End>(ctx.stream[i])) {
+      ctx.fetchState = {.activity = FetchState::Activity::Done, .instruction = i, .until = 0};
       ctx.finish("fetch", i, start, start);
       break;
     }
     CommandQueue& queue = ctx.queues[unitIndex(isa::executingUnit(ctx.stream[i]))];
+    ctx.fetchState = {.activity = FetchState::Activity::QueueFull, .instruction = i, .until = 0};
     while (queue.entries.size() >= queue.depth && !ctx.stopping) {
       sc_core::wait(queue.changed);
     }
@@ -31,6 +35,9 @@ void FetchUnit::run() {
     ctx.addStall("fetch", "queue_full", dispatched - start);
     queue.entries.push_back(i);
     queue.changed.notify(sc_core::SC_ZERO_TIME);
+    ctx.fetchState = {.activity = FetchState::Activity::Reading,
+                      .instruction = i + 1,
+                      .until = dispatched + kFetchCyclesPerWord};
     sc_core::wait(cycles(kFetchCyclesPerWord));
     if (ctx.stopping) {
       return;

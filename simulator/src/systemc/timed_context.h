@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "../unit_state.h"
 #include "npu/isa/instruction.h"
 #include "npu/simulator/simulate.h"
 #include "npu/simulator/sram_state.h"
@@ -64,7 +65,9 @@ struct TimedContext {
   std::vector<std::uint64_t> endCycles;
   std::optional<SimFault> fault;
   std::array<bool, 3> unitFinished{};
-  std::array<std::int64_t, 3> unitCurrent{-1, -1, -1};
+  /// What each executing unit and fetch is doing, for watchdog and deadlock messages.
+  std::array<UnitState, 3> unitState{};
+  FetchState fetchState{};
 
   /// The current cycle.
   [[nodiscard]] static std::uint64_t now();

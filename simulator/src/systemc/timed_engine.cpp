@@ -67,29 +67,30 @@ class SimulationContext {
   std::unique_ptr<sc_core::sc_simcontext> m_context;
 };
 
-std::string inFlight(const TimedContext& ctx) {
-  static constexpr std::array<std::string_view, 3> kNames = {"load", "compute", "store"};
-  std::string text;
-  for (std::size_t u = 0; u < 3; ++u) {
-    if (ctx.unitCurrent[u] >= 0) {
-      text +=
-          fmt::format("; {} unit at instruction {} ({})", kNames[u], ctx.unitCurrent[u],
-                      isa::mnemonicOf(ctx.stream[static_cast<std::size_t>(ctx.unitCurrent[u])]));
+/// Every unit's state and fetch's, naming the holder of the DDR port for a unit waiting for it.
+std::string unitStates(const TimedContext& ctx) {
+  std::array<UnitState, 3> units = ctx.unitState;
+  const int owner = ctx.ddrPort != nullptr ? ctx.ddrPort->owner() : -1;
+  for (UnitState& state : units) {
+    if (state.activity == UnitState::Activity::DdrPort && owner >= 0) {
+      state.portHolder = owner == DdrPort::kLoad ? "load" : "store";
     }
   }
-  return text;
+  return describeUnits(units, ctx.fetchState, ctx.stream);
 }
 
 SimFault unfinishedFault(const TimedContext& ctx, std::uint64_t stopped, bool pastLimit,
                          const SimOptions& options) {
+  const std::int64_t oldest = oldestHeldInstruction(ctx.unitState, ctx.fetchState);
   if (pastLimit) {
-    return SimFault(FaultKind::Watchdog, ctx.unitCurrent[1] >= 0 ? ctx.unitCurrent[1] : -1,
+    return SimFault(FaultKind::Watchdog, oldest,
                     fmt::format("watchdog fault: still running after {} cycles{}",
-                                options.maxCycles, inFlight(ctx)));
+                                options.maxCycles, unitStates(ctx)));
   }
+  // The token analysis finds deadlocks before the run; this is the model's own safety net.
   return SimFault(
-      FaultKind::Deadlock, -1,
-      fmt::format("deadlock fault: no unit can progress at cycle {}{}", stopped, inFlight(ctx)));
+      FaultKind::Deadlock, oldest,
+      fmt::format("deadlock fault: no unit can progress at cycle {}{}", stopped, unitStates(ctx)));
 }
 
 void runKernel(const isa::NpuConfig& config, DdrImage& ddr,

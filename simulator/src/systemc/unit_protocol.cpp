@@ -6,6 +6,7 @@ namespace npu::sim {
 std::optional<std::size_t> waitForCommand(TimedContext& ctx, std::size_t unit,
                                           const std::string& name) {
   CommandQueue& queue = ctx.queues[unit];
+  ctx.unitState[unit] = UnitState{};
   const std::uint64_t since = TimedContext::now();
   while (queue.entries.empty() || ctx.stopping) {
     if (ctx.fetchDone || ctx.stopping) {
@@ -18,6 +19,10 @@ std::optional<std::size_t> waitForCommand(TimedContext& ctx, std::size_t unit,
 }
 
 bool popTokens(TimedContext& ctx, std::size_t unit, std::size_t i, const std::string& name) {
+  UnitState& state = ctx.unitState[unit];
+  if (ctx.options.forceSerial) {
+    state = UnitState(UnitState::Activity::SerialTurn, i);
+  }
   if (!ctx.waitSerialTurn(i)) {
     return false;
   }
@@ -26,6 +31,13 @@ bool popTokens(TimedContext& ctx, std::size_t unit, std::size_t i, const std::st
   for (std::size_t p = 0; p < ops.popCount; ++p) {
     TokenChannel& channel = ctx.tokens[static_cast<std::size_t>(ops.pops[p])];
     while (channel.count == 0) {
+      // Name every token still missing, not only the one waited for first.
+      state = UnitState(UnitState::Activity::TokenWait, i);
+      for (std::size_t q = p; q < ops.popCount; ++q) {
+        if (ctx.tokens[static_cast<std::size_t>(ops.pops[q])].count == 0) {
+          state.tokens.push_back(ops.pops[q]);
+        }
+      }
       sc_core::wait(channel.changed);
       if (ctx.stopping) {
         return false;
@@ -43,12 +55,20 @@ bool popTokens(TimedContext& ctx, std::size_t unit, std::size_t i, const std::st
   return true;
 }
 
-bool pushTokens(TimedContext& ctx, std::size_t i, const std::string& name) {
+void markBusy(TimedContext& ctx, std::size_t unit, std::size_t i, std::uint64_t cycleCount) {
+  UnitState& state = ctx.unitState[unit];
+  state = UnitState(UnitState::Activity::Busy, i);
+  state.until = TimedContext::now() + cycleCount;
+}
+
+bool pushTokens(TimedContext& ctx, std::size_t unit, std::size_t i, const std::string& name) {
   const TokenOps ops = tokenOps(ctx.stream[i]);
+  UnitState& state = ctx.unitState[unit];
   const std::uint64_t since = TimedContext::now();
   for (std::size_t p = 0; p < ops.pushCount; ++p) {
     TokenChannel& channel = ctx.tokens[static_cast<std::size_t>(ops.pushes[p])];
     while (channel.count >= channel.depth) {
+      state = UnitState(UnitState::Activity::TokenFull, i, {ops.pushes[p]});
       sc_core::wait(channel.changed);
       if (ctx.stopping) {
         return false;

@@ -18,8 +18,11 @@ std::optional<std::size_t> waitForCommand(TimedContext& ctx, std::size_t unit,
 /// its queue (the unit has started it). False when the run is stopping.
 bool popTokens(TimedContext& ctx, std::size_t unit, std::size_t i, const std::string& name);
 
+/// Records that `unit` runs instruction i for `cycleCount` cycles from now (for fault messages).
+void markBusy(TimedContext& ctx, std::size_t unit, std::size_t i, std::uint64_t cycleCount);
+
 /// Pushes every token instruction i pushes, waiting for room in a full token queue. False when
 /// the run is stopping.
-bool pushTokens(TimedContext& ctx, std::size_t i, const std::string& name);
+bool pushTokens(TimedContext& ctx, std::size_t unit, std::size_t i, const std::string& name);
 
 }  // namespace npu::sim
