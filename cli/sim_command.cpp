@@ -34,12 +34,17 @@ void addSimCommand(CLI::App& app, Action& action) {
   command->add_option("--trace", options->trace, "Write a Chrome/Perfetto trace JSON here");
   command->add_option("--vcd", options->vcd, "Write a VCD of unit busy signals here");
   command->add_option("--ddr-out", options->ddrOut, "Write the final DDR (.bin, or .hex)");
-  command->add_option("--max-cycles", options->maxCycles, "Watchdog limit in cycles");
+  CLI::Option* maxCycles = command->add_option("--max-cycles", options->maxCycles,
+                                               "Watchdog limit in cycles (timed mode)");
   command->add_flag("--force-serial", options->forceSerial, "No overlap between units");
   command->add_flag("--count-only", options->countOnly, "Timing only, no datapath");
   command->add_flag("--no-hazard-check", options->noHazardCheck,
                     "Skip the token/hazard race check");
-  command->callback([&action, options] {
+  command->callback([&action, options, maxCycles] {
+    // Functional mode has no time, so a cycle limit would be silently ignored there.
+    if (options->mode == "functional" && maxCycles->count() > 0) {
+      throw CLI::ValidationError("--max-cycles applies to the timed mode, not --mode functional");
+    }
     action = [options] {
       const isa::Program program = isa::readProgramFile(options->program);
       sim::SimOptions simOptions;

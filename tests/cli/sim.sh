@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # npu sim on the bundled example in both modes: outputs written, JSON well-formed, trace and VCD
-# show every unit, the two modes agree on the final DDR; a faulting program still writes its
-# outputs and exits with one line.
+# show every unit, the two modes agree on the final DDR; --max-cycles only in timed mode; a
+# faulting program still writes its outputs and exits with one line.
 set -euo pipefail
 npu="$1"; src="$2"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -39,6 +39,21 @@ assert wires == [u + "_busy" for u in units], wires
 times = [int(line[1:]) for line in vcd if line.startswith("#")]
 assert times == sorted(set(times)) and times[-1] == t["total_cycles"], times
 PY
+# --max-cycles is the timed mode's watchdog: a usage error in functional mode, a fault naming
+# every unit's state in timed mode.
+set +e
+"$npu" sim "$tmp/p.npub" --mode functional --max-cycles 100 > "$tmp/out.txt" 2> "$tmp/err"
+rc=$?
+set -e
+[ $rc -eq 2 ]
+[ "$(cat "$tmp/err")" = "npu: error: sim: --max-cycles applies to the timed mode, not --mode functional" ]
+set +e
+"$npu" sim "$tmp/p.npub" --max-cycles 100 --stats "$tmp/wd.json" 2> "$tmp/err"
+rc=$?
+set -e
+[ $rc -eq 1 ]
+grep -Eq '^npu: error: watchdog fault: still running after 100 cycles; load unit runs instruction 0 \(LOAD\) until cycle [0-9]+; compute unit waits at instruction 3 \(CONV\) for a load->compute token; store unit waits at instruction 4 \(STORE\) for a compute->store token; fetch has reached END \(instruction 5\)$' "$tmp/err" || { cat "$tmp/err"; exit 1; }
+/usr/bin/python3 -c "import json,sys; s=json.load(open(sys.argv[1])); assert s['fault']['kind']=='watchdog' and s['total_cycles']==100" "$tmp/wd.json"
 # A fault: the second load runs past the input SRAM.
 printf '.hw npu-s\nLOAD ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=8\nLOAD sram_addr=0x1fffc ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=8\nEND\n' > "$tmp/bad.s"
 "$npu" asm "$tmp/bad.s" -o "$tmp/bad.npub"
