@@ -1,0 +1,67 @@
+; conv_lut.s: dense 2x2 CONV, stride 2, 16 -> 10 channels on 1x4x6x16 (in_zp 17, no padding),
+; the clipped result mapped through a 256-byte LUT (use_lut). The parameter records sit at
+; parameter SRAM 0x40 (param_addr) and the LUT, loaded separately, at 0x200 (lut_addr).
+; Golden: conv2dInt8 with the output stage's LUT read from `lut`.
+.hw npu-s
+.code 0x0
+.region in kind=input base=0x1000 size=384 dtype=int8 shape=1x4x6x16 zp=17
+.region w kind=weights base=0x2000 size=640 dtype=int8 shape=10x2x2x16
+.region p kind=weights base=0x3000 size=120
+.region lut kind=weights base=0x3100 size=256
+.region out kind=output base=0x4000 size=60 dtype=int8 shape=1x2x3x10 zp=-4
+.data 0x1000 a54dca182530bb1d6d132cded6237b2ed91e3f721fcb1971174494d6493c9d5c
+.data 0x1020 3460be31201e69fedaa0eee8b9997f5c7c2999fdafe593253cd654af4dfad714
+.data 0x1040 27a0aeb3fee9232f8af2211f9ee491c5b10becb5563bfc1e6f93427ecbc8fe29
+.data 0x1060 55e5cd8e46dc8ed4b7c2764d2a5a4d767706f85d8690024ad6bda3401be9c8cb
+.data 0x1080 ccc935f6cd1f61226ae15338ae1a34004d33ba0d246ac04c81b1baf23e3bf9ee
+.data 0x10a0 f5f79f2b4934af87f5520b69b94b0d982e85bb55b672a872637acd7466fcb60e
+.data 0x10c0 0e8ff18463b0e4b2ba29703474f064ac68f700f5b02b3dc666f45bdeaa2ccaed
+.data 0x10e0 cd2b5157410e4dee4af2b34f430a073447de636c0e806c957ba684d6431fb5ea
+.data 0x1100 d7424d09e15d024c5848f23d1fa6f7361d7f618d1532e70e20e2a6668de7f47e
+.data 0x1120 8467e546d53ec8e2a1257bdb256c9b3e4fbb498146ef7030cbf9537252dccead
+.data 0x1140 d764b6a32fbb09adeae109c4a997203975352b878b145c8a42d884cf4cfda72d
+.data 0x1160 8e1d5dd92589082d852a7122873ee805add58942167a385286195c679f9c6994
+.data 0x2000 f3012daec6d94e857fc18a84853c020e7bb104fabf70f39c295227ef29ff0c56
+.data 0x2020 64e57902cf31b87cbbd8b35662353b23a4e87ed97c8e57a28493213e62c2efaa
+.data 0x2040 8f962b58e25f022c79c91abf32cc8cf6b0a9c5f381c4de77d5797d0dd3bf8978
+.data 0x2060 62d0b8dcaf81d6e296fac80128b4c002478298c45297a5e7178be586cdce22bc
+.data 0x2080 961676085b41a8296538496219e444d4397dffa7c93a1f25a68c545638650421
+.data 0x20a0 ee3c345002a4690741021256514e855430164d65372f753225bb96888ba324dd
+.data 0x20c0 769be156f40f8d218521092fbffec481f54d92406f01660a982907913f3dfac1
+.data 0x20e0 509459c4bd3b42b5bc3e277af6ff59e294fb6a30ca458c1e2225b3941aa6d5c2
+.data 0x2100 273f32ce2012a384fc90fdc5792d9a32b82dfecb3605caf7f8f8459f7f650db4
+.data 0x2120 d07b9670fa85cbf6945202787ff47fc5e4b66b736fb6941598a54007c474dda2
+.data 0x2140 1b522203c8649d35debc006661fde587a98174fe2ff4e8ce3ba5ebd9e1d19f58
+.data 0x2160 d581d441d757e69f716eb33784673ecbc1e091e5e45f1794dd6dee42c75b8dc8
+.data 0x2180 9b8e562aca2370a7c079c5f003d1b146e04975ee6388504322e76a61710e0db5
+.data 0x21a0 39958d6f3ceaf41e41a4255fcafd8d6a6e0da1acf9ebd8c9cdc23e3e7a28c3e8
+.data 0x21c0 28becefc0f2ce59fab25aa94b6016850000db9f469d643f4eea40db2bf98add8
+.data 0x21e0 0f98d2bedfc35012b46486405feae3ea3f07b6e1c6d7419000c81478dda13001
+.data 0x2200 08224b5d5ab898c666c0e3e726f3ef75d05a51607886a189ed3644664efa7817
+.data 0x2220 fe8193e56f6e6e54085bf879f3c0499cbaa8a706792f9c7254393426594466f6
+.data 0x2240 960e478b8149a1bc126c8a2638ce77a121c10823f033449d9a93cd077216b2e4
+.data 0x2260 c3ba4b1a81830acef6c876d1265763bffa07bd0dc08876ea3527cf8f86b20063
+; {bias, M, shift} per output channel: (7695, 0x6b96ea98, -9) (-11748, 0x4ba8e43f, -9) (7462, 0x59573a70, -9)
+;                                      (-2274, 0x492a1ffb, -9) (-13288, 0x6f92e55c, -9) (9133, 0x590849be, -9)
+;                                      (7961, 0x570cfe65, -9) (-14184, 0x77dd4bed, -9) (9814, 0x7bcd596f, -9)
+;                                      (-12196, 0x4765fd4a, -9)
+.data 0x3000 0f1e000098ea966bf7ffffff1cd2ffff3fe4a84bf7ffffff261d0000703a5759
+.data 0x3020 f7ffffff1ef7fffffb1f2a49f7ffffff18ccffff5ce5926ff7ffffffad230000
+.data 0x3040 be490859f7ffffff191f000065fe0c57f7ffffff98c8ffffed4bdd77f7ffffff
+.data 0x3060 562600006f59cd7bf7ffffff5cd0ffff4afd6547f7ffffff
+; LUT[i] = round(127 * tanh((i - 128) / 40))
+.data 0x3100 8181818182828282828282828282828282828282828282828282838383838383
+.data 0x3120 83838383848484848484848585858585868686868787878788888889898a8a8a
+.data 0x3140 8b8b8c8c8d8e8e8f9090919293939495969798999a9c9d9e9fa1a2a4a5a7a8aa
+.data 0x3160 acadafb1b3b5b7babcbec0c3c5c8cacdd0d2d5d8dbdee1e4e7eaedf0f3f6fafd
+.data 0x3180 0003060a0d101316191c1f2225282b2e303336383b3d40424446494b4d4f5153
+.data 0x31a0 545658595b5c5e5f61626364666768696a6b6c6d6d6e6f707071727273747475
+.data 0x31c0 757676767777787878797979797a7a7a7a7b7b7b7b7b7c7c7c7c7c7c7c7d7d7d
+.data 0x31e0 7d7d7d7d7d7d7d7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7f7f7f
+LOAD ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=384
+LOAD buf=1 ddr_addr=0x2000 y_size=1 x_size=1 c_bytes=640
+LOAD buf=2 sram_addr=0x40 ddr_addr=0x3000 y_size=1 x_size=1 c_bytes=120
+LOAD push_next=1 buf=2 sram_addr=0x200 ddr_addr=0x3100 y_size=1 x_size=1 c_bytes=256
+CONV pop_prev=1 push_next=1 param_addr=0x40 lut_addr=0x200 out_h=2 out_w=3 in_w=6 in_c=16 out_c=10 kh=2 kw=2 sh=2 sw=2 dh=1 dw=1 in_zp=17 out_zp=-4 clip_lo=-128 clip_hi=127 acc_init=1 finalize=1 use_lut=1
+STORE pop_prev=1 ddr_addr=0x4000 y_size=1 x_size=1 c_bytes=60
+END
