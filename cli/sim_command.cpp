@@ -2,8 +2,10 @@
 // [--ddr-out final.bin|final.hex]`: runs a program and writes what was asked, even after a fault.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "commands.h"
 #include "npu/isa/program.h"
@@ -24,6 +26,7 @@ void addSimCommand(CLI::App& app, Action& action) {
     bool forceSerial = false;
     bool countOnly = false;
     bool noHazardCheck = false;
+    unsigned threads = std::max(1U, std::thread::hardware_concurrency());
   };
   auto options = std::make_shared<Options>();
   CLI::App* command = app.add_subcommand("sim", "Run a program on the NPU simulator");
@@ -40,10 +43,22 @@ void addSimCommand(CLI::App& app, Action& action) {
   command->add_flag("--count-only", options->countOnly, "Timing only, no datapath");
   command->add_flag("--no-hazard-check", options->noHazardCheck,
                     "Skip the token/hazard race check");
-  command->callback([&action, options, maxCycles] {
+  command
+      ->add_option("--threads", options->threads,
+                   "Host threads for large CONV datapaths (default: all cores; results and "
+                   "cycles do not depend on it)")
+      ->check(CLI::Range(1U, 256U));
+  CLI::Option* trace = command->get_option("--trace");
+  CLI::Option* vcd = command->get_option("--vcd");
+  command->callback([&action, options, maxCycles, trace, vcd] {
     // Functional mode has no time, so a cycle limit would be silently ignored there.
     if (options->mode == "functional" && maxCycles->count() > 0) {
       throw CLI::ValidationError("--max-cycles applies to the timed mode, not --mode functional");
+    }
+    // Nor has it spans: a trace or VCD would be written empty.
+    if (options->mode == "functional" && (trace->count() > 0 || vcd->count() > 0)) {
+      throw CLI::ValidationError(fmt::format("{} applies to the timed mode, not --mode functional",
+                                             trace->count() > 0 ? "--trace" : "--vcd"));
     }
     action = [options] {
       const isa::Program program = isa::readProgramFile(options->program);
@@ -54,6 +69,7 @@ void addSimCommand(CLI::App& app, Action& action) {
       simOptions.forceSerial = options->forceSerial;
       simOptions.countOnly = options->countOnly;
       simOptions.checkHazards = !options->noHazardCheck;
+      simOptions.datapathThreads = options->threads;
       simOptions.collectTrace = !options->trace.empty() || !options->vcd.empty();
       const sim::SimResult result = sim::simulate(program, simOptions);
       // Outputs are written even after a fault: they show the state the fault left.

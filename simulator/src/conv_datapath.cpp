@@ -3,6 +3,7 @@
 // patch (zero point already subtracted) and dotted with every output channel's weight row, so the
 // inner loop is one vectorisable int16 dot product.
 #include <algorithm>
+#include <thread>
 #include <vector>
 
 #include "datapath_ops.h"
@@ -10,6 +11,9 @@
 
 namespace npu::sim {
 namespace {
+
+// Below this many MACs per thread, starting a thread costs more than it saves.
+constexpr std::int64_t kMinMacsPerThread = std::int64_t{1} << 21;
 
 // int16 dot product: GCC turns this loop into pmaddwd; target_clones picks the AVX2 version at
 // run time where the CPU has it and the portable one elsewhere.
@@ -49,7 +53,7 @@ std::int8_t postProcess(const isa::Conv& conv, const SramState& sram, std::int32
 
 }  // namespace
 
-void executeConv(const isa::Conv& conv, SramState& sram) {
+void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
   const std::int64_t inC = conv.in_c;
   const std::int64_t outC = conv.out_c;
   const std::int64_t taps = conv.kh * conv.kw;
@@ -65,8 +69,6 @@ void executeConv(const isa::Conv& conv, SramState& sram) {
     input[i] = static_cast<std::int16_t>(inputBytes[i] - conv.in_zp);
   }
 
-  std::vector<std::int32_t> acc(static_cast<std::size_t>(outC));
-  std::vector<std::int16_t> patch;
   std::vector<std::int16_t> wide;
   if (depthwise) {
     // Weights transposed to [tap][channel] so each tap is one contiguous channel loop.
@@ -80,58 +82,76 @@ void executeConv(const isa::Conv& conv, SramState& sram) {
     // Weights as stored, [out_c][kh][kw][in_c], widened: each output channel is one row that a
     // pixel's patch (the window gathered in the same order) is dotted with.
     wide.assign(weight, weight + outC * taps * inC);
-    patch.resize(static_cast<std::size_t>(taps * inC));
   }
   const std::int64_t patchLength = taps * inC;
 
-  for (std::int64_t oy = 0; oy < conv.out_h; ++oy) {
-    for (std::int64_t ox = 0; ox < conv.out_w; ++ox) {
-      const std::int64_t pixel = (oy * conv.out_w + ox) * outC;
-      for (std::int64_t oc = 0; oc < outC; ++oc) {
-        acc[static_cast<std::size_t>(oc)] =
-            conv.acc_init != 0
-                ? readParam(sram.parameter, conv.param_addr + 12 * oc)
-                : sram.accumulator[static_cast<std::size_t>(conv.acc_addr + pixel + oc)];
-      }
-      if (depthwise) {
-        for (std::int64_t ky = 0; ky < conv.kh; ++ky) {
-          for (std::int64_t kx = 0; kx < conv.kw; ++kx) {
-            const std::int64_t iy = oy * conv.sh + ky * conv.dh;
-            const std::int64_t ix = ox * conv.sw + kx * conv.dw;
-            depthwiseTap(acc.data(), input.data() + (iy * conv.in_w + ix) * inC,
-                         wide.data() + (ky * conv.kw + kx) * outC, outC);
-          }
+  // Output rows [rowBegin, rowEnd): every pixel reads the shared input and weights and writes
+  // only its own output or accumulator entries, so row ranges can run on separate threads.
+  const auto runRows = [&](std::int64_t rowBegin, std::int64_t rowEnd) {
+    std::vector<std::int32_t> acc(static_cast<std::size_t>(outC));
+    std::vector<std::int16_t> patch(depthwise ? 0 : static_cast<std::size_t>(patchLength));
+    for (std::int64_t oy = rowBegin; oy < rowEnd; ++oy) {
+      for (std::int64_t ox = 0; ox < conv.out_w; ++ox) {
+        const std::int64_t pixel = (oy * conv.out_w + ox) * outC;
+        for (std::int64_t oc = 0; oc < outC; ++oc) {
+          acc[static_cast<std::size_t>(oc)] =
+              conv.acc_init != 0
+                  ? readParam(sram.parameter, conv.param_addr + 12 * oc)
+                  : sram.accumulator[static_cast<std::size_t>(conv.acc_addr + pixel + oc)];
         }
-      } else {
-        std::int16_t* out = patch.data();
-        for (std::int64_t ky = 0; ky < conv.kh; ++ky) {
-          for (std::int64_t kx = 0; kx < conv.kw; ++kx) {
-            const std::int64_t iy = oy * conv.sh + ky * conv.dh;
-            const std::int64_t ix = ox * conv.sw + kx * conv.dw;
-            const std::int16_t* x = input.data() + (iy * conv.in_w + ix) * inC;
-            std::copy(x, x + inC, out);
-            out += inC;
+        if (depthwise) {
+          for (std::int64_t ky = 0; ky < conv.kh; ++ky) {
+            for (std::int64_t kx = 0; kx < conv.kw; ++kx) {
+              const std::int64_t iy = oy * conv.sh + ky * conv.dh;
+              const std::int64_t ix = ox * conv.sw + kx * conv.dw;
+              depthwiseTap(acc.data(), input.data() + (iy * conv.in_w + ix) * inC,
+                           wide.data() + (ky * conv.kw + kx) * outC, outC);
+            }
+          }
+        } else {
+          std::int16_t* out = patch.data();
+          for (std::int64_t ky = 0; ky < conv.kh; ++ky) {
+            for (std::int64_t kx = 0; kx < conv.kw; ++kx) {
+              const std::int64_t iy = oy * conv.sh + ky * conv.dh;
+              const std::int64_t ix = ox * conv.sw + kx * conv.dw;
+              const std::int16_t* x = input.data() + (iy * conv.in_w + ix) * inC;
+              std::copy(x, x + inC, out);
+              out += inC;
+            }
+          }
+          for (std::int64_t oc = 0; oc < outC; ++oc) {
+            // Wrapping int32 addition, as the hardware accumulator.
+            acc[static_cast<std::size_t>(oc)] = static_cast<std::int32_t>(
+                static_cast<std::uint32_t>(acc[static_cast<std::size_t>(oc)]) +
+                static_cast<std::uint32_t>(
+                    dot16(patch.data(), wide.data() + oc * patchLength, patchLength)));
           }
         }
         for (std::int64_t oc = 0; oc < outC; ++oc) {
-          // Wrapping int32 addition, as the hardware accumulator.
-          acc[static_cast<std::size_t>(oc)] = static_cast<std::int32_t>(
-              static_cast<std::uint32_t>(acc[static_cast<std::size_t>(oc)]) +
-              static_cast<std::uint32_t>(
-                  dot16(patch.data(), wide.data() + oc * patchLength, patchLength)));
-        }
-      }
-      for (std::int64_t oc = 0; oc < outC; ++oc) {
-        const std::int32_t value = acc[static_cast<std::size_t>(oc)];
-        if (conv.finalize != 0) {
-          sram.output[static_cast<std::size_t>(conv.out_addr + pixel + oc)] =
-              postProcess(conv, sram, value, oc);
-        } else {
-          sram.accumulator[static_cast<std::size_t>(conv.acc_addr + pixel + oc)] = value;
+          const std::int32_t value = acc[static_cast<std::size_t>(oc)];
+          if (conv.finalize != 0) {
+            sram.output[static_cast<std::size_t>(conv.out_addr + pixel + oc)] =
+                postProcess(conv, sram, value, oc);
+          } else {
+            sram.accumulator[static_cast<std::size_t>(conv.acc_addr + pixel + oc)] = value;
+          }
         }
       }
     }
+  };
+
+  // Threads only pay off on large instructions; the split never changes a result.
+  const std::int64_t macs = conv.out_h * conv.out_w * outC * taps * (depthwise ? 1 : inC);
+  const std::int64_t parts =
+      macs < kMinMacsPerThread
+          ? 1
+          : std::min<std::int64_t>({static_cast<std::int64_t>(std::max(threads, 1U)), conv.out_h,
+                                    macs / kMinMacsPerThread});
+  std::vector<std::jthread> workers;
+  for (std::int64_t part = 1; part < parts; ++part) {
+    workers.emplace_back(runRows, conv.out_h * part / parts, conv.out_h * (part + 1) / parts);
   }
+  runRows(0, conv.out_h / parts);
 }
 
 }  // namespace npu::sim

@@ -59,13 +59,14 @@ void executeStore(const isa::Store& store, const SramState& sram, DdrImage& ddr)
   }
 }
 
-void executeDatapath(const isa::Instruction& instruction, SramState& sram, DdrImage& ddr) {
+void executeDatapath(const isa::Instruction& instruction, SramState& sram, DdrImage& ddr,
+                     unsigned threads) {
   if (const auto* load = std::get_if<isa::Load>(&instruction)) {
     executeLoad(*load, sram, ddr);
   } else if (const auto* store = std::get_if<isa::Store>(&instruction)) {
     executeStore(*store, sram, ddr);
   } else if (const auto* conv = std::get_if<isa::Conv>(&instruction)) {
-    executeConv(*conv, sram);
+    executeConv(*conv, sram, threads);
   } else if (const auto* eltwise = std::get_if<isa::Eltwise>(&instruction)) {
     executeEltwise(*eltwise, sram);
   } else if (const auto* pool = std::get_if<isa::Pool>(&instruction)) {

@@ -13,7 +13,8 @@ namespace npu::sim {
 
 void executeLoad(const isa::Load& load, SramState& sram, const DdrImage& ddr);
 void executeStore(const isa::Store& store, const SramState& sram, DdrImage& ddr);
-void executeConv(const isa::Conv& conv, SramState& sram);
+/// `threads` > 1 splits a large conv's output rows over that many threads (same results).
+void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads);
 void executeEltwise(const isa::Eltwise& eltwise, SramState& sram);
 void executePool(const isa::Pool& pool, SramState& sram);
 

@@ -21,7 +21,7 @@ SimResult runFunctional(const isa::NpuConfig& config, DdrImage ddr,
     for (std::size_t i = 0; i < stream.size(); ++i) {
       checkBounds(stream[i], i, config);
       if (!options.countOnly) {
-        executeDatapath(stream[i], sram, ddr);
+        executeDatapath(stream[i], sram, ddr, options.datapathThreads);
       }
       countInstruction(stream[i], result.stats);
     }

@@ -47,6 +47,18 @@ rc=$?
 set -e
 [ $rc -eq 2 ]
 [ "$(cat "$tmp/err")" = "npu: error: sim: --max-cycles applies to the timed mode, not --mode functional" ]
+# Functional mode has no time either for a trace or a VCD.
+set +e
+"$npu" sim "$tmp/p.npub" --mode functional --vcd "$tmp/f.vcd" > "$tmp/out.txt" 2> "$tmp/err"
+rc=$?
+set -e
+[ $rc -eq 2 ] && [ ! -e "$tmp/f.vcd" ]
+[ "$(cat "$tmp/err")" = "npu: error: sim: --vcd applies to the timed mode, not --mode functional" ]
+# The datapath thread count changes nothing: same DDR and the same stats with 1 and 2 threads.
+"$npu" sim "$tmp/p.npub" --threads 1 --stats "$tmp/t1.json" --ddr-out "$tmp/t1.bin" >/dev/null
+"$npu" sim "$tmp/p.npub" --threads 2 --stats "$tmp/t2.json" --ddr-out "$tmp/t2.bin" >/dev/null
+cmp "$tmp/t1.bin" "$tmp/t2.bin"
+cmp "$tmp/t1.json" "$tmp/t2.json"
 set +e
 "$npu" sim "$tmp/p.npub" --max-cycles 100 --stats "$tmp/wd.json" 2> "$tmp/err"
 rc=$?

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -82,6 +83,60 @@ TEST(Engines, RunsAreDeterministic) {
     EXPECT_EQ(statsToJson(first.stats, first.fault), statsToJson(second.stats, second.fault));
     EXPECT_EQ(traceToJson(first.trace), traceToJson(second.trace));
     EXPECT_EQ(first.endCycles, second.endCycles);
+  }
+}
+
+/// Two 3x3 convs of 64 -> 64 channels over a 16x16 tile (7.2 M MACs each, enough for the
+/// datapath to split its rows over threads): the first accumulates only, the second adds to it and
+/// finalizes, so both the accumulator and the output paths run threaded.
+isa::Program largeConvProgram() {
+  isa::Program program = testing::assembleProgram(
+      "LOAD ddr_addr=0x10000 y_size=1 x_size=1 c_bytes=16384\n"
+      "LOAD buf=1 ddr_addr=0x20000 y_size=1 x_size=1 c_bytes=36864\n"
+      "LOAD push_next=1 buf=2 ddr_addr=0x30000 y_size=1 x_size=1 c_bytes=768\n"
+      "CONV pop_prev=1 out_h=14 out_w=14 in_w=16 in_c=64 out_c=64 kh=3 kw=3 sh=1 sw=1 dh=1 dw=1 "
+      "in_zp=3 acc_init=1\n"
+      "CONV push_next=1 out_h=14 out_w=14 in_w=16 in_c=64 out_c=64 kh=3 kw=3 sh=1 sw=1 dh=1 "
+      "dw=1 in_zp=-7 out_zp=5 clip_lo=-100 clip_hi=120 finalize=1\n"
+      "STORE pop_prev=1 ddr_addr=0x40000 y_size=1 x_size=1 c_bytes=12544\n"
+      "END\n");
+  std::mt19937 rng(5);
+  auto randomBytes = [&](std::size_t n) {
+    std::vector<std::uint8_t> bytes(n);
+    for (auto& b : bytes) {
+      b = static_cast<std::uint8_t>(rng());
+    }
+    return bytes;
+  };
+  program.segments.push_back({0x10000, randomBytes(16384)});
+  program.segments.push_back({0x20000, randomBytes(36864)});
+  std::vector<std::uint8_t> params;
+  for (int oc = 0; oc < 64; ++oc) {
+    const std::int32_t record[3] = {static_cast<std::int32_t>(rng() % 20001) - 10000,
+                                    (1 << 30) + static_cast<std::int32_t>(rng() % (1U << 30)),
+                                    -12 - static_cast<std::int32_t>(rng() % 4)};
+    const auto* raw = reinterpret_cast<const std::uint8_t*>(record);
+    params.insert(params.end(), raw, raw + sizeof record);
+  }
+  program.segments.push_back({0x30000, params});
+  return program;
+}
+
+TEST(Engines, DatapathThreadsChangeNothing) {
+  const isa::Program program = largeConvProgram();
+  for (const SimMode mode : {SimMode::Functional, SimMode::Timed}) {
+    SimOptions options;
+    const SimResult single = testing::run(program, mode, options);
+    ASSERT_FALSE(single.fault) << single.fault->what();
+    for (const unsigned threads : {2U, 3U, 8U}) {
+      options.datapathThreads = threads;
+      const SimResult threaded = testing::run(program, mode, options);
+      ASSERT_FALSE(threaded.fault) << threaded.fault->what();
+      EXPECT_TRUE(single.ddr == threaded.ddr) << threads << " threads";
+      EXPECT_EQ(statsToJson(single.stats, single.fault),
+                statsToJson(threaded.stats, threaded.fault));
+      EXPECT_EQ(single.endCycles, threaded.endCycles);
+    }
   }
 }
 

@@ -41,7 +41,7 @@ bool TimedContext::execute(std::size_t i) {
   try {
     checkBounds(stream[i], i, config);
     if (!options.countOnly) {
-      executeDatapath(stream[i], sram, ddr);
+      executeDatapath(stream[i], sram, ddr, options.datapathThreads);
     }
   } catch (const SimFault& f) {
     if (!fault) {

@@ -11,7 +11,9 @@
 namespace npu::sim {
 
 /// Executes the semantics of docs/isa.md for one instruction. The caller has checked bounds
-/// (checkBounds); SYNC and END do nothing here.
-void executeDatapath(const isa::Instruction& instruction, SramState& sram, DdrImage& ddr);
+/// (checkBounds); SYNC and END do nothing here. A large CONV may use up to `threads` threads;
+/// the result does not depend on it.
+void executeDatapath(const isa::Instruction& instruction, SramState& sram, DdrImage& ddr,
+                     unsigned threads = 1);
 
 }  // namespace npu::sim

@@ -28,6 +28,10 @@ struct SimOptions {
   /// Record trace spans (timed mode): one per instruction on its unit, one per dispatched word on
   /// fetch, and each CONV again on mac_array, each ELTWISE and POOL on vector.
   bool collectTrace = false;
+  /// Host threads a large CONV's datapath may use (output rows split between them). Results,
+  /// cycles and stats are identical for every value; 1 keeps the simulator single-threaded,
+  /// which is what callers running several simulations in parallel want.
+  unsigned datapathThreads = 1;
 };
 
 /// Busy and stall cycles of one unit; stalls by reason ("token_wait", "ddr_port", ...).
