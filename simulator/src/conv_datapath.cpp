@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "datapath_ops.h"
+#include "npu/simulator/int16_kernels.h"
 #include "requant.h"
 
 namespace npu::sim {
@@ -14,28 +15,6 @@ namespace {
 
 // Below this many MACs per thread, starting a thread costs more than it saves.
 constexpr std::int64_t kMinMacsPerThread = std::int64_t{1} << 21;
-
-// int16 dot product: GCC turns this loop into pmaddwd; target_clones picks the AVX2 version at
-// run time where the CPU has it and the portable one elsewhere.
-__attribute__((target_clones("avx2", "default"))) std::int32_t dot16(const std::int16_t* a,
-                                                                     const std::int16_t* b,
-                                                                     std::int64_t n) {
-  std::int32_t sum = 0;
-  for (std::int64_t i = 0; i < n; ++i) {
-    sum += static_cast<std::int32_t>(a[i]) * static_cast<std::int32_t>(b[i]);
-  }
-  return sum;
-}
-
-// Depthwise tap: acc[c] += x[c] * w[c] over the channels.
-__attribute__((target_clones("avx2", "default"))) void depthwiseTap(std::int32_t* acc,
-                                                                    const std::int16_t* x,
-                                                                    const std::int16_t* w,
-                                                                    std::int64_t n) {
-  for (std::int64_t c = 0; c < n; ++c) {
-    acc[c] += static_cast<std::int32_t>(x[c]) * static_cast<std::int32_t>(w[c]);
-  }
-}
 
 std::int8_t postProcess(const isa::Conv& conv, const SramState& sram, std::int32_t acc,
                         std::int64_t oc) {
@@ -85,6 +64,7 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
   }
   const std::int64_t patchLength = taps * inC;
 
+  const Int16Kernels& kernels = int16Kernels();
   // Output rows [rowBegin, rowEnd): every pixel reads the shared input and weights and writes
   // only its own output or accumulator entries, so row ranges can run on separate threads.
   const auto runRows = [&](std::int64_t rowBegin, std::int64_t rowEnd) {
@@ -104,8 +84,8 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
             for (std::int64_t kx = 0; kx < conv.kw; ++kx) {
               const std::int64_t iy = oy * conv.sh + ky * conv.dh;
               const std::int64_t ix = ox * conv.sw + kx * conv.dw;
-              depthwiseTap(acc.data(), input.data() + (iy * conv.in_w + ix) * inC,
-                           wide.data() + (ky * conv.kw + kx) * outC, outC);
+              kernels.multiplyAccumulate(acc.data(), input.data() + (iy * conv.in_w + ix) * inC,
+                                         wide.data() + (ky * conv.kw + kx) * outC, outC);
             }
           }
         } else {
@@ -124,7 +104,7 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
             acc[static_cast<std::size_t>(oc)] = static_cast<std::int32_t>(
                 static_cast<std::uint32_t>(acc[static_cast<std::size_t>(oc)]) +
                 static_cast<std::uint32_t>(
-                    dot16(patch.data(), wide.data() + oc * patchLength, patchLength)));
+                    kernels.dot(patch.data(), wide.data() + oc * patchLength, patchLength)));
           }
         }
         for (std::int64_t oc = 0; oc < outC; ++oc) {
