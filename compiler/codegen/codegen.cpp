@@ -14,10 +14,15 @@
 namespace npu::compiler {
 namespace {
 
-constexpr std::uint64_t kAlign = 64;
+/// Placement granularity: at least 64 bytes, and whole DDR bursts, so that a tensor, a weight
+/// blob or the code starts on a burst boundary and a contiguous transfer wastes no burst
+/// (docs/timing.md: DMA pays for every burst a run touches).
+std::uint64_t placementAlignment(const isa::NpuConfig& config) {
+  return std::max<std::uint64_t>(64, static_cast<std::uint64_t>(config.ddrBurstBytes));
+}
 
-std::uint64_t alignUp(std::uint64_t v) {
-  return (v + kAlign - 1) / kAlign * kAlign;
+std::uint64_t alignUp(std::uint64_t v, std::uint64_t alignment) {
+  return (v + alignment - 1) / alignment * alignment;
 }
 
 std::uint64_t tensorBytes(const QTensor& tensor) {
@@ -30,7 +35,8 @@ std::uint64_t tensorBytes(const QTensor& tensor) {
 
 /// Places graph inputs and outputs in regions of their own and intermediates in a shared arena
 /// where a tensor's space is reused once its last reader has run (first fit). Returns the end.
-std::uint64_t planActivations(const QuantizedGraph& graph, std::vector<TensorPlacement>& placed,
+std::uint64_t planActivations(const QuantizedGraph& graph, std::uint64_t alignment,
+                              std::vector<TensorPlacement>& placed,
                               std::vector<isa::Region>& regions) {
   const std::size_t n = graph.tensors.size();
   placed.assign(n, {});
@@ -53,7 +59,7 @@ std::uint64_t planActivations(const QuantizedGraph& graph, std::vector<TensorPla
     region.scale = tensor.scale;
     region.zeroPoint = tensor.zeroPoint;
     regions.push_back(region);
-    next = alignUp(next + placed[id].bytes);
+    next = alignUp(next + placed[id].bytes, alignment);
   };
   for (const TensorId id : graph.inputs) {
     pin(id, isa::RegionKind::Input);
@@ -86,13 +92,14 @@ std::uint64_t planActivations(const QuantizedGraph& graph, std::vector<TensorPla
     if (pinned[out]) {
       continue;
     }
-    const std::uint64_t size = alignUp(std::max<std::uint64_t>(tensorBytes(graph.tensors[out]), 1));
+    const std::uint64_t size =
+        alignUp(std::max<std::uint64_t>(tensorBytes(graph.tensors[out]), 1), alignment);
     std::uint64_t at = arenaBase;
     for (const auto& [start, end] : busy) {
       if (start >= at + size) {
         break;
       }
-      at = std::max(at, alignUp(end));
+      at = std::max(at, alignUp(end, alignment));
     }
     placed[out] = {at, tensorBytes(graph.tensors[out])};
     busy[at] = at + size;
@@ -107,7 +114,7 @@ std::uint64_t planActivations(const QuantizedGraph& graph, std::vector<TensorPla
     scratch.size = arenaEnd - arenaBase;
     regions.push_back(scratch);
   }
-  return alignUp(arenaEnd);
+  return alignUp(arenaEnd, alignment);
 }
 
 void checkGraph(const QuantizedGraph& graph) {
@@ -159,11 +166,14 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
   CompiledProgram compiled;
   isa::Program& program = compiled.program;
   program.config = config;
-  const std::uint64_t activationEnd = planActivations(graph, compiled.tensors, program.regions);
+  const std::uint64_t alignment = placementAlignment(config);
+  const std::uint64_t activationEnd =
+      planActivations(graph, alignment, compiled.tensors, program.regions);
 
   TokenEmitter emitter;
   ConstantPool constants;
   constants.base = activationEnd;
+  constants.alignment = alignment;
   SramSlots slots(config);
   LoweringContext ctx{config, graph, compiled.tensors, emitter, constants, slots};
   for (std::size_t i = 0; i < graph.ops.size(); ++i) {
@@ -189,7 +199,7 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
     program.segments.push_back({constants.base, constants.bytes});
   }
   program.regions.insert(program.regions.end(), constants.regions.begin(), constants.regions.end());
-  program.codeAddress = alignUp(constants.base + constants.bytes.size());
+  program.codeAddress = alignUp(constants.base + constants.bytes.size(), alignment);
   const std::uint64_t end = program.codeAddress + program.instructions.size() * isa::kWordBytes;
   if (end > static_cast<std::uint64_t>(config.ddrBytes)) {
     fail("codegen: the plan needs {} bytes of DDR, '{}' has {}", end, config.name, config.ddrBytes);

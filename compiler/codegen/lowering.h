@@ -13,10 +13,12 @@ namespace npu::compiler {
 /// Constants (weights, parameter records, LUTs) appended after the activation arena.
 struct ConstantPool {
   std::uint64_t base = 0;
+  /// Every blob starts on a multiple of this (64 bytes or the DDR burst, the larger).
+  std::uint64_t alignment = 64;
   std::vector<std::uint8_t> bytes;
   std::vector<isa::Region> regions;
 
-  /// Appends a 64-byte aligned blob and returns its DDR address.
+  /// Appends a blob at the next multiple of `alignment` and returns its DDR address.
   std::uint64_t add(const std::string& name, const std::vector<std::uint8_t>& blob);
 };
 

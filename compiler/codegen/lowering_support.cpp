@@ -9,7 +9,7 @@
 namespace npu::compiler {
 
 std::uint64_t ConstantPool::add(const std::string& name, const std::vector<std::uint8_t>& blob) {
-  bytes.resize((bytes.size() + 63) / 64 * 64);
+  bytes.resize((bytes.size() + alignment - 1) / alignment * alignment);
   const std::uint64_t address = base + bytes.size();
   bytes.insert(bytes.end(), blob.begin(), blob.end());
   isa::Region region;

@@ -97,6 +97,28 @@ TEST(Codegen, LayersLargerThanTheSramsAreTiled) {
   EXPECT_LT(large, small);
 }
 
+TEST(Codegen, PlacementStartsOnDdrBurstBoundaries) {
+  // npu-l moves 128-byte bursts: every tensor, weight blob and the code start on one, so a
+  // contiguous transfer touches no burst it does not fill (docs/timing.md).
+  testing::RandomGraphBuilder b(11);
+  const TensorId x = b.input(9, 7, 5);
+  const TensorId y = b.conv(x, 13, 0, 3, 1, 1, 1);
+  const TensorId z = b.add(y, b.conv(y, 13, 1, 1, 1, 1, 0));
+  const TensorId joined = b.concat({x, b.pool(x, false, 3, 1, 1)});
+  b.graph().outputs = {z, joined};
+  const isa::NpuConfig hw = config("npu-l");
+  ASSERT_EQ(hw.ddrBurstBytes, 128);
+  const CompiledProgram compiled = generateProgram(b.graph(), hw, b.randomInputs());
+  for (const isa::Region& region : compiled.program.regions) {
+    EXPECT_EQ(region.base % 128, 0U) << region.name;
+  }
+  for (const isa::DdrSegment& segment : compiled.program.segments) {
+    EXPECT_EQ(segment.address % 128, 0U);
+  }
+  EXPECT_EQ(compiled.program.codeAddress % 128, 0U);
+  compileRunVerify(b, hw, "burst-aligned placement");
+}
+
 TEST(Codegen, SramTooSmallNamesTheLayer) {
   testing::RandomGraphBuilder b(3);
   const TensorId x = b.input(8, 3000, 64);
