@@ -33,7 +33,9 @@ std::size_t elementBytes(int code) {
 template <typename T>
 std::vector<T> fromBytes(const std::string& bytes) {
   std::vector<T> values(bytes.size() / sizeof(T));
-  std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
+  if (!values.empty()) {  // memcpy wants non-null pointers even for 0 bytes
+    std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
+  }
   return values;
 }
 

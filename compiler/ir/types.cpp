@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <limits>
 
 #include "npu/support/error.h"
 
@@ -51,6 +52,10 @@ std::int64_t elementCount(std::span<const std::int64_t> shape) {
   for (std::int64_t d : shape) {
     if (d < 0) {
       fail("negative dimension in shape {}", formatShape(shape));
+    }
+    // A corrupted file can claim any dimensions: refuse counts that do not fit.
+    if (d != 0 && count > std::numeric_limits<std::int64_t>::max() / d) {
+      fail("shape {} has more elements than fit in 64 bits", formatShape(shape));
     }
     count *= d;
   }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <optional>
 #include <set>
 
 #include "npu/support/error.h"
@@ -40,7 +41,8 @@ class SuiteParser {
     suite.name = fs::path(m_source).stem().string();
     suite.baselineDir = m_baseDir / "../baselines";
     Defaults defaults;
-    const YAML::Node* subnets = nullptr;
+    // A node handle, not a pointer: the iterator's pairs are temporaries.
+    std::optional<YAML::Node> subnets;
     for (const auto& entry : root) {
       const std::string key = entry.first.as<std::string>();
       const YAML::Node& value = entry.second;
@@ -51,12 +53,12 @@ class SuiteParser {
       } else if (key == "defaults") {
         readDefaults(value, defaults);
       } else if (key == "subnets") {
-        subnets = &entry.second;
+        subnets = entry.second;
       } else {
         fail("{}: unknown key '{}' (keys: {})", at(entry.first), key, kTopKeys);
       }
     }
-    if (subnets == nullptr) {
+    if (!subnets) {
       fail("{}: no 'subnets:' list", m_source);
     }
     if (!subnets->IsSequence() || subnets->size() == 0) {
