@@ -1,6 +1,7 @@
 # Thin wrapper: the README's two commands, each complete on a fresh Debian 12 machine.
 PRESET ?= release
-BUILD_DIR := build
+# The binary directory of each preset (CMakePresets.json).
+BUILD_DIR := $(if $(filter debug,$(PRESET)),build-debug,$(if $(filter asan-ubsan,$(PRESET)),build-asan,build))
 JOBS ?= $(shell nproc)
 
 .PHONY: all deps configure build run test bench asan clean format
@@ -17,7 +18,7 @@ build: configure
 	@cmake --build --preset $(PRESET) -j $(JOBS)
 
 run: build
-	./scripts/run-default.sh
+	BUILD_DIR=$(BUILD_DIR) ./scripts/run-default.sh
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)

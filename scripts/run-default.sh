@@ -4,4 +4,5 @@
 # verify every final DDR against golden, report accuracy and per-layer cost (build/run/report.*).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./build/npu run --out build/run "$@"
+build_dir="${BUILD_DIR:-build}"
+"./$build_dir/npu" run --out "$build_dir/run" "$@"
