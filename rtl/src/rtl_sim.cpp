@@ -142,8 +142,9 @@ class DdrModel {
   }
 
  private:
+  /// A masked beat (n == 0) moves nothing, whatever its address.
   void checkRange(u64 address, u64 n, const char* what) const {
-    if (address + n > m_ddr.size()) {
+    if (n > 0 && address + n > m_ddr.size()) {
       fail("RTL DDR {} of {} bytes at 0x{:x} is outside the {}-byte DDR", what, n, address,
            m_ddr.size());
     }

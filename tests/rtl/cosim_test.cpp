@@ -33,7 +33,8 @@ INSTANTIATE_TEST_SUITE_P(Rtl, AssembledPrograms,
                          ::testing::Values("examples/asm/smoke.s", "tests/data/rtl/eltwise.s",
                                            "tests/data/rtl/pool.s", "tests/data/rtl/conv_dw.s",
                                            "tests/data/rtl/conv_split.s", "tests/data/rtl/tokens.s",
-                                           "tests/data/rtl/token_full.s", "tests/data/rtl/dma.s"),
+                                           "tests/data/rtl/token_full.s", "tests/data/rtl/dma.s",
+                                           "tests/data/rtl/ddr_end.s"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return std::filesystem::path(info.param).stem().string();
                          });
