@@ -138,6 +138,10 @@ NpuConfig parseNpuConfig(std::string_view yamlText, std::string_view source) {
     reader.error("ddr.burst_bytes", fmt::format("{} is not a multiple of ddr.bytes_per_cycle ({})",
                                                 config.ddrBurstBytes, config.ddrBytesPerCycle));
   }
+  // Bursts are aligned address windows (docs/timing.md); hardware finds a burst by masking.
+  if (!isPowerOfTwo(config.ddrBurstBytes)) {
+    reader.error("ddr.burst_bytes", "must be a power of two");
+  }
   if (config.weightSramBytes < config.macRows * config.macCols) {
     reader.error("sram_bytes.weight",
                  fmt::format("{} bytes cannot hold one {}x{} weight block", config.weightSramBytes,

@@ -77,6 +77,8 @@ TEST(NpuConfig, ZeroAndOutOfRange) {
 TEST(NpuConfig, InconsistentValues) {
   EXPECT_EQ(configError(replaced(kValid, "burst_bytes: 64", "burst_bytes: 40")),
             "hw.yaml: 'ddr.burst_bytes': 40 is not a multiple of ddr.bytes_per_cycle (16)");
+  EXPECT_EQ(configError(replaced(kValid, "burst_bytes: 64", "burst_bytes: 48")),
+            "hw.yaml: 'ddr.burst_bytes': must be a power of two");
   EXPECT_EQ(configError(replaced(kValid, "bytes_per_cycle: 16", "bytes_per_cycle: 12")),
             "hw.yaml: 'ddr.bytes_per_cycle': must be a power of two");
   EXPECT_EQ(configError(replaced(kValid, "weight: 1024", "weight: 100")),
