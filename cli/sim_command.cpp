@@ -26,7 +26,7 @@ void addSimCommand(CLI::App& app, Action& action) {
     bool forceSerial = false;
     bool countOnly = false;
     bool noHazardCheck = false;
-    unsigned threads = std::max(1U, std::thread::hardware_concurrency());
+    unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1U, 256U);
   };
   auto options = std::make_shared<Options>();
   CLI::App* command = app.add_subcommand("sim", "Run a program on the NPU simulator");

@@ -3,6 +3,8 @@
 // patch (zero point already subtracted) and dotted with every output channel's weight row, so the
 // inner loop is one vectorisable int16 dot product.
 #include <algorithm>
+#include <exception>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -127,11 +129,36 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
           ? 1
           : std::min<std::int64_t>({static_cast<std::int64_t>(std::max(threads, 1U)), conv.out_h,
                                     macs / kMinMacsPerThread});
-  std::vector<std::jthread> workers;
-  for (std::int64_t part = 1; part < parts; ++part) {
-    workers.emplace_back(runRows, conv.out_h * part / parts, conv.out_h * (part + 1) / parts);
+  // A worker's exception (e.g. bad_alloc) is carried back and rethrown once all have joined; a
+  // thread that cannot be started leaves its rows to this thread.
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(parts));
+  const auto runPart = [&](std::int64_t part) {
+    try {
+      runRows(conv.out_h * part / parts, conv.out_h * (part + 1) / parts);
+    } catch (...) {
+      errors[static_cast<std::size_t>(part)] = std::current_exception();
+    }
+  };
+  std::vector<std::int64_t> leftover{0};
+  {
+    std::vector<std::jthread> workers;
+    workers.reserve(static_cast<std::size_t>(parts - 1));
+    for (std::int64_t part = 1; part < parts; ++part) {
+      try {
+        workers.emplace_back(runPart, part);
+      } catch (const std::system_error&) {
+        leftover.push_back(part);
+      }
+    }
+    for (const std::int64_t part : leftover) {
+      runPart(part);
+    }
+  }  // joins the workers
+  for (const std::exception_ptr& error : errors) {
+    if (error) {
+      std::rethrow_exception(error);
+    }
   }
-  runRows(0, conv.out_h / parts);
 }
 
 }  // namespace npu::sim

@@ -32,6 +32,14 @@ TEST(Int16Kernels, EveryVariantThisCpuRunsMatchesTheDefinition) {
   std::uniform_int_distribution<int> w(-128, 127);
   for (const Int16Kernels& k : variants) {
     SCOPED_TRACE(std::string(k.isa));
+    // A patch long enough for the dot product itself to wrap: 70,000 x (-255) x (-128) =
+    // 2,284,800,000 > INT32_MAX (a real 15x15 window over 312 channels is that long).
+    {
+      const std::vector<std::int16_t> a(70000, -255);
+      const std::vector<std::int16_t> b(70000, -128);
+      ASSERT_EQ(k.dot(a.data(), b.data(), 70000), wrap(std::int64_t{70000} * 255 * 128));
+      ASSERT_LT(wrap(std::int64_t{70000} * 255 * 128), 0);
+    }
     for (int trial = 0; trial < 400; ++trial) {
       const auto n = static_cast<std::int64_t>(trial < 80 ? trial : rng() % 5000);
       std::vector<std::int16_t> a(static_cast<std::size_t>(n));
