@@ -96,13 +96,15 @@ void addSimCommand(CLI::App& app, Action& action) {
       if (s.mode == "timed") {
         fmt::print(
             "{}: {} instructions, {} cycles, {} MACs ({:.1f}% MAC utilization), DDR {} B "
-            "read / {} B written\n",
+            "read / {} B written ({} B in whole bursts)\n",
             options->program, program.instructions.size(), s.totalCycles, s.macs,
-            100.0 * s.macUtilization, s.ddrBytesRead, s.ddrBytesWritten);
+            100.0 * s.macUtilization, s.ddrBytesRead, s.ddrBytesWritten, s.ddrBurstBytes);
       } else {
-        fmt::print("{}: {} instructions, {} MACs, DDR {} B read / {} B written (functional)\n",
-                   options->program, program.instructions.size(), s.macs, s.ddrBytesRead,
-                   s.ddrBytesWritten);
+        fmt::print(
+            "{}: {} instructions, {} MACs, DDR {} B read / {} B written ({} B in whole bursts) "
+            "(functional)\n",
+            options->program, program.instructions.size(), s.macs, s.ddrBytesRead,
+            s.ddrBytesWritten, s.ddrBurstBytes);
       }
       return 0;
     };

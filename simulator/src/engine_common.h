@@ -13,7 +13,8 @@ namespace npu::sim {
 std::vector<isa::Instruction> fetchStream(const DdrImage& ddr, std::uint64_t codeAddress);
 
 /// Adds an executed instruction to the opcode counts, MACs and DDR byte counters.
-void countInstruction(const isa::Instruction& instruction, SimStats& stats);
+void countInstruction(const isa::Instruction& instruction, const isa::NpuConfig& config,
+                      SimStats& stats);
 
 /// Runs the functional engine (no time).
 SimResult runFunctional(const isa::NpuConfig& config, DdrImage ddr,

@@ -23,7 +23,7 @@ SimResult runFunctional(const isa::NpuConfig& config, DdrImage ddr,
       if (!options.countOnly) {
         executeDatapath(stream[i], sram, ddr, options.datapathThreads);
       }
-      countInstruction(stream[i], result.stats);
+      countInstruction(stream[i], config, result.stats);
     }
   } catch (const SimFault& fault) {
     result.fault = fault;

@@ -39,6 +39,7 @@ std::string statsToJson(const SimStats& stats, const std::optional<SimFault>& fa
   json["mac_utilization"] = stats.macUtilization;
   json["ddr_bytes_read"] = stats.ddrBytesRead;
   json["ddr_bytes_written"] = stats.ddrBytesWritten;
+  json["ddr_burst_bytes"] = stats.ddrBurstBytes;
   nlohmann::ordered_json units = nlohmann::ordered_json::object();
   for (const auto& [name, unit] : stats.units) {
     units[name] = {{"instructions", unit.instructions},

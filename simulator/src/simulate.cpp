@@ -39,9 +39,12 @@ std::vector<isa::Instruction> fetchStream(const DdrImage& ddr, std::uint64_t cod
   }
 }
 
-void countInstruction(const isa::Instruction& instruction, SimStats& stats) {
+void countInstruction(const isa::Instruction& instruction, const isa::NpuConfig& config,
+                      SimStats& stats) {
   ++stats.opcodeCounts[std::string(isa::mnemonicOf(instruction))];
   stats.macs += macCount(instruction);
+  stats.ddrBurstBytes +=
+      transferBeats(instruction, config) * static_cast<std::uint64_t>(config.ddrBytesPerCycle);
   for (const isa::Access& access : isa::footprint(instruction)) {
     if (access.space == isa::MemorySpace::Ddr) {
       const std::uint64_t bytes = access.yCount * access.xCount * access.run;

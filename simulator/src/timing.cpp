@@ -46,28 +46,36 @@ u64 dmaBeats(u64 address, u64 rows, u64 rowStride, u64 cols, u64 colStride, u64 
   return bursts * beatsPerBurst;
 }
 
+u64 transferBeats(const isa::Instruction& instruction, const isa::NpuConfig& config) {
+  if (const auto* load = std::get_if<isa::Load>(&instruction)) {
+    return dmaBeats(static_cast<u64>(load->ddr_addr), static_cast<u64>(load->y_size),
+                    static_cast<u64>(load->ddr_row_stride), static_cast<u64>(load->x_size),
+                    static_cast<u64>(load->ddr_col_stride), static_cast<u64>(load->c_bytes),
+                    config);
+  }
+  if (const auto* store = std::get_if<isa::Store>(&instruction)) {
+    return dmaBeats(static_cast<u64>(store->ddr_addr), static_cast<u64>(store->y_size),
+                    static_cast<u64>(store->ddr_row_stride), static_cast<u64>(store->x_size),
+                    static_cast<u64>(store->ddr_col_stride), static_cast<u64>(store->c_bytes),
+                    config);
+  }
+  return 0;
+}
+
 u64 instructionCycles(const isa::Instruction& instruction, const isa::NpuConfig& config) {
   const auto rows = static_cast<u64>(config.macRows);
   const auto cols = static_cast<u64>(config.macCols);
   const auto width = static_cast<u64>(config.ddrBytesPerCycle);
   const auto latency = static_cast<u64>(config.ddrLatencyCycles);
   if (const auto* load = std::get_if<isa::Load>(&instruction)) {
-    const u64 beats =
-        dmaBeats(static_cast<u64>(load->ddr_addr), static_cast<u64>(load->y_size),
-                 static_cast<u64>(load->ddr_row_stride), static_cast<u64>(load->x_size),
-                 static_cast<u64>(load->ddr_col_stride), static_cast<u64>(load->c_bytes), config);
     const u64 total = static_cast<u64>((load->pad_top + load->y_size + load->pad_bottom) *
                                        (load->pad_left + load->x_size + load->pad_right));
     const u64 padBytes =
         (total - static_cast<u64>(load->y_size * load->x_size)) * static_cast<u64>(load->c_bytes);
-    return latency + beats + ceilDiv(padBytes, width);
+    return latency + transferBeats(instruction, config) + ceilDiv(padBytes, width);
   }
-  if (const auto* store = std::get_if<isa::Store>(&instruction)) {
-    return latency + dmaBeats(static_cast<u64>(store->ddr_addr), static_cast<u64>(store->y_size),
-                              static_cast<u64>(store->ddr_row_stride),
-                              static_cast<u64>(store->x_size),
-                              static_cast<u64>(store->ddr_col_stride),
-                              static_cast<u64>(store->c_bytes), config);
+  if (std::holds_alternative<isa::Store>(instruction)) {
+    return latency + transferBeats(instruction, config);
   }
   if (const auto* conv = std::get_if<isa::Conv>(&instruction)) {
     const u64 pixels = static_cast<u64>(conv->out_h * conv->out_w);

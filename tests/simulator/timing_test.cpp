@@ -95,6 +95,22 @@ TEST(Timing, InstructionFormulas) {
   EXPECT_EQ(instructionCycles(isa::Sync{.unit = 1}, config), 1U);
 }
 
+TEST(Timing, StatsCountTheWholeBurstsMoved) {
+  // 100 bytes from address 60 touch bursts 0-2 (192 bytes); four 16-byte pixels every 64 bytes
+  // from 0x2008 one burst each (256 bytes).
+  const isa::Program program = assembleProgram(
+      "LOAD ddr_addr=60 y_size=1 x_size=1 c_bytes=100\n"
+      "STORE ddr_addr=0x2008 y_size=1 x_size=4 c_bytes=16 ddr_col_stride=64\n"
+      "END\n");
+  for (const SimMode mode : {SimMode::Functional, SimMode::Timed}) {
+    const SimResult result = testing::run(program, mode);
+    ASSERT_FALSE(result.fault) << result.fault->what();
+    EXPECT_EQ(result.stats.ddrBytesRead, 100U);
+    EXPECT_EQ(result.stats.ddrBytesWritten, 64U);
+    EXPECT_EQ(result.stats.ddrBurstBytes, 192U + 256U);
+  }
+}
+
 TEST(Timing, SmokeProgramEndToEnd) {
   // fetch latency 64; three loads 80 + 80 + 76; conv 16 + 4; store 80.
   const isa::Program program =

@@ -59,7 +59,7 @@ void TimedContext::finish(const std::string& unit, std::size_t i, std::uint64_t 
   ++unitStats.instructions;
   unitStats.busyCycles += end - start;
   endCycles[i] = end;
-  countInstruction(stream[i], stats);
+  countInstruction(stream[i], config, stats);
   addSpan(unit, i, start, end);
 }
 

@@ -50,6 +50,9 @@ struct SimStats {
   double macUtilization = 0.0;
   std::uint64_t ddrBytesRead = 0;
   std::uint64_t ddrBytesWritten = 0;
+  /// Bytes the DDR port moved in whole bursts for those reads and writes (docs/timing.md): the
+  /// requested bytes over this is the DDR access efficiency.
+  std::uint64_t ddrBurstBytes = 0;
   std::map<std::string, std::uint64_t> opcodeCounts;
 };
 

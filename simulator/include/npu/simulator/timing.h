@@ -22,6 +22,9 @@ std::uint64_t dmaBeats(std::uint64_t address, std::uint64_t rows, std::uint64_t 
                        std::uint64_t cols, std::uint64_t colStride, std::uint64_t runBytes,
                        const isa::NpuConfig& config);
 
+/// DDR data beats of a LOAD or STORE (its runs' whole bursts, dmaBeats); 0 for the others.
+std::uint64_t transferBeats(const isa::Instruction& instruction, const isa::NpuConfig& config);
+
 /// Cycles an instruction keeps its unit busy once it has started (after its pops and, for LOAD
 /// and STORE, after the DDR port was granted). Token pushes happen at the end.
 std::uint64_t instructionCycles(const isa::Instruction& instruction, const isa::NpuConfig& config);
