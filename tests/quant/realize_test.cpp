@@ -16,6 +16,12 @@
 #include "test_models.h"
 
 namespace npu::compiler {
+
+/// ctest names carry the printed parameter: the strategy's name, not its byte.
+void PrintTo(DispatchStrategy strategy, std::ostream* os) {
+  *os << strategyName(strategy);
+}
+
 namespace {
 
 using testing::attrs;

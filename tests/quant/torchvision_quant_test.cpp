@@ -23,6 +23,11 @@ struct Case {
   double cosine;
 };
 
+/// ctest names carry the printed parameter: the network, not the struct's bytes.
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.network;
+}
+
 class TorchvisionQuantization : public ::testing::TestWithParam<Case> {};
 
 TEST_P(TorchvisionQuantization, EveryObserverAndPowerOfTwoStayCloseToFp32) {

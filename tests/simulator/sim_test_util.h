@@ -1,11 +1,21 @@
 // Helpers for simulator tests: the npu-s config and small programs assembled from text.
 #pragma once
 
+#include <ostream>
 #include <string>
 
 #include "npu/isa/assembly.h"
 #include "npu/isa/npu_config.h"
 #include "npu/simulator/simulate.h"
+
+namespace npu::sim {
+
+/// gtest prints test parameters into ctest's test names: a mode by its name, not its bytes.
+inline void PrintTo(SimMode mode, std::ostream* os) {
+  *os << (mode == SimMode::Functional ? "functional" : "timed");
+}
+
+}  // namespace npu::sim
 
 namespace npu::sim::testing {
 

@@ -112,6 +112,11 @@ struct BugCase {
   std::optional<OpFamily> family;
 };
 
+/// ctest names carry the printed parameter: the bug's name, not the struct's bytes.
+void PrintTo(const BugCase& c, std::ostream* os) {
+  *os << bugName(c.bug);
+}
+
 class InjectedBugTest : public ::testing::TestWithParam<BugCase> {};
 
 TEST_P(InjectedBugTest, IsFoundShrunkAndReplayed) {
