@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "npu/isa/footprint.h"
+#include "npu/simulator/timing.h"
 
 namespace npu::runtime {
 
@@ -88,6 +89,8 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
       const std::uint64_t bytes = access.yCount * access.xCount * access.run;
       (access.write ? layer.ddrBytesWritten : layer.ddrBytesRead) += bytes;
     }
+    layer.ddrBurstBytes +=
+        sim::transferBeats(instructions[k], hw) * static_cast<std::uint64_t>(hw.ddrBytesPerCycle);
     if (k < endCycles.size()) {
       layerEnd[static_cast<std::size_t>(op)] =
           std::max(layerEnd[static_cast<std::size_t>(op)], endCycles[k]);

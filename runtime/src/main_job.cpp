@@ -299,6 +299,10 @@ MainJobReport runMainJob(const MainJobOptions& options) {
       row.cycles = stats[i].cycles;
       row.macUtilization = stats[i].macUtilization;
       row.ddrBytes = stats[i].ddrBytesRead + stats[i].ddrBytesWritten;
+      if (stats[i].ddrBurstBytes > 0) {
+        row.ddrEfficiency =
+            static_cast<double>(row.ddrBytes) / static_cast<double>(stats[i].ddrBurstBytes);
+      }
       row.rooflineCycles = stats[i].rooflineCycles;
       if (auto it = cosine.find(row.layer); it != cosine.end()) {
         row.cosine = it->second;

@@ -58,17 +58,17 @@ std::string formatLayerTable(const MainJobReport& r) {
     width = std::max(width, row.layer.size());
   }
   std::string out =
-      fmt::format("{:<{}}  {:<13} {:<4} {:>12} {:>10} {:>6} {:>10} {:>8}\n", "layer", width, "kind",
-                  "dev", "MACs", "cycles", "util", "DDR bytes", "cosine");
+      fmt::format("{:<{}}  {:<13} {:<4} {:>12} {:>10} {:>6} {:>10} {:>7} {:>8}\n", "layer", width,
+                  "kind", "dev", "MACs", "cycles", "util", "DDR bytes", "DDR eff", "cosine");
   for (const LayerRow& row : r.layers) {
     if (row.device == "host") {
-      out += fmt::format("{:<{}}  {:<13} {:<4} {:>12} {:>10} {:>6} {:>10} {:>8}\n", row.layer,
-                         width, row.kind, row.device, row.macs, "-", "-", "-", "-");
+      out += fmt::format("{:<{}}  {:<13} {:<4} {:>12} {:>10} {:>6} {:>10} {:>7} {:>8}\n", row.layer,
+                         width, row.kind, row.device, row.macs, "-", "-", "-", "-", "-");
     } else {
-      out += fmt::format("{:<{}}  {:<13} {:<4} {:>12} {:>10} {:>6} {:>10} {:>8}\n", row.layer,
+      out += fmt::format("{:<{}}  {:<13} {:<4} {:>12} {:>10} {:>6} {:>10} {:>7} {:>8}\n", row.layer,
                          width, row.kind, row.device, row.macs, row.cycles,
                          row.macs > 0 ? percent(row.macUtilization) : "-", row.ddrBytes,
-                         cosineText(row));
+                         percent(row.ddrEfficiency), cosineText(row));
     }
   }
   return out;
@@ -107,17 +107,18 @@ std::string runReportMarkdown(const MainJobReport& r) {
       r.weightQuantization);
   out += "## Partition\n\n```\n" + r.partitionReport + "```\n\n";
   out +=
-      "## Layers\n\n| layer | kind | device | MACs | cycles | MAC util | DDR bytes | roofline "
-      "bound (cycles) | cosine vs fp32 |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n";
+      "## Layers\n\n| layer | kind | device | MACs | cycles | MAC util | DDR bytes | DDR "
+      "efficiency | roofline bound (cycles) | cosine vs fp32 |\n"
+      "|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const LayerRow& row : r.layers) {
     if (row.device == "host") {
-      out += fmt::format("| {} | {} | host | {} | - | - | - | - | - |\n", row.layer, row.kind,
+      out += fmt::format("| {} | {} | host | {} | - | - | - | - | - | - |\n", row.layer, row.kind,
                          row.macs);
     } else {
-      out +=
-          fmt::format("| {} | {} | npu | {} | {} | {} | {} | {:.0f} | {} |\n", row.layer, row.kind,
-                      row.macs, row.cycles, row.macs > 0 ? percent(row.macUtilization) : "-",
-                      row.ddrBytes, row.rooflineCycles, cosineText(row));
+      out += fmt::format("| {} | {} | npu | {} | {} | {} | {} | {} | {:.0f} | {} |\n", row.layer,
+                         row.kind, row.macs, row.cycles,
+                         row.macs > 0 ? percent(row.macUtilization) : "-", row.ddrBytes,
+                         percent(row.ddrEfficiency), row.rooflineCycles, cosineText(row));
     }
   }
   return out;
@@ -134,6 +135,7 @@ nlohmann::ordered_json layerRowJson(const LayerRow& row) {
     l["cycles"] = row.cycles;
     l["mac_utilization"] = row.macUtilization;
     l["ddr_bytes"] = row.ddrBytes;
+    l["ddr_efficiency"] = row.ddrEfficiency;
     l["roofline_cycles"] = row.rooflineCycles;
     l["cosine"] = row.cosine ? nlohmann::json(*row.cosine) : nlohmann::json();
   }
@@ -286,17 +288,17 @@ std::string runReportHtml(const MainJobReport& r) {
   html += "<h2>Roofline</h2>\n" + roofline(npuRows, r);
   html +=
       "<h2>Layers</h2>\n<table><tr><th>layer</th><th>kind</th><th>device</th><th>MACs</th>"
-      "<th>cycles</th><th>MAC util</th><th>DDR bytes</th><th>roofline bound</th><th>cosine"
-      "</th></tr>\n";
+      "<th>cycles</th><th>MAC util</th><th>DDR bytes</th><th>DDR efficiency</th><th>roofline "
+      "bound</th><th>cosine</th></tr>\n";
   for (const LayerRow& row : r.layers) {
     const bool npu = row.device == "npu";
     html += fmt::format(
         "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}"
-        "</td><td>{}</td></tr>\n",
+        "</td><td>{}</td><td>{}</td></tr>\n",
         escapeMarkup(row.layer), escapeMarkup(row.kind), row.device, row.macs,
         npu ? std::to_string(row.cycles) : "-",
         npu && row.macs > 0 ? percent(row.macUtilization) : "-",
-        npu ? std::to_string(row.ddrBytes) : "-",
+        npu ? std::to_string(row.ddrBytes) : "-", npu ? percent(row.ddrEfficiency) : "-",
         npu ? fmt::format("{:.0f}", row.rooflineCycles) : "-", npu ? cosineText(row) : "-");
   }
   html += "</table>\n<h2>Partition</h2>\n<pre>" + escapeMarkup(r.partitionReport) + "</pre>\n";

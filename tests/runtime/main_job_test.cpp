@@ -51,6 +51,9 @@ TEST(MainJob, LayerFiguresAddUp) {
     EXPECT_GT(row.cycles, 0U) << row.layer;
     EXPECT_GT(row.ddrBytes, 0U) << row.layer;
     EXPECT_LE(row.macUtilization, 1.0) << row.layer;
+    // Requested bytes over the bytes moved in whole bursts.
+    EXPECT_GT(row.ddrEfficiency, 0.0) << row.layer;
+    EXPECT_LE(row.ddrEfficiency, 1.0) << row.layer;
     // No layer beats its roofline bound.
     EXPECT_GE(static_cast<double>(row.cycles), row.rooflineCycles) << row.layer;
     ASSERT_TRUE(row.cosine.has_value()) << row.layer;

@@ -24,6 +24,8 @@ struct LayerStats {
   std::uint64_t cycles = 0;
   std::uint64_t ddrBytesRead = 0;
   std::uint64_t ddrBytesWritten = 0;
+  /// What the DDR port moved for those bytes in whole bursts (docs/timing.md).
+  std::uint64_t ddrBurstBytes = 0;
   /// macs / (cycles * rows * cols).
   double macUtilization = 0.0;
   /// max(macs / (rows * cols), DDR bytes / bytes per cycle): no schedule can do better.

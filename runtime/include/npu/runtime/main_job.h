@@ -47,6 +47,8 @@ struct LayerRow {
   std::uint64_t cycles = 0;
   double macUtilization = 0.0;
   std::uint64_t ddrBytes = 0;
+  /// ddrBytes / the bytes the DDR port moved for them in whole bursts (1 when nothing moved).
+  double ddrEfficiency = 1.0;
   double rooflineCycles = 0.0;
   /// Cosine similarity of the layer's output, int8 (dequantized) vs fp32, over the inputs that
   /// ran; nullopt for host layers.
