@@ -20,21 +20,7 @@ struct Case {
 };
 
 npu::isa::Program randomProgram(std::uint64_t seed, int tiles) {
-  npu::sim::testing::RandomProgramBuilder builder(npu::rtl::rtlConfig(), seed);
-  for (int i = 0; i < tiles; ++i) {
-    switch (builder.pick(0, 2)) {
-      case 0:
-        builder.addConv();
-        break;
-      case 1:
-        builder.addEltwise();
-        break;
-      default:
-        builder.addPool();
-        break;
-    }
-  }
-  return builder.build();
+  return npu::sim::testing::randomTileProgram(npu::rtl::rtlConfig(), seed, tiles);
 }
 
 }  // namespace

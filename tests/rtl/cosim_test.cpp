@@ -40,21 +40,7 @@ INSTANTIATE_TEST_SUITE_P(Rtl, AssembledPrograms,
                          });
 
 isa::Program randomProgram(std::uint64_t seed, int tiles) {
-  sim::testing::RandomProgramBuilder builder(rtlConfig(), seed);
-  for (int i = 0; i < tiles; ++i) {
-    switch (builder.pick(0, 2)) {
-      case 0:
-        builder.addConv();
-        break;
-      case 1:
-        builder.addEltwise();
-        break;
-      default:
-        builder.addPool();
-        break;
-    }
-  }
-  return builder.build();
+  return sim::testing::randomTileProgram(rtlConfig(), seed, tiles);
 }
 
 // Four shards of 40 programs each (ctest runs them in parallel), 2 to 9 tiles per program.

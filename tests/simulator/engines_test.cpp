@@ -17,21 +17,7 @@ namespace npu::sim {
 namespace {
 
 isa::Program randomProgram(std::uint64_t seed, int tiles) {
-  testing::RandomProgramBuilder builder(testing::smallConfig(), seed);
-  for (int i = 0; i < tiles; ++i) {
-    switch (builder.pick(0, 2)) {
-      case 0:
-        builder.addConv();
-        break;
-      case 1:
-        builder.addEltwise();
-        break;
-      default:
-        builder.addPool();
-        break;
-    }
-  }
-  return builder.build();
+  return testing::randomTileProgram(testing::smallConfig(), seed, tiles);
 }
 
 TEST(Engines, FunctionalAndTimedEndWithTheSameDdr) {

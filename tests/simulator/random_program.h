@@ -409,4 +409,23 @@ class RandomProgramBuilder {
   std::vector<TileCase> m_tiles;
 };
 
+/// `tiles` tiles, each a conv, eltwise or pool tile chosen at random (same seed, same program).
+inline isa::Program randomTileProgram(const isa::NpuConfig& config, std::uint64_t seed, int tiles) {
+  RandomProgramBuilder builder(config, seed);
+  for (int i = 0; i < tiles; ++i) {
+    switch (builder.pick(0, 2)) {
+      case 0:
+        builder.addConv();
+        break;
+      case 1:
+        builder.addEltwise();
+        break;
+      default:
+        builder.addPool();
+        break;
+    }
+  }
+  return builder.build();
+}
+
 }  // namespace npu::sim::testing
