@@ -68,6 +68,11 @@ std::optional<ValueId> Graph::findValue(std::string_view name) const {
   return it->second;
 }
 
+bool Graph::namesNode(const Node& node, std::string_view name) const {
+  return node.name == name || std::any_of(node.outputs.begin(), node.outputs.end(),
+                                          [&](ValueId id) { return value(id).name == name; });
+}
+
 std::string Graph::uniqueValueName(std::string_view base) const {
   std::string name(base);
   for (int suffix = 1; m_valueIndex.contains(name); ++suffix) {

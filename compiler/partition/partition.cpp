@@ -9,15 +9,6 @@
 namespace npu::compiler {
 namespace {
 
-/// True when `name` is the node's name or the name of one of its outputs.
-bool namesNode(const Graph& graph, const Node& node, const std::string& name) {
-  if (node.name == name) {
-    return true;
-  }
-  return std::any_of(node.outputs.begin(), node.outputs.end(),
-                     [&](ValueId id) { return graph.value(id).name == name; });
-}
-
 /// Producer node index of every value (nullopt for inputs and constants).
 std::vector<std::optional<std::size_t>> producers(const Graph& graph) {
   std::vector<std::optional<std::size_t>> producer(graph.valueCount());
@@ -132,15 +123,14 @@ Partition partitionGraph(const Graph& graph, const PartitionOptions& options) {
 
   for (const std::string& name : options.hostLayers) {
     if (std::none_of(nodes.begin(), nodes.end(),
-                     [&](const Node& node) { return namesNode(graph, node, name); })) {
+                     [&](const Node& node) { return graph.namesNode(node, name); })) {
       fail("{}: host layer '{}' names no node of the graph", graph.source(), name);
     }
   }
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     const Node& node = nodes[n];
-    bool pinned =
-        std::any_of(options.hostLayers.begin(), options.hostLayers.end(),
-                    [&](const std::string& name) { return namesNode(graph, node, name); });
+    bool pinned = std::any_of(options.hostLayers.begin(), options.hostLayers.end(),
+                              [&](const std::string& name) { return graph.namesNode(node, name); });
     NpuSupport support = npuSupport(graph, node, options.strategy);
     if (pinned) {
       partition.hostReason[n] = "kept on the host by the quantization config";

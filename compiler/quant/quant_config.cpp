@@ -268,17 +268,7 @@ class ConfigParser {
 /// True when `name` names `node` (its name or an output's) or is `valueName`.
 bool matches(const Graph& graph, const Node* node, std::string_view valueName,
              const std::string& name) {
-  if (name == valueName) {
-    return true;
-  }
-  if (node == nullptr) {
-    return false;
-  }
-  if (node->name == name) {
-    return true;
-  }
-  return std::any_of(node->outputs.begin(), node->outputs.end(),
-                     [&](ValueId id) { return graph.value(id).name == name; });
+  return name == valueName || (node != nullptr && graph.namesNode(*node, name));
 }
 
 bool applies(const QuantOverride& o, const Graph& graph, const Node* node,
@@ -324,11 +314,15 @@ void checkQuantConfig(const QuantConfig& config, const Graph& graph) {
     return std::any_of(graph.nodes().begin(), graph.nodes().end(),
                        [&](const Node& node) { return node.name == name; });
   };
+  // A host layer is a node (by its name or an output's), not a graph input or a weight.
   for (std::size_t i = 0; i < config.hostLayers.size(); ++i) {
-    if (!known(config.hostLayers[i])) {
+    if (std::none_of(graph.nodes().begin(), graph.nodes().end(), [&](const Node& node) {
+          return graph.namesNode(node, config.hostLayers[i]);
+        })) {
       std::string where =
           i < config.hostLayerLocations.size() ? config.hostLayerLocations[i] : config.source;
-      fail("{}: layer '{}' is not in {}", where, config.hostLayers[i], graph.source());
+      fail("{}: host layer '{}' names no node of {} (a node's name or one of its outputs')", where,
+           config.hostLayers[i], graph.source());
     }
   }
   for (const QuantOverride& o : config.overrides) {

@@ -90,6 +90,9 @@ class Graph {
   std::optional<ValueId> findValue(std::string_view name) const;
   /// `base` if no value has that name, else `base_1`, `base_2`, ...
   std::string uniqueValueName(std::string_view base) const;
+  /// True when `name` is the node's name or the name of one of its outputs: how configs and
+  /// options name a layer.
+  bool namesNode(const Node& node, std::string_view name) const;
 
   // Nodes.
   const std::vector<Node>& nodes() const { return m_nodes; }
