@@ -55,6 +55,9 @@ std::vector<golden::FloatTensor> samplesOf(const fs::path& file, const Value& in
          file.string(), formatShape(t.shape), input.name, formatType(input.dtype, shape),
          batchText);
   }
+  if (t.shape[0] == 0) {
+    fail("{}: a batch of 0 samples (shape {})", file.string(), formatShape(t.shape));
+  }
   std::vector<golden::FloatTensor> samples;
   auto per = static_cast<std::size_t>(elementCount(shape));
   for (std::int64_t i = 0; i < t.shape[0]; ++i) {
@@ -65,20 +68,22 @@ std::vector<golden::FloatTensor> samplesOf(const fs::path& file, const Value& in
   return samples;
 }
 
+void checkFiniteValues(std::span<const float> values, std::string_view what, std::size_t sample,
+                       std::string_view input) {
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (!std::isfinite(values[i])) {
+      fail("{}: sample {} of input '{}' holds {} at element {} (calibration data must be finite)",
+           what, sample, input, std::isnan(values[i]) ? "NaN" : "Inf", i);
+    }
+  }
+}
+
 }  // namespace
 
 void checkFinite(const std::vector<TensorMap>& samples, std::string_view what) {
   for (std::size_t k = 0; k < samples.size(); ++k) {
     for (const auto& [name, tensor] : samples[k]) {
-      for (std::size_t i = 0; i < tensor.data.size(); ++i) {
-        float v = tensor.data[i];
-        if (!std::isfinite(v)) {
-          fail(
-              "{}: sample {} of input '{}' holds {} at element {} (calibration data must be "
-              "finite)",
-              what, k, name, std::isnan(v) ? "NaN" : "Inf", i);
-        }
-      }
+      checkFiniteValues(tensor.data, what, k, name);
     }
   }
 }
@@ -103,11 +108,9 @@ std::vector<TensorMap> loadCalibrationSet(const fs::path& path, const Graph& gra
     std::vector<golden::FloatTensor> samples;
     for (const fs::path& file : files) {
       std::vector<golden::FloatTensor> more = samplesOf(file, input);
-      std::vector<TensorMap> check;
-      for (golden::FloatTensor& s : more) {
-        check.push_back(TensorMap{{input.name, s}});
+      for (std::size_t k = 0; k < more.size(); ++k) {
+        checkFiniteValues(more[k].data, file.string(), k, input.name);
       }
-      checkFinite(check, file.string());
       for (golden::FloatTensor& s : more) {
         samples.push_back(std::move(s));
       }

@@ -92,7 +92,8 @@ TEST(WeightQuantization, PowerOfTwoScalesRoundDownWhenThatFitsBetter) {
   settings.powerOfTwo = true;
   std::vector<float> bias{0.0F, 1e8F};
   q = quantizeConvWeights(w, Shape{2, 101, 1, 1}, bias, 0.01F, settings);
-  EXPECT_GE(1e8 / (0.01 * q.scales[1]), 0.0);
+  // 1e8 / (0.01 * 2^30) = 9.3 is the least scale that fits; the next power of two is 16.
+  EXPECT_EQ(q.scales[1], 16.0F);
   EXPECT_LE(1e8 / (0.01 * q.scales[1]), 1073741824.0);
 }
 
