@@ -73,14 +73,10 @@ int runBenchCommand(const BenchCliOptions& o) {
   bench::BenchOptions options;
   options.hw = hwPath;
   options.rtl = o.rtl;
-  options.jobs = o.jobs == 0 ? 1 : o.jobs;
+  options.jobs = o.jobs;
   options.updatingBaselines = o.update;
-  if (o.mode == "timed") {
-    options.mode = sim::SimMode::Timed;
-  } else if (o.mode == "functional") {
+  if (o.mode == "functional") {
     options.mode = sim::SimMode::Functional;
-  } else {
-    fail("--mode: '{}' is not a mode (timed, functional)", o.mode);
   }
   const bench::Shard shard = bench::parseShard(o.shard);
   if (!o.filter.empty() && bench::selectSubnets(suite, o.filter, {}).empty()) {
@@ -90,6 +86,7 @@ int runBenchCommand(const BenchCliOptions& o) {
   const fs::path baselinePath =
       o.baseline.empty() ? suite.baselineDir / (hw.name + ".yaml") : fs::path(o.baseline);
   bench::Baselines baselines = baselinesFor(o, baselinePath, hw.name, suite, selected);
+  createDirectories(o.out);  // the inputs are checked; fail now rather than after the run
 
   fmt::print("npu bench: suite {} ({}), {} of {} subnets{} on {}, {} mode{}, {} job{}\n",
              suite.name, suitePath.string(), selected.size(), suite.subnets.size(),
@@ -109,7 +106,6 @@ int runBenchCommand(const BenchCliOptions& o) {
 
   fmt::print("\n{}", bench::formatBenchTable(report));
   const fs::path out(o.out);
-  fs::create_directories(out);
   writeTextFile(out / "bench.md", bench::benchMarkdown(report));
   writeTextFile(out / "bench.json", bench::benchJson(report));
   writeTextFile(out / "bench.html", bench::benchHtml(report));
@@ -118,8 +114,8 @@ int runBenchCommand(const BenchCliOptions& o) {
              out.string());
   if (o.update) {
     const std::size_t written = bench::updateBaselines(baselines, report);
-    fs::create_directories(baselinePath.parent_path().empty() ? fs::path(".")
-                                                              : baselinePath.parent_path());
+    createDirectories(baselinePath.parent_path().empty() ? fs::path(".")
+                                                         : baselinePath.parent_path());
     writeTextFile(baselinePath, bench::baselinesYaml(baselines));
     fmt::print("baselines: {} of {} subnets written to {} ({} entries in all){}\n", written,
                report.results.size(), baselinePath.string(), baselines.subnets.size(),
@@ -137,9 +133,11 @@ void addBenchCommand(CLI::App& app, Action& action) {
   command->add_option("--suite", o->suite,
                       "Suite file (default: subnet_bench/suites/default.yaml)");
   command->add_option("--hw", o->hw, "Hardware config: a name (npu-s, npu-l) or a YAML file");
-  command->add_option("--mode", o->mode, "Simulator engine: timed (default) or functional");
+  command->add_option("--mode", o->mode, "Simulator engine: timed (default) or functional")
+      ->check(CLI::IsMember({"timed", "functional"}));
   command->add_flag("--rtl", o->rtl, "Also co-simulate every subnet on the RTL");
-  command->add_option("--jobs,-j", o->jobs, "Subnets run in parallel (default 1)");
+  command->add_option("--jobs,-j", o->jobs, "Subnets run in parallel (default 1)")
+      ->check(CLI::Range(1, 256));
   command->add_option("--shard", o->shard, "Run shard i of n (1-based), e.g. 2/4");
   command->add_option("--filter", o->filter, "Only subnets whose name matches this regex");
   command->add_option("--out", o->out, "Report directory (default: out/bench)");

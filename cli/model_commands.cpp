@@ -59,13 +59,7 @@ runtime::MainJobOptions jobOptions(const ModelOptions& o) {
   job.labels = o.labels;
   job.quantConfig = o.config;
   job.maxInputs = o.count;
-  if (o.mode == "timed") {
-    job.mode = sim::SimMode::Timed;
-  } else if (o.mode == "functional") {
-    job.mode = sim::SimMode::Functional;
-  } else {
-    fail("--mode: '{}' is not a mode (timed, functional)", o.mode);
-  }
+  job.mode = o.mode == "functional" ? sim::SimMode::Functional : sim::SimMode::Timed;
   return job;
 }
 
@@ -113,20 +107,22 @@ void addModelCommands(CLI::App& app, Action& action) {
     addModelOptions(command, *o);
     command->add_option("--data", o->data, "Inputs to run: a .npy file or directory");
     command->add_option("--labels", o->labels, "Integer labels (.npy) for top-1 accuracy");
-    command->add_option("--mode", o->mode, "Simulator engine: timed (default) or functional");
+    command->add_option("--mode", o->mode, "Simulator engine: timed (default) or functional")
+        ->check(CLI::IsMember({"timed", "functional"}));
     command->add_option("--out", o->out, "Report directory (default: out/run)");
-    command->add_option("--count", o->count, "Run at most this many inputs (default: all)");
+    command->add_option("--count", o->count, "Run at most this many inputs (default: all)")
+        ->check(CLI::Range(1, 1'000'000'000));
     command->add_flag("--rtl", o->rtl, "Also co-simulate the first input on the RTL");
     command->callback([&action, o] {
       action = [o] {
         runtime::MainJobOptions job = jobOptions(*o);
         job.progress = progress;
         const fs::path out = o->out.empty() ? fs::path("out/run") : fs::path(o->out);
+        createDirectories(out);
         fmt::print("npu run: {} on {} ({} mode)\n", job.model.string(), job.hw.string(), o->mode);
         std::fflush(stdout);
         const runtime::MainJobReport report = runtime::runMainJob(job);
         fmt::print("\n{}\n{}", report.partitionReport, runtime::formatRunSummary(report));
-        fs::create_directories(out);
         writeTextFile(out / "report.md", runtime::runReportMarkdown(report));
         writeTextFile(out / "report.json", runtime::runReportJson(report));
         writeTextFile(out / "report.html", runtime::runReportHtml(report));
@@ -149,10 +145,11 @@ void addModelCommands(CLI::App& app, Action& action) {
     command->add_option("-o,--output", *output, "Program file to write")->required();
     command->callback([&action, o, output] {
       action = [o, output] {
-        const runtime::PreparedModel prepared = runtime::prepareModel(jobOptions(*o));
+        const runtime::MainJobOptions job = jobOptions(*o);
+        const runtime::PreparedModel prepared = runtime::prepareModel(job);
         const auto& programs = prepared.compiled.programs;
         if (programs.empty()) {
-          fail("{}: no layer runs on the NPU (nothing to compile)", o->model);
+          fail("{}: no layer runs on the NPU (nothing to compile)", job.model.string());
         }
         for (std::size_t i = 0; i < programs.size(); ++i) {
           fs::path path = *output;
@@ -178,11 +175,12 @@ void addModelCommands(CLI::App& app, Action& action) {
     command->add_option("--out", o->out, "Bundle directory")->required();
     command->callback([&action, o] {
       action = [o] {
-        const runtime::PreparedModel prepared = runtime::prepareModel(jobOptions(*o));
+        const runtime::MainJobOptions job = jobOptions(*o);
+        const runtime::PreparedModel prepared = runtime::prepareModel(job);
         const auto inputs = runtime::segmentInputs(prepared.compiled, prepared.firstInput);
         const std::size_t count = prepared.compiled.programs.size();
         if (count == 0) {
-          fail("{}: no layer runs on the NPU (nothing to export)", o->model);
+          fail("{}: no layer runs on the NPU (nothing to export)", job.model.string());
         }
         for (std::size_t i = 0; i < count; ++i) {
           const runtime::SegmentImages images =

@@ -247,6 +247,10 @@ std::string reportMarkdown(const QuantReportOptions& o, const QuantizedModel& m,
 }
 
 int run(const QuantReportOptions& o) {
+  const fs::path out(o.out);
+  createDirectories(out);
+  // The model first: a missing file is named as such, not as a missing calibration set.
+  compiler::Graph graph = compiler::importModel(o.model);
   fs::path calib = o.calib.empty() ? bundledCalibration(o.model) : fs::path(o.calib);
   if (calib.empty()) {
     fail(
@@ -254,7 +258,6 @@ int run(const QuantReportOptions& o) {
         "files)",
         o.model);
   }
-  compiler::Graph graph = compiler::importModel(o.model);
   compiler::runFrontEndPasses(graph);
   compiler::QuantConfig config;
   if (!o.config.empty()) {
@@ -269,12 +272,6 @@ int run(const QuantReportOptions& o) {
 
   fmt::print("{}\n{}", compiler::formatPartitionReport(model.graph, model.partition),
              formatTable(report));
-  fs::path out(o.out);
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (ec) {
-    fail("quant-report: cannot create '{}': {}", o.out, ec.message());
-  }
   writeTextFile(out / "quant_report.json", reportJson(o, model, report).dump(2) + "\n");
   writeTextFile(out / "quant_report.md", reportMarkdown(o, model, report));
   fmt::print("\nWrote {} and {}\n", (out / "quant_report.json").string(),

@@ -44,12 +44,8 @@ void writeBundle(const std::filesystem::path& dir, const compiler::CompiledProgr
                  const compiler::QuantizedGraph& graph,
                  const std::vector<golden::Int8Tensor>& values, const sim::DdrImage& expected,
                  std::uint64_t cycles) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir / "regions", ec);
-  std::filesystem::create_directories(dir / "layers", ec);
-  if (ec) {
-    fail("{}: cannot create the bundle directory: {}", dir.string(), ec.message());
-  }
+  createDirectories(dir / "regions");
+  createDirectories(dir / "layers");
   const isa::Program& program = compiled.program;
   isa::writeProgramFile(dir / "program.npub", program);
   writeTextFile(dir / "hw.yaml", isa::toYaml(program.config));
@@ -158,7 +154,15 @@ Bundle readBundle(const std::filesystem::path& dir) {
   } catch (const YAML::Exception& e) {
     fail("{}: malformed manifest: {}", manifestPath.string(), e.what());
   }
-  isa::readProgramFile(dir / bundle.programFile);
+  const isa::Program program = isa::readProgramFile(dir / bundle.programFile);
+  // The cosim reads each region's bytes out of the DDR: they must lie inside it.
+  const auto ddrBytes = static_cast<std::uint64_t>(program.config.ddrBytes);
+  for (const BundleRegion& region : bundle.regions) {
+    if (region.size == 0 || region.base > ddrBytes || region.size > ddrBytes - region.base) {
+      fail("{}: region '{}' [0x{:x}, +{}) is empty or outside the {}-byte DDR",
+           manifestPath.string(), region.name, region.base, region.size, ddrBytes);
+    }
+  }
   return bundle;
 }
 

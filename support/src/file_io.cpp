@@ -71,4 +71,13 @@ void writeTextFile(const std::filesystem::path& path, std::string_view text) {
   writeAll(path, text.data(), text.size());
 }
 
+void createDirectories(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir)) {
+    fail("{}: cannot create directory: {}", dir.string(),
+         ec ? ec.message() : std::string("a file of that name exists"));
+  }
+}
+
 }  // namespace npu

@@ -37,17 +37,31 @@ set +e
 set -e
 [ $rc -eq 1 ]
 grep -q "^npu: error: $tmp/broken/regions/$region: CRC-32 0x[0-9a-f]* does not match the manifest's 0x[0-9a-f]*$" "$tmp/err"
+# A region moved outside the DDR in the manifest: an error naming the manifest, not a crash.
+cp -r "$tmp/bundle" "$tmp/moved"
+sed -i '0,/^    base: .*/s//    base: 99999999999/' "$tmp/moved/manifest.yaml"
+set +e
+"$npu" cosim "$tmp/moved" > /dev/null 2> "$tmp/err"; rc=$?
+set -e
+[ $rc -eq 1 ] || { echo "moved region: exit $rc"; cat "$tmp/err"; exit 1; }
+grep -q "^npu: error: $tmp/moved/manifest.yaml: region '.*' \[0x174876e7ff, +[0-9]*) is empty or outside the 67108864-byte DDR$" "$tmp/err" \
+  || { cat "$tmp/err"; exit 1; }
 
-expect_error() {
+expect_error() {  # EXPECTED_RC=2 for usage errors
   local want="$1"; shift
   set +e
   "$npu" "$@" > /dev/null 2> "$tmp/err"; local rc=$?
   set -e
-  [ $rc -eq 1 ] || { echo "exit $rc for: $*"; exit 1; }
+  [ $rc -eq "${EXPECTED_RC:-1}" ] || { echo "exit $rc for: $*"; exit 1; }
   [ "$(cat "$tmp/err")" = "$want" ] || { echo "got: $(cat "$tmp/err")"; echo "want: $want"; exit 1; }
 }
 expect_error "npu: error: $tmp/none.onnx: cannot open for reading: No such file or directory" \
   run "$tmp/none.onnx"
-expect_error "npu: error: --mode: 'fast' is not a mode (timed, functional)" run --mode fast
+EXPECTED_RC=2 expect_error "npu: error: run: --mode: fast not in {timed,functional}" run --mode fast
+EXPECTED_RC=2 expect_error "npu: error: run: --count: Value 0 not in range 1 to 1000000000" \
+  run --count 0
+# A bad --out fails before the run, not after it.
+expect_error "npu: error: /proc/npu-run: cannot create directory: No such file or directory" \
+  run --out /proc/npu-run
 expect_error "npu: error: hardware config 'npu-xl' not found (looked in: $src/configs/npu-xl.yaml)" \
   compile --hw npu-xl -o "$tmp/x.npub"

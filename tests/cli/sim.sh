@@ -52,7 +52,8 @@ set +e
 "$npu" sim "$tmp/p.npub" --mode functional --vcd "$tmp/f.vcd" > "$tmp/out.txt" 2> "$tmp/err"
 rc=$?
 set -e
-[ $rc -eq 2 ] && [ ! -e "$tmp/f.vcd" ]
+[ $rc -eq 2 ]
+[ ! -e "$tmp/f.vcd" ]
 [ "$(cat "$tmp/err")" = "npu: error: sim: --vcd applies to the timed mode, not --mode functional" ]
 # The datapath thread count changes nothing: same DDR and the same stats with 1 and 2 threads.
 "$npu" sim "$tmp/p.npub" --threads 1 --stats "$tmp/t1.json" --ddr-out "$tmp/t1.bin" >/dev/null

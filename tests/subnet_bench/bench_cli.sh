@@ -110,6 +110,9 @@ expect_error "npu: error: --filter: 'nothing' matches no subnet of $src/subnet_b
   "$npu" bench --filter nothing
 expect_error "npu: error: --shard: '3/2' is not i/n with 1 <= i <= n (e.g. 2/4, the second of four shards)" -- \
   "$npu" bench --shard 3/2
-expect_error "npu: error: --mode: 'fast' is not a mode (timed, functional)" -- \
+expect_error "npu: error: bench: --mode: fast not in {timed,functional}" -- \
   "$npu" bench --mode fast
+expect_error "npu: error: bench: --jobs: Value -1 not in range 1 to 256" -- "$npu" bench --jobs -1
+expect_error "npu: error: /proc/npu-bench: cannot create directory: No such file or directory" -- \
+  "$npu" bench --out /proc/npu-bench
 exit $status

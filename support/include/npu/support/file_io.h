@@ -23,4 +23,8 @@ void writeBinaryFile(const std::filesystem::path& path, std::span<const std::uin
 /// Text variant of writeBinaryFile.
 void writeTextFile(const std::filesystem::path& path, std::string_view text);
 
+/// Creates `dir` and its parents if missing; Error "<dir>: cannot create directory: <reason>".
+/// Commands call it before long work, so a bad --out fails at once, not after the run.
+void createDirectories(const std::filesystem::path& dir);
+
 }  // namespace npu
