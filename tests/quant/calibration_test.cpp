@@ -116,13 +116,11 @@ TEST(QuantConfig, BadInputNamesTheLine) {
   // A graph input is a value but no layer: named with the config file, not left to the
   // partitioner.
   c = parseQuantConfig("host_layers:\n  - add\n  - x\n", "q.yaml");
-  EXPECT_EQ(errorOf([&] {
-    checkQuantConfig(c, g); }),
+  EXPECT_EQ(errorOf([&] { checkQuantConfig(c, g); }),
             "q.yaml:3: host layer 'x' names no node of smallnet.onnx (a node's name or one of "
             "its outputs')");
   c = parseQuantConfig("overrides:\n  - layers: [conv1]\n  - layers: [nope]\n", "q.yaml");
-  EXPECT_EQ(errorOf([&] {
-    checkQuantConfig(c, g); }),
+  EXPECT_EQ(errorOf([&] { checkQuantConfig(c, g); }),
             "q.yaml:3: layer 'nope' is not in smallnet.onnx");
 }
 
