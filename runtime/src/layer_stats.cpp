@@ -3,28 +3,16 @@
 
 #include <algorithm>
 
-#include "npu/isa/footprint.h"
+#include "npu/compiler/ir/types.h"
 #include "npu/simulator/timing.h"
 
 namespace npu::runtime {
-
-namespace {
-
-std::uint64_t elements(const std::vector<std::int64_t>& shape) {
-  std::uint64_t n = 1;
-  for (std::int64_t d : shape) {
-    n *= static_cast<std::uint64_t>(d);
-  }
-  return n;
-}
-
-}  // namespace
 
 std::uint64_t opMacs(const compiler::QuantizedGraph& graph, const compiler::QOp& op) {
   if (const auto* conv = std::get_if<compiler::QConv>(&op)) {
     // Each output element sums kH * kW * (Cin / groups) products.
     const auto& w = conv->weights.shape;
-    return elements(graph.tensors[conv->output].shape) *
+    return static_cast<std::uint64_t>(compiler::elementCount(graph.tensors[conv->output].shape)) *
            static_cast<std::uint64_t>(w[1] * w[2] * w[3]);
   }
   return 0;
@@ -82,15 +70,10 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
     }
     LayerStats& layer = layers[static_cast<std::size_t>(op)];
     ++layer.instructions;
-    for (const isa::Access& access : isa::footprint(instructions[k])) {
-      if (access.space != isa::MemorySpace::Ddr) {
-        continue;
-      }
-      const std::uint64_t bytes = access.yCount * access.xCount * access.run;
-      (access.write ? layer.ddrBytesWritten : layer.ddrBytesRead) += bytes;
-    }
-    layer.ddrBurstBytes +=
-        sim::transferBeats(instructions[k], hw) * static_cast<std::uint64_t>(hw.ddrBytesPerCycle);
+    const sim::DdrTraffic traffic = sim::ddrTraffic(instructions[k], hw);
+    layer.ddrBytesRead += traffic.bytesRead;
+    layer.ddrBytesWritten += traffic.bytesWritten;
+    layer.ddrBurstBytes += traffic.burstBytes;
     if (k < endCycles.size()) {
       layerEnd[static_cast<std::size_t>(op)] =
           std::max(layerEnd[static_cast<std::size_t>(op)], endCycles[k]);

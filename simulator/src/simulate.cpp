@@ -8,7 +8,6 @@
 
 #include "engine_common.h"
 #include "npu/isa/encoding.h"
-#include "npu/isa/footprint.h"
 #include "npu/simulator/timing.h"
 
 namespace npu::sim {
@@ -43,14 +42,10 @@ void countInstruction(const isa::Instruction& instruction, const isa::NpuConfig&
                       SimStats& stats) {
   ++stats.opcodeCounts[std::string(isa::mnemonicOf(instruction))];
   stats.macs += macCount(instruction);
-  stats.ddrBurstBytes +=
-      transferBeats(instruction, config) * static_cast<std::uint64_t>(config.ddrBytesPerCycle);
-  for (const isa::Access& access : isa::footprint(instruction)) {
-    if (access.space == isa::MemorySpace::Ddr) {
-      const std::uint64_t bytes = access.yCount * access.xCount * access.run;
-      (access.write ? stats.ddrBytesWritten : stats.ddrBytesRead) += bytes;
-    }
-  }
+  const DdrTraffic traffic = ddrTraffic(instruction, config);
+  stats.ddrBytesRead += traffic.bytesRead;
+  stats.ddrBytesWritten += traffic.bytesWritten;
+  stats.ddrBurstBytes += traffic.burstBytes;
 }
 
 SimResult simulate(const isa::NpuConfig& config, DdrImage ddr, std::uint64_t codeAddress,

@@ -1,6 +1,8 @@
 // Cycle formulas of docs/timing.md.
 #include "npu/simulator/timing.h"
 
+#include "npu/isa/footprint.h"
+
 namespace npu::sim {
 namespace {
 
@@ -60,6 +62,19 @@ u64 transferBeats(const isa::Instruction& instruction, const isa::NpuConfig& con
                     config);
   }
   return 0;
+}
+
+DdrTraffic ddrTraffic(const isa::Instruction& instruction, const isa::NpuConfig& config) {
+  DdrTraffic traffic;
+  for (const isa::Access& access : isa::footprint(instruction)) {
+    if (access.space == isa::MemorySpace::Ddr) {
+      (access.write ? traffic.bytesWritten : traffic.bytesRead) +=
+          access.yCount * access.xCount * access.run;
+    }
+  }
+  traffic.burstBytes =
+      transferBeats(instruction, config) * static_cast<u64>(config.ddrBytesPerCycle);
+  return traffic;
 }
 
 u64 instructionCycles(const isa::Instruction& instruction, const isa::NpuConfig& config) {

@@ -25,6 +25,15 @@ std::uint64_t dmaBeats(std::uint64_t address, std::uint64_t rows, std::uint64_t 
 /// DDR data beats of a LOAD or STORE (its runs' whole bursts, dmaBeats); 0 for the others.
 std::uint64_t transferBeats(const isa::Instruction& instruction, const isa::NpuConfig& config);
 
+/// DDR traffic of one instruction: the bytes it reads and writes, and what the port moves for
+/// them in whole bursts (transferBeats x bytes per cycle).
+struct DdrTraffic {
+  std::uint64_t bytesRead = 0;
+  std::uint64_t bytesWritten = 0;
+  std::uint64_t burstBytes = 0;
+};
+DdrTraffic ddrTraffic(const isa::Instruction& instruction, const isa::NpuConfig& config);
+
 /// Cycles an instruction keeps its unit busy once it has started (after its pops and, for LOAD
 /// and STORE, after the DDR port was granted). Token pushes happen at the end.
 std::uint64_t instructionCycles(const isa::Instruction& instruction, const isa::NpuConfig& config);
