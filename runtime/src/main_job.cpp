@@ -321,6 +321,9 @@ MainJobReport runMainJob(const MainJobOptions& options) {
         (static_cast<double>(report.totalCycles) * static_cast<double>(report.peakMacsPerCycle));
     report.inferencesPerSecond = report.clockMhz * 1e6 / static_cast<double>(report.totalCycles);
   }
+  if (options.rtl && !data.samples.empty()) {
+    report.rtl = cosimulateModel(compiled, data.samples.front());
+  }
   return report;
 }
 

@@ -50,24 +50,19 @@ void checkInputs(const SubnetEntry& entry) {
   }
 }
 
-/// Co-simulates every NPU segment of the first input on the RTL (as `npu run --rtl` does).
-RtlCheck runRtlCheck(const runtime::MainJobOptions& job) {
-  const runtime::PreparedModel prepared = runtime::prepareModel(job);
-  const auto inputs = runtime::segmentInputs(prepared.compiled, prepared.firstInput);
+/// The RTL check of the main job's co-simulation (the input it verified, as `npu run --rtl`).
+RtlCheck rtlCheck(const std::vector<runtime::SegmentCosim>& segments) {
   RtlCheck check;
   check.matches = true;
-  for (std::size_t i = 0; i < prepared.compiled.programs.size(); ++i) {
-    const runtime::SegmentImages images = runtime::segmentImages(prepared.compiled, i, inputs[i]);
-    const rtl::CosimReport report = rtl::cosimulate(images.compiled.program);
-    const bool golden = !report.rtl.ddr.firstDifference(images.expected);
-    check.cycles += report.rtl.totalCycles;
-    check.cycleDelta += report.cycleDelta();
-    if (check.matches && !(report.matches() && golden)) {
+  for (const runtime::SegmentCosim& s : segments) {
+    check.cycles += s.report.rtl.totalCycles;
+    check.cycleDelta += s.report.cycleDelta();
+    if (check.matches && !s.matches()) {
       check.matches = false;
-      std::string summary = report.summary(images.compiled.program);
+      std::string summary = s.report.summary(s.program);
       std::replace(summary.begin(), summary.end(), '\n', ' ');
-      check.detail = fmt::format("NPU segment {}: {}{}", i, summary,
-                                 golden ? "" : "; RTL final DDR differs from golden");
+      check.detail = fmt::format("NPU segment {}: {}{}", s.segment, summary,
+                                 s.goldenEqual ? "" : "; RTL final DDR differs from golden");
     }
   }
   return check;
@@ -127,6 +122,7 @@ SubnetResult runSubnet(const SubnetEntry& entry, const Baselines* baselines,
     job.quantConfig = entry.quantConfig;
     job.mode = options.mode;
     job.maxInputs = 1;
+    job.rtl = options.rtl;
     const runtime::MainJobReport report = runtime::runMainJob(job);
     r.bitExact = report.pass();
     r.mismatch = report.firstMismatch;
@@ -147,7 +143,7 @@ SubnetResult runSubnet(const SubnetEntry& entry, const Baselines* baselines,
     }
     r.cycleCheck = compareCycles(r.cycles, baseline, entry.cycleTolerance);
     if (options.rtl) {
-      r.rtl = runRtlCheck(job);
+      r.rtl = rtlCheck(report.rtl);
     }
   } catch (const std::exception& e) {
     r.error = e.what();

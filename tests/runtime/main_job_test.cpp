@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "npu/compiler/quant/calibration_data.h"
 #include "npu/runtime/main_job.h"
 #include "npu/runtime/run_model.h"
 #include "npu/runtime/run_report.h"
@@ -34,6 +35,26 @@ TEST(MainJob, DigitsBitExactInBothEnginesWithTheSameCycles) {
   ASSERT_TRUE(functional.fp32Top1 && functional.int8Top1);
   EXPECT_GE(*functional.int8Top1, *functional.fp32Top1 - 2.0);
   EXPECT_GE(functional.top1Agreement, 95.0);
+}
+
+TEST(MainJob, RtlCosimulatesTheFirstInputThatRan) {
+  MainJobOptions options = digits(sim::SimMode::Timed, 1);
+  options.rtl = true;
+  const MainJobReport report = runMainJob(options);
+  ASSERT_EQ(report.rtl.size(), 1U);
+  EXPECT_TRUE(report.rtl[0].matches());
+  EXPECT_EQ(report.rtl[0].report.cycleDelta(), 0);
+  // The bundled model runs its test split: the RTL program holds test input 0, not the first
+  // calibration image.
+  const PreparedModel prepared = prepareModel(options);
+  const auto tests = compiler::loadCalibrationSet(
+      bundledModelPath().parent_path() / "test_inputs.npy", prepared.compiled.model.graph, 1);
+  const auto inputs = segmentInputs(prepared.compiled, tests.front());
+  EXPECT_EQ(report.rtl[0].program.segments,
+            segmentImages(prepared.compiled, 0, inputs[0]).compiled.program.segments);
+  const auto calibration = segmentInputs(prepared.compiled, prepared.calibration.front());
+  EXPECT_NE(report.rtl[0].program.segments,
+            segmentImages(prepared.compiled, 0, calibration[0]).compiled.program.segments);
 }
 
 TEST(MainJob, LayerFiguresAddUp) {

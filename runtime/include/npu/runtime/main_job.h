@@ -13,6 +13,7 @@
 
 #include "npu/runtime/compiled_model.h"
 #include "npu/runtime/layer_stats.h"
+#include "npu/runtime/model_cosim.h"
 #include "npu/simulator/simulate.h"
 
 namespace npu::runtime {
@@ -33,6 +34,8 @@ struct MainJobOptions {
   sim::SimMode mode = sim::SimMode::Timed;
   /// At most this many inputs run (0: all).
   std::size_t maxInputs = 0;
+  /// Also co-simulate the first input that runs on the Verilator RTL (MainJobReport::rtl).
+  bool rtl = false;
   /// Called after each input (done, total).
   std::function<void(std::size_t, std::size_t)> progress;
 };
@@ -96,6 +99,9 @@ struct MainJobReport {
   std::int64_t peakMacsPerCycle = 0;
   std::int64_t ddrBytesPerCycle = 0;
   std::uint64_t programBytes = 0;
+
+  /// With MainJobOptions::rtl: every NPU segment of the first input run, co-simulated.
+  std::vector<SegmentCosim> rtl;
 
   [[nodiscard]] bool pass() const { return inputs > 0 && bitExactInputs == inputs; }
 };
