@@ -41,6 +41,10 @@ BaselineEntry readEntry(const std::string& source, const std::string& name,
     const std::string key = item.first.as<std::string>();
     if (key == "cycles") {
       entry.cycles = read<std::uint64_t>(source, item.second, key);
+      if (entry.cycles == 0) {
+        fail("{}: the baseline of '{}' has 0 cycles (a run takes at least one)",
+             at(source, item.second), name);
+      }
       haveCycles = true;
     } else if (key == "macs") {
       entry.macs = read<std::uint64_t>(source, item.second, key);
@@ -82,7 +86,9 @@ Baselines parseRoot(const YAML::Node& root, const std::string& source) {
       }
       for (const auto& subnet : entry.second) {
         const std::string name = subnet.first.as<std::string>();
-        baselines.subnets[name] = readEntry(source, name, subnet.second);
+        if (!baselines.subnets.emplace(name, readEntry(source, name, subnet.second)).second) {
+          fail("{}: subnet '{}' has a second baseline entry", at(source, subnet.first), name);
+        }
       }
     } else {
       fail("{}: unknown key '{}' (keys: hardware, subnets)", at(source, entry.first), key);

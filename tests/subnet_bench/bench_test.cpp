@@ -240,6 +240,10 @@ TEST(BenchBaseline, RoundTripsAndRejectsBadFiles) {
             "b.yaml:3: unknown key 'speed' in the baseline of 'a' (keys: cycles, macs, "
             "utilization, cosine)");
   EXPECT_EQ(error("subnets: {}\n"), "b.yaml: a baseline file needs 'hardware:' and 'subnets:'");
+  EXPECT_EQ(error("hardware: npu-s\nsubnets:\n  a: {cycles: 0}\n"),
+            "b.yaml:3: the baseline of 'a' has 0 cycles (a run takes at least one)");
+  EXPECT_EQ(error("hardware: npu-s\nsubnets:\n  a: {cycles: 9}\n  a: {cycles: 1}\n"),
+            "b.yaml:4: subnet 'a' has a second baseline entry");
   EXPECT_EQ(parseBaselines("hardware: npu-s\nsubnets:\n", "b.yaml").subnets.size(), 0U);
   try {
     loadBaselines("/nonexistent/npu-x.yaml");
