@@ -101,6 +101,9 @@ Inputs loadData(const MainJobOptions& options, const compiler::Graph& graph,
   }
   if (!labelPath.empty()) {
     const compiler::Tensor labels = compiler::readNpy(labelPath);
+    if (labels.data.dtype() == compiler::DType::Float32) {
+      fail("{}: labels must be integers, the file holds floats", labelPath.string());
+    }
     std::vector<std::int64_t> all = labels.data.toInt64();
     if (all.size() < data.samples.size()) {
       fail("{}: {} labels for {} inputs", labelPath.string(), all.size(), data.samples.size());

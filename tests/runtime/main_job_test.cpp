@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "npu/compiler/frontend/npy.h"
 #include "npu/compiler/quant/calibration_data.h"
 #include "npu/runtime/main_job.h"
 #include "npu/runtime/run_model.h"
@@ -110,6 +111,16 @@ TEST(MainJob, WithoutDataTheCalibrationInputsRun) {
   EXPECT_NE(r.calibrationSource.find("synthetic"), std::string::npos);
 }
 
+template <typename F>
+std::string errorOf(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
 TEST(MainJob, BadInputsNameTheFile) {
   MainJobOptions options = digits(sim::SimMode::Functional, 1);
   options.model = "/nonexistent/model.onnx";
@@ -122,6 +133,20 @@ TEST(MainJob, BadInputsNameTheFile) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("model.onnx"), std::string::npos) << e.what();
   }
+  // Float labels, and a calibration batch of no samples (npu run crashed on it).
+  options = digits(sim::SimMode::Functional, 1);
+  options.labels = bundledModelPath().parent_path() / "test_inputs.npy";
+  EXPECT_EQ(errorOf([&] { runMainJob(options); }),
+            options.labels.string() + ": labels must be integers, the file holds floats");
+  const std::filesystem::path empty =
+      std::filesystem::temp_directory_path() / "npu_main_job_empty_calib.npy";
+  compiler::writeNpy(empty,
+                     compiler::Tensor{{0, 1, 8, 8}, compiler::TensorData(std::vector<float>{})});
+  options = digits(sim::SimMode::Functional, 1);
+  options.calib = empty;
+  EXPECT_EQ(errorOf([&] { runMainJob(options); }),
+            empty.string() + ": a batch of 0 samples (shape [0, 1, 8, 8])");
+  std::filesystem::remove(empty);
 }
 
 }  // namespace
