@@ -6,16 +6,21 @@
 
 #include "npu/support/error.h"
 
+// An AVX2 clone chosen at run time on x86-64; elsewhere the portable loop alone.
+#if defined(__x86_64__)
+#define NPU_GOLDEN_AVX2_CLONE __attribute__((target_clones("avx2", "default")))
+#else
+#define NPU_GOLDEN_AVX2_CLONE
+#endif
+
 namespace npu::golden {
 namespace {
 
 /// out[ox] += weight * in[ox * stride + offset] for ox in [lo, hi). Element-wise, so the AVX2 clone
 /// gives the same bits as the portable one (no FMA: a fused multiply-add would round differently).
-__attribute__((target_clones("avx2", "default"))) void accumulateRow(float* out, const float* in,
-                                                                     float weight, std::int64_t lo,
-                                                                     std::int64_t hi,
-                                                                     std::int64_t stride,
-                                                                     std::int64_t offset) {
+NPU_GOLDEN_AVX2_CLONE void accumulateRow(float* out, const float* in, float weight, std::int64_t lo,
+                                         std::int64_t hi, std::int64_t stride,
+                                         std::int64_t offset) {
   if (stride == 1) {
     for (std::int64_t ox = lo; ox < hi; ++ox) {
       out[ox] += weight * in[ox + offset];
@@ -29,10 +34,11 @@ __attribute__((target_clones("avx2", "default"))) void accumulateRow(float* out,
 
 /// accumulateRow for four output channels sharing one input row: each input element is read
 /// once. Every output still gets exactly out += weight * in, in the same order.
-__attribute__((target_clones("avx2", "default"))) void accumulateRow4(
-    float* __restrict out0, float* __restrict out1, float* __restrict out2, float* __restrict out3,
-    const float* in, const float* weight, std::int64_t lo, std::int64_t hi, std::int64_t stride,
-    std::int64_t offset) {
+NPU_GOLDEN_AVX2_CLONE void accumulateRow4(float* __restrict out0, float* __restrict out1,
+                                          float* __restrict out2, float* __restrict out3,
+                                          const float* in, const float* weight, std::int64_t lo,
+                                          std::int64_t hi, std::int64_t stride,
+                                          std::int64_t offset) {
   const float w0 = weight[0];
   const float w1 = weight[1];
   const float w2 = weight[2];

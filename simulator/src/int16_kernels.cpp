@@ -36,9 +36,11 @@ namespace {
     multiplyAccumulateBody(acc, x, w, n);                                                    \
   }
 
+#if defined(__x86_64__)
 NPU_INT16_KERNELS(Vnni, [[gnu::target("avx512f,avx512bw,avx512vl,avx512vnni")]])
 NPU_INT16_KERNELS(Avx512, [[gnu::target("avx512f,avx512bw,avx512vl")]])
 NPU_INT16_KERNELS(Avx2, [[gnu::target("avx2")]])
+#endif
 NPU_INT16_KERNELS(Portable, )
 
 #undef NPU_INT16_KERNELS
@@ -46,10 +48,11 @@ NPU_INT16_KERNELS(Portable, )
 }  // namespace
 
 std::vector<Int16Kernels> supportedInt16Kernels() {
+  std::vector<Int16Kernels> kernels;
+#if defined(__x86_64__)
   __builtin_cpu_init();
   const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                       __builtin_cpu_supports("avx512vl");
-  std::vector<Int16Kernels> kernels;
   if (avx512 && __builtin_cpu_supports("avx512vnni")) {
     kernels.push_back({"avx512-vnni", dotVnni, multiplyAccumulateVnni});
   }
@@ -59,6 +62,7 @@ std::vector<Int16Kernels> supportedInt16Kernels() {
   if (__builtin_cpu_supports("avx2")) {
     kernels.push_back({"avx2", dotAvx2, multiplyAccumulateAvx2});
   }
+#endif
   kernels.push_back({"portable", dotPortable, multiplyAccumulatePortable});
   return kernels;
 }
