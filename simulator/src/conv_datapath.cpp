@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "datapath_ops.h"
+#include "npu/simulator/datapath.h"
 #include "npu/simulator/int16_kernels.h"
+#include "npu/simulator/timing.h"
 #include "requant.h"
 
 namespace npu::sim {
@@ -33,6 +35,16 @@ std::int8_t postProcess(const isa::Conv& conv, const SramState& sram, std::int32
 }
 
 }  // namespace
+
+std::int64_t convDatapathParts(const isa::Conv& conv, unsigned threads) {
+  // Threads only pay off on large instructions; the split never changes a result.
+  const std::int64_t macs = static_cast<std::int64_t>(macCount(conv));
+  if (macs < kMinMacsPerThread) {
+    return 1;
+  }
+  return std::min<std::int64_t>(
+      {static_cast<std::int64_t>(std::max(threads, 1U)), conv.out_h, macs / kMinMacsPerThread});
+}
 
 void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
   const std::int64_t inC = conv.in_c;
@@ -122,13 +134,7 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
     }
   };
 
-  // Threads only pay off on large instructions; the split never changes a result.
-  const std::int64_t macs = conv.out_h * conv.out_w * outC * taps * (depthwise ? 1 : inC);
-  const std::int64_t parts =
-      macs < kMinMacsPerThread
-          ? 1
-          : std::min<std::int64_t>({static_cast<std::int64_t>(std::max(threads, 1U)), conv.out_h,
-                                    macs / kMinMacsPerThread});
+  const std::int64_t parts = convDatapathParts(conv, threads);
   // A worker's exception (e.g. bad_alloc) is carried back and rethrown once all have joined; a
   // thread that cannot be started leaves its rows to this thread.
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(parts));

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "npu/simulator/datapath.h"
 #include "random_program.h"
 #include "sim_test_util.h"
 
@@ -110,6 +111,8 @@ isa::Program largeConvProgram() {
 
 TEST(Engines, DatapathThreadsChangeNothing) {
   const isa::Program program = largeConvProgram();
+  // The program's convs are large enough to be split, or this test would test nothing.
+  ASSERT_EQ(convDatapathParts(std::get<isa::Conv>(program.instructions[3]), 8), 3);
   for (const SimMode mode : {SimMode::Functional, SimMode::Timed}) {
     SimOptions options;
     const SimResult single = testing::run(program, mode, options);
