@@ -123,7 +123,7 @@ struct PreparedModel {
 };
 PreparedModel prepareModel(const MainJobOptions& options);
 
-/// The bundled model: examples/digits under the source tree (or next to the executable).
+/// The bundled model: examples/digits under $NPU_EXAMPLES_DIR, else under the source tree.
 std::filesystem::path bundledModelPath();
 
 }  // namespace npu::runtime
