@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "npu/compiler/ir/op_kind.h"
 #include "npu/compiler/ir/op_params.h"
 #include "npu/golden/fp32_pool.h"
 #include "npu/golden/fp32_resize.h"
@@ -347,6 +348,12 @@ NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy str
   if (node.outputs.size() != 1 || !isFloatActivation(graph, node.outputs[0])) {
     return host("index or multi-output op");
   }
+  if (isActivation(node.op)) {
+    return activationSupport(graph, node);
+  }
+  if (isReshapeLike(node.op)) {
+    return reshapeSupport(graph, node, strategy);
+  }
   switch (node.op) {
     case OpKind::Conv:
       return convSupport(graph, node);
@@ -364,22 +371,6 @@ NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy str
       return concatSupport(graph, node);
     case OpKind::Resize:
       return resizeSupport(graph, node);
-    case OpKind::Relu:
-    case OpKind::LeakyRelu:
-    case OpKind::Clip:
-    case OpKind::Sigmoid:
-    case OpKind::Tanh:
-    case OpKind::HardSigmoid:
-    case OpKind::HardSwish:
-    case OpKind::Silu:
-    case OpKind::Gelu:
-      return activationSupport(graph, node);
-    case OpKind::Flatten:
-    case OpKind::Reshape:
-    case OpKind::Squeeze:
-    case OpKind::Unsqueeze:
-    case OpKind::Identity:
-      return reshapeSupport(graph, node, strategy);
     case OpKind::BatchNormalization:
       return batchNormSupport(graph, node, strategy);
     default:
