@@ -18,7 +18,9 @@ constexpr char kMagic[] = "\x93NUMPY";
 template <typename T>
 std::vector<T> elements(const std::uint8_t* bytes, std::size_t count) {
   std::vector<T> values(count);
-  std::memcpy(values.data(), bytes, count * sizeof(T));
+  if (count > 0) {  // memcpy wants non-null pointers even for 0 bytes
+    std::memcpy(values.data(), bytes, count * sizeof(T));
+  }
   return values;
 }
 
