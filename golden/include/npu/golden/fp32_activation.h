@@ -29,6 +29,10 @@ float silu(float x);
 float gelu(float x);
 /// 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3))), ONNX Gelu approximate="tanh".
 float geluTanh(float x);
+/// log(1 + exp(x)), computed without overflow for large x (ONNX Softplus).
+float softplus(float x);
+/// x * tanh(softplus(x)) (ONNX Mish).
+float mish(float x);
 }  // namespace scalar
 
 /// ONNX Relu.
@@ -50,5 +54,9 @@ FloatTensor hardSwish(const FloatTensor& x);
 FloatTensor silu(const FloatTensor& x);
 /// ONNX Gelu, approximate="none" (erf form) unless `tanhApproximation`.
 FloatTensor gelu(const FloatTensor& x, bool tanhApproximation = false);
+/// ONNX Softplus.
+FloatTensor softplus(const FloatTensor& x);
+/// ONNX Mish.
+FloatTensor mish(const FloatTensor& x);
 
 }  // namespace npu::golden

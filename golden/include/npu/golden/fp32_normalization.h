@@ -1,4 +1,5 @@
-// fp32 BatchNormalization (inference) and Softmax with ONNX semantics.
+// fp32 normalisations with ONNX semantics: BatchNormalization (inference), LayerNormalization,
+// GroupNormalization, InstanceNormalization, Softmax and LogSoftmax.
 #pragma once
 
 #include <cstdint>
@@ -18,5 +19,27 @@ FloatTensor batchNormalization(const FloatTensor& x, std::span<const float> scal
 /// counts from the end). Opsets 1-12 (flatten to 2-D at axis) are expressed by the caller with a
 /// reshape around this.
 FloatTensor softmax(const FloatTensor& x, std::int64_t axis = -1);
+
+/// ONNX LogSoftmax (opset 13): x - max - log(sum exp(x - max)) along `axis`.
+FloatTensor logSoftmax(const FloatTensor& x, std::int64_t axis = -1);
+
+/// ONNX LayerNormalization (opset 17): normalises over the axes from `axis` to the last, with the
+/// mean and variance in double; y = (x - mean) / sqrt(var + epsilon) * scale + bias. `scale` and
+/// `bias` (bias may be nullptr) broadcast to the normalised part of x's shape.
+FloatTensor layerNormalization(const FloatTensor& x, const FloatTensor& scale,
+                               const FloatTensor* bias, std::int64_t axis = -1,
+                               float epsilon = 1e-5F);
+
+/// ONNX InstanceNormalization: x [N, C, ...] normalised per (n, c) over the spatial axes, then
+/// scale[c] and bias[c] (C values each) applied.
+FloatTensor instanceNormalization(const FloatTensor& x, std::span<const float> scale,
+                                  std::span<const float> bias, float epsilon = 1e-5F);
+
+/// ONNX GroupNormalization: x [N, C, ...] with C divisible by `numGroups`, normalised per
+/// (n, group) over the group's channels and the spatial axes. `scale` and `bias` hold either
+/// numGroups values (opset 18, one per group) or C values (opset 21, one per channel).
+FloatTensor groupNormalization(const FloatTensor& x, std::span<const float> scale,
+                               std::span<const float> bias, std::int64_t numGroups,
+                               float epsilon = 1e-5F);
 
 }  // namespace npu::golden

@@ -1,5 +1,5 @@
 // fp32 data-movement ops with ONNX semantics: Reshape, Flatten, Transpose, Squeeze, Unsqueeze,
-// Concat and Pad.
+// Concat, Pad, DepthToSpace and SpaceToDepth.
 #pragma once
 
 #include <cstdint>
@@ -48,5 +48,14 @@ enum class PadMode : std::uint8_t {
 /// Negative pads crop.
 FloatTensor pad(const FloatTensor& x, std::span<const std::int64_t> pads,
                 PadMode mode = PadMode::Constant, float value = 0.0F);
+
+/// ONNX DepthToSpace on x [N, C, H, W] with C divisible by blocksize^2: output
+/// [N, C / b^2, H * b, W * b]. DCR mode (`crdMode` false) reads the input channels as
+/// [b, b, C / b^2], CRD mode as [C / b^2, b, b].
+FloatTensor depthToSpace(const FloatTensor& x, std::int64_t blocksize, bool crdMode = false);
+
+/// ONNX SpaceToDepth on x [N, C, H, W] with H and W divisible by blocksize: output
+/// [N, C * b^2, H / b, W / b], channels ordered [b, b, C] (the inverse of DCR DepthToSpace).
+FloatTensor spaceToDepth(const FloatTensor& x, std::int64_t blocksize);
 
 }  // namespace npu::golden
