@@ -5,9 +5,18 @@
 #include <cmath>
 #include <numbers>
 
+#include "elementwise_kernels.h"
 #include "npu/support/error.h"
 
 namespace npu::golden {
+namespace {
+
+/// log(1 + exp(x)) in double, as max(x, 0) + log1p(exp(-|x|)) so exp never overflows.
+double softplusOf(double x) {
+  return std::max(x, 0.0) + std::log1p(std::exp(-std::abs(x)));
+}
+
+}  // namespace
 
 namespace scalar {
 
@@ -56,57 +65,63 @@ float geluTanh(float x) {
   return static_cast<float>(0.5 * d * (1.0 + std::tanh(inner)));
 }
 
-}  // namespace scalar
-
-namespace {
-
-template <typename Fn>
-FloatTensor unary(const FloatTensor& x, const char* op, Fn fn) {
-  checkConsistent(x, op);
-  FloatTensor y{x.shape, std::vector<float>(x.data.size())};
-  std::transform(x.data.begin(), x.data.end(), y.data.begin(), fn);
-  return y;
+float softplus(float x) {
+  return static_cast<float>(softplusOf(x));
 }
 
-}  // namespace
+float mish(float x) {
+  const double d = x;
+  return static_cast<float>(d * std::tanh(softplusOf(d)));
+}
+
+}  // namespace scalar
 
 FloatTensor relu(const FloatTensor& x) {
-  return unary(x, "relu", scalar::relu);
+  return detail::mapElements(x, "relu", scalar::relu);
 }
 
 FloatTensor clip(const FloatTensor& x, float lo, float hi) {
   if (lo > hi) {
     fail("clip: min {} is above max {}", lo, hi);
   }
-  return unary(x, "clip", [=](float v) { return scalar::clip(v, lo, hi); });
+  return detail::mapElements(x, "clip", [=](float v) { return scalar::clip(v, lo, hi); });
 }
 
 FloatTensor leakyRelu(const FloatTensor& x, float alpha) {
-  return unary(x, "leakyRelu", [=](float v) { return scalar::leakyRelu(v, alpha); });
+  return detail::mapElements(x, "leakyRelu", [=](float v) { return scalar::leakyRelu(v, alpha); });
 }
 
 FloatTensor sigmoid(const FloatTensor& x) {
-  return unary(x, "sigmoid", scalar::sigmoid);
+  return detail::mapElements(x, "sigmoid", scalar::sigmoid);
 }
 
 FloatTensor tanh(const FloatTensor& x) {
-  return unary(x, "tanh", scalar::tanh);
+  return detail::mapElements(x, "tanh", scalar::tanh);
 }
 
 FloatTensor hardSigmoid(const FloatTensor& x, float alpha, float beta) {
-  return unary(x, "hardSigmoid", [=](float v) { return scalar::hardSigmoid(v, alpha, beta); });
+  return detail::mapElements(x, "hardSigmoid",
+                             [=](float v) { return scalar::hardSigmoid(v, alpha, beta); });
 }
 
 FloatTensor hardSwish(const FloatTensor& x) {
-  return unary(x, "hardSwish", scalar::hardSwish);
+  return detail::mapElements(x, "hardSwish", scalar::hardSwish);
 }
 
 FloatTensor silu(const FloatTensor& x) {
-  return unary(x, "silu", scalar::silu);
+  return detail::mapElements(x, "silu", scalar::silu);
 }
 
 FloatTensor gelu(const FloatTensor& x, bool tanhApproximation) {
-  return unary(x, "gelu", tanhApproximation ? scalar::geluTanh : scalar::gelu);
+  return detail::mapElements(x, "gelu", tanhApproximation ? scalar::geluTanh : scalar::gelu);
+}
+
+FloatTensor softplus(const FloatTensor& x) {
+  return detail::mapElements(x, "softplus", scalar::softplus);
+}
+
+FloatTensor mish(const FloatTensor& x) {
+  return detail::mapElements(x, "mish", scalar::mish);
 }
 
 }  // namespace npu::golden

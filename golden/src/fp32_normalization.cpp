@@ -1,11 +1,15 @@
-// fp32 BatchNormalization and Softmax.
+// fp32 normalisations: BatchNormalization, Softmax/LogSoftmax and the Layer/Group/Instance
+// normalisations over contiguous blocks with double moments.
 #include "npu/golden/fp32_normalization.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string_view>
 #include <vector>
 
+#include "axis_lines.h"
+#include "npu/golden/fp32_elementwise.h"
 #include "npu/support/error.h"
 
 namespace npu::golden {
@@ -40,39 +44,153 @@ FloatTensor batchNormalization(const FloatTensor& x, std::span<const float> scal
   return y;
 }
 
-FloatTensor softmax(const FloatTensor& x, std::int64_t axis) {
-  checkConsistent(x, "softmax");
-  const std::int64_t a = normalizeAxis(axis, x.rank(), "softmax");
-  std::int64_t outer = 1, inner = 1;
-  for (std::int64_t d = 0; d < a; ++d) {
-    outer *= x.shape[static_cast<std::size_t>(d)];
-  }
-  for (std::int64_t d = a + 1; d < x.rank(); ++d) {
-    inner *= x.shape[static_cast<std::size_t>(d)];
-  }
-  const std::int64_t len = x.shape[static_cast<std::size_t>(a)];
+namespace {
+
+/// Softmax, or its log when `log`, along `axis`; errors name `op`.
+FloatTensor softmaxAlong(const FloatTensor& x, std::int64_t axis, bool log, std::string_view op) {
+  checkConsistent(x, op);
+  const detail::AxisLines lines = detail::axisLines(x.shape, normalizeAxis(axis, x.rank(), op));
   FloatTensor y{x.shape, std::vector<float>(x.data.size())};
-  std::vector<double> exps(static_cast<std::size_t>(len));
-  for (std::int64_t o = 0; o < outer; ++o) {
-    for (std::int64_t i = 0; i < inner; ++i) {
-      const auto at = [&](std::int64_t k) {
-        return static_cast<std::size_t>((o * len + k) * inner + i);
-      };
-      float peak = -std::numeric_limits<float>::infinity();
-      for (std::int64_t k = 0; k < len; ++k) {
-        peak = std::max(peak, x.data[at(k)]);
-      }
-      double sum = 0.0;
-      for (std::int64_t k = 0; k < len; ++k) {
-        exps[static_cast<std::size_t>(k)] = std::exp(static_cast<double>(x.data[at(k)]) - peak);
-        sum += exps[static_cast<std::size_t>(k)];
-      }
-      for (std::int64_t k = 0; k < len; ++k) {
-        y.data[at(k)] = static_cast<float>(exps[static_cast<std::size_t>(k)] / sum);
-      }
+  std::vector<double> exps(static_cast<std::size_t>(lines.len));
+  for (std::int64_t line = 0; line < lines.count(); ++line) {
+    const auto at = [&](std::int64_t k) { return lines.at(line, k); };
+    float peak = -std::numeric_limits<float>::infinity();
+    for (std::int64_t k = 0; k < lines.len; ++k) {
+      peak = std::max(peak, x.data[at(k)]);
+    }
+    double sum = 0.0;
+    for (std::int64_t k = 0; k < lines.len; ++k) {
+      exps[static_cast<std::size_t>(k)] = std::exp(static_cast<double>(x.data[at(k)]) - peak);
+      sum += exps[static_cast<std::size_t>(k)];
+    }
+    for (std::int64_t k = 0; k < lines.len; ++k) {
+      const double shifted = static_cast<double>(x.data[at(k)]) - peak;
+      y.data[at(k)] = static_cast<float>(log ? shifted - std::log(sum)
+                                             : exps[static_cast<std::size_t>(k)] / sum);
     }
   }
   return y;
+}
+
+/// The mean and 1 / sqrt(variance + epsilon) of one normalised block, in double (population
+/// variance, two passes).
+struct Moments {
+  double mean = 0.0;
+  double invStd = 0.0;
+};
+
+Moments momentsOf(std::span<const float> values, float epsilon) {
+  Moments m;
+  for (float v : values) {
+    m.mean += v;
+  }
+  m.mean /= static_cast<double>(values.size());
+  double var = 0.0;
+  for (float v : values) {
+    var += (v - m.mean) * (v - m.mean);
+  }
+  var /= static_cast<double>(values.size());
+  m.invStd = 1.0 / std::sqrt(var + epsilon);
+  return m;
+}
+
+/// GroupNormalization, and InstanceNormalization as its one-group-per-channel case: x [N, C, ...]
+/// normalised per (n, group) over the group's contiguous channels and spatial positions, then
+/// scale and bias (numGroups or C values each) applied per channel. Errors name `op`.
+FloatTensor normalizeGroups(const FloatTensor& x, std::span<const float> scale,
+                            std::span<const float> bias, std::int64_t numGroups, float epsilon,
+                            std::string_view op) {
+  checkConsistent(x, op);
+  if (x.rank() < 2) {
+    fail("{}: input must have rank >= 2, got {}", op, shapeString(x.shape));
+  }
+  const std::int64_t n = x.shape[0], c = x.shape[1];
+  if (numGroups < 1) {
+    fail("{}: numGroups {} must be >= 1", op, numGroups);
+  }
+  if (c % numGroups != 0) {
+    fail("{}: {} channels of {} are not divisible into {} groups", op, c, shapeString(x.shape),
+         numGroups);
+  }
+  const auto perGroupOrChannel = [&](std::span<const float> values) {
+    return values.size() == static_cast<std::size_t>(numGroups) ||
+           values.size() == static_cast<std::size_t>(c);
+  };
+  if (!perGroupOrChannel(scale) || !perGroupOrChannel(bias)) {
+    fail("{}: scale/bias have {}/{} values, expected {} (one per group) or {} (one per channel)",
+         op, scale.size(), bias.size(), numGroups, c);
+  }
+  const std::int64_t spatial = elementCount(std::span(x.shape).subspan(2));
+  const std::int64_t channelsPerGroup = c / numGroups;
+  const std::int64_t block = channelsPerGroup * spatial;
+  const auto paramOf = [&](std::span<const float> values, std::int64_t channel) {
+    const std::int64_t at =
+        values.size() == static_cast<std::size_t>(c) ? channel : channel / channelsPerGroup;
+    return static_cast<double>(values[static_cast<std::size_t>(at)]);
+  };
+  FloatTensor y{x.shape, std::vector<float>(x.data.size())};
+  if (block == 0) {
+    return y;
+  }
+  for (std::int64_t g = 0; g < n * numGroups; ++g) {
+    const auto first = static_cast<std::size_t>(g * block);
+    const Moments m =
+        momentsOf(std::span(x.data).subspan(first, static_cast<std::size_t>(block)), epsilon);
+    for (std::int64_t i = 0; i < block; ++i) {
+      const std::int64_t channel = g % numGroups * channelsPerGroup + i / spatial;
+      const std::size_t at = first + static_cast<std::size_t>(i);
+      y.data[at] = static_cast<float>((x.data[at] - m.mean) * m.invStd * paramOf(scale, channel) +
+                                      paramOf(bias, channel));
+    }
+  }
+  return y;
+}
+
+}  // namespace
+
+FloatTensor softmax(const FloatTensor& x, std::int64_t axis) {
+  return softmaxAlong(x, axis, false, "softmax");
+}
+
+FloatTensor logSoftmax(const FloatTensor& x, std::int64_t axis) {
+  return softmaxAlong(x, axis, true, "logSoftmax");
+}
+
+FloatTensor layerNormalization(const FloatTensor& x, const FloatTensor& scale,
+                               const FloatTensor* bias, std::int64_t axis, float epsilon) {
+  checkConsistent(x, "layerNormalization");
+  const auto split = static_cast<std::size_t>(normalizeAxis(axis, x.rank(), "layerNormalization"));
+  const std::span<const std::int64_t> normShape = std::span(x.shape).subspan(split);
+  const FloatTensor gamma = broadcastTo(scale, normShape, "layerNormalization");
+  const FloatTensor beta = bias != nullptr ? broadcastTo(*bias, normShape, "layerNormalization")
+                                           : makeFloatTensor({normShape.begin(), normShape.end()});
+  const auto block = static_cast<std::size_t>(elementCount(normShape));
+  FloatTensor y{x.shape, std::vector<float>(x.data.size())};
+  for (std::size_t first = 0; first < x.data.size(); first += block) {
+    const Moments m = momentsOf(std::span(x.data).subspan(first, block), epsilon);
+    for (std::size_t i = 0; i < block; ++i) {
+      y.data[first + i] = static_cast<float>(
+          (x.data[first + i] - m.mean) * m.invStd * gamma.data[i] + beta.data[i]);
+    }
+  }
+  return y;
+}
+
+FloatTensor instanceNormalization(const FloatTensor& x, std::span<const float> scale,
+                                  std::span<const float> bias, float epsilon) {
+  if (x.rank() >= 2 && (scale.size() != static_cast<std::size_t>(x.shape[1]) ||
+                        bias.size() != static_cast<std::size_t>(x.shape[1]))) {
+    fail("instanceNormalization: input {} has {} channels but scale/bias have {}/{}",
+         shapeString(x.shape), x.shape[1], scale.size(), bias.size());
+  }
+  // One group per channel (at least one, so an input without channels is simply empty).
+  const std::int64_t channels = x.rank() >= 2 ? std::max<std::int64_t>(x.shape[1], 1) : 1;
+  return normalizeGroups(x, scale, bias, channels, epsilon, "instanceNormalization");
+}
+
+FloatTensor groupNormalization(const FloatTensor& x, std::span<const float> scale,
+                               std::span<const float> bias, std::int64_t numGroups, float epsilon) {
+  return normalizeGroups(x, scale, bias, numGroups, epsilon, "groupNormalization");
 }
 
 }  // namespace npu::golden

@@ -1,7 +1,10 @@
-// fp32 data-movement ops: index remapping only, no arithmetic.
+// fp32 data-movement ops: index remapping only, no arithmetic. DepthToSpace and SpaceToDepth are
+// the ONNX reshape-transpose-reshape definitions over reshape() and transpose().
 #include "npu/golden/fp32_shape.h"
 
 #include <algorithm>
+#include <limits>
+#include <string_view>
 
 #include "npu/support/error.h"
 
@@ -243,6 +246,78 @@ FloatTensor pad(const FloatTensor& x, std::span<const std::int64_t> pads, PadMod
     }
   }
   return y;
+}
+
+namespace {
+
+/// Checks DepthToSpace/SpaceToDepth's common preconditions (rank 4, blocksize >= 1); errors name
+/// `op`.
+void checkBlockOp(const FloatTensor& x, std::int64_t blocksize, std::string_view op) {
+  checkConsistent(x, op);
+  if (x.rank() != 4) {
+    fail("{}: input must be 4-D NCHW, got {}", op, shapeString(x.shape));
+  }
+  if (blocksize < 1) {
+    fail("{}: blocksize {} must be >= 1", op, blocksize);
+  }
+}
+
+/// dim * factor (both >= 0), or an Error naming `op` when it does not fit in 64 bits.
+std::int64_t scaledDim(std::int64_t dim, std::int64_t factor, std::string_view op) {
+  if (factor != 0 && dim > std::numeric_limits<std::int64_t>::max() / factor) {
+    fail("{}: dimension {} times blocksize {} overflows", op, dim, factor);
+  }
+  return dim * factor;
+}
+
+/// The ONNX definition of both ops: reshape to 6-D, transpose, reshape to the output. An empty
+/// input skips the 6-D form, whose dimensions need not fit in 64 bits when another one is 0.
+FloatTensor blockRearrange(const FloatTensor& x, std::span<const std::int64_t> sixD,
+                           std::span<const std::int64_t> perm,
+                           std::span<const std::int64_t> outShape) {
+  if (x.data.empty()) {
+    return makeFloatTensor({outShape.begin(), outShape.end()});
+  }
+  return reshape(transpose(reshape(x, sixD), perm), outShape);
+}
+
+}  // namespace
+
+FloatTensor depthToSpace(const FloatTensor& x, std::int64_t blocksize, bool crdMode) {
+  checkBlockOp(x, blocksize, "depthToSpace");
+  const std::int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], w = x.shape[3];
+  const std::int64_t b = blocksize;
+  // c % (b * b) without forming b * b, which may not fit.
+  if (c % b != 0 || c / b % b != 0) {
+    fail("depthToSpace: {} channels of {} are not divisible by blocksize {} squared", c,
+         shapeString(x.shape), b);
+  }
+  const std::int64_t depth = c / b / b;
+  const std::vector<std::int64_t> outShape{n, depth, scaledDim(h, b, "depthToSpace"),
+                                           scaledDim(w, b, "depthToSpace")};
+  if (crdMode) {
+    // Channels read as [depth, b, b].
+    return blockRearrange(x, std::vector<std::int64_t>{n, depth, b, b, h, w},
+                          std::vector<std::int64_t>{0, 1, 4, 2, 5, 3}, outShape);
+  }
+  // DCR: channels read as [b, b, depth].
+  return blockRearrange(x, std::vector<std::int64_t>{n, b, b, depth, h, w},
+                        std::vector<std::int64_t>{0, 3, 4, 1, 5, 2}, outShape);
+}
+
+FloatTensor spaceToDepth(const FloatTensor& x, std::int64_t blocksize) {
+  checkBlockOp(x, blocksize, "spaceToDepth");
+  const std::int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], w = x.shape[3];
+  const std::int64_t b = blocksize;
+  if (h % b != 0 || w % b != 0) {
+    fail("spaceToDepth: height {} and width {} of {} are not divisible by blocksize {}", h, w,
+         shapeString(x.shape), b);
+  }
+  const std::int64_t depth = scaledDim(scaledDim(c, b, "spaceToDepth"), b, "spaceToDepth");
+  // Output channels ordered [b, b, c], the inverse of DCR DepthToSpace.
+  return blockRearrange(x, std::vector<std::int64_t>{n, c, h / b, b, w / b, b},
+                        std::vector<std::int64_t>{0, 3, 5, 1, 2, 4},
+                        std::vector<std::int64_t>{n, depth, h / b, w / b});
 }
 
 }  // namespace npu::golden

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "fp32_test_util.h"
 #include "npu/golden/fp32_activation.h"
@@ -32,6 +33,21 @@ TEST(Fp32Activation, Smooth) {
   expectTensor(silu(kInput), {5}, {-0.0719448F, -0.2689414F, 0, 0.7310586F, 3.9280552F});
   expectTensor(gelu(kInput), {5}, {-0.0001267F, -0.1586553F, 0, 0.8413447F, 3.9998733F});
   expectTensor(gelu(kInput, true), {5}, {-0.0000706F, -0.1588080F, 0, 0.8411920F, 3.9999294F});
+}
+
+TEST(Fp32Activation, SoftplusAndMish) {
+  expectTensor(softplus(kInput), {5}, {0.0181499F, 0.3132617F, 0.6931472F, 1.3132617F, 4.0181499F});
+  expectTensor(mish(kInput), {5}, {-0.0725917F, -0.3034015F, 0, 0.8650984F, 3.9974128F});
+  // No overflow where exp(x) is beyond float (and double) range, and no loss of the tiny tail.
+  EXPECT_EQ(scalar::softplus(100.0F), 100.0F);
+  EXPECT_EQ(scalar::softplus(1e30F), 1e30F);
+  EXPECT_EQ(scalar::softplus(std::numeric_limits<float>::infinity()),
+            std::numeric_limits<float>::infinity());
+  EXPECT_NEAR(scalar::softplus(-20.0F), 2.0611537e-9F, 1e-15F);
+  EXPECT_EQ(scalar::softplus(-std::numeric_limits<float>::infinity()), 0.0F);
+  EXPECT_EQ(scalar::mish(100.0F), 100.0F);
+  EXPECT_EQ(scalar::mish(1e30F), 1e30F);
+  EXPECT_NEAR(scalar::mish(-100.0F), 0.0F, 1e-30F);
 }
 
 TEST(Fp32BatchNorm, NormalisesPerChannel) {
