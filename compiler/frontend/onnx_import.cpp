@@ -2,8 +2,10 @@
 #include "npu/compiler/frontend/onnx_import.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -19,7 +21,56 @@ namespace npu::compiler {
 namespace {
 
 constexpr std::int64_t kLowestOpset = 9;
-constexpr std::int64_t kHighestOpset = 17;
+constexpr std::int64_t kHighestOpset = 18;
+
+bool inDefaultDomain(const onnx::NodeProto& proto) {
+  return proto.domain().empty() || proto.domain() == "ai.onnx";
+}
+
+/// An Einsum equation that is a (batched) matrix product, "...ij,...jk->...ik" with the same
+/// batch letters on all three terms, so MatMul runs it.
+bool isMatMulEinsum(std::string equation) {
+  std::erase(equation, ' ');
+  std::size_t comma = equation.find(',');
+  std::size_t arrow = equation.find("->");
+  if (comma == std::string::npos || arrow == std::string::npos || arrow < comma) {
+    return false;
+  }
+  std::string a = equation.substr(0, comma);
+  std::string b = equation.substr(comma + 1, arrow - comma - 1);
+  std::string c = equation.substr(arrow + 2);
+  if (a.size() < 2 || a.size() != b.size() || a.size() != c.size() ||
+      a.find("...") != std::string::npos) {
+    return false;
+  }
+  std::string batch = a.substr(0, a.size() - 2);
+  char i = a[a.size() - 2];
+  char j = a.back();
+  char k = b.back();
+  bool distinct = i != j && j != k && i != k && batch.find_first_of({i, j, k}) == std::string::npos;
+  return distinct && b.substr(0, batch.size()) == batch && c.substr(0, batch.size()) == batch &&
+         b[b.size() - 2] == j && c[c.size() - 2] == i && c.back() == k;
+}
+
+/// Why the front end cannot import a node of this type, or nullopt when it can.
+std::optional<std::string> unsupportedOp(const onnx::NodeProto& proto) {
+  if (!inDefaultDomain(proto)) {
+    return fmt::format("{}::{}", proto.domain(), proto.op_type());
+  }
+  const std::string& type = proto.op_type();
+  if (type == "Constant" || type == "Upsample" || parseOpKind(type)) {
+    return std::nullopt;
+  }
+  if (type == "Einsum") {
+    for (const onnx::AttributeProto& a : proto.attribute()) {
+      if (a.name() == "equation" && proto.input_size() == 2 && isMatMulEinsum(a.s())) {
+        return std::nullopt;
+      }
+    }
+    return "Einsum (only matrix-product equations such as 'bij,bjk->bik')";
+  }
+  return type;
+}
 
 class OnnxImporter {
  public:
@@ -33,18 +84,12 @@ class OnnxImporter {
     readOpset();
     addInitializers();
     addInputs();
+    checkEveryOpIsKnown();
     for (int index : topologicalOrder()) {
       addNode(m_model.graph().node(index), index);
     }
     addOutputs();
     fuseGeluPattern(m_graph);
-    for (const Node& node : m_graph.nodes()) {
-      if (kernelKind(node.op) == KernelKind::Pattern) {
-        failAtNode(m_graph, node,
-                   "no fp32 kernel for this op (Erf is accepted only inside the GELU formula "
-                   "x * 0.5 * (1 + erf(x / sqrt(2))))");
-      }
-    }
     inferShapes(m_graph);
     checkDeclaredOutputs();
     verifyGraph(m_graph);
@@ -126,6 +171,42 @@ class OnnxImporter {
       }
       m_graph.addInput(m_graph.addValue(std::move(value)));
     }
+  }
+
+  /// Fails once, listing every op type the front end cannot import with its node count and
+  /// first node, so a user learns the whole gap in one run.
+  void checkEveryOpIsKnown() const {
+    struct Gap {
+      std::string op;
+      int count = 0;
+      std::string firstNode;
+    };
+    std::vector<Gap> gaps;
+    int index = 0;
+    for (const onnx::NodeProto& proto : m_model.graph().node()) {
+      if (std::optional<std::string> op = unsupportedOp(proto)) {
+        auto it = std::find_if(gaps.begin(), gaps.end(), [&](const Gap& g) { return g.op == *op; });
+        if (it == gaps.end()) {
+          std::string name = proto.name().empty() ? fmt::format("#{}", index) : proto.name();
+          gaps.push_back({*op, 0, std::move(name)});
+          it = gaps.end() - 1;
+        }
+        ++it->count;
+      }
+      ++index;
+    }
+    if (gaps.empty()) {
+      return;
+    }
+    std::vector<std::string> parts;
+    int nodes = 0;
+    for (const Gap& g : gaps) {
+      parts.push_back(fmt::format("{} ({} node{}, first '{}')", g.op, g.count,
+                                  g.count == 1 ? "" : "s", g.firstNode));
+      nodes += g.count;
+    }
+    fail("{}: {} node{} of {} op type{} the compiler does not support: {}", m_source, nodes,
+         nodes == 1 ? "" : "s", gaps.size(), gaps.size() == 1 ? "" : "s", fmt::join(parts, ", "));
   }
 
   /// Node indices in an order where every input is defined before it is read (the file order
@@ -284,6 +365,20 @@ class OnnxImporter {
       case OpKind::Unsqueeze:
         moveInts("axes", 1);
         break;
+      case OpKind::ReduceMean:
+      case OpKind::ReduceSum:
+      case OpKind::ReduceMax:
+      case OpKind::ReduceMin:
+      case OpKind::ReduceL1:
+      case OpKind::ReduceL2:
+      case OpKind::ReduceSumSquare:
+      case OpKind::ReduceLogSumExp:
+      case OpKind::ReduceProd:
+        moveInts("axes", 1);
+        break;
+      case OpKind::Split:
+        moveInts("split", 1);
+        break;
       case OpKind::Slice:
         moveInts("starts", 1);
         moveInts("ends", 2);
@@ -332,13 +427,16 @@ class OnnxImporter {
 
   void addNode(const onnx::NodeProto& proto, int index) {
     std::string where = nodeLabel(proto, index);
-    bool defaultDomain = proto.domain().empty() || proto.domain() == "ai.onnx";
+    bool defaultDomain = inDefaultDomain(proto);
     if (defaultDomain && proto.op_type() == "Constant") {
       addConstantNode(proto, where);
       return;
     }
     bool upsample = defaultDomain && proto.op_type() == "Upsample";
-    std::optional<OpKind> op = defaultDomain ? parseOpKind(proto.op_type()) : std::nullopt;
+    bool einsum = defaultDomain && proto.op_type() == "Einsum";  // a matrix product (checked)
+    std::optional<OpKind> op = einsum          ? OpKind::MatMul
+                               : defaultDomain ? parseOpKind(proto.op_type())
+                                               : std::nullopt;
     if (!op && !upsample) {
       fail("{}: no fp32 kernel for this op", where);
     }
@@ -349,7 +447,9 @@ class OnnxImporter {
     m_nodeNames.insert(node.name);
     node.op = upsample ? OpKind::Resize : *op;
     for (const onnx::AttributeProto& a : proto.attribute()) {
-      node.attributes.set(a.name(), convertAttribute(a, where));
+      if (!einsum) {
+        node.attributes.set(a.name(), convertAttribute(a, where));
+      }
     }
     for (const std::string& in : proto.input()) {
       node.inputs.push_back(in.empty() ? ValueId{} : *m_graph.findValue(in));

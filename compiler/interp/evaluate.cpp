@@ -20,6 +20,8 @@ class Operands {
   explicit Operands(std::span<const RuntimeValue* const> values) : m_values(values) {}
 
   bool has(std::size_t i) const { return i < m_values.size() && m_values[i] != nullptr; }
+  std::size_t count() const { return m_values.size(); }
+  const RuntimeValue* value(std::size_t i) const { return m_values[i]; }
 
   const FloatTensor& floats(std::size_t i) const {
     const auto* tensor = has(i) ? std::get_if<FloatTensor>(m_values[i]) : nullptr;
@@ -126,7 +128,112 @@ FloatTensor pad(const Node& node, const Operands& in) {
   return golden::pad(in.floats(0), in.ints(1), padMode, in.scalar(2, 0.0F));
 }
 
-FloatTensor fp32Kernel(const Node& node, const Operands& in) {
+/// Every present input as floats, for the variadic ops.
+std::vector<std::reference_wrapper<const FloatTensor>> allFloats(const Operands& in,
+                                                                 std::size_t count) {
+  std::vector<std::reference_wrapper<const FloatTensor>> parts;
+  for (std::size_t i = 0; i < count; ++i) {
+    parts.emplace_back(in.floats(i));
+  }
+  return parts;
+}
+
+golden::ReduceKind reduceKind(OpKind op) {
+  switch (op) {
+    case OpKind::ReduceMean:
+      return golden::ReduceKind::Mean;
+    case OpKind::ReduceSum:
+      return golden::ReduceKind::Sum;
+    case OpKind::ReduceMax:
+      return golden::ReduceKind::Max;
+    case OpKind::ReduceMin:
+      return golden::ReduceKind::Min;
+    case OpKind::ReduceL1:
+      return golden::ReduceKind::L1;
+    case OpKind::ReduceL2:
+      return golden::ReduceKind::L2;
+    case OpKind::ReduceSumSquare:
+      return golden::ReduceKind::SumSquare;
+    case OpKind::ReduceLogSumExp:
+      return golden::ReduceKind::LogSumExp;
+    case OpKind::ReduceProd:
+      return golden::ReduceKind::Prod;
+    default:
+      fail("{} is not a reduction", opName(op));
+  }
+}
+
+golden::UnaryKind unaryKind(OpKind op) {
+  switch (op) {
+    case OpKind::Sqrt:
+      return golden::UnaryKind::Sqrt;
+    case OpKind::Reciprocal:
+      return golden::UnaryKind::Reciprocal;
+    case OpKind::Exp:
+      return golden::UnaryKind::Exp;
+    case OpKind::Log:
+      return golden::UnaryKind::Log;
+    case OpKind::Neg:
+      return golden::UnaryKind::Neg;
+    case OpKind::Abs:
+      return golden::UnaryKind::Abs;
+    case OpKind::Floor:
+      return golden::UnaryKind::Floor;
+    case OpKind::Ceil:
+      return golden::UnaryKind::Ceil;
+    case OpKind::Round:
+      return golden::UnaryKind::Round;
+    case OpKind::Sign:
+      return golden::UnaryKind::Sign;
+    case OpKind::Sin:
+      return golden::UnaryKind::Sin;
+    case OpKind::Cos:
+      return golden::UnaryKind::Cos;
+    case OpKind::Softsign:
+      return golden::UnaryKind::Softsign;
+    case OpKind::Erf:
+      return golden::UnaryKind::Erf;
+    default:
+      fail("{} is not a unary math op", opName(op));
+  }
+}
+
+/// Reduce*: axes from input 1 (the importer moved the attribute form there).
+FloatTensor reduction(const Node& node, const Operands& in) {
+  const FloatTensor& x = in.floats(0);
+  std::vector<std::int64_t> axes = in.has(1) ? in.ints(1) : std::vector<std::int64_t>{};
+  if (axes.empty() && node.attributes.getInt("noop_with_empty_axes", 0) != 0) {
+    return x;
+  }
+  return golden::reduce(x, reduceKind(node.op), axes, node.attributes.getInt("keepdims", 1) != 0);
+}
+
+Tensor argExtreme(const Node& node, const Operands& in) {
+  golden::IndexResult r = golden::argExtreme(
+      in.floats(0), node.attributes.getInt("axis", 0), node.attributes.getInt("keepdims", 1) != 0,
+      node.attributes.getInt("select_last_index", 0) != 0, node.op == OpKind::ArgMax);
+  return Tensor{std::move(r.shape), TensorData(std::move(r.indices))};
+}
+
+FloatTensor normalization(const Node& node, const Operands& in) {
+  float epsilon = node.attributes.getFloat("epsilon", 1e-5F);
+  switch (node.op) {
+    case OpKind::LayerNormalization:
+      return golden::layerNormalization(in.floats(0), in.floats(1),
+                                        in.has(2) ? &in.floats(2) : nullptr,
+                                        node.attributes.getInt("axis", -1), epsilon);
+    case OpKind::InstanceNormalization:
+      return golden::instanceNormalization(in.floats(0), in.floats(1).data, in.floats(2).data,
+                                           epsilon);
+    case OpKind::GroupNormalization:
+      return golden::groupNormalization(in.floats(0), in.floats(1).data, in.floats(2).data,
+                                        node.attributes.getInt("num_groups", 1), epsilon);
+    default:
+      return golden::logSoftmax(in.floats(0), node.attributes.getInt("axis", -1));
+  }
+}
+
+RuntimeValue fp32Kernel(const Node& node, const Operands& in) {
   switch (node.op) {
     case OpKind::Conv: {
       const FloatTensor& x = in.floats(0);
@@ -165,6 +272,61 @@ FloatTensor fp32Kernel(const Node& node, const Operands& in) {
       return activation(in.floats(0), activationOf(node, in));
     case OpKind::Gelu:
       return golden::gelu(in.floats(0), node.attributes.getString("approximate", "none") == "tanh");
+    case OpKind::Mish:
+      return golden::mish(in.floats(0));
+    case OpKind::Softplus:
+      return golden::softplus(in.floats(0));
+    case OpKind::PRelu:
+      return golden::prelu(in.floats(0), in.floats(1));
+    case OpKind::Pow: {
+      // The exponent may be an integer tensor.
+      if (const auto* f = in.has(1) ? std::get_if<FloatTensor>(in.value(1)) : nullptr) {
+        return golden::pow(in.floats(0), *f);
+      }
+      const auto& e = std::get<Tensor>(*in.value(1));
+      return golden::pow(in.floats(0), FloatTensor{e.shape, e.data.toFloat()});
+    }
+    case OpKind::Min:
+    case OpKind::Max:
+      return golden::minMax(allFloats(in, in.count()), node.op == OpKind::Max);
+    case OpKind::Sqrt:
+    case OpKind::Reciprocal:
+    case OpKind::Exp:
+    case OpKind::Log:
+    case OpKind::Neg:
+    case OpKind::Abs:
+    case OpKind::Floor:
+    case OpKind::Ceil:
+    case OpKind::Round:
+    case OpKind::Sign:
+    case OpKind::Sin:
+    case OpKind::Cos:
+    case OpKind::Softsign:
+    case OpKind::Erf:
+      return golden::unary(in.floats(0), unaryKind(node.op));
+    case OpKind::ReduceMean:
+    case OpKind::ReduceSum:
+    case OpKind::ReduceMax:
+    case OpKind::ReduceMin:
+    case OpKind::ReduceL1:
+    case OpKind::ReduceL2:
+    case OpKind::ReduceSumSquare:
+    case OpKind::ReduceLogSumExp:
+    case OpKind::ReduceProd:
+      return reduction(node, in);
+    case OpKind::ArgMax:
+    case OpKind::ArgMin:
+      return argExtreme(node, in);
+    case OpKind::LayerNormalization:
+    case OpKind::GroupNormalization:
+    case OpKind::InstanceNormalization:
+    case OpKind::LogSoftmax:
+      return normalization(node, in);
+    case OpKind::DepthToSpace:
+      return golden::depthToSpace(in.floats(0), node.attributes.getInt("blocksize", 1),
+                                  node.attributes.getString("mode", "DCR") == "CRD");
+    case OpKind::SpaceToDepth:
+      return golden::spaceToDepth(in.floats(0), node.attributes.getInt("blocksize", 1));
     case OpKind::Add:
       return applyActivation(golden::add(in.floats(0), in.floats(1)), node);
     case OpKind::Sub:
@@ -181,13 +343,8 @@ FloatTensor fp32Kernel(const Node& node, const Operands& in) {
       return golden::globalAveragePool(in.floats(0));
     case OpKind::GlobalMaxPool:
       return golden::globalMaxPool(in.floats(0));
-    case OpKind::Concat: {
-      std::vector<std::reference_wrapper<const FloatTensor>> parts;
-      for (std::size_t i = 0; in.has(i); ++i) {
-        parts.emplace_back(in.floats(i));
-      }
-      return golden::concat(parts, node.attributes.getInt("axis", 0));
-    }
+    case OpKind::Concat:
+      return golden::concat(allFloats(in, in.count()), node.attributes.getInt("axis", 0));
     case OpKind::Flatten:
       return golden::flatten(in.floats(0), node.attributes.getInt("axis", 1));
     case OpKind::Reshape:
@@ -246,9 +403,6 @@ RuntimeValue runtimeValueOf(const Value& constant) {
 
 std::vector<RuntimeValue> evaluateNode(const Node& node,
                                        std::span<const RuntimeValue* const> inputs) {
-  if (kernelKind(node.op) == KernelKind::Pattern) {
-    fail("no fp32 kernel for this op");
-  }
   bool floatInput =
       !inputs.empty() && inputs[0] != nullptr && std::holds_alternative<FloatTensor>(*inputs[0]);
   if (runsOnIndexEvaluator(node.op, floatInput ? DType::Float32 : DType::Int64)) {
@@ -273,7 +427,7 @@ std::vector<RuntimeValue> evaluateNode(const Node& node,
     return outputs;
   }
   std::vector<RuntimeValue> outputs;
-  outputs.emplace_back(fp32Kernel(node, Operands(inputs)));
+  outputs.push_back(fp32Kernel(node, Operands(inputs)));
   return outputs;
 }
 

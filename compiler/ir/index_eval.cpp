@@ -2,6 +2,7 @@
 #include "npu/compiler/ir/index_eval.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <numeric>
 
 #include "npu/compiler/ir/shape_inference.h"
@@ -190,14 +191,167 @@ Tensor constantOfShape(const Node& node, const Shape& out) {
   return {out, TensorData(std::vector<float>(static_cast<std::size_t>(count), value))};
 }
 
+/// Min/Max over integer inputs and Neg/Abs of one, element by element under broadcasting.
+Tensor integerMath(const Node& node, std::span<const Tensor* const> inputs, const Shape& out) {
+  std::vector<std::int64_t> x =
+      inputs[0]->data.gather(broadcastIndices(inputs[0]->shape, out)).toInt64();
+  if (node.op == OpKind::Neg || node.op == OpKind::Abs) {
+    for (std::int64_t& v : x) {
+      v = node.op == OpKind::Neg ? -v : std::abs(v);
+    }
+  }
+  for (std::size_t i = 1; i < inputs.size(); ++i) {
+    std::vector<std::int64_t> y =
+        inputs[i]->data.gather(broadcastIndices(inputs[i]->shape, out)).toInt64();
+    for (std::size_t e = 0; e < x.size(); ++e) {
+      x[e] = node.op == OpKind::Min ? std::min(x[e], y[e]) : std::max(x[e], y[e]);
+    }
+  }
+  return {out, TensorData(std::move(x)).castTo(inputs[0]->data.dtype())};
+}
+
+/// Equal/Less/.../GreaterOrEqual: floats compare as floats, every other dtype as int64.
+Tensor comparison(const Node& node, const Tensor& a, const Tensor& b, const Shape& out) {
+  TensorData x = a.data.gather(broadcastIndices(a.shape, out));
+  TensorData y = b.data.gather(broadcastIndices(b.shape, out));
+  auto compare = [&](const auto& l, const auto& r) {
+    std::vector<std::uint8_t> result(l.size());
+    for (std::size_t i = 0; i < l.size(); ++i) {
+      switch (node.op) {
+        case OpKind::Equal:
+          result[i] = l[i] == r[i];
+          break;
+        case OpKind::Less:
+          result[i] = l[i] < r[i];
+          break;
+        case OpKind::LessOrEqual:
+          result[i] = l[i] <= r[i];
+          break;
+        case OpKind::Greater:
+          result[i] = l[i] > r[i];
+          break;
+        default:
+          result[i] = l[i] >= r[i];
+          break;
+      }
+    }
+    return result;
+  };
+  std::vector<std::uint8_t> result = x.dtype() == DType::Float32
+                                         ? compare(x.toFloat(), y.toFloat())
+                                         : compare(x.toInt64(), y.toInt64());
+  return {out, TensorData(std::move(result), DType::Bool)};
+}
+
+/// Not/And/Or/Xor on bool tensors.
+Tensor logic(const Node& node, std::span<const Tensor* const> inputs, const Shape& out) {
+  std::vector<std::int64_t> x =
+      inputs[0]->data.gather(broadcastIndices(inputs[0]->shape, out)).toInt64();
+  std::vector<std::uint8_t> result(x.size());
+  if (node.op == OpKind::Not) {
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      result[i] = x[i] == 0;
+    }
+    return {out, TensorData(std::move(result), DType::Bool)};
+  }
+  std::vector<std::int64_t> y =
+      inputs[1]->data.gather(broadcastIndices(inputs[1]->shape, out)).toInt64();
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    bool l = x[i] != 0;
+    bool r = y[i] != 0;
+    result[i] = node.op == OpKind::And ? (l && r) : node.op == OpKind::Or ? (l || r) : (l != r);
+  }
+  return {out, TensorData(std::move(result), DType::Bool)};
+}
+
+/// Where: the x element where the condition holds, else the y element (x and y broadcast).
+Tensor where(std::span<const Tensor* const> inputs, const Shape& out) {
+  std::vector<std::int64_t> cond =
+      inputs[0]->data.gather(broadcastIndices(inputs[0]->shape, out)).toInt64();
+  // Both candidates in one buffer, x's then y's, so one gather picks from either.
+  TensorData both = inputs[1]->data.gather(broadcastIndices(inputs[1]->shape, out));
+  both.append(inputs[2]->data.gather(broadcastIndices(inputs[2]->shape, out)));
+  auto count = static_cast<std::int64_t>(cond.size());
+  std::vector<std::int64_t> picks(cond.size());
+  for (std::int64_t i = 0; i < count; ++i) {
+    picks[static_cast<std::size_t>(i)] = cond[static_cast<std::size_t>(i)] != 0 ? i : count + i;
+  }
+  return {out, both.gather(picks)};
+}
+
+/// Tile: output element at coordinate c reads the input at c modulo the input's shape.
+Tensor tile(const Tensor& x, const Shape& out) {
+  std::vector<std::int64_t> inStrides = stridesOf(x.shape);
+  std::int64_t count = elementCount(out);
+  std::vector<std::int64_t> indices(static_cast<std::size_t>(count));
+  std::vector<std::int64_t> coord(out.size(), 0);
+  for (std::int64_t n = 0; n < count; ++n) {
+    std::int64_t index = 0;
+    for (std::size_t d = 0; d < out.size(); ++d) {
+      index += (coord[d] % x.shape[d]) * inStrides[d];
+    }
+    indices[static_cast<std::size_t>(n)] = index;
+    for (std::size_t d = out.size(); d-- > 0;) {
+      if (++coord[d] < out[d]) {
+        break;
+      }
+      coord[d] = 0;
+    }
+  }
+  return {out, x.data.gather(indices)};
+}
+
+/// Split: consecutive slices along the axis, of the sizes the output shapes carry.
+std::vector<Tensor> split(const Node& node, const Tensor& x,
+                          std::span<const InferredOutput> types) {
+  std::int64_t axis = axisOf(node.attributes.getInt("axis", 0), x.shape.size());
+  std::int64_t dim = x.shape[axis];
+  std::int64_t outer = elementCount(std::span(x.shape).first(static_cast<std::size_t>(axis)));
+  std::int64_t inner = elementCount(std::span(x.shape).subspan(static_cast<std::size_t>(axis) + 1));
+  std::vector<Tensor> parts;
+  std::int64_t begin = 0;
+  for (const InferredOutput& type : types) {
+    std::int64_t size = type.shape[axis];
+    std::vector<std::int64_t> indices;
+    indices.reserve(static_cast<std::size_t>(outer * size * inner));
+    for (std::int64_t o = 0; o < outer; ++o) {
+      for (std::int64_t i = 0; i < size * inner; ++i) {
+        indices.push_back((o * dim + begin) * inner + i);
+      }
+    }
+    parts.push_back({type.shape, x.data.gather(indices)});
+    begin += size;
+  }
+  return parts;
+}
+
+/// Range: start, start + delta, ... below limit (above it for a negative delta).
+Tensor range(std::span<const Tensor* const> inputs, const Shape& out) {
+  std::size_t count = static_cast<std::size_t>(out[0]);
+  if (inputs[0]->data.dtype() == DType::Float32) {
+    float start = inputs[0]->data.toFloat()[0];
+    float delta = inputs[2]->data.toFloat()[0];
+    std::vector<float> values(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      values[i] = start + static_cast<float>(i) * delta;
+    }
+    return {out, TensorData(std::move(values))};
+  }
+  std::int64_t start = inputs[0]->data.toInt64()[0];
+  std::int64_t delta = inputs[2]->data.toInt64()[0];
+  std::vector<std::int64_t> values(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    values[i] = start + static_cast<std::int64_t>(i) * delta;
+  }
+  return {out, TensorData(std::move(values)).castTo(inputs[0]->data.dtype())};
+}
+
 }  // namespace
 
 bool runsOnIndexEvaluator(OpKind op, DType firstInputDtype) {
   switch (kernelKind(op)) {
     case KernelKind::Index:
       return true;
-    case KernelKind::Pattern:
-      return false;
     case KernelKind::Fp32:
       break;
   }
@@ -213,6 +367,10 @@ bool runsOnIndexEvaluator(OpKind op, DType firstInputDtype) {
     case OpKind::Sub:
     case OpKind::Mul:
     case OpKind::Div:
+    case OpKind::Min:
+    case OpKind::Max:
+    case OpKind::Neg:
+    case OpKind::Abs:
       return firstInputDtype != DType::Float32;
     default:
       return false;
@@ -263,6 +421,32 @@ std::vector<Tensor> evaluateIndexOp(const Node& node, std::span<const Tensor* co
     case OpKind::Mul:
     case OpKind::Div:
       return {arithmetic(node, *inputs[0], *inputs[1], out)};
+    case OpKind::Min:
+    case OpKind::Max:
+    case OpKind::Neg:
+    case OpKind::Abs:
+      return {integerMath(node, inputs, out)};
+    case OpKind::Equal:
+    case OpKind::Less:
+    case OpKind::LessOrEqual:
+    case OpKind::Greater:
+    case OpKind::GreaterOrEqual:
+      return {comparison(node, *inputs[0], *inputs[1], out)};
+    case OpKind::Not:
+    case OpKind::And:
+    case OpKind::Or:
+    case OpKind::Xor:
+      return {logic(node, inputs, out)};
+    case OpKind::Where:
+      return {where(inputs, out)};
+    case OpKind::Expand:
+      return {{out, inputs[0]->data.gather(broadcastIndices(inputs[0]->shape, out))}};
+    case OpKind::Tile:
+      return {tile(*inputs[0], out)};
+    case OpKind::Split:
+      return split(node, *inputs[0], types);
+    case OpKind::Range:
+      return {range(inputs, out)};
     default:
       fail("the index evaluator does not run {}", opName(node.op));
   }

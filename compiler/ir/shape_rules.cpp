@@ -12,69 +12,8 @@
 #include "shape_rules.h"
 
 namespace npu::compiler {
-namespace {
+namespace rules {
 
-/// The inputs of the node being inferred, with the checks every rule needs.
-class Inputs {
- public:
-  Inputs(const Node& node, std::span<const KnownValue* const> values)
-      : m_node(node), m_values(values) {}
-
-  std::size_t count() const { return m_values.size(); }
-  bool has(std::size_t i) const { return i < m_values.size() && m_values[i] != nullptr; }
-
-  const KnownValue& operator[](std::size_t i) const {
-    if (!has(i)) {
-      fail("input {} is missing", i);
-    }
-    return *m_values[i];
-  }
-
-  /// The i-th input, which must hold floats.
-  const KnownValue& floatInput(std::size_t i) const {
-    const KnownValue& v = (*this)[i];
-    if (v.dtype != DType::Float32) {
-      fail("input {} is {}, expected f32", i, dtypeName(v.dtype));
-    }
-    return v;
-  }
-
-  /// The elements of the i-th input as int64; it must be known before running the graph.
-  std::vector<std::int64_t> knownInts(std::size_t i, std::string_view what) const {
-    const KnownValue& v = (*this)[i];
-    if (v.dtype == DType::Float32) {
-      fail("{} (input {}) must be integers, is f32", what, i);
-    }
-    if (v.data == nullptr) {
-      fail("{} (input {}) must be a constant or computable from static shapes", what, i);
-    }
-    return v.data->toInt64();
-  }
-
-  /// The elements of the i-th input as floats; it must be known.
-  std::vector<float> knownFloats(std::size_t i, std::string_view what) const {
-    const KnownValue& v = (*this)[i];
-    if (v.data == nullptr) {
-      fail("{} (input {}) must be a constant or computable from static shapes", what, i);
-    }
-    return v.data->toFloat();
-  }
-
-  void requireCount(std::size_t lowest, std::size_t highest) const {
-    if (count() < lowest || count() > highest) {
-      if (lowest == highest) {
-        fail("expects {} inputs, has {}", lowest, count());
-      }
-      fail("expects {} to {} inputs, has {}", lowest, highest, count());
-    }
-  }
-
- private:
-  const Node& m_node;
-  std::span<const KnownValue* const> m_values;
-};
-
-/// The numpy broadcast of two shapes, or nullopt when they do not broadcast.
 std::optional<Shape> broadcast(const Shape& a, const Shape& b) {
   Shape out(std::max(a.size(), b.size()), 1);
   for (std::size_t i = 0; i < out.size(); ++i) {
@@ -92,7 +31,7 @@ InferredOutput output(DType dtype, Shape shape) {
   return {dtype, std::move(shape), std::nullopt};
 }
 
-std::int64_t normalizedAxis(std::int64_t axis, std::size_t rank, bool allowEnd = false) {
+std::int64_t normalizedAxis(std::int64_t axis, std::size_t rank, bool allowEnd) {
   auto r = static_cast<std::int64_t>(rank);
   std::int64_t limit = allowEnd ? r + 1 : r;
   if (axis < -limit || axis >= limit) {
@@ -112,6 +51,12 @@ void requireVector(const KnownValue& v, std::int64_t length, std::string_view wh
     fail("{} must have shape [{}], has {}", what, length, formatShape(v.shape));
   }
 }
+
+}  // namespace rules
+
+namespace {
+
+using namespace rules;  // NOLINT(google-build-using-namespace): the rule helpers, private to the IR
 
 std::vector<InferredOutput> inferConv(const Node& node, const Inputs& in) {
   in.requireCount(2, 3);
@@ -614,13 +559,77 @@ std::vector<InferredOutput> inferOutputTypes(const Node& node,
     case OpKind::HardSwish:
     case OpKind::Silu:
     case OpKind::Gelu:
-    case OpKind::Erf:
+    case OpKind::Mish:
+    case OpKind::Softplus:
       return inferActivation(node, in);
+    case OpKind::PRelu:
+      return inferPRelu(in);
     case OpKind::Add:
     case OpKind::Sub:
     case OpKind::Mul:
     case OpKind::Div:
       return inferBinary(in);
+    case OpKind::Pow:
+    case OpKind::Min:
+    case OpKind::Max:
+      return inferVariadic(node, in);
+    case OpKind::Sqrt:
+    case OpKind::Reciprocal:
+    case OpKind::Exp:
+    case OpKind::Log:
+    case OpKind::Neg:
+    case OpKind::Abs:
+    case OpKind::Floor:
+    case OpKind::Ceil:
+    case OpKind::Round:
+    case OpKind::Sign:
+    case OpKind::Sin:
+    case OpKind::Cos:
+    case OpKind::Softsign:
+    case OpKind::Erf:
+      return inferUnary(node, in);
+    case OpKind::ReduceMean:
+    case OpKind::ReduceSum:
+    case OpKind::ReduceMax:
+    case OpKind::ReduceMin:
+    case OpKind::ReduceL1:
+    case OpKind::ReduceL2:
+    case OpKind::ReduceSumSquare:
+    case OpKind::ReduceLogSumExp:
+    case OpKind::ReduceProd:
+      return inferReduce(node, in);
+    case OpKind::ArgMax:
+    case OpKind::ArgMin:
+      return inferArgExtreme(node, in);
+    case OpKind::LayerNormalization:
+    case OpKind::GroupNormalization:
+    case OpKind::InstanceNormalization:
+    case OpKind::LogSoftmax:
+      return inferNormalization(node, in);
+    case OpKind::DepthToSpace:
+    case OpKind::SpaceToDepth:
+      return inferSpaceDepth(node, in);
+    case OpKind::Split:
+      return inferSplit(node, in);
+    case OpKind::Expand:
+      return inferExpand(in);
+    case OpKind::Tile:
+      return inferTile(in);
+    case OpKind::Where:
+      return inferWhere(in);
+    case OpKind::Range:
+      return inferRange(in);
+    case OpKind::Equal:
+    case OpKind::Less:
+    case OpKind::LessOrEqual:
+    case OpKind::Greater:
+    case OpKind::GreaterOrEqual:
+      return inferComparison(node, in);
+    case OpKind::Not:
+    case OpKind::And:
+    case OpKind::Or:
+    case OpKind::Xor:
+      return inferLogic(node, in);
     case OpKind::MaxPool:
     case OpKind::AveragePool:
       return inferPool(node, in);

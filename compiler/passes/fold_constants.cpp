@@ -11,7 +11,7 @@ namespace {
 constexpr std::int64_t kMaxFoldedElements = std::int64_t{1} << 24;
 
 bool foldable(const Graph& graph, const Node& node) {
-  if (kernelKind(node.op) == KernelKind::Pattern || node.inputs.empty()) {
+  if (node.inputs.empty()) {
     return false;
   }
   for (ValueId out : node.outputs) {

@@ -91,14 +91,6 @@ TEST(Verifier, OutputNeverProduced) {
   EXPECT_EQ(errorOf([&] { verifyGraph(g); }), "test.onnx: graph output 'lost' is never produced");
 }
 
-TEST(Verifier, PatternOnlyOp) {
-  GraphBuilder b;
-  ValueId x = b.input("x", {4});
-  Graph g = b.finish({b.node(OpKind::Erf, "erf", {x})});
-  EXPECT_EQ(errorOf([&] { verifyGraph(g); }),
-            "test.onnx: node 'erf' (Erf): no fp32 kernel for this op");
-}
-
 TEST(Dump, ShowsInputsConstantsNodesAndOutputs) {
   GraphBuilder b;
   ValueId x = b.input("x", {1, 2, 4, 4});

@@ -16,7 +16,7 @@ enum class OpKind : std::uint8_t {
 };
 
 /// How the fp32 interpreter runs an op (see ops.def).
-enum class KernelKind : std::uint8_t { Fp32, Index, Pattern };
+enum class KernelKind : std::uint8_t { Fp32, Index };
 
 /// The op's ONNX name, e.g. "Conv".
 std::string_view opName(OpKind op);
