@@ -35,7 +35,7 @@ struct IndexResult {
 
 /// ONNX ArgMax (`max`) or ArgMin along `axis`; ties pick the first index unless `selectLastIndex`.
 /// NaN compares as neither larger nor smaller.
-IndexResult argExtreme(const FloatTensor& x, std::int64_t axis, bool keepDims,
-                       bool selectLastIndex, bool max);
+IndexResult argExtreme(const FloatTensor& x, std::int64_t axis, bool keepDims, bool selectLastIndex,
+                       bool max);
 
 }  // namespace npu::golden
