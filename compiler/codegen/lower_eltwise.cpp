@@ -1,5 +1,7 @@
 // ELTWISE lowering for add, mul and stand-alone LUTs: both operands stream through the input
-// SRAM in flat chunks (NHWC tensors of one shape are contiguous).
+// SRAM in flat chunks (NHWC tensors of one shape are contiguous). A per-channel operand
+// ([1, 1, 1, C] against [1, H, W, C]) is replicated over the chunk's pixels by a LOAD whose
+// column stride is 0, so the ELTWISE itself never broadcasts.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -24,15 +26,21 @@ void lowerEltwise(LoweringContext& ctx, const QOp& op) {
   const std::string& name = opName(op);
   const std::vector<TensorId> inputs = opInputs(op);
   const TensorId output = opOutput(op);
-  const std::int64_t n = elements(ctx.graph.tensors[output].shape);
+  const std::vector<std::int64_t>& outShape = ctx.graph.tensors[output].shape;
+  const std::int64_t n = elements(outShape);
+  const std::int64_t channels = outShape.back();
+  std::vector<bool> perChannel;
   for (const TensorId id : inputs) {
-    if (elements(ctx.graph.tensors[id].shape) != n) {
+    const std::int64_t size = elements(ctx.graph.tensors[id].shape);
+    if (size != n && (size != channels || ctx.graph.tensors[id].shape.back() != channels)) {
       fail(
-          "layer '{}': element-wise operands must have the output's shape (no broadcasting on "
-          "the NPU)",
+          "layer '{}': element-wise operands must have the output's shape or hold one value per "
+          "channel",
           name);
     }
+    perChannel.push_back(size != n);
   }
+  const bool broadcasts = std::find(perChannel.begin(), perChannel.end(), true) != perChannel.end();
   isa::Eltwise base;
   std::vector<std::uint8_t> parameters;
   const golden::OutputStage* stage = nullptr;
@@ -81,8 +89,12 @@ void lowerEltwise(LoweringContext& ctx, const QOp& op) {
   }
   const std::uint64_t parameterAddress = ctx.constants.add(name + ".params", parameters);
   const std::int64_t operands = static_cast<std::int64_t>(inputs.size());
-  const std::int64_t chunk = std::min(
+  std::int64_t chunk = std::min(
       {n, ctx.slots.inputBytes() / operands, ctx.slots.outputBytes(), std::int64_t{16777215}});
+  if (broadcasts) {
+    // Whole pixels, at most as many as one LOAD's columns.
+    chunk = std::min(chunk / channels, std::int64_t{65535}) * channels;
+  }
   if (chunk < 1 || static_cast<std::int64_t>(parameters.size()) > ctx.slots.parameterBytes()) {
     fail("layer '{}': SRAM too small for any element-wise tile", name);
   }
@@ -92,10 +104,21 @@ void lowerEltwise(LoweringContext& ctx, const QOp& op) {
     const std::int64_t count = std::min(chunk, n - at);
     const auto [inputSram, outputSram] = ctx.slots.nextStep();
     for (std::int64_t k = 0; k < operands; ++k) {
-      ctx.loadFlat(
-          0, inputSram + k * count,
-          ctx.tensors[inputs[static_cast<std::size_t>(k)]].address + static_cast<std::uint64_t>(at),
-          count);
+      const auto index = static_cast<std::size_t>(k);
+      const std::uint64_t address = ctx.tensors[inputs[index]].address;
+      if (perChannel[index]) {
+        isa::Load load;
+        load.buf = 0;
+        load.sram_addr = inputSram + k * count;
+        load.ddr_addr = static_cast<std::int64_t>(address);
+        load.y_size = 1;
+        load.x_size = count / channels;
+        load.c_bytes = channels;
+        load.ddr_col_stride = 0;  // every pixel reads the same C bytes
+        ctx.emit(load);
+      } else {
+        ctx.loadFlat(0, inputSram + k * count, address + static_cast<std::uint64_t>(at), count);
+      }
     }
     if (loadParameters) {
       ctx.loadFlat(2, parameterSram, parameterAddress,

@@ -110,7 +110,7 @@ bool perChannelBroadcast(const Shape& shape, std::int64_t channels) {
   return shape[cAxis] == channels;
 }
 
-NpuSupport binarySupport(const Graph& graph, const Node& node, DispatchStrategy strategy) {
+NpuSupport binarySupport(const Graph& graph, const Node& node) {
   ValueId a = node.input(0);
   ValueId b = node.input(1);
   bool aAct = isFloatActivation(graph, a);
@@ -120,22 +120,26 @@ NpuSupport binarySupport(const Graph& graph, const Node& node, DispatchStrategy 
     return host(fmt::format("fused activation {} has no element-wise NPU form", opName(act.op)));
   }
   if (aAct && bAct && (node.op == OpKind::Add || node.op == OpKind::Mul)) {
-    if (!isNpuActivation(graph, a) || graph.value(a).shape != graph.value(b).shape ||
-        graph.value(node.outputs[0]).shape != graph.value(a).shape) {
-      return host("operands are not two [1, C, H, W] tensors of one shape (no broadcasting)");
+    // One shape, or one operand [1, C, 1, 1] broadcast over the other's pixels (squeeze-
+    // excitation, channel attention): the LOAD replicates it with a column stride of 0.
+    const Shape& out = graph.value(node.outputs[0]).shape;
+    auto fits = [&](ValueId v) {
+      const Shape& s = graph.value(v).shape;
+      return isNpuActivation(graph, v) &&
+             (s == out || (s == Shape{1, out[1], 1, 1} && out.size() == 4));
+    };
+    if (!isNpuActivation(graph, node.outputs[0]) || !fits(a) || !fits(b)) {
+      return host(
+          "operands are not two [1, C, H, W] tensors of one shape or one of them [1, C, 1, 1]");
     }
     return npu(node.op == OpKind::Add ? NpuOpKind::Add : NpuOpKind::Mul);
   }
-  // One activation and one constant: a depthwise 1x1 conv, in allin mode.
+  // One activation and one constant: a depthwise 1x1 conv (a per-channel affine).
   ValueId x = aAct ? a : b;
   ValueId c = aAct ? b : a;
   const TensorData* constant = constantOf(graph, c);
   if (!isFloatActivation(graph, x) || constant == nullptr) {
     return host(fmt::format("{} of two activations has no NPU form", opName(node.op)));
-  }
-  if (strategy != DispatchStrategy::AllIn) {
-    return host(fmt::format("{} with a constant runs as a depthwise conv only in allin mode",
-                            opName(node.op)));
   }
   if (!isNpuActivation(graph, x) || graph.value(node.outputs[0]).shape != graph.value(x).shape ||
       !perChannelBroadcast(graph.value(c).shape, graph.value(x).shape[1])) {
@@ -283,10 +287,7 @@ NpuSupport reshapeSupport(const Graph& graph, const Node& node, DispatchStrategy
   return npu(NpuOpKind::Alias);
 }
 
-NpuSupport batchNormSupport(const Graph& graph, const Node& node, DispatchStrategy strategy) {
-  if (strategy != DispatchStrategy::AllIn) {
-    return host("an unfolded BatchNormalization runs as a depthwise conv only in allin mode");
-  }
+NpuSupport batchNormSupport(const Graph& graph, const Node& node) {
   if (auto reason = checkActivationInOut(graph, node)) {
     return host(*reason);
   }
@@ -361,7 +362,7 @@ NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy str
     case OpKind::Mul:
     case OpKind::Sub:
     case OpKind::Div:
-      return binarySupport(graph, node, strategy);
+      return binarySupport(graph, node);
     case OpKind::MaxPool:
     case OpKind::AveragePool:
     case OpKind::GlobalAveragePool:
@@ -372,7 +373,7 @@ NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy str
     case OpKind::Resize:
       return resizeSupport(graph, node);
     case OpKind::BatchNormalization:
-      return batchNormSupport(graph, node, strategy);
+      return batchNormSupport(graph, node);
     default:
       return host(fmt::format("the NPU has no {}", opName(node.op)));
   }
