@@ -31,7 +31,7 @@ std::size_t nodeIndex(const Graph& g, const std::string& name) {
   throw Error("no node " + name);
 }
 
-TEST(Partition, ConservativeKeepsShapeOpsAndConstantMathOnTheHost) {
+TEST(Partition, ConservativeKeepsShapeOpsOnTheHost) {
   Graph g = makeSmallNet();
   Partition p = partitionGraph(g);
   EXPECT_EQ(p.strategy, DispatchStrategy::Conservative);
@@ -39,8 +39,7 @@ TEST(Partition, ConservativeKeepsShapeOpsAndConstantMathOnTheHost) {
   // fc/to_2d probs
   EXPECT_EQ(segmentSummary(p), "npu:8 host:1 npu:4 host:2");
   EXPECT_EQ(p.device[nodeIndex(g, "scale")], Device::Host);
-  EXPECT_EQ(p.hostReason[nodeIndex(g, "scale")],
-            "Mul with a constant runs as a depthwise conv only in allin mode");
+  EXPECT_EQ(p.hostReason[nodeIndex(g, "scale")], "the constant is not per channel or scalar");
   EXPECT_EQ(p.hostReason[nodeIndex(g, "fc/to_2d")],
             "shape op (the conservative strategy keeps shape ops on the host)");
   EXPECT_EQ(p.hostReason[nodeIndex(g, "probs")], "the NPU has no Softmax");
@@ -62,11 +61,32 @@ TEST(Partition, AggressivePullsLayoutNoOpReshapesIn) {
   EXPECT_EQ(p.npuKind[nodeIndex(g, "fc/to_2d")], NpuOpKind::Alias);
 }
 
-TEST(Partition, AllInEmulatesConstantMathAsDepthwiseConv) {
-  Graph g = makeSmallNet();
-  Partition p = partitionGraph(g, {DispatchStrategy::AllIn, {}});
-  EXPECT_EQ(segmentSummary(p), "npu:14 host:1");
-  EXPECT_EQ(p.npuKind[nodeIndex(g, "scale")], NpuOpKind::ChannelAffine);
+TEST(Partition, PerChannelOpsRunOnTheNpuUnderEveryStrategy) {
+  // Unfolded BatchNorm, a per-channel constant and a squeeze-excitation multiply of a
+  // [1, C, 1, 1] activation over [1, C, H, W]: all on the NPU, in one segment.
+  GraphBuilder b("per_channel");
+  ValueId x = b.input("x", {1, 2, 4, 4});
+  ValueId bn =
+      b.node(OpKind::BatchNormalization, "bn",
+             {x, b.constant("gamma", {2}, {1.0F, 2.0F}), b.constant("beta", {2}, {0.F, 1.F}),
+              b.constant("mean", {2}, {0.5F, 0.F}), b.constant("var", {2}, {1.F, 4.F})});
+  ValueId scaled = b.node(OpKind::Mul, "scale", {bn, b.constant("k", {1, 2, 1, 1}, {0.5F, 3.F})});
+  ValueId pooled = b.node(OpKind::GlobalAveragePool, "gap", {scaled});
+  ValueId gate = b.node(OpKind::Sigmoid, "gate", {pooled});
+  ValueId se = b.node(OpKind::Mul, "se", {scaled, gate});
+  ValueId spatial = b.node(OpKind::Mul, "spatial", {se, b.input("m", {1, 1, 4, 4})});
+  Graph g = b.finish({spatial});
+  for (DispatchStrategy strategy :
+       {DispatchStrategy::Conservative, DispatchStrategy::Aggressive, DispatchStrategy::AllIn}) {
+    Partition p = partitionGraph(g, {strategy, {}});
+    EXPECT_EQ(segmentSummary(p), "npu:5 host:1") << strategyName(strategy);
+    EXPECT_EQ(p.npuKind[nodeIndex(g, "bn")], NpuOpKind::ChannelAffine);
+    EXPECT_EQ(p.npuKind[nodeIndex(g, "scale")], NpuOpKind::ChannelAffine);
+    EXPECT_EQ(p.npuKind[nodeIndex(g, "se")], NpuOpKind::Mul);
+    // A [1, 1, H, W] operand (spatial attention) does not broadcast on the NPU.
+    EXPECT_EQ(p.hostReason[nodeIndex(g, "spatial")],
+              "operands are not two [1, C, H, W] tensors of one shape or one of them [1, C, 1, 1]");
+  }
 }
 
 TEST(Partition, HostLayersFromTheConfigStayOnTheHost) {
@@ -74,7 +94,7 @@ TEST(Partition, HostLayersFromTheConfigStayOnTheHost) {
   Partition p = partitionGraph(g, {DispatchStrategy::AllIn, {"add", "gap"}});
   EXPECT_EQ(p.device[nodeIndex(g, "add")], Device::Host);
   EXPECT_EQ(p.hostReason[nodeIndex(g, "add")], "kept on the host by the quantization config");
-  EXPECT_EQ(segmentSummary(p), "npu:4 host:1 npu:6 host:1 npu:2 host:1");
+  EXPECT_EQ(segmentSummary(p), "npu:4 host:1 npu:3 host:1 npu:2 host:1 npu:2 host:1");
   EXPECT_EQ(errorOf([&] {
               partitionGraph(g, {DispatchStrategy::AllIn, {"nope"}});
             }),
@@ -115,7 +135,7 @@ TEST(Partition, LimitsAndShapesKeepNodesOnTheHost) {
                                   {"strides", std::vector<std::int64_t>{2, 2}},
                                   {"ceil_mode", std::int64_t{1}}}));
   ValueId y = b.input("y", {1, 2, 12, 12});
-  ValueId bcast = b.node(OpKind::Add, "bcast", {ceilAvg, b.input("z", {1, 2, 1, 1})});
+  ValueId bcast = b.node(OpKind::Add, "bcast", {ceilAvg, b.input("z", {1, 1, 1, 1})});
   ValueId sub = b.node(OpKind::Sub, "sub", {bcast, y});
   Graph g = b.finish({sub});
   Partition p = partitionGraph(g, {DispatchStrategy::AllIn, {}});
@@ -123,7 +143,7 @@ TEST(Partition, LimitsAndShapesKeepNodesOnTheHost) {
   EXPECT_EQ(p.hostReason[1],
             "ceil_mode average pool with a partial last window (the divisor varies)");
   EXPECT_EQ(p.hostReason[2],
-            "operands are not two [1, C, H, W] tensors of one shape (no broadcasting)");
+            "operands are not two [1, C, H, W] tensors of one shape or one of them [1, C, 1, 1]");
   EXPECT_EQ(p.hostReason[3], "Sub of two activations has no NPU form");
 }
 

@@ -33,7 +33,10 @@ inline Graph makeSmallNet() {
   ValueId s1 = b.node(OpKind::Sigmoid, "sigmoid", {conv("branch_a", add, 8, 4, 1, 1, 4)});
   ValueId s2 = b.node(OpKind::Relu, "relu_b", {conv("branch_b", add, 8, 4, 3, 1, 5)});
   ValueId cat = b.node(OpKind::Concat, "concat", {s1, s2}, attrs({{"axis", std::int64_t{1}}}));
-  ValueId scaled = b.node(OpKind::Mul, "scale", {cat, b.constant("half", {}, {0.5F})});
+  // Per row, not per channel: the one op of the net the NPU cannot run, so the net has a host
+  // segment between two NPU segments.
+  ValueId scaled = b.node(OpKind::Mul, "scale",
+                          {cat, b.constant("half", {1, 1, 8, 1}, std::vector<float>(8, 0.5F))});
   ValueId ap = b.node(OpKind::AveragePool, "avgpool", {scaled},
                       attrs({{"kernel_shape", std::vector<std::int64_t>{2, 2}},
                              {"strides", std::vector<std::int64_t>{2, 2}}}));
