@@ -142,7 +142,9 @@ Partition partitionGraph(const Graph& graph, const PartitionOptions& options) {
     }
   }
 
-  // Group; an NPU segment that computes nothing (only aliases) goes back to the host.
+  // Group; an NPU segment that computes nothing of its own goes back to the host: only aliases,
+  // or only per-channel affine ops (a LayerNorm's "+ epsilon" between host reductions), whose
+  // two border hops would cost more than the op.
   while (true) {
     partition.segments = groupIntoSegments(graph, partition.device);
     bool changed = false;
@@ -151,13 +153,17 @@ Partition partitionGraph(const Graph& graph, const PartitionOptions& options) {
         continue;
       }
       bool computes = std::any_of(segment.nodes.begin(), segment.nodes.end(), [&](std::size_t n) {
-        return partition.npuKind[n] != NpuOpKind::Alias;
+        return partition.npuKind[n] != NpuOpKind::Alias &&
+               partition.npuKind[n] != NpuOpKind::ChannelAffine;
       });
       if (!computes) {
         for (std::size_t n : segment.nodes) {
+          bool alias = partition.npuKind[n] == NpuOpKind::Alias;
           partition.device[n] = Device::Host;
           partition.npuKind[n].reset();
-          partition.hostReason[n] = "layout no-op with no NPU compute next to it";
+          partition.hostReason[n] = alias
+                                        ? "layout no-op with no NPU compute next to it"
+                                        : "per-channel affine with no other NPU compute next to it";
         }
         changed = true;
       }

@@ -1,5 +1,4 @@
-// The fuse-activations pass: SiLU/HardSwish recognition, then activations into Conv and Add
-// epilogues.
+// The fuse-activations pass: activations into Conv and Add epilogues.
 #include "npu/compiler/passes/fuse_activations.h"
 
 #include <algorithm>
@@ -11,50 +10,6 @@
 
 namespace npu::compiler {
 namespace {
-
-bool near(float a, float b) {
-  return std::fabs(a - b) <= 1e-6F;
-}
-
-/// Mul(x, Sigmoid(x)) -> Silu(x) and Mul(x, HardSigmoid(x; 1/6, 1/2)) -> HardSwish(x), when the
-/// gate has no other reader.
-void recognizeGatedActivations(Graph& graph) {
-  Uses uses(graph);
-  std::vector<bool> removed(graph.nodes().size(), false);
-  for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
-    if (graph.nodes()[n].op != OpKind::Mul || graph.nodes()[n].inputs.size() != 2) {
-      continue;
-    }
-    for (std::size_t side = 0; side < 2; ++side) {
-      const Node& mul = graph.nodes()[n];
-      ValueId gate = mul.inputs[side];
-      ValueId x = mul.inputs[1 - side];
-      std::optional<std::size_t> g = uses.producer(gate);
-      if (!g || removed[*g] || !uses.hasSingleUse(gate) || graph.nodes()[*g].input(0) != x) {
-        continue;
-      }
-      const Node& gateNode = graph.nodes()[*g];
-      OpKind fused = OpKind::Identity;
-      if (gateNode.op == OpKind::Sigmoid) {
-        fused = OpKind::Silu;
-      } else if (gateNode.op == OpKind::HardSigmoid &&
-                 near(gateNode.attributes.getFloat("alpha", 0.2F), 1.0F / 6.0F) &&
-                 near(gateNode.attributes.getFloat("beta", 0.5F), 0.5F)) {
-        fused = OpKind::HardSwish;
-      }
-      if (fused == OpKind::Identity) {
-        continue;
-      }
-      Node& target = graph.nodes()[n];
-      target.op = fused;
-      target.inputs = {x};
-      target.attributes = Attributes();
-      removed[*g] = true;
-      break;
-    }
-  }
-  graph.removeNodes(removed);
-}
 
 /// The epilogue form of activation node `node`, or nullopt when it cannot be fused (Clip bounds
 /// that are not constants, tanh-approximated GELU).
@@ -176,7 +131,6 @@ void fuseIntoEpilogues(Graph& graph) {
 }  // namespace
 
 void fuseActivations(Graph& graph) {
-  recognizeGatedActivations(graph);
   fuseIntoEpilogues(graph);
 }
 

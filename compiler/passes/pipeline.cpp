@@ -16,6 +16,8 @@
 #include "npu/compiler/passes/fuse_activations.h"
 #include "npu/compiler/passes/gemm_to_conv.h"
 #include "npu/compiler/passes/infer_shapes.h"
+#include "npu/compiler/passes/recognize_activations.h"
+#include "npu/compiler/passes/reduce_to_global_pool.h"
 #include "npu/compiler/passes/simplify_reshapes.h"
 #include "npu/support/error.h"
 
@@ -36,9 +38,11 @@ constexpr std::array kPipeline = {
   Pass{"simplify-reshapes",   simplifyReshapes,  "no Identity or no-op reshape/transpose/pad; reshape chains merged"},
   Pass{"fold-batch-norm",     foldBatchNorm,     "Conv -> BatchNormalization folded into the conv's weights and bias"},
   Pass{"fold-pad",            foldPad,           "zero Pad -> Conv folded into the conv's pads"},
+  Pass{"recognize-activations", recognizeActivations, "x * Sigmoid(x) as SiLU, x * HardSigmoid(x) as HardSwish"},
+  Pass{"reduce-to-global-pool", reduceToGlobalPool, "ReduceMean/ReduceMax over H and W as the global pool it is"},
   Pass{"gemm-to-conv",        convertGemmToConv, "fully connected layers as 1x1 convolutions between reshapes"},
-  Pass{"simplify-reshapes",   simplifyReshapes,  "Flatten + Reshape around a converted FC cancel"},
-  Pass{"fuse-activations",    fuseActivations,   "SiLU/HardSwish recognised; activations into Conv/Add epilogues"},
+  Pass{"simplify-reshapes",   simplifyReshapes,  "Flatten + Reshape around a converted FC cancel, also across an activation"},
+  Pass{"fuse-activations",    fuseActivations,   "activations into Conv/Add epilogues"},
   Pass{"eliminate-dead-code", eliminateDeadCode, "drop weights the folds replaced"},
 };
 // clang-format on

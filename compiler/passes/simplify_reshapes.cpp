@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "npu/compiler/ir/op_params.h"
 #include "rewrite.h"
 
 namespace npu::compiler {
@@ -54,11 +55,47 @@ bool isNoOp(const Graph& graph, const Node& node) {
   }
 }
 
+/// reshape2(act(reshape1(x))) -> act(reshape2(reshape1(x))): an element-wise activation commutes
+/// with a reshape, and moving the outer reshape up lets the two merge (and often cancel, as the
+/// reshapes around two fully connected layers with an activation between them do). Applies only
+/// when the activation reads a reshape, so nothing else moves. Returns true when it rewrote.
+bool hoistReshapeOverActivation(Graph& graph, const Uses& uses, std::size_t index) {
+  const Node& outer = graph.nodes()[index];
+  std::optional<std::size_t> a = uses.producer(outer.input(0));
+  if (!a || !uses.hasSingleUse(outer.input(0))) {
+    return false;
+  }
+  const Node& act = graph.nodes()[*a];
+  if (!isActivation(act.op) || act.outputs.size() != 1 ||
+      fusedActivation(act).op != OpKind::Identity) {
+    return false;
+  }
+  std::optional<std::size_t> inner = uses.producer(act.input(0));
+  if (!inner || !isReshapeLike(graph.nodes()[*inner].op) || !uses.hasSingleUse(act.input(0))) {
+    return false;
+  }
+  // The activation's old output becomes the moved reshape's output, with the final shape.
+  ValueId between = act.outputs[0];
+  ValueId finalOut = outer.outputs[0];
+  graph.value(between).shape = graph.value(finalOut).shape;
+  Node moved = outer;
+  moved.inputs[0] = act.input(0);
+  moved.outputs = {between};
+  graph.nodes()[*a].inputs[0] = between;
+  graph.nodes()[*a].outputs = {finalOut};
+  graph.nodes().erase(graph.nodes().begin() + static_cast<std::ptrdiff_t>(index));
+  graph.nodes().insert(graph.nodes().begin() + static_cast<std::ptrdiff_t>(*a), std::move(moved));
+  return true;
+}
+
 /// Rewrites node `index` and returns true, or returns false when nothing applies to it.
 bool simplifyNode(Graph& graph, const Uses& uses, std::size_t index) {
   const Node& node = graph.nodes()[index];
   if (isNoOp(graph, node)) {
     return bypassNode(graph, index, node.input(0), node.outputs[0]);
+  }
+  if (isReshapeLike(node.op) && hoistReshapeOverActivation(graph, uses, index)) {
+    return true;
   }
   bool reshape = isReshapeLike(node.op);
   if (!reshape && node.op != OpKind::Transpose) {

@@ -11,6 +11,8 @@
 #include "npu/compiler/passes/fuse_activations.h"
 #include "npu/compiler/passes/gemm_to_conv.h"
 #include "npu/compiler/passes/pipeline.h"
+#include "npu/compiler/passes/recognize_activations.h"
+#include "npu/compiler/passes/reduce_to_global_pool.h"
 #include "npu/compiler/passes/simplify_reshapes.h"
 #include "test_support.h"
 
@@ -94,6 +96,37 @@ TEST(EliminateDeadCode, DropsUnreadNodesAndValues) {
 }
 
 // ---- simplify-reshapes
+
+TEST(SimplifyReshapes, ReshapesCancelAcrossAnActivation) {
+  // FC -> activation -> FC after gemm-to-conv: to_2d, the activation, to_nchw.
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 4, 1, 1});
+  ValueId flat = b.node(OpKind::Flatten, "to_2d", {x});
+  ValueId act = b.node(OpKind::HardSwish, "act", {flat});
+  ValueId back = b.node(OpKind::Reshape, "to_nchw", {act, b.ints("s", {1, 4, 1, 1})});
+  Graph g = b.finish({b.node(OpKind::Conv, "fc2", {back, b.weights("w", {2, 4, 1, 1})})});
+  runAndCompare(g, simplifyReshapes);
+  EXPECT_EQ(opSequence(g), "HardSwish Conv");
+  // An activation that does not read a reshape is left where it is.
+  GraphBuilder c;
+  ValueId y = c.input("y", {1, 4, 1, 1});
+  ValueId r = c.node(OpKind::Relu, "relu", {y});
+  Graph h = c.finish({c.node(OpKind::Flatten, "flat", {r})});
+  runAndCompare(h, simplifyReshapes);
+  EXPECT_EQ(opSequence(h), "Relu Flatten");
+}
+
+TEST(ReduceToGlobalPool, SpatialReductionsBecomeGlobalPools) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 3, 4, 5});
+  ValueId mean = b.node(OpKind::ReduceMean, "mean", {x, b.ints("hw", {2, 3})});
+  ValueId max = b.node(OpKind::ReduceMax, "max", {x, b.ints("wh", {-1, -2})},
+                       attrs({{"keepdims", std::int64_t{0}}}));
+  ValueId channels = b.node(OpKind::ReduceMean, "channels", {x, b.ints("c", {1})});
+  Graph g = b.finish({mean, max, channels});
+  runAndCompare(g, reduceToGlobalPool);
+  EXPECT_EQ(opSequence(g), "GlobalAveragePool GlobalMaxPool Flatten ReduceMean");
+}
 
 TEST(SimplifyReshapes, IdentityAndNoOpsDisappear) {
   GraphBuilder b;
@@ -320,6 +353,8 @@ TEST(FuseActivations, GatedAndSmoothActivationsBecomeLutCandidates) {
   ValueId gelu = b.node(OpKind::Gelu, "gelu", {c3});
   ValueId add = b.node(OpKind::Add, "add", {gelu, x});
   Graph g = b.finish({b.node(OpKind::Tanh, "tanh", {add})});
+  runAndCompare(g, recognizeActivations);
+  EXPECT_EQ(opSequence(g), "Conv Silu Conv HardSwish Conv Gelu Add Tanh");
   runAndCompare(g, fuseActivations);
   EXPECT_EQ(opSequence(g), "Conv Conv Conv Add Tanh") << "the Add has no LUT stage";
   EXPECT_EQ(fusedOf(g, "c1").op, OpKind::Silu);
@@ -362,10 +397,11 @@ TEST(Pipeline, UnknownDumpAfterPass) {
   Graph g = b.finish({b.node(OpKind::Relu, "r", {x})});
   PipelineOptions options;
   options.dumpAfter = {"fold-everything"};
-  EXPECT_EQ(errorOf([&] { runFrontEndPasses(g, options); }),
-            "--dump-after: unknown pass 'fold-everything' (passes: infer-shapes, fold-constants, "
-            "eliminate-dead-code, simplify-reshapes, fold-batch-norm, fold-pad, gemm-to-conv, "
-            "fuse-activations, or all)");
+  EXPECT_EQ(
+      errorOf([&] { runFrontEndPasses(g, options); }),
+      "--dump-after: unknown pass 'fold-everything' (passes: infer-shapes, fold-constants, "
+      "eliminate-dead-code, simplify-reshapes, fold-batch-norm, fold-pad, recognize-activations, "
+      "reduce-to-global-pool, gemm-to-conv, fuse-activations, or all)");
 }
 
 }  // namespace

@@ -5,8 +5,7 @@
 
 namespace npu::compiler {
 
-/// Recognises SiLU (x * Sigmoid(x)) and HardSwish (x * HardSigmoid(x) with alpha 1/6, beta 1/2),
-/// then fuses an activation that is the only reader of a Conv's output into the Conv's epilogue
+/// Fuses an activation that is the only reader of a Conv's output into the Conv's epilogue
 /// (attribute 'activation'): Relu and Clip/Relu6 become clip bounds; LeakyRelu, Sigmoid, Tanh,
 /// HardSigmoid, HardSwish, SiLU and GELU are marked as LUT candidates (activation_lut=1). Relu
 /// and Clip after an Add fuse into the Add the same way.

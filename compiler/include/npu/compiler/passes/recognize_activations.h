@@ -1,0 +1,12 @@
+// The recognize-activations pass: recognizeActivations().
+#pragma once
+
+#include "npu/compiler/ir/graph.h"
+
+namespace npu::compiler {
+
+/// Recognises SiLU (x * Sigmoid(x)) and HardSwish (x * HardSigmoid(x) with alpha 1/6, beta 1/2)
+/// when the gate has no other reader, so later passes see one element-wise activation node.
+void recognizeActivations(Graph& graph);
+
+}  // namespace npu::compiler

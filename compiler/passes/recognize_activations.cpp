@@ -1,0 +1,56 @@
+// The recognize-activations pass: gated activations exported as two nodes become one.
+#include "npu/compiler/passes/recognize_activations.h"
+
+#include <cmath>
+
+#include "rewrite.h"
+
+namespace npu::compiler {
+namespace {
+
+bool near(float a, float b) {
+  return std::fabs(a - b) <= 1e-6F;
+}
+
+}  // namespace
+
+// Mul(x, Sigmoid(x)) -> Silu(x) and Mul(x, HardSigmoid(x; 1/6, 1/2)) -> HardSwish(x).
+void recognizeActivations(Graph& graph) {
+  Uses uses(graph);
+  std::vector<bool> removed(graph.nodes().size(), false);
+  for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
+    if (graph.nodes()[n].op != OpKind::Mul || graph.nodes()[n].inputs.size() != 2) {
+      continue;
+    }
+    for (std::size_t side = 0; side < 2; ++side) {
+      const Node& mul = graph.nodes()[n];
+      ValueId gate = mul.inputs[side];
+      ValueId x = mul.inputs[1 - side];
+      std::optional<std::size_t> g = uses.producer(gate);
+      if (!g || removed[*g] || !uses.hasSingleUse(gate) || graph.nodes()[*g].input(0) != x) {
+        continue;
+      }
+      const Node& gateNode = graph.nodes()[*g];
+      OpKind fused = OpKind::Identity;
+      if (gateNode.op == OpKind::Sigmoid) {
+        fused = OpKind::Silu;
+      } else if (gateNode.op == OpKind::HardSigmoid &&
+                 near(gateNode.attributes.getFloat("alpha", 0.2F), 1.0F / 6.0F) &&
+                 near(gateNode.attributes.getFloat("beta", 0.5F), 0.5F)) {
+        fused = OpKind::HardSwish;
+      }
+      if (fused == OpKind::Identity) {
+        continue;
+      }
+      Node& target = graph.nodes()[n];
+      target.op = fused;
+      target.inputs = {x};
+      target.attributes = Attributes();
+      removed[*g] = true;
+      break;
+    }
+  }
+  graph.removeNodes(removed);
+}
+
+}  // namespace npu::compiler
