@@ -166,6 +166,9 @@ MainJobReport runMainJob(const MainJobOptions& options) {
   report.npuMacs = totals[0].macs;
   report.hostOps = totals[1].ops;
   report.hostMacs = totals[1].macs;
+  for (const compiler::Segment& segment : model.partition.segments) {
+    ++(segment.device == compiler::Device::Npu ? report.npuSegments : report.hostSegments);
+  }
   report.quantizedTensors = model.calibration.tensors.size();
   report.activationMethod = std::string(compiler::observerName(model.config.activations.method)) +
                             (model.config.activations.symmetric ? ", symmetric" : ", asymmetric");

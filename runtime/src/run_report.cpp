@@ -157,10 +157,9 @@ std::string runReportJson(const MainJobReport& r) {
                       {"tensors", r.quantizedTensors},
                       {"activations", r.activationMethod},
                       {"weights", r.weightQuantization}};
-  j["partition"] = {{"strategy", r.strategy},
-                    {"npu_ops", r.npuOps},
-                    {"host_ops", r.hostOps},
-                    {"npu_macs", r.npuMacs},
+  j["partition"] = {{"strategy", r.strategy},          {"npu_segments", r.npuSegments},
+                    {"host_segments", r.hostSegments}, {"npu_ops", r.npuOps},
+                    {"host_ops", r.hostOps},           {"npu_macs", r.npuMacs},
                     {"host_macs", r.hostMacs}};
   j["accuracy"] = {{"fp32_top1", r.fp32Top1 ? nlohmann::json(*r.fp32Top1) : nlohmann::json()},
                    {"int8_top1", r.int8Top1 ? nlohmann::json(*r.int8Top1) : nlohmann::json()},

@@ -69,6 +69,9 @@ struct MainJobReport {
   std::string partitionReport;
   std::int64_t npuOps = 0;
   std::int64_t hostOps = 0;
+  /// NPU and host segments of the partition, in run order.
+  std::int64_t npuSegments = 0;
+  std::int64_t hostSegments = 0;
   std::int64_t npuMacs = 0;
   std::int64_t hostMacs = 0;
   /// Quantization: tensors calibrated, the activation method, weights per channel or tensor.
