@@ -142,7 +142,7 @@ PreparedModel prepareModel(const MainJobOptions& options) {
   prepared.calibration = calibration;
   const isa::NpuConfig hw = isa::loadNpuConfig(options.hw);
   compiler::QuantizedModel quantized =
-      compiler::quantizeModel(std::move(graph), calibration, config);
+      compiler::quantizeModel(std::move(graph), calibration, config, hw);
   prepared.compiled = compileModel(std::move(quantized), hw);
   return prepared;
 }

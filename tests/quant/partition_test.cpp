@@ -1,8 +1,12 @@
 // The dispatcher: which nodes each strategy puts on the NPU, segment borders, the report.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "npu/compiler/partition/partition.h"
 #include "npu/compiler/partition/partition_report.h"
+#include "npu/compiler/quant/quantize_model.h"
+#include "npu/isa/npu_config.h"
 #include "test_models.h"
 
 namespace npu::compiler {
@@ -145,6 +149,23 @@ TEST(Partition, LimitsAndShapesKeepNodesOnTheHost) {
   EXPECT_EQ(p.hostReason[2],
             "operands are not two [1, C, H, W] tensors of one shape or one of them [1, C, 1, 1]");
   EXPECT_EQ(p.hostReason[3], "Sub of two activations has no NPU form");
+}
+
+TEST(CapacityCheck, APlanThatCannotFitIsRefusedBeforeCalibration) {
+  isa::NpuConfig hw =
+      isa::loadNpuConfig(std::filesystem::path(NPU_SOURCE_DIR) / "configs" / "npu-s.yaml");
+  // The small net's NPU constants: conv1 8*27 + dw 8*9 + pw 8*8 + branch_a 4*8 + branch_b 4*72 +
+  // fc 10*8 = 752 int8 weights and 4 * (8+8+8+4+4+10) = 168 bias bytes.
+  hw.ddrBytes = 919;
+  // No calibration samples: the error must come before calibration would need them.
+  EXPECT_EQ(errorOf([&] { quantizeModel(makeSmallNet(), {}, QuantConfig{}, hw); }),
+            "smallnet.onnx: the NPU layers' int8 weights and int32 biases alone need 920 bytes "
+            "of DDR, 'npu-s' has 919 (largest: layer 'branch_b', 304 bytes); use hardware with "
+            "more DDR (--hw) or keep layers on the host (host_layers in the quantization config)");
+  hw.ddrBytes = 920;
+  EXPECT_NE(errorOf([&] { quantizeModel(makeSmallNet(), {}, QuantConfig{}, hw); }).find("calib"),
+            std::string::npos)
+      << "with enough DDR the flow goes on to calibration, which has no samples";
 }
 
 TEST(PartitionReport, CountsOpsAndMacsPerDevice) {

@@ -34,8 +34,8 @@ std::optional<DispatchStrategy> parseDispatchStrategy(std::string_view name);
 /// The quantized op a node becomes on the NPU.
 enum class NpuOpKind : std::uint8_t {
   Conv,           ///< QConv (Conv with its fused activation; FC is a 1x1 conv)
-  Add,            ///< QAdd of two activations of one shape
-  Mul,            ///< QMul of two activations of one shape
+  Add,            ///< QAdd of two activations of one shape, or one of them [1, C, 1, 1]
+  Mul,            ///< QMul of two activations of one shape, or one of them [1, C, 1, 1]
   MaxPool,        ///< QMaxPool (MaxPool, GlobalMaxPool)
   AvgPool,        ///< QAvgPool
   GlobalAvgPool,  ///< QGlobalAvgPool

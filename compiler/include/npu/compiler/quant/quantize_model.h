@@ -5,6 +5,7 @@
 
 #include "npu/compiler/interp/interpreter.h"
 #include "npu/compiler/quant/quantized_model.h"
+#include "npu/isa/npu_config.h"
 
 namespace npu::compiler {
 
@@ -14,5 +15,10 @@ namespace npu::compiler {
 /// the result (host segments run it).
 QuantizedModel quantizeModel(Graph graph, const std::vector<TensorMap>& samples,
                              const QuantConfig& config);
+
+/// The same, for a known target: right after partitioning, before calibration, checks that the
+/// NPU layers can fit `hardware` (checkNpuCapacity), so a model that cannot is refused at once.
+QuantizedModel quantizeModel(Graph graph, const std::vector<TensorMap>& samples,
+                             const QuantConfig& config, const isa::NpuConfig& hardware);
 
 }  // namespace npu::compiler
