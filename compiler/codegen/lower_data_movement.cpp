@@ -1,6 +1,8 @@
-// Concat and nearest upsample: pure byte moves. A band of the input is loaded, copied to the
-// output SRAM by a 1x1 max POOL (the identity), and placed by STORE addressing: at a channel
-// offset with the concat's channel stride, or factorH x factorW times with widened strides.
+// Concat, channel slice and nearest upsample: pure byte moves. A band of the input is loaded (a
+// channel slice by a LOAD whose column stride is the input's channel count), copied to the output
+// SRAM by a 1x1 max POOL (the identity), and placed by STORE addressing: at a channel offset with
+// the concat's channel stride, densely for a slice, or factorH x factorW times with widened
+// strides for an upsample.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,12 +13,18 @@
 namespace npu::compiler {
 namespace {
 
-/// Copies `input` band by band; `place` emits the stores of one band given the output SRAM
-/// address, the first input row and the row count.
-void copyBands(LoweringContext& ctx, const std::string& name, TensorId input,
+/// The channels of the input a copy reads: [begin, begin + count).
+struct ChannelRange {
+  std::int64_t begin = 0;
+  std::int64_t count = 0;
+};
+
+/// Copies `channels` of `input` band by band; `place` emits the stores of one band given the
+/// output SRAM address, the first input row and the row count.
+void copyBands(LoweringContext& ctx, const std::string& name, TensorId input, ChannelRange channels,
                const std::function<void(std::int64_t, std::int64_t, std::int64_t)>& place) {
   const auto& shape = ctx.graph.tensors[input].shape;
-  const std::int64_t h = shape[1], w = shape[2], c = shape[3];
+  const std::int64_t h = shape[1], w = shape[2], inC = shape[3], c = channels.count;
   checkTileWidth(name, w, w);
   if (c > kMaxTileDim) {
     fail("layer '{}': {} channels exceed the {} a copy tile can hold", name, c, kMaxTileDim);
@@ -30,8 +38,22 @@ void copyBands(LoweringContext& ctx, const std::string& name, TensorId input,
   for (std::int64_t y = 0; y < h; y += rows) {
     const std::int64_t n = std::min(rows, h - y);
     const auto [inputSram, outputSram] = ctx.slots.nextStep();
-    ctx.loadFlat(0, inputSram, ctx.tensors[input].address + static_cast<std::uint64_t>(y * w * c),
-                 n * w * c);
+    const std::uint64_t rowAddress =
+        ctx.tensors[input].address + static_cast<std::uint64_t>(y * w * inC);
+    if (c == inC) {
+      ctx.loadFlat(0, inputSram, rowAddress, n * w * c);
+    } else {
+      isa::Load load;
+      load.buf = 0;
+      load.sram_addr = inputSram;
+      load.ddr_addr = static_cast<std::int64_t>(rowAddress) + channels.begin;
+      load.y_size = n;
+      load.x_size = w;
+      load.c_bytes = c;
+      load.ddr_row_stride = w * inC;
+      load.ddr_col_stride = inC;
+      ctx.emit(load);
+    }
     isa::Pool copy;
     copy.op = 0;
     copy.in_addr = inputSram;
@@ -68,7 +90,7 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
     for (const TensorId id : concat->inputs) {
       const auto& in = ctx.graph.tensors[id].shape;
       const std::int64_t w = in[2], c = in[3];
-      copyBands(ctx, name, id, [&](std::int64_t sram, std::int64_t y, std::int64_t n) {
+      copyBands(ctx, name, id, {0, c}, [&](std::int64_t sram, std::int64_t y, std::int64_t n) {
         isa::Store store;
         store.sram_addr = sram;
         store.ddr_addr = static_cast<std::int64_t>(outputAddress) + y * w * out[3] + offset;
@@ -83,25 +105,41 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
     }
     return;
   }
+  if (const auto* slice = std::get_if<QSlice>(&op)) {
+    const std::int64_t w = out[2], c = out[3];
+    copyBands(ctx, name, slice->input, {slice->channelBegin, c},
+              [&](std::int64_t sram, std::int64_t y, std::int64_t n) {
+                isa::Store store;
+                store.sram_addr = sram;
+                store.ddr_addr = static_cast<std::int64_t>(outputAddress) + y * w * c;
+                store.y_size = 1;
+                store.x_size = 1;
+                store.c_bytes = n * w * c;
+                ctx.emit(store);
+              });
+    return;
+  }
   const auto& upsample = std::get<QUpsample>(op);
   const auto& in = ctx.graph.tensors[upsample.input].shape;
   const std::int64_t w = in[2], c = in[3], fh = upsample.factorH, fw = upsample.factorW;
   const std::int64_t outW = w * fw;
-  copyBands(ctx, name, upsample.input, [&](std::int64_t sram, std::int64_t y, std::int64_t n) {
-    for (std::int64_t dy = 0; dy < fh; ++dy) {
-      for (std::int64_t dx = 0; dx < fw; ++dx) {
-        isa::Store store;
-        store.sram_addr = sram;
-        store.ddr_addr = static_cast<std::int64_t>(outputAddress) + ((y * fh + dy) * outW + dx) * c;
-        store.y_size = n;
-        store.x_size = w;
-        store.c_bytes = c;
-        store.ddr_row_stride = fh * outW * c;
-        store.ddr_col_stride = fw * c;
-        ctx.emit(store);
-      }
-    }
-  });
+  copyBands(ctx, name, upsample.input, {0, c},
+            [&](std::int64_t sram, std::int64_t y, std::int64_t n) {
+              for (std::int64_t dy = 0; dy < fh; ++dy) {
+                for (std::int64_t dx = 0; dx < fw; ++dx) {
+                  isa::Store store;
+                  store.sram_addr = sram;
+                  store.ddr_addr =
+                      static_cast<std::int64_t>(outputAddress) + ((y * fh + dy) * outW + dx) * c;
+                  store.y_size = n;
+                  store.x_size = w;
+                  store.c_bytes = c;
+                  store.ddr_row_stride = fh * outW * c;
+                  store.ddr_col_stride = fw * c;
+                  ctx.emit(store);
+                }
+              }
+            });
 }
 
 }  // namespace npu::compiler

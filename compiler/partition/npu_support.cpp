@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "npu/compiler/ir/op_kind.h"
 #include "npu/compiler/ir/op_params.h"
@@ -202,6 +203,35 @@ NpuSupport poolSupport(const Graph& graph, const Node& node) {
   return npu(NpuOpKind::MaxPool);
 }
 
+NpuSupport sliceSupport(const Graph& graph, const Node& node) {
+  if (auto reason = checkActivationInOut(graph, node)) {
+    return host(*reason);
+  }
+  for (std::size_t i = 1; i < node.inputs.size(); ++i) {
+    if (node.input(i).valid() && constantOf(graph, node.input(i)) == nullptr) {
+      return host("the slice bounds are not constants");
+    }
+  }
+  const Shape& in = graph.value(node.input(0)).shape;
+  const Shape& out = graph.value(node.outputs[0]).shape;
+  std::vector<std::int64_t> axes(constantOf(graph, node.input(1))->toInt64().size());
+  std::iota(axes.begin(), axes.end(), 0);
+  if (node.input(3).valid()) {
+    axes = constantOf(graph, node.input(3))->toInt64();
+  }
+  std::vector<std::int64_t> steps = node.input(4).valid()
+                                        ? constantOf(graph, node.input(4))->toInt64()
+                                        : std::vector<std::int64_t>(axes.size(), 1);
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    std::int64_t axis = axes[i] < 0 ? axes[i] + 4 : axes[i];
+    bool whole = in[static_cast<std::size_t>(axis)] == out[static_cast<std::size_t>(axis)];
+    if ((axis != 1 && !whole) || (axis == 1 && steps[i] != 1)) {
+      return host("only a slice of consecutive channels runs on the NPU");
+    }
+  }
+  return npu(NpuOpKind::ChannelSlice);
+}
+
 NpuSupport concatSupport(const Graph& graph, const Node& node) {
   const Shape& out = graph.value(node.outputs.at(0)).shape;
   std::int64_t axis = node.attributes.getInt("axis", 0);
@@ -370,6 +400,8 @@ NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy str
       return poolSupport(graph, node);
     case OpKind::Concat:
       return concatSupport(graph, node);
+    case OpKind::Slice:
+      return sliceSupport(graph, node);
     case OpKind::Resize:
       return resizeSupport(graph, node);
     case OpKind::BatchNormalization:
@@ -389,6 +421,23 @@ std::array<std::int64_t, 2> ceilModeExtraPadding(const golden::Pool2dParams& p, 
         std::max<std::int64_t>(0, needed - (in[2 + axis] + p.pads[axis] + p.pads[axis + 2]));
   }
   return extra;
+}
+
+std::int64_t channelSliceBegin(const Graph& graph, const Node& node) {
+  std::vector<std::int64_t> starts = constantOf(graph, node.input(1))->toInt64();
+  std::vector<std::int64_t> axes(starts.size());
+  std::iota(axes.begin(), axes.end(), 0);
+  if (node.input(3).valid()) {
+    axes = constantOf(graph, node.input(3))->toInt64();
+  }
+  std::int64_t channels = graph.value(node.input(0)).shape[1];
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    if (axes[i] == 1 || axes[i] == -3) {
+      std::int64_t start = starts[i] < 0 ? starts[i] + channels : starts[i];
+      return std::clamp<std::int64_t>(start, 0, channels);
+    }
+  }
+  return 0;
 }
 
 ChannelAffine channelAffineOf(const Graph& graph, const Node& node, std::int64_t channels) {

@@ -19,6 +19,7 @@
 #include "npu/compiler/passes/recognize_activations.h"
 #include "npu/compiler/passes/reduce_to_global_pool.h"
 #include "npu/compiler/passes/simplify_reshapes.h"
+#include "npu/compiler/passes/split_to_slices.h"
 #include "npu/support/error.h"
 
 namespace npu::compiler {
@@ -38,6 +39,7 @@ constexpr std::array kPipeline = {
   Pass{"simplify-reshapes",   simplifyReshapes,  "no Identity or no-op reshape/transpose/pad; reshape chains merged"},
   Pass{"fold-batch-norm",     foldBatchNorm,     "Conv -> BatchNormalization folded into the conv's weights and bias"},
   Pass{"fold-pad",            foldPad,           "zero Pad -> Conv folded into the conv's pads"},
+  Pass{"split-to-slices",     splitToSlices,     "a Split as one Slice per output, so each part is placed on its own"},
   Pass{"recognize-activations", recognizeActivations, "x * Sigmoid(x) as SiLU, x * HardSigmoid(x) as HardSwish"},
   Pass{"reduce-to-global-pool", reduceToGlobalPool, "ReduceMean/ReduceMax over H and W as the global pool it is"},
   Pass{"gemm-to-conv",        convertGemmToConv, "fully connected layers as 1x1 convolutions between reshapes"},

@@ -61,6 +61,9 @@ std::vector<golden::Int8Tensor> runQuantizedGraphGolden(
           parts.emplace_back(values[id]);
         }
         values[out] = golden::concatInt8(parts, 3);
+      } else if (const auto* slice = std::get_if<QSlice>(&op)) {
+        values[out] = golden::sliceInt8(values[slice->input], 3, slice->channelBegin,
+                                        graph.tensors[out].shape[3]);
       } else if (const auto* upsample = std::get_if<QUpsample>(&op)) {
         values[out] = golden::upsampleNearestInt8(values[upsample->input], upsample->factorH,
                                                   upsample->factorW);

@@ -182,6 +182,15 @@ class SegmentBuilder {
         }
         return add(std::move(op), origin);
       }
+      case NpuOpKind::ChannelSlice: {
+        QSlice op;
+        op.name = node.name;
+        op.input = tensorFor(node.input(0));
+        op.output = tensorFor(outValue);
+        checkShared(op.input, op.output);
+        op.channelBegin = channelSliceBegin(m_graph, node);
+        return add(std::move(op), origin);
+      }
       case NpuOpKind::Upsample: {
         QUpsample op;
         op.name = node.name;

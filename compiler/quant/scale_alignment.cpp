@@ -14,6 +14,7 @@ bool movesBytes(NpuOpKind kind) {
     case NpuOpKind::AvgPool:
     case NpuOpKind::GlobalAvgPool:
     case NpuOpKind::Concat:
+    case NpuOpKind::ChannelSlice:
     case NpuOpKind::Upsample:
     case NpuOpKind::Alias:
       return true;

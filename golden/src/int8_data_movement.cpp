@@ -34,6 +34,30 @@ Int8Tensor concatInt8(const std::vector<std::reference_wrapper<const Int8Tensor>
   return narrow(concat({wide.begin(), wide.end()}, axis));
 }
 
+Int8Tensor sliceInt8(const Int8Tensor& x, std::int64_t axis, std::int64_t begin,
+                     std::int64_t count) {
+  checkConsistent(x, "sliceInt8");
+  axis = normalizeAxis(axis, x.rank(), "sliceInt8");
+  const std::int64_t dim = x.shape[static_cast<std::size_t>(axis)];
+  if (begin < 0 || count < 0 || begin + count > dim) {
+    fail("sliceInt8: entries [{}, {}) leave axis {} of size {}", begin, begin + count, axis, dim);
+  }
+  std::int64_t outer = 1;
+  std::int64_t inner = 1;
+  for (std::int64_t d = 0; d < x.rank(); ++d) {
+    (d < axis ? outer : inner) *= d == axis ? 1 : x.shape[static_cast<std::size_t>(d)];
+  }
+  Int8Tensor y;
+  y.shape = x.shape;
+  y.shape[static_cast<std::size_t>(axis)] = count;
+  y.data.reserve(static_cast<std::size_t>(outer * count * inner));
+  for (std::int64_t o = 0; o < outer; ++o) {
+    const auto first = x.data.begin() + (o * dim + begin) * inner;
+    y.data.insert(y.data.end(), first, first + count * inner);
+  }
+  return y;
+}
+
 Int8Tensor resizeNearestInt8(const Int8Tensor& x, const ResizeParams& params) {
   return narrow(resizeNearest(widen(x, "resizeNearestInt8"), params));
 }

@@ -43,6 +43,8 @@ std::string opKindName(const compiler::QuantizedGraph& graph, const compiler::QO
           return "globalavgpool";
         } else if constexpr (std::is_same_v<T, compiler::QConcat>) {
           return "concat";
+        } else if constexpr (std::is_same_v<T, compiler::QSlice>) {
+          return "slice";
         } else if constexpr (std::is_same_v<T, compiler::QUpsample>) {
           return "upsample";
         } else {

@@ -67,23 +67,23 @@ INSTANTIATE_TEST_SUITE_P(
         // Where, Split, Tile, Expand, norms, DepthToSpace, batched MatMul (opsets 13, 17, 18).
         ModelCase{
             "hostops",
-            "Abs Slice Round Split Slice Slice GlobalAveragePool GlobalAveragePool Flatten "
-            "ReduceSum "
-            "GlobalMaxPool Flatten ReduceMin ReduceL2 Add Pow Pow Mul Add Add Sqrt Add Add "
-            "Reciprocal "
-            "Add Mul Pow Add Mul Exp Log Add Neg Mul Add Mul Add Mul Floor Ceil Mul Add Round Mul "
-            "Add "
-            "Erf Softplus Tanh Mul Mul Add Softplus Mul Add PRelu Min Max Mul Add Greater Mul "
+            "Abs Slice Round Slice Slice Slice Slice Slice GlobalAveragePool GlobalAveragePool "
+            "Flatten ReduceSum GlobalMaxPool Flatten ReduceMin ReduceL2 Add Pow Pow Mul Add Add "
+            "Sqrt "
+            "Add Add Reciprocal Add Mul Pow Add Mul Exp Log Add Neg Mul Add Mul Add Mul Floor Ceil "
+            "Mul Add Round Mul Add Erf Softplus Tanh Mul Mul Add Softplus Mul Add PRelu Min Max "
+            "Mul "
+            "Add Greater Mul Where Equal Where Mul Add Less Sub Mul Where Greater Less Not And "
             "Where "
-            "Equal Where Mul Add Less Sub Mul Where Greater Less Not And Where Mul Add Expand Sub "
-            "Slice Expand Tile Mul Add Sub Slice Slice Slice Gather Gather DepthToSpace Reshape "
-            "Reshape Transpose Reshape Mul Add Gather Transpose MatMul Mul Softmax LogSoftmax Mul "
-            "Add "
-            "ArgMax Cast Slice Add InstanceNormalization Reshape InstanceNormalization Reshape Mul "
-            "Add Mul Add Reshape Transpose Reshape Reshape Reshape Reshape Reshape Reshape Reshape "
+            "Mul Add Expand Sub Slice Expand Tile Mul Add Sub Slice Slice Slice Gather Gather "
+            "DepthToSpace Reshape Reshape Transpose Reshape Mul Add Gather Transpose MatMul Mul "
+            "Softmax LogSoftmax Mul Add ArgMax Cast Slice Add InstanceNormalization Reshape "
+            "InstanceNormalization Reshape Mul Add Mul Add Reshape Transpose Reshape Reshape "
+            "Reshape "
             "Reshape Reshape Reshape Reshape Reshape Reshape Reshape Reshape Reshape Reshape "
             "Reshape "
-            "Reshape Reshape Reshape Reshape Reshape Reshape Concat"},
+            "Reshape Reshape Reshape Reshape Reshape Reshape Reshape Reshape Reshape Reshape "
+            "Concat"},
         ModelCase{
             "hostops_opset17",
             "Conv Reshape Transpose Concat Add LayerNormalization MatMul Add Gelu "
@@ -92,14 +92,13 @@ INSTANTIATE_TEST_SUITE_P(
             "Transpose Add Flatten Flatten Flatten Flatten Concat"},
         ModelCase{
             "handmade_opset18",
-            "GlobalAveragePool Flatten ReduceMean ReduceSum ReduceMax GroupNormalization Split Mul "
-            "Reshape Transpose MatMul Add Tile SpaceToDepth DepthToSpace Expand Greater Less Not "
-            "And "
-            "Max Equal Where Where Mul Where ArgMax Cast Softmax LogSoftmax Reshape Reshape "
-            "Reshape "
+            "GlobalAveragePool Flatten ReduceMean ReduceSum ReduceMax GroupNormalization Slice "
+            "Slice "
+            "Slice Mul Reshape Transpose MatMul Add Tile SpaceToDepth DepthToSpace Expand Greater "
+            "Less Not And Max Equal Where Where Mul Where ArgMax Cast Softmax LogSoftmax Reshape "
             "Reshape Reshape Reshape Reshape Reshape Reshape Reshape Reshape Reshape Reshape "
             "Reshape "
-            "Reshape Reshape Reshape Concat"}),
+            "Reshape Reshape Reshape Reshape Reshape Concat"}),
     [](const ::testing::TestParamInfo<ModelCase>& info) { return std::string(info.param.name); });
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "npu/compiler/passes/recognize_activations.h"
 #include "npu/compiler/passes/reduce_to_global_pool.h"
 #include "npu/compiler/passes/simplify_reshapes.h"
+#include "npu/compiler/passes/split_to_slices.h"
 #include "test_support.h"
 
 namespace npu::compiler {
@@ -114,6 +115,27 @@ TEST(SimplifyReshapes, ReshapesCancelAcrossAnActivation) {
   Graph h = c.finish({c.node(OpKind::Flatten, "flat", {r})});
   runAndCompare(h, simplifyReshapes);
   EXPECT_EQ(opSequence(h), "Relu Flatten");
+}
+
+TEST(SplitToSlices, EachOutputBecomesASlice) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 6, 2, 2});
+  Node split;
+  split.name = "split";
+  split.op = OpKind::Split;
+  split.inputs = {x, b.ints("sizes", {1, 2, 3})};
+  split.attributes.set("axis", std::int64_t{-3});
+  std::vector<ValueId> parts;
+  for (const char* name : {"a", "b", "c"}) {
+    parts.push_back(b.graph().addIntermediate(name));
+    split.outputs.push_back(parts.back());
+  }
+  b.graph().addNode(std::move(split));
+  Graph g = b.finish(parts);
+  runAndCompare(g, splitToSlices);
+  EXPECT_EQ(opSequence(g), "Slice Slice Slice");
+  EXPECT_EQ(g.value(g.nodes()[2].input(1)).data->toInt64(), (std::vector<std::int64_t>{3}));
+  EXPECT_EQ(g.value(g.nodes()[2].input(2)).data->toInt64(), (std::vector<std::int64_t>{6}));
 }
 
 TEST(ReduceToGlobalPool, SpatialReductionsBecomeGlobalPools) {
@@ -400,8 +422,8 @@ TEST(Pipeline, UnknownDumpAfterPass) {
   EXPECT_EQ(
       errorOf([&] { runFrontEndPasses(g, options); }),
       "--dump-after: unknown pass 'fold-everything' (passes: infer-shapes, fold-constants, "
-      "eliminate-dead-code, simplify-reshapes, fold-batch-norm, fold-pad, recognize-activations, "
-      "reduce-to-global-pool, gemm-to-conv, fuse-activations, or all)");
+      "eliminate-dead-code, simplify-reshapes, fold-batch-norm, fold-pad, split-to-slices, "
+      "recognize-activations, reduce-to-global-pool, gemm-to-conv, fuse-activations, or all)");
 }
 
 }  // namespace

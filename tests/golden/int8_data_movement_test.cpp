@@ -1,4 +1,5 @@
-// int8 byte moves: channel concat, nearest upsample, zero-point padding, reshape, transpose.
+// int8 byte moves: channel concat and slice, nearest upsample, zero-point padding, reshape,
+// transpose.
 #include "npu/golden/int8_data_movement.h"
 
 #include <gtest/gtest.h>
@@ -17,6 +18,17 @@ TEST(Int8DataMovement, ChannelConcat) {
   const Int8Tensor y = concatInt8({a, b}, 3);
   EXPECT_EQ(y.shape, (Shape{1, 1, 2, 3}));
   EXPECT_EQ(y.data, (Bytes{1, 2, -1, 3, 4, -2}));
+}
+
+TEST(Int8DataMovement, ChannelSlice) {
+  // Two pixels of three channels; channels 1..2 of each.
+  const Int8Tensor x{{1, 1, 2, 3}, {1, 2, 3, 4, 5, 6}};
+  const Int8Tensor y = sliceInt8(x, 3, 1, 2);
+  EXPECT_EQ(y.shape, (Shape{1, 1, 2, 2}));
+  EXPECT_EQ(y.data, (Bytes{2, 3, 5, 6}));
+  EXPECT_EQ(sliceInt8(x, -2, 1, 1).data, (Bytes{4, 5, 6}));
+  EXPECT_EQ(testing::errorOf([&] { sliceInt8(x, 3, 2, 2); }),
+            "sliceInt8: entries [2, 4) leave axis 3 of size 3");
 }
 
 TEST(Int8DataMovement, NearestUpsample) {

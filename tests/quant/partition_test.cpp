@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "npu/compiler/partition/npu_support.h"
 #include "npu/compiler/partition/partition.h"
 #include "npu/compiler/partition/partition_report.h"
 #include "npu/compiler/quant/quantize_model.h"
@@ -149,6 +150,27 @@ TEST(Partition, LimitsAndShapesKeepNodesOnTheHost) {
   EXPECT_EQ(p.hostReason[2],
             "operands are not two [1, C, H, W] tensors of one shape or one of them [1, C, 1, 1]");
   EXPECT_EQ(p.hostReason[3], "Sub of two activations has no NPU form");
+}
+
+TEST(Partition, ChannelSlicesRunOnTheNpu) {
+  GraphBuilder b("slices");
+  ValueId x = b.input("x", {1, 6, 4, 4});
+  ValueId conv = b.node(OpKind::Conv, "conv", {x, b.weights("w", {6, 6, 1, 1})});
+  ValueId half = b.node(OpKind::Slice, "half",
+                        {conv, b.ints("s0", {3}), b.ints("e0", {6}), b.ints("a0", {1})});
+  ValueId rows = b.node(OpKind::Slice, "rows",
+                        {conv, b.ints("s1", {1}), b.ints("e1", {3}), b.ints("a1", {2})});
+  ValueId odd =
+      b.node(OpKind::Slice, "odd",
+             {conv, b.ints("s2", {1}), b.ints("e2", {6}), b.ints("a2", {-3}), b.ints("st2", {2})});
+  Graph g = b.finish({half, rows, odd});
+  Partition p = partitionGraph(g);
+  EXPECT_EQ(p.npuKind[nodeIndex(g, "half")], NpuOpKind::ChannelSlice);
+  EXPECT_EQ(channelSliceBegin(g, g.nodes()[nodeIndex(g, "half")]), 3);
+  EXPECT_EQ(p.hostReason[nodeIndex(g, "rows")],
+            "only a slice of consecutive channels runs on the NPU");
+  EXPECT_EQ(p.hostReason[nodeIndex(g, "odd")],
+            "only a slice of consecutive channels runs on the NPU");
 }
 
 TEST(CapacityCheck, APlanThatCannotFitIsRefusedBeforeCalibration) {

@@ -1,5 +1,5 @@
-// int8 byte-moving ops (input and output share scale and zero point): concat, nearest resize,
-// constant pad, reshape, transpose.
+// int8 byte-moving ops (input and output share scale and zero point): concat, slice, nearest
+// resize, constant pad, reshape, transpose.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +15,11 @@ namespace npu::golden {
 /// Concatenation along `axis` (NHWC channel concat is axis 3); other dimensions must match.
 Int8Tensor concatInt8(const std::vector<std::reference_wrapper<const Int8Tensor>>& inputs,
                       std::int64_t axis);
+
+/// The `count` consecutive entries of `axis` from `begin` (NHWC channel slice is axis 3): a
+/// Slice with step 1, or one output of a Split. Throws Error when the range leaves the axis.
+Int8Tensor sliceInt8(const Int8Tensor& x, std::int64_t axis, std::int64_t begin,
+                     std::int64_t count);
 
 /// Nearest resize with the same index rule as resizeNearest (any rank; for NHWC give scales or
 /// sizes for all four axes). Integer upsampling with Asymmetric + Floor repeats each pixel.

@@ -40,6 +40,7 @@ enum class NpuOpKind : std::uint8_t {
   AvgPool,        ///< QAvgPool
   GlobalAvgPool,  ///< QGlobalAvgPool
   Concat,         ///< QConcat along channels
+  ChannelSlice,   ///< QSlice: consecutive channels of an activation (Slice on axis 1, step 1)
   Upsample,       ///< QUpsample (nearest Resize by integer factors)
   Lut,            ///< QLut (a standalone activation)
   Alias,          ///< no op: the output is the input's bytes under the same NHWC shape
@@ -71,6 +72,9 @@ struct ChannelAffine {
   std::vector<float> scale;
   std::vector<float> bias;
 };
+
+/// The first input channel a ChannelSlice node (a Slice on axis 1) reads.
+std::int64_t channelSliceBegin(const Graph& graph, const Node& node);
 
 /// The coefficients of ChannelAffine node `node` for `channels` channels; throws Error when the
 /// node is not one.

@@ -80,6 +80,15 @@ struct QConcat {
   TensorId output = 0;
 };
 
+/// The channels [channelBegin, channelBegin + output channels) of the input (a channel Slice, one
+/// output of a channel Split); shared scale and zero point.
+struct QSlice {
+  std::string name;
+  TensorId input = 0;
+  TensorId output = 0;
+  std::int64_t channelBegin = 0;
+};
+
 /// Nearest-neighbour upsampling by integer factors; shared scale and zero point.
 struct QUpsample {
   std::string name;
@@ -97,8 +106,8 @@ struct QLut {
   golden::Lut lut{};
 };
 
-using QOp =
-    std::variant<QConv, QAdd, QMul, QMaxPool, QAvgPool, QGlobalAvgPool, QConcat, QUpsample, QLut>;
+using QOp = std::variant<QConv, QAdd, QMul, QMaxPool, QAvgPool, QGlobalAvgPool, QConcat, QSlice,
+                         QUpsample, QLut>;
 
 /// Ops in execution order over int8 tensors; `inputs` are fed from outside, `outputs` read back.
 struct QuantizedGraph {
