@@ -119,6 +119,30 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
               });
     return;
   }
+  if (const auto* shuffle = std::get_if<QShuffle>(&op)) {
+    // Group g's channels (a channel slice) go to output channels g, g + groups, ...: one byte
+    // per column, columns `groups` bytes apart, one row per pixel.
+    const std::int64_t w = out[2], c = out[3], perGroup = c / shuffle->groups;
+    for (std::int64_t g = 0; g < shuffle->groups; ++g) {
+      copyBands(ctx, name, shuffle->input, {g * perGroup, perGroup},
+                [&](std::int64_t sram, std::int64_t y, std::int64_t n) {
+                  if (n * w > 65535) {
+                    fail("layer '{}': a band of {} pixels exceeds the 65535 rows of a STORE", name,
+                         n * w);
+                  }
+                  isa::Store store;
+                  store.sram_addr = sram;
+                  store.ddr_addr = static_cast<std::int64_t>(outputAddress) + y * w * c + g;
+                  store.y_size = n * w;
+                  store.x_size = perGroup;
+                  store.c_bytes = 1;
+                  store.ddr_row_stride = c;
+                  store.ddr_col_stride = shuffle->groups;
+                  ctx.emit(store);
+                });
+    }
+    return;
+  }
   const auto& upsample = std::get<QUpsample>(op);
   const auto& in = ctx.graph.tensors[upsample.input].shape;
   const std::int64_t w = in[2], c = in[3], fh = upsample.factorH, fw = upsample.factorW;

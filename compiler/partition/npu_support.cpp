@@ -9,6 +9,7 @@
 
 #include "npu/compiler/ir/op_kind.h"
 #include "npu/compiler/ir/op_params.h"
+#include "npu/compiler/passes/fold_channel_shuffle.h"
 #include "npu/golden/fp32_pool.h"
 #include "npu/golden/fp32_resize.h"
 #include "npu/support/error.h"
@@ -232,6 +233,20 @@ NpuSupport sliceSupport(const Graph& graph, const Node& node) {
   return npu(NpuOpKind::ChannelSlice);
 }
 
+NpuSupport gatherSupport(const Graph& graph, const Node& node) {
+  if (auto reason = checkActivationInOut(graph, node)) {
+    return host(*reason);
+  }
+  const TensorData* indices = constantOf(graph, node.input(1));
+  std::int64_t axis = node.attributes.getInt("axis", 0);
+  if (indices == nullptr || (axis != 1 && axis != -3) ||
+      shuffleGroups(indices->toInt64(), graph.value(node.input(0)).shape[1]) == 0) {
+    return host(
+        "only a channel shuffle (a Gather of the channels in shuffle order) runs on the NPU");
+  }
+  return npu(NpuOpKind::ChannelShuffle);
+}
+
 NpuSupport concatSupport(const Graph& graph, const Node& node) {
   const Shape& out = graph.value(node.outputs.at(0)).shape;
   std::int64_t axis = node.attributes.getInt("axis", 0);
@@ -402,6 +417,8 @@ NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy str
       return concatSupport(graph, node);
     case OpKind::Slice:
       return sliceSupport(graph, node);
+    case OpKind::Gather:
+      return gatherSupport(graph, node);
     case OpKind::Resize:
       return resizeSupport(graph, node);
     case OpKind::BatchNormalization:

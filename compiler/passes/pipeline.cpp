@@ -11,6 +11,7 @@
 #include "npu/compiler/ir/verify.h"
 #include "npu/compiler/passes/eliminate_dead_code.h"
 #include "npu/compiler/passes/fold_batch_norm.h"
+#include "npu/compiler/passes/fold_channel_shuffle.h"
 #include "npu/compiler/passes/fold_constants.h"
 #include "npu/compiler/passes/fold_pad.h"
 #include "npu/compiler/passes/fuse_activations.h"
@@ -40,6 +41,7 @@ constexpr std::array kPipeline = {
   Pass{"fold-batch-norm",     foldBatchNorm,     "Conv -> BatchNormalization folded into the conv's weights and bias"},
   Pass{"fold-pad",            foldPad,           "zero Pad -> Conv folded into the conv's pads"},
   Pass{"split-to-slices",     splitToSlices,     "a Split as one Slice per output, so each part is placed on its own"},
+  Pass{"fold-channel-shuffle", foldChannelShuffle, "Reshape -> Transpose -> Reshape channel shuffles as one channel Gather"},
   Pass{"recognize-activations", recognizeActivations, "x * Sigmoid(x) as SiLU, x * HardSigmoid(x) as HardSwish"},
   Pass{"reduce-to-global-pool", reduceToGlobalPool, "ReduceMean/ReduceMax over H and W as the global pool it is"},
   Pass{"gemm-to-conv",        convertGemmToConv, "fully connected layers as 1x1 convolutions between reshapes"},

@@ -64,6 +64,8 @@ std::vector<golden::Int8Tensor> runQuantizedGraphGolden(
       } else if (const auto* slice = std::get_if<QSlice>(&op)) {
         values[out] = golden::sliceInt8(values[slice->input], 3, slice->channelBegin,
                                         graph.tensors[out].shape[3]);
+      } else if (const auto* shuffle = std::get_if<QShuffle>(&op)) {
+        values[out] = golden::shuffleChannelsInt8(values[shuffle->input], shuffle->groups);
       } else if (const auto* upsample = std::get_if<QUpsample>(&op)) {
         values[out] = golden::upsampleNearestInt8(values[upsample->input], upsample->factorH,
                                                   upsample->factorW);

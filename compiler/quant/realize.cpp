@@ -1,6 +1,8 @@
 // Realize: each NPU node of a segment as its quantized op with the exact integer parameters.
 #include "npu/compiler/quant/realize.h"
 
+#include "npu/compiler/passes/fold_channel_shuffle.h"
+
 #include <fmt/format.h>
 
 #include <limits>
@@ -189,6 +191,16 @@ class SegmentBuilder {
         op.output = tensorFor(outValue);
         checkShared(op.input, op.output);
         op.channelBegin = channelSliceBegin(m_graph, node);
+        return add(std::move(op), origin);
+      }
+      case NpuOpKind::ChannelShuffle: {
+        QShuffle op;
+        op.name = node.name;
+        op.input = tensorFor(node.input(0));
+        op.output = tensorFor(outValue);
+        checkShared(op.input, op.output);
+        const Value& indices = m_graph.value(node.input(1));
+        op.groups = shuffleGroups(indices.data->toInt64(), m_graph.value(node.input(0)).shape[1]);
         return add(std::move(op), origin);
       }
       case NpuOpKind::Upsample: {

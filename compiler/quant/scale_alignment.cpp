@@ -15,6 +15,7 @@ bool movesBytes(NpuOpKind kind) {
     case NpuOpKind::GlobalAvgPool:
     case NpuOpKind::Concat:
     case NpuOpKind::ChannelSlice:
+    case NpuOpKind::ChannelShuffle:
     case NpuOpKind::Upsample:
     case NpuOpKind::Alias:
       return true;

@@ -58,6 +58,18 @@ Int8Tensor sliceInt8(const Int8Tensor& x, std::int64_t axis, std::int64_t begin,
   return y;
 }
 
+Int8Tensor shuffleChannelsInt8(const Int8Tensor& x, std::int64_t groups) {
+  checkConsistent(x, "shuffleChannelsInt8");
+  if (x.rank() != 4 || groups < 1 || x.shape[3] % groups != 0) {
+    fail("shuffleChannelsInt8: needs NHWC input with channels divisible by {}, got {}", groups,
+         shapeString(x.shape));
+  }
+  const std::vector<std::int64_t> grouped{x.shape[0], x.shape[1], x.shape[2], groups,
+                                          x.shape[3] / groups};
+  const std::vector<std::int64_t> perm{0, 1, 2, 4, 3};
+  return reshapeInt8(transposeInt8(reshapeInt8(x, grouped), perm), x.shape);
+}
+
 Int8Tensor resizeNearestInt8(const Int8Tensor& x, const ResizeParams& params) {
   return narrow(resizeNearest(widen(x, "resizeNearestInt8"), params));
 }

@@ -45,6 +45,8 @@ std::string opKindName(const compiler::QuantizedGraph& graph, const compiler::QO
           return "concat";
         } else if constexpr (std::is_same_v<T, compiler::QSlice>) {
           return "slice";
+        } else if constexpr (std::is_same_v<T, compiler::QShuffle>) {
+          return "shuffle";
         } else if constexpr (std::is_same_v<T, compiler::QUpsample>) {
           return "upsample";
         } else {

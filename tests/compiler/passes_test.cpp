@@ -6,6 +6,7 @@
 #include "npu/compiler/ir/verify.h"
 #include "npu/compiler/passes/eliminate_dead_code.h"
 #include "npu/compiler/passes/fold_batch_norm.h"
+#include "npu/compiler/passes/fold_channel_shuffle.h"
 #include "npu/compiler/passes/fold_constants.h"
 #include "npu/compiler/passes/fold_pad.h"
 #include "npu/compiler/passes/fuse_activations.h"
@@ -136,6 +137,23 @@ TEST(SplitToSlices, EachOutputBecomesASlice) {
   EXPECT_EQ(opSequence(g), "Slice Slice Slice");
   EXPECT_EQ(g.value(g.nodes()[2].input(1)).data->toInt64(), (std::vector<std::int64_t>{3}));
   EXPECT_EQ(g.value(g.nodes()[2].input(2)).data->toInt64(), (std::vector<std::int64_t>{6}));
+}
+
+TEST(FoldChannelShuffle, ReshapeTransposeReshapeBecomesAChannelGather) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 6, 2, 2});
+  ValueId grouped = b.node(OpKind::Reshape, "view", {x, b.ints("g", {1, 3, 2, 2, 2})});
+  ValueId swapped = b.node(OpKind::Transpose, "swap", {grouped},
+                           attrs({{"perm", std::vector<std::int64_t>{0, 2, 1, 3, 4}}}));
+  Graph g = b.finish({b.node(OpKind::Reshape, "back", {swapped, b.ints("s", {1, 6, 2, 2})})});
+  runAndCompare(g, foldChannelShuffle);
+  EXPECT_EQ(opSequence(g), "Gather");
+  // Three groups of two: output channel c * 3 + g reads input channel g * 2 + c.
+  std::vector<std::int64_t> order = g.value(g.nodes()[0].input(1)).data->toInt64();
+  EXPECT_EQ(order, (std::vector<std::int64_t>{0, 2, 4, 1, 3, 5}));
+  EXPECT_EQ(shuffleGroups(order, 6), 3);
+  EXPECT_EQ(shuffleGroups(std::vector<std::int64_t>{0, 1, 2, 3, 4, 5}, 6), 0);
+  EXPECT_EQ(shuffleGroups(std::vector<std::int64_t>{0, 3, 1, 4, 2, 5}, 6), 2);
 }
 
 TEST(ReduceToGlobalPool, SpatialReductionsBecomeGlobalPools) {
@@ -419,11 +437,11 @@ TEST(Pipeline, UnknownDumpAfterPass) {
   Graph g = b.finish({b.node(OpKind::Relu, "r", {x})});
   PipelineOptions options;
   options.dumpAfter = {"fold-everything"};
-  EXPECT_EQ(
-      errorOf([&] { runFrontEndPasses(g, options); }),
-      "--dump-after: unknown pass 'fold-everything' (passes: infer-shapes, fold-constants, "
-      "eliminate-dead-code, simplify-reshapes, fold-batch-norm, fold-pad, split-to-slices, "
-      "recognize-activations, reduce-to-global-pool, gemm-to-conv, fuse-activations, or all)");
+  EXPECT_EQ(errorOf([&] { runFrontEndPasses(g, options); }),
+            "--dump-after: unknown pass 'fold-everything' (passes: infer-shapes, fold-constants, "
+            "eliminate-dead-code, simplify-reshapes, fold-batch-norm, fold-pad, split-to-slices, "
+            "fold-channel-shuffle, recognize-activations, reduce-to-global-pool, gemm-to-conv, "
+            "fuse-activations, or all)");
 }
 
 }  // namespace

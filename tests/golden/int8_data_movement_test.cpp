@@ -31,6 +31,15 @@ TEST(Int8DataMovement, ChannelSlice) {
             "sliceInt8: entries [2, 4) leave axis 3 of size 3");
 }
 
+TEST(Int8DataMovement, ChannelShuffle) {
+  // One pixel of six channels in three groups of two: [a0 a1 | b0 b1 | c0 c1] -> a0 b0 c0 a1 b1 c1.
+  const Int8Tensor x{{1, 1, 1, 6}, {10, 11, 20, 21, 30, 31}};
+  EXPECT_EQ(shuffleChannelsInt8(x, 3).data, (Bytes{10, 20, 30, 11, 21, 31}));
+  EXPECT_EQ(shuffleChannelsInt8(x, 2).data, (Bytes{10, 21, 11, 30, 20, 31}));
+  EXPECT_EQ(testing::errorOf([&] { shuffleChannelsInt8(x, 4); }),
+            "shuffleChannelsInt8: needs NHWC input with channels divisible by 4, got [1, 1, 1, 6]");
+}
+
 TEST(Int8DataMovement, NearestUpsample) {
   const Int8Tensor x{{1, 2, 1, 2}, {1, 2, 3, 4}};
   const Int8Tensor y = upsampleNearestInt8(x, 2, 2);

@@ -173,6 +173,21 @@ TEST(Partition, ChannelSlicesRunOnTheNpu) {
             "only a slice of consecutive channels runs on the NPU");
 }
 
+TEST(Partition, ChannelShufflesRunOnTheNpu) {
+  GraphBuilder b("shuffle");
+  ValueId x = b.input("x", {1, 4, 2, 2});
+  ValueId conv = b.node(OpKind::Conv, "conv", {x, b.weights("w", {4, 4, 1, 1})});
+  ValueId shuffle = b.node(OpKind::Gather, "shuffle", {conv, b.ints("order", {0, 2, 1, 3})},
+                           attrs({{"axis", std::int64_t{1}}}));
+  ValueId other = b.node(OpKind::Gather, "reverse", {conv, b.ints("rev", {3, 2, 1, 0})},
+                         attrs({{"axis", std::int64_t{1}}}));
+  Graph g = b.finish({shuffle, other});
+  Partition p = partitionGraph(g);
+  EXPECT_EQ(p.npuKind[nodeIndex(g, "shuffle")], NpuOpKind::ChannelShuffle);
+  EXPECT_EQ(p.hostReason[nodeIndex(g, "reverse")],
+            "only a channel shuffle (a Gather of the channels in shuffle order) runs on the NPU");
+}
+
 TEST(CapacityCheck, APlanThatCannotFitIsRefusedBeforeCalibration) {
   isa::NpuConfig hw =
       isa::loadNpuConfig(std::filesystem::path(NPU_SOURCE_DIR) / "configs" / "npu-s.yaml");

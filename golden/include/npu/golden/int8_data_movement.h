@@ -21,6 +21,10 @@ Int8Tensor concatInt8(const std::vector<std::reference_wrapper<const Int8Tensor>
 Int8Tensor sliceInt8(const Int8Tensor& x, std::int64_t axis, std::int64_t begin,
                      std::int64_t count);
 
+/// The channel shuffle of NHWC `x` in `groups` groups: channels viewed as [groups, C / groups],
+/// transposed to [C / groups, groups] (ShuffleNet's reshape-transpose-reshape).
+Int8Tensor shuffleChannelsInt8(const Int8Tensor& x, std::int64_t groups);
+
 /// Nearest resize with the same index rule as resizeNearest (any rank; for NHWC give scales or
 /// sizes for all four axes). Integer upsampling with Asymmetric + Floor repeats each pixel.
 Int8Tensor resizeNearestInt8(const Int8Tensor& x, const ResizeParams& params);

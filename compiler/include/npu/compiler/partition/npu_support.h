@@ -33,18 +33,19 @@ std::optional<DispatchStrategy> parseDispatchStrategy(std::string_view name);
 
 /// The quantized op a node becomes on the NPU.
 enum class NpuOpKind : std::uint8_t {
-  Conv,           ///< QConv (Conv with its fused activation; FC is a 1x1 conv)
-  Add,            ///< QAdd of two activations of one shape, or one of them [1, C, 1, 1]
-  Mul,            ///< QMul of two activations of one shape, or one of them [1, C, 1, 1]
-  MaxPool,        ///< QMaxPool (MaxPool, GlobalMaxPool)
-  AvgPool,        ///< QAvgPool
-  GlobalAvgPool,  ///< QGlobalAvgPool
-  Concat,         ///< QConcat along channels
-  ChannelSlice,   ///< QSlice: consecutive channels of an activation (Slice on axis 1, step 1)
-  Upsample,       ///< QUpsample (nearest Resize by integer factors)
-  Lut,            ///< QLut (a standalone activation)
-  Alias,          ///< no op: the output is the input's bytes under the same NHWC shape
-  ChannelAffine,  ///< y = a[c] * x + b[c] as a depthwise 1x1 QConv (BN, op with a constant)
+  Conv,            ///< QConv (Conv with its fused activation; FC is a 1x1 conv)
+  Add,             ///< QAdd of two activations of one shape, or one of them [1, C, 1, 1]
+  Mul,             ///< QMul of two activations of one shape, or one of them [1, C, 1, 1]
+  MaxPool,         ///< QMaxPool (MaxPool, GlobalMaxPool)
+  AvgPool,         ///< QAvgPool
+  GlobalAvgPool,   ///< QGlobalAvgPool
+  Concat,          ///< QConcat along channels
+  ChannelSlice,    ///< QSlice: consecutive channels of an activation (Slice on axis 1, step 1)
+  ChannelShuffle,  ///< QShuffle: a Gather of the channels in a shuffle's order
+  Upsample,        ///< QUpsample (nearest Resize by integer factors)
+  Lut,             ///< QLut (a standalone activation)
+  Alias,           ///< no op: the output is the input's bytes under the same NHWC shape
+  ChannelAffine,   ///< y = a[c] * x + b[c] as a depthwise 1x1 QConv (BN, op with a constant)
 };
 
 /// Where a node can run: the NPU form, or the reason it stays on the host.

@@ -89,6 +89,15 @@ struct QSlice {
   std::int64_t channelBegin = 0;
 };
 
+/// The channel shuffle in `groups` groups (output channel c * groups + g is input channel
+/// g * C / groups + c); shared scale and zero point.
+struct QShuffle {
+  std::string name;
+  TensorId input = 0;
+  TensorId output = 0;
+  std::int64_t groups = 2;
+};
+
 /// Nearest-neighbour upsampling by integer factors; shared scale and zero point.
 struct QUpsample {
   std::string name;
@@ -107,7 +116,7 @@ struct QLut {
 };
 
 using QOp = std::variant<QConv, QAdd, QMul, QMaxPool, QAvgPool, QGlobalAvgPool, QConcat, QSlice,
-                         QUpsample, QLut>;
+                         QShuffle, QUpsample, QLut>;
 
 /// Ops in execution order over int8 tensors; `inputs` are fed from outside, `outputs` read back.
 struct QuantizedGraph {
