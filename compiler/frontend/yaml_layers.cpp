@@ -125,6 +125,9 @@ class Builder {
     node.op = op;
     node.inputs = std::move(inputs);
     node.attributes = std::move(attributes);
+    // The output first: adding a value may move every value, and `known` points into them.
+    ValueId out = g.addIntermediate(g.uniqueValueName(outputName));
+    node.outputs = {out};
     std::vector<KnownValue> known;
     known.reserve(node.inputs.size());
     std::vector<const KnownValue*> pointers;
@@ -137,8 +140,6 @@ class Builder {
       known.push_back(KnownValue{v.dtype, v.shape, v.data ? &*v.data : nullptr});
       pointers.push_back(&known.back());
     }
-    ValueId out = g.addIntermediate(g.uniqueValueName(outputName));
-    node.outputs = {out};
     std::vector<InferredOutput> types = inferNode(node, pointers);
     Value& v = g.value(out);
     v.dtype = types.at(0).dtype;
@@ -473,6 +474,22 @@ ValueId Builder::build() {
     out = resize();
   } else if (op == "Pad") {
     out = pad();
+  } else if (op == "Slice") {
+    // starts, ends (required), axes (all, in order), steps (1): ONNX Slice with constant bounds.
+    expectInputs(1, 1);
+    if (!m_b.keys.has("starts") || !m_b.keys.has("ends")) {
+      fail("'starts' and 'ends' are required");
+    }
+    std::vector<ValueId> inputs = m_b.inputs;
+    inputs.push_back(indexConstant("starts", m_b.keys.integers("starts", {})));
+    inputs.push_back(indexConstant("ends", m_b.keys.integers("ends", {})));
+    if (m_b.keys.has("axes") || m_b.keys.has("steps")) {
+      inputs.push_back(indexConstant("axes", m_b.keys.integers("axes", {})));
+    }
+    if (m_b.keys.has("steps")) {
+      inputs.push_back(indexConstant("steps", m_b.keys.integers("steps", {})));
+    }
+    out = emit(OpKind::Slice, m_b.name, m_b.name, inputs, Attributes());
   } else {
     std::optional<OpKind> kind = parseOpKind(op);
     if (!kind || kernelKind(*kind) != KernelKind::Fp32) {

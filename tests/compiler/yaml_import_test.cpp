@@ -73,6 +73,23 @@ TEST(YamlImport, BlocksRepeatAndDefaultWiring) {
   EXPECT_EQ(g.value(add.inputs[1]).name, "layer1.0/out");
 }
 
+TEST(YamlImport, ChannelSlicesFeedTheLayersAfterThem) {
+  // The conv after a slice sizes its weights from the slice's output (its bounds are constants
+  // the shape rule reads while the builder keeps adding values).
+  Graph g = parse(R"(
+inputs:
+  x: [1, 8, 4, 4]
+layers:
+  - {name: half, op: Slice, input: x, starts: [2], ends: [6], axes: [1]}
+  - {name: c, op: Conv, out_channels: 3, kernel: 1}
+  - {name: odd, op: Slice, input: x, starts: [1, 0], ends: [8, 4], axes: [1, 2], steps: [2, 2]}
+)");
+  EXPECT_EQ(opSequence(g), "Slice Conv Slice");
+  EXPECT_EQ(g.value(*g.findValue("half")).shape, (Shape{1, 4, 4, 4}));
+  EXPECT_EQ(g.value(g.nodes()[1].input(1)).shape, (Shape{3, 4, 1, 1}));
+  EXPECT_EQ(g.value(*g.findValue("odd")).shape, (Shape{1, 4, 2, 4}));
+}
+
 TEST(YamlImport, BlockParametersDoNotLeakIntoLaterUses) {
   // A use that sets a parameter must not change the default another use relies on.
   Graph g = parse(R"(
