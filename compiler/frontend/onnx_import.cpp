@@ -468,9 +468,9 @@ class OnnxImporter {
       node.outputs.push_back(m_graph.addIntermediate(proto.output(i)));
     }
     if (upsample) {
-      if (node.attributes.getString("mode", "nearest") != "nearest") {
-        fail("{}: mode '{}' is not supported (nearest only)", where,
-             node.attributes.getString("mode", ""));
+      // Upsample-7/9 spell linear "linear" (older exporters "bilinear"); Resize checks the rest.
+      if (node.attributes.getString("mode", "nearest") == "bilinear") {
+        node.attributes.set("mode", std::string("linear"));
       }
       upsampleToResize(node);
     } else {

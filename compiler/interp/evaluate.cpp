@@ -117,7 +117,9 @@ FloatTensor resize(const Node& node, const Operands& in) {
   } else {
     sizes = in.ints(3);
   }
-  return golden::resizeNearest(x, resizeParams(node, x.shape, scales, sizes));
+  golden::ResizeParams params = resizeParams(node, x.shape, scales, sizes);
+  return params.mode == golden::ResizeMode::Linear ? golden::resizeLinear(x, params)
+                                                   : golden::resizeNearest(x, params);
 }
 
 FloatTensor pad(const Node& node, const Operands& in) {

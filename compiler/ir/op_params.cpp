@@ -173,10 +173,11 @@ golden::ResizeParams resizeParams(const Node& node, std::span<const std::int64_t
                                   std::span<const float> scales,
                                   std::span<const std::int64_t> sizes) {
   std::string mode = node.attributes.getString("mode", "nearest");
-  if (mode != "nearest") {
-    fail("mode '{}' is not supported (nearest only)", mode);
+  if (mode != "nearest" && mode != "linear") {
+    fail("mode '{}' is not supported (nearest and linear)", mode);
   }
   golden::ResizeParams params;
+  params.mode = mode == "linear" ? golden::ResizeMode::Linear : golden::ResizeMode::Nearest;
   if (!scales.empty()) {
     params.scales.assign(scales.begin(), scales.end());
   } else {

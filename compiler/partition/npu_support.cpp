@@ -286,6 +286,9 @@ NpuSupport resizeSupport(const Graph& graph, const Node& node) {
       return host("scales and sizes are not constants");
     }
     golden::ResizeParams params = resizeParams(node, in, s, z);
+    if (params.mode != golden::ResizeMode::Nearest) {
+      return host("linear resize runs on the host (the NPU upsamples by nearest)");
+    }
     std::vector<std::vector<std::int64_t>> tables = golden::nearestSourceTables(in, params);
     for (int axis = 2; axis < 4; ++axis) {
       std::int64_t factor = out[axis] / in[axis];

@@ -148,11 +148,11 @@ TEST(ShapeRules, BadInputMessages) {
                     }),
             "test.onnx: node 'n' (MatMul): shapes [2, 3] and [4, 5] do not multiply");
   EXPECT_EQ(
-      message({1, 1, 2, 2}, OpKind::Resize, attrs({{"mode", std::string("linear")}}),
+      message({1, 1, 2, 2}, OpKind::Resize, attrs({{"mode", std::string("cubic")}}),
               [](GraphBuilder& b, ValueId) {
                 return std::vector<ValueId>{ValueId{}, b.constant("scales", {4}, {1, 1, 2, 2})};
               }),
-      "test.onnx: node 'n' (Resize): mode 'linear' is not supported (nearest only)");
+      "test.onnx: node 'n' (Resize): mode 'cubic' is not supported (nearest and linear)");
   EXPECT_EQ(message({1, 1, 2, 2}, OpKind::Reshape, {},
                     [](GraphBuilder& b, ValueId x) {
                       return std::vector<ValueId>{b.node(OpKind::Relu, "computed", {x})};

@@ -1,4 +1,5 @@
-// fp32 nearest Resize: integer and non-integer scales, coordinate transforms, rounding modes.
+// fp32 Resize: nearest (integer and non-integer scales, coordinate transforms, rounding modes)
+// and linear.
 #include "npu/golden/fp32_resize.h"
 
 #include <gtest/gtest.h>
@@ -23,6 +24,22 @@ std::vector<std::int64_t> sources(std::int64_t in, std::int64_t out, CoordinateT
 }
 
 using V = std::vector<std::int64_t>;
+
+TEST(Fp32Resize, LinearMatchesPyTorchBilinear) {
+  // The values PyTorch's F.interpolate(mode="bilinear") gives for [[0, 1], [2, 5]].
+  const FloatTensor x{{1, 1, 2, 2}, {0, 1, 2, 5}};
+  ResizeParams p;
+  p.mode = ResizeMode::Linear;
+  p.scales = {1, 1, 2, 2};  // half_pixel: align_corners=False
+  expectTensor(resizeLinear(x, p), {1, 1, 4, 4},
+               {0.0F, 0.25F, 0.75F, 1.0F, 0.5F, 0.875F, 1.625F, 2.0F, 1.5F, 2.125F, 3.375F, 4.0F,
+                2.0F, 2.75F, 4.25F, 5.0F});
+  p.scales.clear();
+  p.sizes = {1, 1, 2, 4};
+  p.coordinateTransform = CoordinateTransform::AlignCorners;
+  expectTensor(resizeLinear(x, p), {1, 1, 2, 4},
+               {0.0F, 1.0F / 3, 2.0F / 3, 1.0F, 2.0F, 3.0F, 4.0F, 5.0F});
+}
 
 TEST(Fp32Resize, IntegerUpsampleAsymmetricFloor) {
   ResizeParams p;
