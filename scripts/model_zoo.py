@@ -59,7 +59,7 @@ MAX_SEGMENTS = {
     "regnet_y_400mf": 2,
     "vit_tiny": 4,
     "yolo_tiny": 2,
-    "alexnet": 4,
+    "alexnet": 2,
 }
 
 

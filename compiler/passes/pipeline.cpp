@@ -13,6 +13,7 @@
 #include "npu/compiler/passes/fold_batch_norm.h"
 #include "npu/compiler/passes/fold_channel_shuffle.h"
 #include "npu/compiler/passes/fold_constants.h"
+#include "npu/compiler/passes/fold_flatten_into_fc.h"
 #include "npu/compiler/passes/fold_pad.h"
 #include "npu/compiler/passes/fuse_activations.h"
 #include "npu/compiler/passes/gemm_to_conv.h"
@@ -46,6 +47,7 @@ constexpr std::array kPipeline = {
   Pass{"reduce-to-global-pool", reduceToGlobalPool, "ReduceMean/ReduceMax over H and W as the global pool it is"},
   Pass{"gemm-to-conv",        convertGemmToConv, "fully connected layers as 1x1 convolutions between reshapes"},
   Pass{"simplify-reshapes",   simplifyReshapes,  "Flatten + Reshape around a converted FC cancel, also across an activation"},
+  Pass{"fold-flatten-into-fc", foldFlattenIntoFc, "a flatten of [N, C, H, W] before an FC becomes the FC's H x W kernel"},
   Pass{"fuse-activations",    fuseActivations,   "activations into Conv/Add epilogues"},
   Pass{"eliminate-dead-code", eliminateDeadCode, "drop weights the folds replaced"},
 };

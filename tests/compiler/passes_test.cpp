@@ -8,6 +8,7 @@
 #include "npu/compiler/passes/fold_batch_norm.h"
 #include "npu/compiler/passes/fold_channel_shuffle.h"
 #include "npu/compiler/passes/fold_constants.h"
+#include "npu/compiler/passes/fold_flatten_into_fc.h"
 #include "npu/compiler/passes/fold_pad.h"
 #include "npu/compiler/passes/fuse_activations.h"
 #include "npu/compiler/passes/gemm_to_conv.h"
@@ -154,6 +155,25 @@ TEST(FoldChannelShuffle, ReshapeTransposeReshapeBecomesAChannelGather) {
   EXPECT_EQ(shuffleGroups(order, 6), 3);
   EXPECT_EQ(shuffleGroups(std::vector<std::int64_t>{0, 1, 2, 3, 4, 5}, 6), 0);
   EXPECT_EQ(shuffleGroups(std::vector<std::int64_t>{0, 3, 1, 4, 2, 5}, 6), 2);
+}
+
+TEST(FoldFlattenIntoFc, TheFlattenBecomesTheKernel) {
+  // AlexNet's classifier after gemm-to-conv: [1, 3, 2, 2] flattened to [1, 12, 1, 1], FC to 5.
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 3, 2, 2});
+  ValueId flat = b.node(OpKind::Reshape, "flat", {x, b.ints("s", {1, 12, 1, 1})});
+  Graph g = b.finish({b.node(OpKind::Conv, "fc", {flat, b.weights("w", {5, 12, 1, 1})})});
+  runAndCompare(g, foldFlattenIntoFc);
+  EXPECT_EQ(opSequence(g), "Conv");
+  EXPECT_EQ(g.value(g.nodes()[0].input(1)).shape, (Shape{5, 3, 2, 2}));
+  // A flatten of a 1x1 map (after a global pool) is already a layout no-op: left alone.
+  GraphBuilder c;
+  ValueId y = c.input("y", {1, 12, 1, 1});
+  ValueId same = c.node(OpKind::Flatten, "flat", {y});
+  ValueId back = c.node(OpKind::Reshape, "nchw", {same, c.ints("s", {1, 12, 1, 1})});
+  Graph h = c.finish({c.node(OpKind::Conv, "fc", {back, c.weights("w", {5, 12, 1, 1})})});
+  runAndCompare(h, foldFlattenIntoFc);
+  EXPECT_EQ(opSequence(h), "Flatten Reshape Conv");
 }
 
 TEST(ReduceToGlobalPool, SpatialReductionsBecomeGlobalPools) {
@@ -441,7 +461,7 @@ TEST(Pipeline, UnknownDumpAfterPass) {
             "--dump-after: unknown pass 'fold-everything' (passes: infer-shapes, fold-constants, "
             "eliminate-dead-code, simplify-reshapes, fold-batch-norm, fold-pad, split-to-slices, "
             "fold-channel-shuffle, recognize-activations, reduce-to-global-pool, gemm-to-conv, "
-            "fuse-activations, or all)");
+            "fold-flatten-into-fc, fuse-activations, or all)");
 }
 
 }  // namespace
