@@ -129,8 +129,10 @@ void addOpcheckCommand(CLI::App& app, Action& action) {
       "opcheck", "Check random one-op cases bit-exactly against golden, or replay a repro");
   command
       ->add_option("OP", options->op,
-                   "conv, eltwise, pool, lut, concat, upsample or all (omit with --repro)")
-      ->check(CLI::IsMember({"conv", "eltwise", "pool", "lut", "concat", "upsample", "all"}));
+                   "conv, eltwise, pool, lut, concat, upsample, slice, shuffle or all (omit with "
+                   "--repro)")
+      ->check(CLI::IsMember(
+          {"conv", "eltwise", "pool", "lut", "concat", "upsample", "slice", "shuffle", "all"}));
   command->add_option("--count", options->count, "Cases to run (default 100)");
   command->add_option("--seed", options->seed, "Sweep seed (default 1)");
   CLI::Option* hw =
@@ -161,8 +163,8 @@ void addOpcheckCommand(CLI::App& app, Action& action) {
       }
       if (options->op.empty()) {
         fail(
-            "opcheck: name an OP (conv, eltwise, pool, lut, concat, upsample, all) or --repro "
-            "FILE");
+            "opcheck: name an OP (conv, eltwise, pool, lut, concat, upsample, slice, shuffle, all) "
+            "or --repro FILE");
       }
       return sweep(*options);
     };

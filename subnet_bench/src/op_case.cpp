@@ -13,10 +13,11 @@
 namespace npu::bench {
 namespace {
 
-constexpr std::array<std::string_view, 9> kKindNames{
-    "conv", "add", "mul", "maxpool", "avgpool", "globalavgpool", "lut", "concat", "upsample"};
-constexpr std::array<std::string_view, 6> kFamilyNames{"conv", "eltwise", "pool",
-                                                       "lut",  "concat",  "upsample"};
+constexpr std::array<std::string_view, 11> kKindNames{
+    "conv", "add",    "mul",      "maxpool", "avgpool", "globalavgpool",
+    "lut",  "concat", "upsample", "slice",   "shuffle"};
+constexpr std::array<std::string_view, 8> kFamilyNames{"conv",   "eltwise",  "pool",  "lut",
+                                                       "concat", "upsample", "slice", "shuffle"};
 constexpr std::array<std::string_view, 3> kPatternNames{"uniform", "extremes", "near_zero_point"};
 
 /// Sizes above this are rejected: a repro file is a small thing, and this keeps every product
@@ -24,7 +25,7 @@ constexpr std::array<std::string_view, 3> kPatternNames{"uniform", "extremes", "
 constexpr std::int64_t kMaxSize = 65535;
 
 /// The scale every tensor carries: cases state their multipliers directly, so scales only
-/// matter to ops that require equal quantization (concat, upsample).
+/// matter to ops that require equal quantization (concat, upsample, slice, shuffle).
 constexpr double kScale = 0.05;
 
 template <std::size_t N>
@@ -51,6 +52,10 @@ void checkRequant(const Requant& r, std::string_view what) {
 
 bool usesOutputStage(OpKind kind) {
   return kind == OpKind::Conv || kind == OpKind::Add || kind == OpKind::Mul;
+}
+
+bool isEltwise(OpKind kind) {
+  return kind == OpKind::Add || kind == OpKind::Mul;
 }
 
 bool usesWindow(OpKind kind) {
@@ -203,9 +208,13 @@ OpFamily familyOf(OpKind kind) {
     case OpKind::Concat:
       return OpFamily::Concat;
     case OpKind::Upsample:
+      return OpFamily::Upsample;
+    case OpKind::Slice:
+      return OpFamily::Slice;
+    case OpKind::Shuffle:
       break;
   }
-  return OpFamily::Upsample;
+  return OpFamily::Shuffle;
 }
 
 std::string_view dataPatternName(DataPattern pattern) {
@@ -222,7 +231,7 @@ void validateCase(const OpCase& c) {
   checkRange(c.width, 1, kMaxSize, "width");
   checkRange(c.channels, 1, kMaxSize, "channels");
   checkRange(c.inputZeroPoint, -128, 127, "input zero point");
-  if (c.kind == OpKind::Add || c.kind == OpKind::Mul) {
+  if (isEltwise(c.kind)) {
     checkRange(c.inputZeroPointB, -128, 127, "second input zero point");
   }
   if (usesOutputStage(c.kind)) {
@@ -271,6 +280,16 @@ void validateCase(const OpCase& c) {
     checkRange(c.factor[0], 1, 64, "upsample factor");
     checkRange(c.factor[1], 1, 64, "upsample factor");
   }
+  if (c.kind == OpKind::Slice) {
+    checkRange(c.channelBegin, 0, c.channels - 1, "slice channel begin");
+    checkRange(c.sliceChannels, 1, c.channels - c.channelBegin, "slice channels");
+  }
+  if (c.kind == OpKind::Shuffle) {
+    checkRange(c.groups, 2, c.channels, "shuffle groups");
+    if (c.channels % c.groups != 0) {
+      fail("case: shuffle groups {} must divide the channels {}", c.groups, c.channels);
+    }
+  }
   if (usesWindow(c.kind)) {
     const std::array<std::int64_t, 2> dilation =
         c.kind == OpKind::Conv ? c.dilation : std::array<std::int64_t, 2>{1, 1};
@@ -288,16 +307,23 @@ void validateCase(const OpCase& c) {
 
 OpCase normalizedCase(OpCase c) {
   const OpCase defaults;
-  if (c.kind != OpKind::Add && c.kind != OpKind::Mul) {
+  if (!isEltwise(c.kind)) {
     c.inputZeroPointB = defaults.inputZeroPointB;
+    c.perChannelB = defaults.perChannelB;
+  }
+  if (c.kind != OpKind::Slice) {
+    c.channelBegin = defaults.channelBegin;
+    c.sliceChannels = defaults.sliceChannels;
   }
   if (c.kind != OpKind::Concat) {
     c.concatChannels.clear();
   }
+  if (c.kind != OpKind::Conv && c.kind != OpKind::Shuffle) {
+    c.groups = defaults.groups;
+  }
   if (c.kind != OpKind::Conv) {
     c.outChannels = defaults.outChannels;
     c.dilation = defaults.dilation;
-    c.groups = defaults.groups;
     c.biasRange = defaults.biasRange;
     c.fullRangeWeights = defaults.fullRangeWeights;
     c.perChannel = defaults.perChannel;
@@ -349,9 +375,12 @@ std::vector<std::int64_t> caseOutputShape(const OpCase& c) {
     }
     case OpKind::Upsample:
       return {1, c.height * c.factor[0], c.width * c.factor[1], c.channels};
+    case OpKind::Slice:
+      return {1, c.height, c.width, c.sliceChannels};
     case OpKind::Add:
     case OpKind::Mul:
     case OpKind::Lut:
+    case OpKind::Shuffle:
       break;
   }
   return {1, c.height, c.width, c.channels};
@@ -384,8 +413,11 @@ CaseGraph buildCaseGraph(const OpCase& c) {
   const std::int32_t outZeroPoint = usesOutputStage(c.kind) ? c.outputZeroPoint : c.inputZeroPoint;
   std::vector<compiler::TensorId> concatInputs{x};
   compiler::TensorId b = 0;
-  if (c.kind == OpKind::Add || c.kind == OpKind::Mul) {
-    b = addTensor(g, "b", {1, c.height, c.width, c.channels}, c.inputZeroPointB);
+  if (isEltwise(c.kind)) {
+    const std::vector<std::int64_t> shapeB =
+        c.perChannelB ? std::vector<std::int64_t>{1, 1, 1, c.channels}
+                      : std::vector<std::int64_t>{1, c.height, c.width, c.channels};
+    b = addTensor(g, "b", shapeB, c.inputZeroPointB);
     g.inputs.push_back(b);
     built.inputs.push_back(drawTensor(inputs, g.tensors[b].shape, c.data, c.inputZeroPointB));
   }
@@ -455,6 +487,12 @@ CaseGraph buildCaseGraph(const OpCase& c) {
     case OpKind::Upsample:
       g.ops.emplace_back(compiler::QUpsample{name, x, y, c.factor[0], c.factor[1]});
       break;
+    case OpKind::Slice:
+      g.ops.emplace_back(compiler::QSlice{name, x, y, c.channelBegin});
+      break;
+    case OpKind::Shuffle:
+      g.ops.emplace_back(compiler::QShuffle{name, x, y, c.groups});
+      break;
   }
   return built;
 }
@@ -465,7 +503,16 @@ std::string describeCase(const OpCase& c) {
   if (c.kind == OpKind::Concat) {
     text += fmt::format("+{}", fmt::join(c.concatChannels, "+"));
   }
+  if (isEltwise(c.kind) && c.perChannelB) {
+    text += fmt::format(" (b 1x1x{})", c.channels);
+  }
   text += fmt::format(" -> {}x{}x{}", out[1], out[2], out[3]);
+  if (c.kind == OpKind::Slice) {
+    text += fmt::format(" channels [{},{})", c.channelBegin, c.channelBegin + c.sliceChannels);
+  }
+  if (c.kind == OpKind::Shuffle) {
+    text += fmt::format(" g{}", c.groups);
+  }
   if (usesWindow(c.kind)) {
     text += fmt::format(" k{}x{} s{}x{} p{}", c.kernel[0], c.kernel[1], c.stride[0], c.stride[1],
                         fmt::join(c.pads, ","));
@@ -477,7 +524,7 @@ std::string describeCase(const OpCase& c) {
     text += fmt::format(" x{}x{}", c.factor[0], c.factor[1]);
   }
   text += fmt::format(" zp {}", c.inputZeroPoint);
-  if (c.kind == OpKind::Add || c.kind == OpKind::Mul) {
+  if (isEltwise(c.kind)) {
     text += fmt::format(",{}", c.inputZeroPointB);
   }
   if (usesOutputStage(c.kind)) {

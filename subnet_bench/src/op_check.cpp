@@ -293,7 +293,35 @@ std::vector<OpCase> simplifications(const OpCase& c) {
     if (g > 1) {
       shape(1, c.channels, c.outChannels);
     }
+  } else if (c.kind == OpKind::Shuffle) {
+    // Channels stay a multiple of the groups: shrink the channels per group, then the groups.
+    const std::int64_t g = c.groups, perGroup = c.channels / g;
+    for (const std::int64_t v : smaller(perGroup, 1)) {
+      tryWith([&](OpCase& n) { n.channels = g * v; });
+    }
+    for (const std::int64_t v : smaller(g, 2)) {
+      tryWith([&](OpCase& n) {
+        n.groups = v;
+        n.channels = v * perGroup;
+      });
+    }
   } else {
+    if (c.kind == OpKind::Slice) {
+      // Drop the channels around the slice, then narrow it.
+      tryWith([&](OpCase& n) {
+        n.channels = n.sliceChannels + (n.channelBegin > 0 ? 1 : 0);
+        n.channelBegin = std::min<std::int64_t>(n.channelBegin, 1);
+      });
+      for (const std::int64_t v : smaller(c.channelBegin, 0)) {
+        tryWith([&](OpCase& n) {
+          n.channels -= n.channelBegin - v;
+          n.channelBegin = v;
+        });
+      }
+      for (const std::int64_t v : smaller(c.sliceChannels, 1)) {
+        tryWith([&](OpCase& n) { n.sliceChannels = v; });
+      }
+    }
     for (const std::int64_t v : smaller(c.channels, 1)) {
       tryWith([&](OpCase& n) { n.channels = v; });
     }
@@ -328,6 +356,7 @@ std::vector<OpCase> simplifications(const OpCase& c) {
     }
   }
   // Then the quantization, towards the plainest parameters.
+  tryWith([](OpCase& n) { n.perChannelB = false; });
   tryWith([](OpCase& n) { n.fusedLut = false; });
   tryWith([](OpCase& n) { n.perChannel = false; });
   tryWith([](OpCase& n) { n.rounding = golden::Rounding::Single; });

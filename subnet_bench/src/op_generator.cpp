@@ -19,6 +19,8 @@ constexpr std::int64_t kMaxConvWork = 4'000'000;
 constexpr std::int64_t kMaxElementWork = 600'000;
 /// The share of cases moved to an ISA field limit (when GeneratorOptions::fieldLimits).
 constexpr double kFieldLimitShare = 0.01;
+/// The share of add and mul cases whose second input is per-channel ([1, 1, 1, C]).
+constexpr double kPerChannelBShare = 0.3;
 
 std::int32_t zeroPoint(Rng& r) {
   const std::int64_t mode = r.pick(0, 9);
@@ -304,6 +306,53 @@ OpCase upsampleCase(Rng& r) {
   return c;
 }
 
+/// A data-movement plane: 1-12 x 1-12, 5% 16-48 x 16-48 (as concat).
+bool movementPlane(Rng& r, OpCase& c) {
+  const bool large = r.chance(0.05);
+  c.height = large ? r.pick(16, 48) : r.pick(1, 12);
+  c.width = large ? r.pick(16, 48) : r.pick(1, 12);
+  return large;
+}
+
+OpCase sliceCase(Rng& r) {
+  OpCase c;
+  c.kind = OpKind::Slice;
+  const bool large = movementPlane(r, c);
+  c.channels = r.pick(2, large ? 192 : 80);
+  const std::int64_t mode = r.pick(0, 19);
+  if (mode < 10) {  // anywhere
+    c.sliceChannels = r.pick(1, c.channels - 1);
+    c.channelBegin = r.pick(0, c.channels - c.sliceChannels);
+  } else if (mode < 15) {  // one part of an even split (a Split's output)
+    const std::int64_t parts = r.pick(2, std::min<std::int64_t>(4, c.channels));
+    c.channels = c.channels / parts * parts;
+    c.sliceChannels = c.channels / parts;
+    c.channelBegin = c.sliceChannels * r.pick(0, parts - 1);
+  } else if (mode < 19) {  // a prefix or a suffix
+    c.sliceChannels = r.pick(1, c.channels - 1);
+    c.channelBegin = r.chance(0.5) ? 0 : c.channels - c.sliceChannels;
+  } else {  // every channel: a plain copy
+    c.sliceChannels = c.channels;
+  }
+  c.inputZeroPoint = zeroPoint(r);
+  c.data = dataPattern(r);
+  return c;
+}
+
+OpCase shuffleCase(Rng& r) {
+  OpCase c;
+  c.kind = OpKind::Shuffle;
+  const bool large = movementPlane(r, c);
+  c.groups = r.chance(0.6) ? 2 : r.pick(3, 8);
+  // Mostly two or more channels per group (what the compiler folds); sometimes one, where the
+  // shuffle is the identity.
+  const std::int64_t perGroup = r.chance(0.05) ? 1 : r.pick(2, large ? 48 : 20);
+  c.channels = c.groups * perGroup;
+  c.inputZeroPoint = zeroPoint(r);
+  c.data = dataPattern(r);
+  return c;
+}
+
 /// Rewrites `c` into a case whose size sits at an ISA field limit: more than 4095 channels, rows
 /// or columns in one op, which codegen must tile or refuse with a layer error.
 void toFieldLimit(Rng& r, OpCase& c) {
@@ -321,6 +370,15 @@ void toFieldLimit(Rng& r, OpCase& c) {
   c.factor = {1, r.pick(1, 2)};
   if (c.kind == OpKind::Concat) {
     c.concatChannels = {r.pick(1, 4)};
+  }
+  if (c.kind == OpKind::Slice) {  // a few channels or nearly all of a wide input
+    c.channels = which == 0 ? big : r.pick(2, 4);
+    c.sliceChannels = r.chance(0.5) ? r.pick(1, c.channels - 1) : c.channels - r.pick(0, 1);
+    c.channelBegin = r.pick(0, c.channels - c.sliceChannels);
+  }
+  if (c.kind == OpKind::Shuffle) {
+    c.groups = r.pick(2, 8);
+    c.channels = which == 0 ? big / c.groups * c.groups : c.groups * r.pick(1, 2);
   }
 }
 
@@ -342,17 +400,21 @@ OpKind sweepKind(OpFamily family, std::uint64_t index) {
     case OpFamily::Concat:
       return OpKind::Concat;
     case OpFamily::Upsample:
+      return OpKind::Upsample;
+    case OpFamily::Slice:
+      return OpKind::Slice;
+    case OpFamily::Shuffle:
       break;
   }
-  return OpKind::Upsample;
+  return OpKind::Shuffle;
 }
 
 OpFamily sweepFamily(std::uint64_t index) {
   using F = OpFamily;
-  constexpr std::array<F, 20> kCycle{F::Conv,    F::Eltwise, F::Pool,   F::Conv,   F::Lut,
-                                     F::Conv,    F::Pool,    F::Concat, F::Conv,   F::Eltwise,
-                                     F::Conv,    F::Pool,    F::Lut,    F::Conv,   F::Upsample,
-                                     F::Eltwise, F::Conv,    F::Pool,   F::Concat, F::Conv};
+  constexpr std::array<F, 22> kCycle{
+      F::Conv, F::Eltwise, F::Pool, F::Conv,    F::Lut,    F::Conv, F::Pool, F::Concat,
+      F::Conv, F::Slice,   F::Conv, F::Eltwise, F::Pool,   F::Lut,  F::Conv, F::Upsample,
+      F::Conv, F::Shuffle, F::Pool, F::Eltwise, F::Concat, F::Conv};
   return kCycle[index % kCycle.size()];
 }
 
@@ -383,6 +445,22 @@ OpCase randomCase(OpKind kind, std::uint64_t seed, const GeneratorOptions& optio
     case OpKind::Upsample:
       c = upsampleCase(r);
       break;
+    case OpKind::Slice:
+      c = sliceCase(r);
+      break;
+    case OpKind::Shuffle:
+      c = shuffleCase(r);
+      break;
+  }
+  if (kind == OpKind::Add || kind == OpKind::Mul) {
+    // A stream of its own, so the rest of an eltwise case is what it was before broadcasting.
+    Rng broadcast(seed, "broadcast");
+    c.perChannelB = broadcast.chance(kPerChannelBShare);
+    if (c.perChannelB && broadcast.chance(0.15)) {  // wide per-channel rows, as in an SE block
+      c.height = broadcast.pick(1, 16);
+      c.width = broadcast.pick(1, 16);
+      c.channels = broadcast.pick(49, 512);
+    }
   }
   Rng limits(seed, "field_limits");
   if (options.fieldLimits && limits.chance(kFieldLimitShare) && kind != OpKind::Add &&

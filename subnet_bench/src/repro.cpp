@@ -27,8 +27,9 @@ struct CaseKey {
   std::function<void(const YAML::Node&, OpCase&, const std::string& where)> read;
 };
 
-const std::vector<OpKind> kAllKinds{K::Conv,          K::Add, K::Mul,    K::MaxPool, K::AvgPool,
-                                    K::GlobalAvgPool, K::Lut, K::Concat, K::Upsample};
+const std::vector<OpKind> kAllKinds{K::Conv,     K::Add,           K::Mul,    K::MaxPool,
+                                    K::AvgPool,  K::GlobalAvgPool, K::Lut,    K::Concat,
+                                    K::Upsample, K::Slice,         K::Shuffle};
 const std::vector<OpKind> kStageKinds{K::Conv, K::Add, K::Mul};
 const std::vector<OpKind> kWindowKinds{K::Conv, K::MaxPool, K::AvgPool};
 
@@ -137,6 +138,12 @@ const std::vector<CaseKey>& caseKeys() {
        [](const YAML::Node& n, OpCase& c, const std::string& where) {
          c.inputZeroPointB = readInt32(n, where, "input_b_zero_point");
        }},
+      {"input_b_per_channel",
+       {K::Add, K::Mul},
+       [](const OpCase& c) { return fmt::format("{}", c.perChannelB); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         c.perChannelB = readBool(n, where, "input_b_per_channel");
+       }},
       {"concat_channels",
        {K::Concat},
        [](const OpCase& c) { return fmt::format("[{}]", fmt::join(c.concatChannels, ", ")); },
@@ -154,6 +161,18 @@ const std::vector<CaseKey>& caseKeys() {
          if (!ok) {
            fail("{}: 'concat_channels' must be a non-empty list of integers", where);
          }
+       }},
+      {"channel_begin",
+       {K::Slice},
+       [](const OpCase& c) { return fmt::format("{}", c.channelBegin); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         c.channelBegin = readInt(n, where, "channel_begin");
+       }},
+      {"slice_channels",
+       {K::Slice},
+       [](const OpCase& c) { return fmt::format("{}", c.sliceChannels); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         c.sliceChannels = readInt(n, where, "slice_channels");
        }},
       {"out_channels",
        {K::Conv},
@@ -183,7 +202,7 @@ const std::vector<CaseKey>& caseKeys() {
          c.pads = readInts<4>(n, where, "pads");
        }},
       {"groups",
-       {K::Conv},
+       {K::Conv, K::Shuffle},
        [](const OpCase& c) { return fmt::format("{}", c.groups); },
        [](const YAML::Node& n, OpCase& c, const std::string& where) {
          c.groups = readInt(n, where, "groups");
@@ -384,6 +403,9 @@ class ReproReader {
     c.kind = *kind;
     if (c.kind == OpKind::Concat) {
       c.concatChannels = {1};
+    }
+    if (c.kind == OpKind::Shuffle) {
+      c.groups = 2;  // the smallest shuffle, as QShuffle's default
     }
     for (const auto& entry : node) {
       const std::string key = entry.first.as<std::string>();

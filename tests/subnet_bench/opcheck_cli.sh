@@ -25,6 +25,12 @@ expect_error() {  # expect_error EXPECTED_LINE -- command...
 grep -q '^opcheck: 30/30 cases: ' "$tmp/out" || fail "no progress line"
 grep -qE '^  total +[0-9]+ +0 +[0-9]+$' "$tmp/out" || fail "no total row: $(cat "$tmp/out")"
 
+# The channel slice and shuffle families by name.
+for op in slice shuffle; do
+  "$npu" opcheck $op --count 10 --seed 4 >"$tmp/out" 2>&1 || fail "$op sweep: $(cat "$tmp/out")"
+  grep -qE "^  $op +[0-9]+ +0 +[0-9]+$" "$tmp/out" || fail "no $op row: $(cat "$tmp/out")"
+done
+
 # An injected bug: exit 1, a shrunk repro written and listed.
 "$npu" opcheck conv --count 40 --seed 5 --no-field-limits --inject-bug conv-clip-hi --out repros \
   >"$tmp/out" 2>&1 && fail "a sweep with an injected bug exited 0"
@@ -45,7 +51,7 @@ expect_error "npu: error: bad.yaml:4: key 'dilation' does not apply to op 'maxpo
   "$npu" opcheck --repro bad.yaml
 expect_error "npu: error: opcheck: unknown injected bug 'typo' (one of none, conv-bias-bit, conv-clip-hi, eltwise-zero-point, expected-off-by-one)" -- \
   "$npu" opcheck conv --count 1 --inject-bug typo
-expect_error "npu: error: opcheck: name an OP (conv, eltwise, pool, lut, concat, upsample, all) or --repro FILE" -- \
+expect_error "npu: error: opcheck: name an OP (conv, eltwise, pool, lut, concat, upsample, slice, shuffle, all) or --repro FILE" -- \
   "$npu" opcheck
 expect_error "npu: error: opcheck: give either OP or --repro, not both" -- \
   "$npu" opcheck conv --repro bad.yaml

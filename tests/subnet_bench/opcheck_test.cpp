@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <string>
+#include <variant>
+#include <vector>
 
 #include "npu/subnet_bench/op_sweep.h"
 #include "npu/subnet_bench/repro.h"
@@ -45,9 +48,9 @@ TEST(OpcheckSweep, AllOpsFunctionalOnNpuS) {
   options.check.hw = preset("npu-s");
   const SweepReport report = expectClean(options, "functional");
   // Every op kind is reached, and most cases are supported.
-  for (const OpKind kind :
-       {OpKind::Conv, OpKind::Add, OpKind::Mul, OpKind::MaxPool, OpKind::AvgPool,
-        OpKind::GlobalAvgPool, OpKind::Lut, OpKind::Concat, OpKind::Upsample}) {
+  for (const OpKind kind : {OpKind::Conv, OpKind::Add, OpKind::Mul, OpKind::MaxPool,
+                            OpKind::AvgPool, OpKind::GlobalAvgPool, OpKind::Lut, OpKind::Concat,
+                            OpKind::Upsample, OpKind::Slice, OpKind::Shuffle}) {
     ASSERT_TRUE(report.counts.contains(kind)) << opKindName(kind);
     EXPECT_GT(report.counts.at(kind).pass, 10U) << opKindName(kind);
   }
@@ -105,6 +108,139 @@ TEST(OpcheckSweep, FieldLimitCasesPassOrAreRefused) {
   }
   EXPECT_GE(atLimit, 2U);
   expectClean(options, "field_limits");
+}
+
+/// The data-movement and broadcast forms: case `index` of a sweep over one of them.
+enum class NewForm : std::uint8_t { Slice, Shuffle, BroadcastEltwise };
+
+std::string formName(NewForm form) {
+  return form == NewForm::Slice ? "slice" : (form == NewForm::Shuffle ? "shuffle" : "broadcast");
+}
+
+/// The first `count` cases of a seeded sweep that have the form (for broadcast: the eltwise
+/// cases whose second input is per-channel).
+std::vector<OpCase> casesOf(NewForm form, std::uint64_t seed, std::uint64_t count) {
+  const OpFamily family = form == NewForm::Slice
+                              ? OpFamily::Slice
+                              : (form == NewForm::Shuffle ? OpFamily::Shuffle : OpFamily::Eltwise);
+  std::vector<OpCase> cases;
+  for (std::uint64_t i = 0; cases.size() < count && i < 100 * count; ++i) {
+    OpCase c = sweepCase(family, seed, i);
+    if (form != NewForm::BroadcastEltwise || c.perChannelB) {
+      cases.push_back(std::move(c));
+    }
+  }
+  return cases;
+}
+
+struct FormRun {
+  NewForm form;
+  Engine engine;
+  std::uint64_t count;
+};
+
+void PrintTo(const FormRun& run, std::ostream* os) {
+  *os << formName(run.form) << "_" << engineName(run.engine);
+}
+
+class OpcheckNewFormTest : public ::testing::TestWithParam<FormRun> {};
+
+TEST_P(OpcheckNewFormTest, SweepIsBitExact) {
+  // Channel slices, channel shuffles and per-channel ([1, 1, 1, C]) add/mul operands, on every
+  // engine: each case must pass (or be refused with a layer error), and most must pass.
+  const FormRun run = GetParam();
+  CheckOptions check;
+  check.hw = preset("npu-s");
+  check.engine = run.engine;
+  const std::vector<OpCase> cases = casesOf(run.form, 12, run.count);
+  ASSERT_EQ(cases.size(), run.count);
+  std::uint64_t passed = 0;
+  for (const OpCase& c : cases) {
+    const CaseResult result = checkCase(c, check);
+    EXPECT_TRUE(result.verdict != Verdict::Fail)
+        << describeCase(c) << ": " << result.kind << ": " << result.message;
+    passed += result.verdict == Verdict::Pass ? 1 : 0;
+  }
+  EXPECT_GE(passed, run.count * 9 / 10);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryEngine, OpcheckNewFormTest,
+                         ::testing::Values(FormRun{NewForm::Slice, Engine::Functional, 30},
+                                           FormRun{NewForm::Slice, Engine::Timed, 30},
+                                           FormRun{NewForm::Slice, Engine::Rtl, 10},
+                                           FormRun{NewForm::Shuffle, Engine::Functional, 30},
+                                           FormRun{NewForm::Shuffle, Engine::Timed, 30},
+                                           FormRun{NewForm::Shuffle, Engine::Rtl, 10},
+                                           FormRun{NewForm::BroadcastEltwise, Engine::Functional,
+                                                   30},
+                                           FormRun{NewForm::BroadcastEltwise, Engine::Timed, 30},
+                                           FormRun{NewForm::BroadcastEltwise, Engine::Rtl, 10}),
+                         [](const ::testing::TestParamInfo<FormRun>& info) {
+                           return formName(info.param.form) + "_" +
+                                  std::string(engineName(info.param.engine));
+                         });
+
+TEST(OpcheckSweep, NewFormsOnTinySrams) {
+  // Row bands and element-wise chunks of a few pixels: a per-channel operand is reloaded for
+  // every chunk, a slice or shuffle group is copied band by band.
+  for (const NewForm form : {NewForm::Slice, NewForm::Shuffle, NewForm::BroadcastEltwise}) {
+    CheckOptions check;
+    check.hw = tiny();
+    for (const OpCase& c : casesOf(form, 13, 40)) {
+      const CaseResult result = checkCase(c, check);
+      EXPECT_TRUE(result.verdict != Verdict::Fail)
+          << describeCase(c) << ": " << result.kind << ": " << result.message;
+    }
+  }
+}
+
+TEST(OpcheckCase, NewFormsBuildTheirOps) {
+  OpCase add;
+  add.kind = OpKind::Add;
+  add.height = 3;
+  add.width = 2;
+  add.channels = 5;
+  add.perChannelB = true;
+  const CaseGraph broadcast = buildCaseGraph(add);
+  ASSERT_EQ(broadcast.inputs.size(), 2U);
+  EXPECT_EQ(broadcast.inputs[1].shape, (std::vector<std::int64_t>{1, 1, 1, 5}));
+  EXPECT_EQ(broadcast.graph.tensors[broadcast.graph.inputs[1]].shape,
+            (std::vector<std::int64_t>{1, 1, 1, 5}));
+  EXPECT_EQ(caseOutputShape(add), (std::vector<std::int64_t>{1, 3, 2, 5}));
+
+  OpCase slice;
+  slice.kind = OpKind::Slice;
+  slice.channels = 10;
+  slice.channelBegin = 3;
+  slice.sliceChannels = 4;
+  const CaseGraph sliced = buildCaseGraph(slice);
+  ASSERT_TRUE(std::holds_alternative<compiler::QSlice>(sliced.graph.ops.at(0)));
+  EXPECT_EQ(std::get<compiler::QSlice>(sliced.graph.ops[0]).channelBegin, 3);
+  EXPECT_EQ(caseOutputShape(slice), (std::vector<std::int64_t>{1, 1, 1, 4}));
+  EXPECT_EQ(describeCase(slice), "slice 1x1x10 -> 1x1x4 channels [3,7) zp 0 data uniform seed 0");
+
+  OpCase shuffle;
+  shuffle.kind = OpKind::Shuffle;
+  shuffle.channels = 12;
+  shuffle.groups = 3;
+  const CaseGraph shuffled = buildCaseGraph(shuffle);
+  ASSERT_TRUE(std::holds_alternative<compiler::QShuffle>(shuffled.graph.ops.at(0)));
+  EXPECT_EQ(std::get<compiler::QShuffle>(shuffled.graph.ops[0]).groups, 3);
+  EXPECT_EQ(caseOutputShape(shuffle), (std::vector<std::int64_t>{1, 1, 1, 12}));
+}
+
+TEST(OpcheckSweep, EltwiseMixesInPerChannelOperands) {
+  // About 30% of add and mul cases broadcast their second input; the sweep draws that choice
+  // from its own stream, so the cases that do not are the ones earlier builds drew.
+  std::uint64_t perChannel = 0;
+  for (std::uint64_t i = 0; i < 1000; ++i) {
+    perChannel += sweepCase(OpFamily::Eltwise, 1, i).perChannelB ? 1 : 0;
+  }
+  EXPECT_GT(perChannel, 240U);
+  EXPECT_LT(perChannel, 360U);
+  for (std::uint64_t i = 0; i < 200; ++i) {
+    EXPECT_FALSE(sweepCase(OpFamily::Concat, 1, i).perChannelB);
+  }
 }
 
 struct BugCase {

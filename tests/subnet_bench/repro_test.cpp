@@ -1,9 +1,11 @@
 // Repro files: every kind round-trips, bad files fail with the exact message, known codegen
 // failures still fail and regression repros pass.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <iostream>
+#include <string>
 
 #include "npu/subnet_bench/op_generator.h"
 #include "npu/subnet_bench/repro.h"
@@ -15,9 +17,9 @@ namespace {
 const std::filesystem::path kData = std::filesystem::path(NPU_SOURCE_DIR) / "tests/data/opcheck";
 
 TEST(Repro, EveryKindRoundTrips) {
-  for (const OpKind kind :
-       {OpKind::Conv, OpKind::Add, OpKind::Mul, OpKind::MaxPool, OpKind::AvgPool,
-        OpKind::GlobalAvgPool, OpKind::Lut, OpKind::Concat, OpKind::Upsample}) {
+  for (const OpKind kind : {OpKind::Conv, OpKind::Add, OpKind::Mul, OpKind::MaxPool,
+                            OpKind::AvgPool, OpKind::GlobalAvgPool, OpKind::Lut, OpKind::Concat,
+                            OpKind::Upsample, OpKind::Slice, OpKind::Shuffle}) {
     for (std::uint64_t seed = 0; seed < 20; ++seed) {
       Repro repro;
       repro.opCase = randomCase(kind, seed);
@@ -32,6 +34,53 @@ TEST(Repro, EveryKindRoundTrips) {
       EXPECT_EQ(back.hw, repro.hw);
     }
   }
+}
+
+TEST(Repro, NewFormsRoundTripWithTheirKeys) {
+  // A per-channel second operand, a channel slice and a channel shuffle: each written with the
+  // keys of its kind only, and read back to the same case.
+  std::uint64_t perChannel = 0;
+  for (std::uint64_t seed = 0; seed < 40; ++seed) {
+    for (const OpKind kind : {OpKind::Add, OpKind::Mul}) {
+      Repro repro;
+      repro.opCase = randomCase(kind, seed);
+      perChannel += repro.opCase.perChannelB ? 1 : 0;
+      const std::string text = reproToYaml(repro);
+      EXPECT_NE(text.find(fmt::format("  input_b_per_channel: {}\n", repro.opCase.perChannelB)),
+                std::string::npos)
+          << text;
+      EXPECT_EQ(parseRepro(text, "round-trip").opCase, repro.opCase) << text;
+    }
+  }
+  EXPECT_GT(perChannel, 5U);
+
+  Repro slice;
+  slice.opCase.kind = OpKind::Slice;
+  slice.opCase.height = 2;
+  slice.opCase.width = 3;
+  slice.opCase.channels = 10;
+  slice.opCase.channelBegin = 4;
+  slice.opCase.sliceChannels = 5;
+  const std::string sliceText = reproToYaml(slice);
+  EXPECT_NE(sliceText.find("  input: [2, 3, 10]\n  input_zero_point: 0\n  channel_begin: 4\n"
+                           "  slice_channels: 5\n"),
+            std::string::npos)
+      << sliceText;
+  EXPECT_EQ(sliceText.find("groups"), std::string::npos) << sliceText;
+  EXPECT_EQ(parseRepro(sliceText, "slice").opCase, slice.opCase);
+
+  Repro shuffle;
+  shuffle.opCase.kind = OpKind::Shuffle;
+  shuffle.opCase.channels = 12;
+  shuffle.opCase.groups = 4;
+  const std::string shuffleText = reproToYaml(shuffle);
+  EXPECT_NE(shuffleText.find("  groups: 4\n"), std::string::npos) << shuffleText;
+  EXPECT_EQ(shuffleText.find("channel_begin"), std::string::npos) << shuffleText;
+  EXPECT_EQ(parseRepro(shuffleText, "shuffle").opCase, shuffle.opCase);
+
+  // Omitted, a shuffle's groups are 2 (the smallest shuffle).
+  const Repro two = parseRepro("opcheck_repro: 1\ncase:\n  op: shuffle\n  input: [1, 1, 6]\n", "r");
+  EXPECT_EQ(two.opCase.groups, 2);
 }
 
 TEST(Repro, OmittedKeysTakeTheirDefaults) {
@@ -91,7 +140,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "bad.yaml:2: the case has no 'op'"},
         BadRepro{"unknown_op", "opcheck_repro: 1\ncase:\n  op: deconv\n",
                  "bad.yaml:3: unknown op 'deconv' (one of conv, add, mul, maxpool, avgpool, "
-                 "globalavgpool, lut, concat, upsample)"},
+                 "globalavgpool, lut, concat, upsample, slice, shuffle)"},
         BadRepro{"key_not_for_op", "opcheck_repro: 1\ncase:\n  op: maxpool\n  dilation: [2, 2]\n",
                  "bad.yaml:4: key 'dilation' does not apply to op 'maxpool'"},
         BadRepro{"unknown_case_key", "opcheck_repro: 1\ncase:\n  op: conv\n  kernal: [3, 3]\n",
@@ -122,6 +171,28 @@ INSTANTIATE_TEST_SUITE_P(
         BadRepro{"empty_concat_channels",
                  "opcheck_repro: 1\ncase:\n  op: concat\n  concat_channels: []\n",
                  "bad.yaml:4: 'concat_channels' must be a non-empty list of integers"},
+        BadRepro{"per_channel_b_not_bool",
+                 "opcheck_repro: 1\ncase:\n  op: mul\n  input_b_per_channel: 3\n",
+                 "bad.yaml:4: 'input_b_per_channel' must be true or false"},
+        BadRepro{"per_channel_b_not_for_op",
+                 "opcheck_repro: 1\ncase:\n  op: lut\n  input_b_per_channel: true\n",
+                 "bad.yaml:4: key 'input_b_per_channel' does not apply to op 'lut'"},
+        BadRepro{"slice_key_not_for_op",
+                 "opcheck_repro: 1\ncase:\n  op: concat\n  channel_begin: 2\n",
+                 "bad.yaml:4: key 'channel_begin' does not apply to op 'concat'"},
+        BadRepro{"slice_past_the_channels",
+                 "opcheck_repro: 1\ncase:\n  op: slice\n  input: [2, 2, 8]\n  channel_begin: 6\n"
+                 "  slice_channels: 3\n",
+                 "bad.yaml: case: slice channels 3 is outside [1, 2]"},
+        BadRepro{"slice_begin_past_the_channels",
+                 "opcheck_repro: 1\ncase:\n  op: slice\n  input: [2, 2, 8]\n  channel_begin: 8\n",
+                 "bad.yaml: case: slice channel begin 8 is outside [0, 7]"},
+        BadRepro{"shuffle_groups_not_dividing",
+                 "opcheck_repro: 1\ncase:\n  op: shuffle\n  input: [1, 1, 10]\n  groups: 4\n",
+                 "bad.yaml: case: shuffle groups 4 must divide the channels 10"},
+        BadRepro{"shuffle_one_group",
+                 "opcheck_repro: 1\ncase:\n  op: shuffle\n  input: [1, 1, 10]\n  groups: 1\n",
+                 "bad.yaml: case: shuffle groups 1 is outside [2, 10]"},
         BadRepro{"yaml_syntax_error", "opcheck_repro: 1\ncase: {op: [\n",
                  "bad.yaml:3: YAML syntax error: end of sequence flow not found"}),
     [](const ::testing::TestParamInfo<BadRepro>& info) { return std::string(info.param.name); });

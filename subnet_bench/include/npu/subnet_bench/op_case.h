@@ -25,12 +25,14 @@ enum class OpKind : std::uint8_t {
   GlobalAvgPool,
   Lut,
   Concat,
-  Upsample
+  Upsample,
+  Slice,
+  Shuffle
 };
 
 /// The groups `npu opcheck OP` sweeps: conv, eltwise (add, mul), pool (max, average, global),
-/// lut, concat and upsample.
-enum class OpFamily : std::uint8_t { Conv, Eltwise, Pool, Lut, Concat, Upsample };
+/// lut, concat, upsample, slice (a channel slice) and shuffle (a channel shuffle).
+enum class OpFamily : std::uint8_t { Conv, Eltwise, Pool, Lut, Concat, Upsample, Slice, Shuffle };
 
 /// How input (and conv weight) values are drawn from the case's seed.
 enum class DataPattern : std::uint8_t {
@@ -59,13 +61,21 @@ struct OpCase {
   std::int64_t width = 1;
   std::int64_t channels = 1;
   std::int32_t inputZeroPoint = 0;
-  /// Add and mul: the second input's zero point (same shape as the first).
+  /// Add and mul: the second input's zero point.
   std::int32_t inputZeroPointB = 0;
+  /// Add and mul: the second input is one value per channel, [1, 1, 1, channels], broadcast over
+  /// the first input's plane (a squeeze-excitation scale); otherwise it has the first's shape.
+  bool perChannelB = false;
   /// Concat: channel counts of the inputs after the first (same height and width).
   std::vector<std::int64_t> concatChannels;
 
+  /// Slice: the output is the input's channels [channelBegin, channelBegin + sliceChannels).
+  std::int64_t channelBegin = 0;
+  std::int64_t sliceChannels = 1;
+
   /// Conv: output channels, kernel/stride/dilation (vertical, horizontal), pads (top, left,
-  /// bottom, right) and groups. Pools use kernel, stride and pads.
+  /// bottom, right) and groups. Pools use kernel, stride and pads. Shuffle uses groups: output
+  /// channel c * groups + g is input channel g * channels / groups + c.
   std::int64_t outChannels = 1;
   std::array<std::int64_t, 2> kernel{1, 1};
   std::array<std::int64_t, 2> stride{1, 1};
@@ -101,11 +111,11 @@ struct OpCase {
 };
 
 /// Lower-case names used on the command line and in repro files ("conv", "add", "mul",
-/// "maxpool", "avgpool", "globalavgpool", "lut", "concat", "upsample").
+/// "maxpool", "avgpool", "globalavgpool", "lut", "concat", "upsample", "slice", "shuffle").
 std::string_view opKindName(OpKind kind);
 std::optional<OpKind> parseOpKind(std::string_view name);
 
-/// "conv", "eltwise", "pool", "lut", "concat", "upsample".
+/// "conv", "eltwise", "pool", "lut", "concat", "upsample", "slice", "shuffle".
 std::string_view opFamilyName(OpFamily family);
 std::optional<OpFamily> parseOpFamily(std::string_view name);
 
@@ -117,8 +127,8 @@ std::string_view dataPatternName(DataPattern pattern);
 std::optional<DataPattern> parseDataPattern(std::string_view name);
 
 /// Throws npu::Error ("case: ...") when the case does not describe a well-formed op: a
-/// non-positive size, an output smaller than 1x1, groups that do not divide the channels, a zero
-/// point, clip bound or multiplier out of its range.
+/// non-positive size, an output smaller than 1x1, groups that do not divide the channels, a
+/// slice outside the input's channels, a zero point, clip bound or multiplier out of its range.
 void validateCase(const OpCase& opCase);
 
 /// The case with every field its kind does not use reset to the default, so two cases that
