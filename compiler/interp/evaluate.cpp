@@ -81,6 +81,10 @@ FloatTensor activation(const FloatTensor& x, const FusedActivation& a) {
       return golden::silu(x);
     case OpKind::Gelu:
       return golden::gelu(x);
+    case OpKind::Mish:
+      return golden::mish(x);
+    case OpKind::Softplus:
+      return golden::softplus(x);
     default:
       fail("{} is not an activation", opName(a.op));
   }

@@ -58,6 +58,8 @@ bool isActivation(OpKind op) {
     case OpKind::HardSwish:
     case OpKind::Silu:
     case OpKind::Gelu:
+    case OpKind::Mish:
+    case OpKind::Softplus:
       return true;
     default:
       return false;

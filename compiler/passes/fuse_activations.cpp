@@ -50,6 +50,8 @@ std::optional<FusedActivation> epilogueOf(const Graph& graph, const Node& node) 
     case OpKind::Tanh:
     case OpKind::HardSwish:
     case OpKind::Silu:
+    case OpKind::Mish:
+    case OpKind::Softplus:
       fused.lut = true;
       return fused;
     default:

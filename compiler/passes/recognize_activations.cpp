@@ -14,7 +14,8 @@ bool near(float a, float b) {
 
 }  // namespace
 
-// Mul(x, Sigmoid(x)) -> Silu(x) and Mul(x, HardSigmoid(x; 1/6, 1/2)) -> HardSwish(x).
+// Mul(x, Sigmoid(x)) -> Silu(x), Mul(x, HardSigmoid(x; 1/6, 1/2)) -> HardSwish(x) and
+// Mul(x, Tanh(Softplus(x))) -> Mish(x) (how exporters before opset 18 spell Mish).
 void recognizeActivations(Graph& graph) {
   Uses uses(graph);
   std::vector<bool> removed(graph.nodes().size(), false);
@@ -27,12 +28,23 @@ void recognizeActivations(Graph& graph) {
       ValueId gate = mul.inputs[side];
       ValueId x = mul.inputs[1 - side];
       std::optional<std::size_t> g = uses.producer(gate);
-      if (!g || removed[*g] || !uses.hasSingleUse(gate) || graph.nodes()[*g].input(0) != x) {
+      if (!g || removed[*g] || !uses.hasSingleUse(gate)) {
         continue;
       }
       const Node& gateNode = graph.nodes()[*g];
+      // Mish's gate reads x through a Softplus of its own.
+      std::optional<std::size_t> softplus = uses.producer(gateNode.input(0));
+      bool mish = gateNode.op == OpKind::Tanh && softplus &&
+                  graph.nodes()[*softplus].op == OpKind::Softplus &&
+                  graph.nodes()[*softplus].input(0) == x && uses.hasSingleUse(gateNode.input(0));
+      if (!mish && gateNode.input(0) != x) {
+        continue;
+      }
       OpKind fused = OpKind::Identity;
-      if (gateNode.op == OpKind::Sigmoid) {
+      if (mish) {
+        fused = OpKind::Mish;
+        removed[*softplus] = true;
+      } else if (gateNode.op == OpKind::Sigmoid) {
         fused = OpKind::Silu;
       } else if (gateNode.op == OpKind::HardSigmoid &&
                  near(gateNode.attributes.getFloat("alpha", 0.2F), 1.0F / 6.0F) &&

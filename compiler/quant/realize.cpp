@@ -39,6 +39,10 @@ std::function<float(float)> epilogueFunction(const FusedActivation& a, bool gelu
       return [](float x) { return scalar::hardSwish(x); };
     case OpKind::Silu:
       return [](float x) { return scalar::silu(x); };
+    case OpKind::Mish:
+      return [](float x) { return scalar::mish(x); };
+    case OpKind::Softplus:
+      return [](float x) { return scalar::softplus(x); };
     case OpKind::Gelu:
       if (geluTanh) {
         return [](float x) { return scalar::geluTanh(x); };

@@ -399,6 +399,21 @@ TEST(FuseActivations, ClipTypeActivationsBecomeClipBounds) {
   EXPECT_EQ(fusedOf(g, "c2").op, OpKind::Identity);
 }
 
+TEST(RecognizeActivations, MishFromItsExportedForm) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 2, 3, 3});
+  ValueId c = b.node(OpKind::Conv, "c", {x, b.weights("w", {2, 2, 1, 1})});
+  ValueId sp = b.node(OpKind::Softplus, "sp", {c});
+  ValueId t = b.node(OpKind::Tanh, "t", {sp});
+  Graph g = b.finish({b.node(OpKind::Mul, "mish", {c, t})});
+  runAndCompare(g, recognizeActivations);
+  EXPECT_EQ(opSequence(g), "Conv Mish");
+  runAndCompare(g, fuseActivations);
+  EXPECT_EQ(opSequence(g), "Conv");
+  EXPECT_EQ(fusedOf(g, "c").op, OpKind::Mish);
+  EXPECT_TRUE(fusedOf(g, "c").lut);
+}
+
 TEST(FuseActivations, GatedAndSmoothActivationsBecomeLutCandidates) {
   GraphBuilder b;
   ValueId x = b.input("x", {1, 2, 3, 3});

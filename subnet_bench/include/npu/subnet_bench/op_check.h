@@ -110,7 +110,8 @@ struct ShrinkResult {
 /// Greedily simplifies a failing case while it keeps failing the same way (same kind; for
 /// errors and faults also the same message up to its numbers): smaller
 /// spatial sizes, channels, kernel, stride, dilation, padding and groups, fewer concat inputs,
-/// factors of 1, then simpler quantization (zero points 0, shared multiplier, no LUT, single
+/// factors of 1, a per-channel add/mul operand made full-size, smaller slices and shuffle
+/// groups, then simpler quantization (zero points 0, shared multiplier, no LUT, single
 /// rounding, full clip, no bias, uniform data). Stops after `maxEvaluations` cases.
 ShrinkResult shrinkCase(const OpCase& failing, const CaseResult& failure,
                         const CheckOptions& options, int maxEvaluations = 3000);

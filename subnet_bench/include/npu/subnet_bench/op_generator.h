@@ -12,12 +12,14 @@ namespace npu::bench {
 OpKind sweepKind(OpFamily family, std::uint64_t index);
 
 /// The family case `index` of an `all` sweep checks: a fixed cycle weighted towards conv
-/// (8 conv, 3 eltwise, 4 pool, 2 lut, 2 concat, 1 upsample in every 20 cases).
+/// (8 conv, 3 eltwise, 4 pool, 2 lut, 2 concat, 1 slice, 1 shuffle, 1 upsample in every 22
+/// cases).
 OpFamily sweepFamily(std::uint64_t index);
 
 /// What a sweep draws besides the ordinary cases.
 struct GeneratorOptions {
-  /// About 1% of conv, pool, concat and upsample cases get 3900-4400 channels, rows or columns
+  /// About 1% of conv, pool, concat, slice, shuffle and upsample cases get 3900-4400 channels,
+  /// rows or columns
   /// (the ISA's 12-bit size fields end at 4095), so codegen's handling of those limits is
   /// checked; a sweep that must pass while such a limit is a known failure turns this off.
   bool fieldLimits = true;

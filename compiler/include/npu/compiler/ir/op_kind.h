@@ -30,8 +30,8 @@ std::optional<OpKind> parseOpKind(std::string_view name);
 /// Every op in table order.
 std::span<const OpKind> allOps();
 
-/// Relu, LeakyRelu, Clip, Sigmoid, Tanh, HardSigmoid, HardSwish, Silu, Gelu: one input, one output,
-/// applied element by element.
+/// Relu, LeakyRelu, Clip, Sigmoid, Tanh, HardSigmoid, HardSwish, Silu, Gelu, Mish, Softplus: one
+/// input, one output, applied element by element.
 bool isActivation(OpKind op);
 
 /// Flatten, Reshape, Squeeze, Unsqueeze and Identity: the output holds the input's elements in the

@@ -5,7 +5,8 @@
 
 namespace npu::compiler {
 
-/// Recognises SiLU (x * Sigmoid(x)) and HardSwish (x * HardSigmoid(x) with alpha 1/6, beta 1/2)
+/// Recognises SiLU (x * Sigmoid(x)), HardSwish (x * HardSigmoid(x) with alpha 1/6, beta 1/2) and
+/// Mish (x * Tanh(Softplus(x)))
 /// when the gate has no other reader, so later passes see one element-wise activation node.
 void recognizeActivations(Graph& graph);
 
