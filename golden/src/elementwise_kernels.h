@@ -33,32 +33,26 @@ inline std::vector<std::int64_t> broadcastStrides(std::span<const std::int64_t> 
   return strides;
 }
 
-/// fn(a, b) element by element with numpy broadcasting: one odometer walk over the output with
-/// per-input strides. Errors name `op`.
-template <typename Fn>
-FloatTensor broadcastBinary(const FloatTensor& a, const FloatTensor& b, std::string_view op,
-                            Fn fn) {
-  checkConsistent(a, op);
-  checkConsistent(b, op);
-  FloatTensor y = makeFloatTensor(broadcastShapes(a.shape, b.shape, op));
-  const std::size_t rank = y.shape.size();
-  if (a.shape == b.shape) {
-    for (std::size_t i = 0; i < y.data.size(); ++i) {
-      y.data[i] = fn(a.data[i], b.data[i]);
-    }
-    return y;
-  }
-  const std::vector<std::int64_t> sa = broadcastStrides(a.shape, rank);
-  const std::vector<std::int64_t> sb = broadcastStrides(b.shape, rank);
+/// Calls visit(n, ia, ib) for every element n of the row-major `out` shape with the flat indices
+/// ia and ib it reads of `a` and `b` under numpy broadcasting: one odometer walk with per-input
+/// strides. Shared by the fp32 and int8 element-wise ops.
+template <typename Visit>
+void walkBroadcast(std::span<const std::int64_t> out, std::span<const std::int64_t> a,
+                   std::span<const std::int64_t> b, Visit visit) {
+  const std::size_t rank = out.size();
+  const std::vector<std::int64_t> sa = broadcastStrides(a, rank);
+  const std::vector<std::int64_t> sb = broadcastStrides(b, rank);
   std::vector<std::int64_t> index(rank, 0);
-  std::int64_t ia = 0, ib = 0;
-  for (float& out : y.data) {
-    out = fn(a.data[static_cast<std::size_t>(ia)], b.data[static_cast<std::size_t>(ib)]);
+  std::int64_t ia = 0;
+  std::int64_t ib = 0;
+  const std::int64_t count = elementCount(out);
+  for (std::int64_t n = 0; n < count; ++n) {
+    visit(static_cast<std::size_t>(n), static_cast<std::size_t>(ia), static_cast<std::size_t>(ib));
     for (std::size_t d = rank; d-- > 0;) {
       ++index[d];
       ia += sa[d];
       ib += sb[d];
-      if (index[d] < y.shape[d]) {
+      if (index[d] < out[d]) {
         break;
       }
       ia -= sa[d] * index[d];
@@ -66,6 +60,24 @@ FloatTensor broadcastBinary(const FloatTensor& a, const FloatTensor& b, std::str
       index[d] = 0;
     }
   }
+}
+
+/// fn(a, b) element by element with numpy broadcasting. Errors name `op`.
+template <typename Fn>
+FloatTensor broadcastBinary(const FloatTensor& a, const FloatTensor& b, std::string_view op,
+                            Fn fn) {
+  checkConsistent(a, op);
+  checkConsistent(b, op);
+  FloatTensor y = makeFloatTensor(broadcastShapes(a.shape, b.shape, op));
+  if (a.shape == b.shape) {  // the common case, without the odometer
+    for (std::size_t i = 0; i < y.data.size(); ++i) {
+      y.data[i] = fn(a.data[i], b.data[i]);
+    }
+    return y;
+  }
+  walkBroadcast(y.shape, a.shape, b.shape, [&](std::size_t n, std::size_t ia, std::size_t ib) {
+    y.data[n] = fn(a.data[ia], b.data[ib]);
+  });
   return y;
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "elementwise_kernels.h"
 #include "npu/golden/float_tensor.h"
 #include "npu/golden/fp32_elementwise.h"
 #include "npu/support/error.h"
@@ -10,42 +11,16 @@
 namespace npu::golden {
 namespace {
 
-/// Strides of `shape` aligned right against a rank-`rank` output, 0 along broadcast dimensions.
-std::vector<std::int64_t> broadcastStrides(std::span<const std::int64_t> shape, std::size_t rank) {
-  std::vector<std::int64_t> strides(rank, 0);
-  const std::vector<std::int64_t> own = stridesOf(shape);
-  const std::size_t offset = rank - shape.size();
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    strides[offset + i] = shape[i] == 1 ? 0 : own[i];
-  }
-  return strides;
-}
-
-/// y[i] = fn(a[ia], b[ib]) over the numpy broadcast of a and b.
+/// fn(a, b) element by element with numpy broadcasting. Errors name `op`.
 template <typename Fn>
 Int8Tensor broadcastBinary(const Int8Tensor& a, const Int8Tensor& b, const char* op, Fn fn) {
   checkConsistent(a, op);
   checkConsistent(b, op);
   Int8Tensor y = makeInt8Tensor(broadcastShapes(a.shape, b.shape, op));
-  const std::size_t rank = y.shape.size();
-  const std::vector<std::int64_t> sa = broadcastStrides(a.shape, rank);
-  const std::vector<std::int64_t> sb = broadcastStrides(b.shape, rank);
-  std::vector<std::int64_t> index(rank, 0);
-  std::int64_t ia = 0, ib = 0;
-  for (std::int8_t& out : y.data) {
-    out = fn(a.data[static_cast<std::size_t>(ia)], b.data[static_cast<std::size_t>(ib)]);
-    for (std::size_t d = rank; d-- > 0;) {
-      ++index[d];
-      ia += sa[d];
-      ib += sb[d];
-      if (index[d] < y.shape[d]) {
-        break;
-      }
-      ia -= sa[d] * index[d];
-      ib -= sb[d] * index[d];
-      index[d] = 0;
-    }
-  }
+  detail::walkBroadcast(y.shape, a.shape, b.shape,
+                        [&](std::size_t n, std::size_t ia, std::size_t ib) {
+                          y.data[n] = fn(a.data[ia], b.data[ib]);
+                        });
   return y;
 }
 
