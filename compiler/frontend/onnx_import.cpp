@@ -352,6 +352,9 @@ class OnnxImporter {
       node.inputs.resize(std::max(node.inputs.size(), slot + 1));
       node.inputs[slot] = constantInput(node.name, attribute, {}, TensorData(std::vector{value}));
     };
+    if (isReduction(node.op)) {
+      moveInts("axes", 1);  // an attribute before opset 18 (ReduceSum: 13)
+    }
     switch (node.op) {
       case OpKind::Clip:
         moveFloat("min", 1);
@@ -363,17 +366,6 @@ class OnnxImporter {
         break;
       case OpKind::Squeeze:
       case OpKind::Unsqueeze:
-        moveInts("axes", 1);
-        break;
-      case OpKind::ReduceMean:
-      case OpKind::ReduceSum:
-      case OpKind::ReduceMax:
-      case OpKind::ReduceMin:
-      case OpKind::ReduceL1:
-      case OpKind::ReduceL2:
-      case OpKind::ReduceSumSquare:
-      case OpKind::ReduceLogSumExp:
-      case OpKind::ReduceProd:
         moveInts("axes", 1);
         break;
       case OpKind::Split:

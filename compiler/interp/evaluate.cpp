@@ -240,6 +240,12 @@ FloatTensor normalization(const Node& node, const Operands& in) {
 }
 
 RuntimeValue fp32Kernel(const Node& node, const Operands& in) {
+  if (isUnaryMath(node.op)) {
+    return golden::unary(in.floats(0), unaryKind(node.op));
+  }
+  if (isReduction(node.op)) {
+    return reduction(node, in);
+  }
   switch (node.op) {
     case OpKind::Conv: {
       const FloatTensor& x = in.floats(0);
@@ -295,31 +301,6 @@ RuntimeValue fp32Kernel(const Node& node, const Operands& in) {
     case OpKind::Min:
     case OpKind::Max:
       return golden::minMax(allFloats(in, in.count()), node.op == OpKind::Max);
-    case OpKind::Sqrt:
-    case OpKind::Reciprocal:
-    case OpKind::Exp:
-    case OpKind::Log:
-    case OpKind::Neg:
-    case OpKind::Abs:
-    case OpKind::Floor:
-    case OpKind::Ceil:
-    case OpKind::Round:
-    case OpKind::Sign:
-    case OpKind::Sin:
-    case OpKind::Cos:
-    case OpKind::Softsign:
-    case OpKind::Erf:
-      return golden::unary(in.floats(0), unaryKind(node.op));
-    case OpKind::ReduceMean:
-    case OpKind::ReduceSum:
-    case OpKind::ReduceMax:
-    case OpKind::ReduceMin:
-    case OpKind::ReduceL1:
-    case OpKind::ReduceL2:
-    case OpKind::ReduceSumSquare:
-    case OpKind::ReduceLogSumExp:
-    case OpKind::ReduceProd:
-      return reduction(node, in);
     case OpKind::ArgMax:
     case OpKind::ArgMin:
       return argExtreme(node, in);

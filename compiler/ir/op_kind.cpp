@@ -66,6 +66,45 @@ bool isActivation(OpKind op) {
   }
 }
 
+bool isReduction(OpKind op) {
+  switch (op) {
+    case OpKind::ReduceMean:
+    case OpKind::ReduceSum:
+    case OpKind::ReduceMax:
+    case OpKind::ReduceMin:
+    case OpKind::ReduceL1:
+    case OpKind::ReduceL2:
+    case OpKind::ReduceSumSquare:
+    case OpKind::ReduceLogSumExp:
+    case OpKind::ReduceProd:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool isUnaryMath(OpKind op) {
+  switch (op) {
+    case OpKind::Sqrt:
+    case OpKind::Reciprocal:
+    case OpKind::Exp:
+    case OpKind::Log:
+    case OpKind::Neg:
+    case OpKind::Abs:
+    case OpKind::Floor:
+    case OpKind::Ceil:
+    case OpKind::Round:
+    case OpKind::Sign:
+    case OpKind::Sin:
+    case OpKind::Cos:
+    case OpKind::Softsign:
+    case OpKind::Erf:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool isReshapeLike(OpKind op) {
   switch (op) {
     case OpKind::Flatten:

@@ -34,6 +34,14 @@ std::span<const OpKind> allOps();
 /// input, one output, applied element by element.
 bool isActivation(OpKind op);
 
+/// ReduceMean, ReduceSum, ReduceMax, ReduceMin, ReduceL1, ReduceL2, ReduceSumSquare,
+/// ReduceLogSumExp and ReduceProd: reductions over the axes of their second input.
+bool isReduction(OpKind op);
+
+/// Sqrt, Reciprocal, Exp, Log, Neg, Abs, Floor, Ceil, Round, Sign, Sin, Cos, Softsign and Erf:
+/// one input, one output, a math function element by element (golden::unary).
+bool isUnaryMath(OpKind op);
+
 /// Flatten, Reshape, Squeeze, Unsqueeze and Identity: the output holds the input's elements in the
 /// same order under another shape.
 bool isReshapeLike(OpKind op);
