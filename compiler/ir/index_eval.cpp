@@ -20,28 +20,37 @@ std::vector<std::int64_t> stridesOf(const Shape& shape) {
   return strides;
 }
 
-/// For each element of `to` (row-major), the index of the element of `from` it reads under
-/// numpy broadcasting.
-std::vector<std::int64_t> broadcastIndices(const Shape& from, const Shape& to) {
-  std::vector<std::int64_t> fromStrides = stridesOf(from);
-  std::size_t offset = to.size() - from.size();
-  std::int64_t count = elementCount(to);
+/// For each element of `out` (row-major), the flat index `source(coordinate)` gives of the
+/// element it reads: the one walk behind every gather-style data movement here.
+template <typename Source>
+std::vector<std::int64_t> sourceIndices(const Shape& out, Source source) {
+  std::int64_t count = elementCount(out);
   std::vector<std::int64_t> indices(static_cast<std::size_t>(count));
-  std::vector<std::int64_t> coord(to.size(), 0);
+  std::vector<std::int64_t> coord(out.size(), 0);
   for (std::int64_t n = 0; n < count; ++n) {
-    std::int64_t index = 0;
-    for (std::size_t d = 0; d < from.size(); ++d) {
-      index += (from[d] == 1 ? 0 : coord[d + offset]) * fromStrides[d];
-    }
-    indices[static_cast<std::size_t>(n)] = index;
-    for (std::size_t d = to.size(); d-- > 0;) {
-      if (++coord[d] < to[d]) {
+    indices[static_cast<std::size_t>(n)] = source(coord);
+    for (std::size_t d = out.size(); d-- > 0;) {
+      if (++coord[d] < out[d]) {
         break;
       }
       coord[d] = 0;
     }
   }
   return indices;
+}
+
+/// For each element of `to` (row-major), the index of the element of `from` it reads under
+/// numpy broadcasting.
+std::vector<std::int64_t> broadcastIndices(const Shape& from, const Shape& to) {
+  std::vector<std::int64_t> fromStrides = stridesOf(from);
+  std::size_t offset = to.size() - from.size();
+  return sourceIndices(to, [&](const std::vector<std::int64_t>& coord) {
+    std::int64_t index = 0;
+    for (std::size_t d = 0; d < from.size(); ++d) {
+      index += (from[d] == 1 ? 0 : coord[d + offset]) * fromStrides[d];
+    }
+    return index;
+  });
 }
 
 Tensor arithmetic(const Node& node, const Tensor& a, const Tensor& b, const Shape& out) {
@@ -77,22 +86,14 @@ Tensor transpose(const Node& node, const Tensor& x, const Shape& out) {
   std::iota(perm.rbegin(), perm.rend(), 0);
   perm = node.attributes.getInts("perm", perm);
   std::vector<std::int64_t> inStrides = stridesOf(x.shape);
-  std::int64_t count = elementCount(out);
-  std::vector<std::int64_t> indices(static_cast<std::size_t>(count));
-  std::vector<std::int64_t> coord(out.size(), 0);
-  for (std::int64_t n = 0; n < count; ++n) {
-    std::int64_t index = 0;
-    for (std::size_t d = 0; d < out.size(); ++d) {
-      index += coord[d] * inStrides[perm[d]];
-    }
-    indices[static_cast<std::size_t>(n)] = index;
-    for (std::size_t d = out.size(); d-- > 0;) {
-      if (++coord[d] < out[d]) {
-        break;
-      }
-      coord[d] = 0;
-    }
-  }
+  std::vector<std::int64_t> indices =
+      sourceIndices(out, [&](const std::vector<std::int64_t>& coord) {
+        std::int64_t index = 0;
+        for (std::size_t d = 0; d < out.size(); ++d) {
+          index += coord[d] * inStrides[perm[d]];
+        }
+        return index;
+      });
   return {out, x.data.gather(indices)};
 }
 
@@ -161,22 +162,14 @@ Tensor slice(std::span<const Tensor* const> inputs, const Shape& out) {
     step[a] = steps[i];
   }
   std::vector<std::int64_t> inStrides = stridesOf(x.shape);
-  std::int64_t count = elementCount(out);
-  std::vector<std::int64_t> indices(static_cast<std::size_t>(count));
-  std::vector<std::int64_t> coord(out.size(), 0);
-  for (std::int64_t n = 0; n < count; ++n) {
-    std::int64_t index = 0;
-    for (std::size_t d = 0; d < out.size(); ++d) {
-      index += (begin[d] + coord[d] * step[d]) * inStrides[d];
-    }
-    indices[static_cast<std::size_t>(n)] = index;
-    for (std::size_t d = out.size(); d-- > 0;) {
-      if (++coord[d] < out[d]) {
-        break;
-      }
-      coord[d] = 0;
-    }
-  }
+  std::vector<std::int64_t> indices =
+      sourceIndices(out, [&](const std::vector<std::int64_t>& coord) {
+        std::int64_t index = 0;
+        for (std::size_t d = 0; d < out.size(); ++d) {
+          index += (begin[d] + coord[d] * step[d]) * inStrides[d];
+        }
+        return index;
+      });
   return {out, x.data.gather(indices)};
 }
 
@@ -282,22 +275,14 @@ Tensor where(std::span<const Tensor* const> inputs, const Shape& out) {
 /// Tile: output element at coordinate c reads the input at c modulo the input's shape.
 Tensor tile(const Tensor& x, const Shape& out) {
   std::vector<std::int64_t> inStrides = stridesOf(x.shape);
-  std::int64_t count = elementCount(out);
-  std::vector<std::int64_t> indices(static_cast<std::size_t>(count));
-  std::vector<std::int64_t> coord(out.size(), 0);
-  for (std::int64_t n = 0; n < count; ++n) {
-    std::int64_t index = 0;
-    for (std::size_t d = 0; d < out.size(); ++d) {
-      index += (coord[d] % x.shape[d]) * inStrides[d];
-    }
-    indices[static_cast<std::size_t>(n)] = index;
-    for (std::size_t d = out.size(); d-- > 0;) {
-      if (++coord[d] < out[d]) {
-        break;
-      }
-      coord[d] = 0;
-    }
-  }
+  std::vector<std::int64_t> indices =
+      sourceIndices(out, [&](const std::vector<std::int64_t>& coord) {
+        std::int64_t index = 0;
+        for (std::size_t d = 0; d < out.size(); ++d) {
+          index += (coord[d] % x.shape[d]) * inStrides[d];
+        }
+        return index;
+      });
   return {out, x.data.gather(indices)};
 }
 
