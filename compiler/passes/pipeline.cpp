@@ -13,6 +13,7 @@
 #include "npu/compiler/passes/fold_batch_norm.h"
 #include "npu/compiler/passes/fold_channel_shuffle.h"
 #include "npu/compiler/passes/fold_constants.h"
+#include "npu/compiler/passes/fold_conv_affine.h"
 #include "npu/compiler/passes/fold_flatten_into_fc.h"
 #include "npu/compiler/passes/fold_pad.h"
 #include "npu/compiler/passes/fuse_activations.h"
@@ -21,6 +22,7 @@
 #include "npu/compiler/passes/recognize_activations.h"
 #include "npu/compiler/passes/reduce_to_global_pool.h"
 #include "npu/compiler/passes/simplify_reshapes.h"
+#include "npu/compiler/passes/sink_nhwc_transposes.h"
 #include "npu/compiler/passes/split_to_slices.h"
 #include "npu/support/error.h"
 
@@ -45,8 +47,10 @@ constexpr std::array kPipeline = {
   Pass{"fold-channel-shuffle", foldChannelShuffle, "Reshape -> Transpose -> Reshape channel shuffles as one channel Gather"},
   Pass{"recognize-activations", recognizeActivations, "x * Sigmoid(x) as SiLU, x * HardSigmoid(x) as HardSwish"},
   Pass{"reduce-to-global-pool", reduceToGlobalPool, "ReduceMean/ReduceMax over H and W as the global pool it is"},
+  Pass{"sink-nhwc-transposes", sinkNhwcTransposes, "channels-last regions (ConvNeXt blocks) computed on the NCHW tensor, their MatMuls as 1x1 Convs"},
   Pass{"gemm-to-conv",        convertGemmToConv, "fully connected layers as 1x1 convolutions between reshapes"},
   Pass{"simplify-reshapes",   simplifyReshapes,  "Flatten + Reshape around a converted FC cancel, also across an activation"},
+  Pass{"fold-conv-affine",    foldConvAffine,    "a per-channel Mul/Add (bias, layer scale) after a Conv folded into its weights and bias"},
   Pass{"fold-flatten-into-fc", foldFlattenIntoFc, "a flatten of [N, C, H, W] before an FC becomes the FC's H x W kernel"},
   Pass{"fuse-activations",    fuseActivations,   "activations into Conv/Add epilogues"},
   Pass{"eliminate-dead-code", eliminateDeadCode, "drop weights the folds replaced"},

@@ -12,6 +12,23 @@ bool near(float a, float b) {
   return std::fabs(a - b) <= 1e-6F;
 }
 
+/// PRelu with one slope for every element is LeakyRelu with that slope (nn.PReLU's default).
+void sharedSlopePreluAsLeakyRelu(Graph& graph) {
+  for (Node& node : graph.nodes()) {
+    if (node.op != OpKind::PRelu) {
+      continue;
+    }
+    std::optional<float> slope = scalarConstant(graph, node.input(1));
+    if (!slope) {
+      continue;  // a slope per channel stays a PRelu (on the host)
+    }
+    node.op = OpKind::LeakyRelu;
+    node.inputs.resize(1);
+    node.attributes = Attributes();
+    node.attributes.set("alpha", *slope);
+  }
+}
+
 }  // namespace
 
 // Mul(x, Sigmoid(x)) -> Silu(x), Mul(x, HardSigmoid(x; 1/6, 1/2)) -> HardSwish(x) and
@@ -63,6 +80,7 @@ void recognizeActivations(Graph& graph) {
     }
   }
   graph.removeNodes(removed);
+  sharedSlopePreluAsLeakyRelu(graph);
 }
 
 }  // namespace npu::compiler

@@ -8,6 +8,7 @@
 #include "npu/compiler/passes/fold_batch_norm.h"
 #include "npu/compiler/passes/fold_channel_shuffle.h"
 #include "npu/compiler/passes/fold_constants.h"
+#include "npu/compiler/passes/fold_conv_affine.h"
 #include "npu/compiler/passes/fold_flatten_into_fc.h"
 #include "npu/compiler/passes/fold_pad.h"
 #include "npu/compiler/passes/fuse_activations.h"
@@ -16,6 +17,7 @@
 #include "npu/compiler/passes/recognize_activations.h"
 #include "npu/compiler/passes/reduce_to_global_pool.h"
 #include "npu/compiler/passes/simplify_reshapes.h"
+#include "npu/compiler/passes/sink_nhwc_transposes.h"
 #include "npu/compiler/passes/split_to_slices.h"
 #include "test_support.h"
 
@@ -372,6 +374,104 @@ TEST(GemmToConv, LeavesIllegalForms) {
   EXPECT_EQ(opSequence(g), "Gemm Gemm Unsqueeze MatMul Reshape Add Add");
 }
 
+// ---- sink-nhwc-transposes
+
+/// A ConvNeXt block at opset 17: depthwise conv, permute to NHWC, LayerNorm, Linear, GELU,
+/// Linear, permute back, layer scale, residual add. `tail` reads the LayerNorm's output too.
+Graph convNextBlock(bool extraReader) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 4, 3, 5});
+  ValueId dw =
+      b.node(OpKind::Conv, "dw", {x, b.weights("dw_w", {4, 1, 3, 3}), b.weights("dw_b", {4})},
+             attrs({{"group", std::int64_t{4}}, {"pads", Ints{1, 1, 1, 1}}}));
+  ValueId nhwc = b.node(OpKind::Transpose, "to_nhwc", {dw}, attrs({{"perm", Ints{0, 2, 3, 1}}}));
+  ValueId ln = b.node(OpKind::LayerNormalization, "ln",
+                      {nhwc, b.weights("ln_g", {4}, 3), b.weights("ln_b", {4}, 4)},
+                      attrs({{"epsilon", 1e-6F}}));
+  ValueId fc1 = b.node(OpKind::MatMul, "fc1", {ln, b.weights("w1", {4, 8})});
+  ValueId bias1 = b.node(OpKind::Add, "bias1", {b.weights("b1", {8}, 9), fc1});
+  ValueId gelu = b.node(OpKind::Gelu, "gelu", {bias1});
+  ValueId fc2 = b.node(OpKind::MatMul, "fc2", {gelu, b.weights("w2", {8, 4}, 11)});
+  ValueId bias2 = b.node(OpKind::Add, "bias2", {fc2, b.weights("b2", {4}, 12)});
+  ValueId nchw = b.node(OpKind::Transpose, "to_nchw", {bias2}, attrs({{"perm", Ints{0, 3, 1, 2}}}));
+  ValueId scaled = b.node(OpKind::Mul, "layer_scale", {b.weights("gamma", {4, 1, 1}, 13), nchw});
+  ValueId out = b.node(OpKind::Add, "residual", {scaled, x});
+  if (!extraReader) {
+    return b.finish({out});
+  }
+  ValueId soft = b.node(OpKind::Softmax, "soft", {ln}, attrs({{"axis", std::int64_t{-1}}}));
+  ValueId back =
+      b.node(OpKind::Transpose, "soft_nchw", {soft}, attrs({{"perm", Ints{0, 3, 1, 2}}}));
+  return b.finish({b.node(OpKind::Add, "both", {out, back})});
+}
+
+TEST(SinkNhwcTransposes, ConvNextBlockRunsOnTheNchwTensor) {
+  Graph g = convNextBlock(false);
+  runAndCompare(g, sinkNhwcTransposes);
+  // No transpose left; the Linears are 1x1 convs; the LayerNorm is spelled out over axis 1.
+  EXPECT_EQ(opSequence(g),
+            "Conv ReduceMean Sub Mul ReduceMean Add Sqrt Div Mul Add Conv Add Gelu Conv Add "
+            "Identity Mul Add");
+  EXPECT_EQ(g.value(nodeNamed(g, "fc1/nchw").inputs[1]).shape, (Shape{8, 4, 1, 1}));
+  runAndCompare(g, simplifyReshapes);
+  runAndCompare(g, foldConvAffine);
+  // Both bias adds, the layer scale and the LayerNorm's affine are in the convs' weights and
+  // biases.
+  EXPECT_EQ(opSequence(g), "Conv ReduceMean Sub Mul ReduceMean Add Sqrt Div Conv Gelu Conv Add");
+}
+
+TEST(SinkNhwcTransposes, OtherReadersGetTheValueTransposedBack) {
+  Graph g = convNextBlock(true);
+  runAndCompare(g, sinkNhwcTransposes);
+  // The Softmax over the last axis is not moved: it reads the LayerNorm's NHWC result.
+  EXPECT_EQ(opSequence(g),
+            "Conv ReduceMean Sub Mul ReduceMean Add Sqrt Div Mul Add Transpose Conv Add Gelu Conv "
+            "Add Identity Mul Add Softmax Transpose Add");
+}
+
+TEST(SinkNhwcTransposes, LeavesRegionsWithNothingToMove) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 4, 3, 5});
+  ValueId nhwc = b.node(OpKind::Transpose, "t", {x}, attrs({{"perm", Ints{0, 2, 3, 1}}}));
+  Graph g = b.finish({b.node(OpKind::Softmax, "soft", {nhwc})});
+  runAndCompare(g, sinkNhwcTransposes);
+  EXPECT_EQ(opSequence(g), "Transpose Softmax");
+}
+
+// ---- fold-conv-affine
+
+TEST(FoldConvAffine, PerChannelScaleAndShiftJoinTheConv) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 3, 4, 4});
+  ValueId c = b.node(OpKind::Conv, "c", {x, b.weights("w", {2, 3, 3, 3})});
+  ValueId half = b.node(OpKind::Div, "half", {c, b.constant("two", {}, {2.0F})});
+  ValueId shift = b.node(OpKind::Sub, "shift", {half, b.weights("s", {1, 2, 1, 1}, 3)});
+  ValueId scale = b.node(OpKind::Mul, "scale", {b.weights("g", {2, 1, 1}, 4), shift});
+  // Not per channel (varies along W): stays.
+  Graph g = b.finish({b.node(OpKind::Add, "row", {scale, b.weights("r", {2}, 5)})});
+  runAndCompare(g, foldConvAffine);
+  EXPECT_EQ(opSequence(g), "Conv Add");
+}
+
+TEST(FoldConvAffine, PerChannelAffineBeforeAnUnpaddedConvJoinsIt) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 4, 5, 5});
+  ValueId scale = b.node(OpKind::Mul, "scale", {x, b.weights("g", {4, 1, 1}, 3)});
+  ValueId shift = b.node(OpKind::Add, "shift", {b.weights("t", {1, 4, 1, 1}, 4), scale});
+  // Grouped, strided, unpadded: folds.
+  ValueId c1 =
+      b.node(OpKind::Conv, "c1", {shift, b.weights("w1", {6, 2, 2, 2}), b.weights("b1", {6})},
+             attrs({{"group", std::int64_t{2}}, {"strides", Ints{2, 2}}}));
+  ValueId shift2 = b.node(OpKind::Add, "shift2", {c1, b.constant("one", {}, {1.0F})});
+  ValueId relu = b.node(OpKind::Relu, "relu", {shift2});
+  ValueId shift3 = b.node(OpKind::Add, "shift3", {relu, b.weights("t3", {6, 1, 1}, 5)});
+  // Padded: the border would read 0, not the shift; stays.
+  Graph g = b.finish({b.node(OpKind::Conv, "c2", {shift3, b.weights("w2", {3, 6, 3, 3})},
+                             attrs({{"pads", Ints{1, 1, 1, 1}}}))});
+  runAndCompare(g, foldConvAffine);
+  EXPECT_EQ(opSequence(g), "Conv Relu Add Conv");
+}
+
 // ---- fuse-activations
 
 FusedActivation fusedOf(const Graph& g, const std::string& node) {
@@ -412,6 +512,16 @@ TEST(RecognizeActivations, MishFromItsExportedForm) {
   EXPECT_EQ(opSequence(g), "Conv");
   EXPECT_EQ(fusedOf(g, "c").op, OpKind::Mish);
   EXPECT_TRUE(fusedOf(g, "c").lut);
+}
+
+TEST(RecognizeActivations, SharedSlopePreluIsLeakyRelu) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 2, 3, 3});
+  ValueId shared = b.node(OpKind::PRelu, "shared", {x, b.constant("a", {1, 1, 1}, {0.25F})});
+  Graph g = b.finish({b.node(OpKind::PRelu, "per_channel", {shared, b.weights("s", {2, 1, 1})})});
+  runAndCompare(g, recognizeActivations);
+  EXPECT_EQ(opSequence(g), "LeakyRelu PRelu");
+  EXPECT_EQ(nodeNamed(g, "shared").attributes.getFloat("alpha", 0.0F), 0.25F);
 }
 
 TEST(FuseActivations, GatedAndSmoothActivationsBecomeLutCandidates) {
@@ -475,8 +585,9 @@ TEST(Pipeline, UnknownDumpAfterPass) {
   EXPECT_EQ(errorOf([&] { runFrontEndPasses(g, options); }),
             "--dump-after: unknown pass 'fold-everything' (passes: infer-shapes, fold-constants, "
             "eliminate-dead-code, simplify-reshapes, fold-batch-norm, fold-pad, split-to-slices, "
-            "fold-channel-shuffle, recognize-activations, reduce-to-global-pool, gemm-to-conv, "
-            "fold-flatten-into-fc, fuse-activations, or all)");
+            "fold-channel-shuffle, recognize-activations, reduce-to-global-pool, "
+            "sink-nhwc-transposes, gemm-to-conv, fold-conv-affine, fold-flatten-into-fc, "
+            "fuse-activations, or all)");
 }
 
 }  // namespace
