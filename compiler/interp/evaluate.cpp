@@ -260,9 +260,11 @@ RuntimeValue fp32Kernel(const Node& node, const Operands& in) {
                                      convTransposeParams(node, x.shape, w.shape));
     }
     case OpKind::BatchNormalization:
-      return golden::batchNormalization(in.floats(0), in.floats(1).data, in.floats(2).data,
-                                        in.floats(3).data, in.floats(4).data,
-                                        node.attributes.getFloat("epsilon", 1e-5F));
+      return applyActivation(
+          golden::batchNormalization(in.floats(0), in.floats(1).data, in.floats(2).data,
+                                     in.floats(3).data, in.floats(4).data,
+                                     node.attributes.getFloat("epsilon", 1e-5F)),
+          node);
     case OpKind::Gemm: {
       golden::GemmParams p;
       p.alpha = node.attributes.getFloat("alpha", 1.0F);

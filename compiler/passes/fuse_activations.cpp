@@ -101,7 +101,10 @@ void fuseIntoEpilogues(Graph& graph) {
     // A fused Relu may be followed by a Clip (PyTorch exports ReLU6 so): repeat on this node.
     while (true) {
       const Node& producer = graph.nodes()[n];
-      if (producer.op != OpKind::Conv && producer.op != OpKind::Add) {
+      // A standalone BatchNormalization runs as a per-channel affine, whose epilogue clips
+      // like a conv's (DenseNet's and pre-activation ResNets' BN -> ReLU).
+      if (producer.op != OpKind::Conv && producer.op != OpKind::Add &&
+          producer.op != OpKind::BatchNormalization) {
         break;
       }
       ValueId out = producer.outputs.at(0);
@@ -117,8 +120,9 @@ void fuseIntoEpilogues(Graph& graph) {
       if (fused) {
         fused = compose(fusedActivation(producer), *fused);
       }
-      // The element-wise unit clips but has no LUT stage.
-      if (!fused || (producer.op == OpKind::Add && fused->lut)) {
+      // The element-wise unit clips but has no LUT stage; a LUT epilogue is calibrated as a
+      // conv's only.
+      if (!fused || (producer.op != OpKind::Conv && fused->lut)) {
         break;
       }
       setFusedActivation(graph.nodes()[n], *fused);

@@ -297,7 +297,8 @@ class SegmentBuilder {
     ChannelAffine affine = channelAffineOf(m_graph, node, channels);
     golden::Conv2dParams geometry;
     geometry.group = channels;
-    FusedActivation act = node.op == OpKind::Add ? fusedActivation(node) : FusedActivation{};
+    // Add and BatchNormalization carry the clip fuse-activations gave them.
+    FusedActivation act = fusedActivation(node);
     emitConv(node, x, affine.scale, Shape{channels, 1, 1, 1}, affine.bias, geometry, act, origin);
   }
 

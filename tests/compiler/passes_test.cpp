@@ -499,6 +499,21 @@ TEST(FuseActivations, ClipTypeActivationsBecomeClipBounds) {
   EXPECT_EQ(fusedOf(g, "c2").op, OpKind::Identity);
 }
 
+TEST(FuseActivations, ReluAfterStandaloneBatchNormJoinsIt) {
+  // DenseNet's pre-activation: BN -> ReLU on a concat, not foldable into a conv.
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 2, 3, 3});
+  ValueId cat = b.node(OpKind::Concat, "cat", {x, x}, attrs({{"axis", std::int64_t{1}}}));
+  ValueId bn =
+      b.node(OpKind::BatchNormalization, "bn",
+             {cat, b.weights("g", {4}, 1), b.weights("beta", {4}, 2), b.weights("mean", {4}, 3),
+              b.constant("var", {4}, {1.0F, 2.0F, 0.5F, 3.0F})});
+  Graph g = b.finish({b.node(OpKind::Relu, "relu", {bn})});
+  runAndCompare(g, fuseActivations);
+  EXPECT_EQ(opSequence(g), "Concat BatchNormalization");
+  EXPECT_EQ(fusedOf(g, "bn").op, OpKind::Relu);
+}
+
 TEST(RecognizeActivations, MishFromItsExportedForm) {
   GraphBuilder b;
   ValueId x = b.input("x", {1, 2, 3, 3});
