@@ -17,6 +17,7 @@ NAMEs and their default input size (--size overrides it for every NAME):
       1x1, and the exporter cannot lower AdaptiveAvgPool2d((6, 6)) of a 1x1 input)
   vit_tiny (VisionTransformer: patch 8, 2 layers, 2 heads, hidden 64, MLP 128, 10 classes)   32
   yolo_tiny (YOLOv8-style detector defined here, outputs [1, 4 + 16, anchors])               64
+  yolo_focus (the same with YOLOv5's Focus stem: four strided slices, concat, 3x3 conv)       64
 Opset 13 unless --opset: at 13 LayerNorm (convnext_tiny, vit_tiny) decomposes into
 ReduceMean/Sub/Pow/Add/Sqrt/Div, at 17 it is one LayerNormalization.
 
@@ -42,7 +43,7 @@ DEFAULT_SIZE = {
     "resnet18": 224, "resnet50": 224, "mobilenet_v2": 224,
     "mobilenet_v3_small": 64, "efficientnet_b0": 64, "shufflenet_v2_x0_5": 64, "mnasnet0_5": 64,
     "densenet121": 64, "googlenet": 64, "convnext_tiny": 64, "regnet_y_400mf": 64,
-    "alexnet": 224, "vit_tiny": 32, "yolo_tiny": 64,
+    "alexnet": 224, "vit_tiny": 32, "yolo_tiny": 64, "yolo_focus": 64,
 }
 
 
@@ -102,13 +103,27 @@ class SPPF(nn.Module):
         return self.cv2(torch.cat([x, y1, y2, self.pool(y2)], 1))
 
 
-class YoloTiny(nn.Module):
-    """YOLOv8-style: 6x6 stride-2 stem, C2f backbone, SPPF, nearest-upsample + concat FPN/PAN
-    neck, three 1x1 heads at strides 8, 16, 32 flattened into one [1, 4 + classes, anchors]."""
+class Focus(nn.Module):
+    """YOLOv5's original stem: every other pixel in four phases, concatenated along channels
+    (space-to-depth by slicing), then a 3x3 conv."""
 
-    def __init__(self, classes=16, w=(16, 32, 64, 128, 128)):
+    def __init__(self, cin, cout):
         super().__init__()
-        self.stem = ConvBnSiLU(3, w[0], 6, 2, 2)
+        self.conv = ConvBnSiLU(4 * cin, cout, 3)
+
+    def forward(self, x):
+        return self.conv(torch.cat([x[..., ::2, ::2], x[..., 1::2, ::2], x[..., ::2, 1::2],
+                                    x[..., 1::2, 1::2]], 1))
+
+
+class YoloTiny(nn.Module):
+    """YOLOv8-style: 6x6 stride-2 stem (or YOLOv5's Focus), C2f backbone, SPPF, nearest-upsample
+    + concat FPN/PAN neck, three 1x1 heads at strides 8, 16, 32 flattened into one
+    [1, 4 + classes, anchors]."""
+
+    def __init__(self, classes=16, w=(16, 32, 64, 128, 128), focus=False):
+        super().__init__()
+        self.stem = Focus(3, w[0]) if focus else ConvBnSiLU(3, w[0], 6, 2, 2)
         self.down1 = ConvBnSiLU(w[0], w[1], 3, 2)
         self.c2f1 = C2f(w[1], w[1], 1, True)
         self.down2 = ConvBnSiLU(w[1], w[2], 3, 2)
@@ -153,8 +168,8 @@ def construct(name, size):
             nn.init.normal_(model.heads.head.weight, 0.0, 64 ** -0.5)
             nn.init.normal_(model.heads.head.bias, 0.0, 0.1)
         return model
-    if name == "yolo_tiny":
-        return YoloTiny()
+    if name in ("yolo_tiny", "yolo_focus"):
+        return YoloTiny(focus=name == "yolo_focus")
     model = getattr(torchvision.models, name)(weights=None)
     if name == "convnext_tiny":
         with torch.no_grad():

@@ -41,7 +41,7 @@ warnings.filterwarnings("ignore")
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_MODELS = ["mobilenet_v3_small", "efficientnet_b0", "shufflenet_v2_x0_5", "mnasnet0_5",
                   "densenet121", "googlenet", "convnext_tiny", "regnet_y_400mf", "vit_tiny",
-                  "yolo_tiny"]
+                  "yolo_tiny", "yolo_focus"]
 OPTIONAL_MODELS = ["alexnet"]  # 224x224, a 245 MB export: accepted, not run by default
 ENGINES = ["qnnpack", "onednn"]
 BEGIN = "<!-- model-zoo:begin -->"
@@ -60,6 +60,7 @@ MAX_SEGMENTS = {
     "regnet_y_400mf": 2,
     "vit_tiny": 4,
     "yolo_tiny": 2,
+    "yolo_focus": 2,
     "alexnet": 2,
 }
 

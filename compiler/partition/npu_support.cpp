@@ -223,14 +223,17 @@ NpuSupport sliceSupport(const Graph& graph, const Node& node) {
   std::vector<std::int64_t> steps = node.input(4).valid()
                                         ? constantOf(graph, node.input(4))->toInt64()
                                         : std::vector<std::int64_t>(axes.size(), 1);
-  for (std::size_t i = 0; i < axes.size(); ++i) {
+  for (std::size_t i = 0; i < axes.size() && i < steps.size(); ++i) {
     std::int64_t axis = axes[i] < 0 ? axes[i] + 4 : axes[i];
     bool whole = in[static_cast<std::size_t>(axis)] == out[static_cast<std::size_t>(axis)];
-    if ((axis != 1 && !whole) || (axis == 1 && steps[i] != 1)) {
-      return host("only a slice of consecutive channels runs on the NPU");
+    // Channels are read as one run of bytes; rows and columns at any DDR stride.
+    if ((axis == 0 && !whole) || (axis == 1 && steps[i] != 1) || steps[i] < 1) {
+      return host(
+          "only consecutive channels, and rows and columns at a positive step, run on "
+          "the NPU");
     }
   }
-  return npu(NpuOpKind::ChannelSlice);
+  return npu(NpuOpKind::Slice);
 }
 
 NpuSupport gatherSupport(const Graph& graph, const Node& node) {
@@ -443,21 +446,38 @@ std::array<std::int64_t, 2> ceilModeExtraPadding(const golden::Pool2dParams& p, 
   return extra;
 }
 
-std::int64_t channelSliceBegin(const Graph& graph, const Node& node) {
+SliceWindow sliceWindowOf(const Graph& graph, const Node& node) {
   std::vector<std::int64_t> starts = constantOf(graph, node.input(1))->toInt64();
   std::vector<std::int64_t> axes(starts.size());
   std::iota(axes.begin(), axes.end(), 0);
   if (node.input(3).valid()) {
     axes = constantOf(graph, node.input(3))->toInt64();
   }
-  std::int64_t channels = graph.value(node.input(0)).shape[1];
-  for (std::size_t i = 0; i < axes.size(); ++i) {
-    if (axes[i] == 1 || axes[i] == -3) {
-      std::int64_t start = starts[i] < 0 ? starts[i] + channels : starts[i];
-      return std::clamp<std::int64_t>(start, 0, channels);
+  std::vector<std::int64_t> steps = node.input(4).valid()
+                                        ? constantOf(graph, node.input(4))->toInt64()
+                                        : std::vector<std::int64_t>(axes.size(), 1);
+  const Shape& in = graph.value(node.input(0)).shape;
+  SliceWindow window;
+  for (std::size_t i = 0; i < axes.size() && i < starts.size() && i < steps.size(); ++i) {
+    std::int64_t axis = axes[i] < 0 ? axes[i] + 4 : axes[i];
+    if (axis < 1 || axis > 3) {
+      continue;
+    }
+    // ONNX: a negative start counts from the end; a positive step clamps it to [0, dim].
+    std::int64_t dim = in[static_cast<std::size_t>(axis)];
+    std::int64_t start =
+        std::clamp<std::int64_t>(starts[i] < 0 ? starts[i] + dim : starts[i], 0, dim);
+    if (axis == 1) {
+      window.channelBegin = start;
+    } else if (axis == 2) {
+      window.rowBegin = start;
+      window.rowStep = steps[i];
+    } else {
+      window.colBegin = start;
+      window.colStep = steps[i];
     }
   }
-  return 0;
+  return window;
 }
 
 ChannelAffine channelAffineOf(const Graph& graph, const Node& node, std::int64_t channels) {

@@ -23,6 +23,7 @@
 #include "npu/compiler/passes/reduce_to_global_pool.h"
 #include "npu/compiler/passes/simplify_reshapes.h"
 #include "npu/compiler/passes/sink_nhwc_transposes.h"
+#include "npu/compiler/passes/slice_space_to_depth.h"
 #include "npu/compiler/passes/split_to_slices.h"
 #include "npu/support/error.h"
 
@@ -44,6 +45,7 @@ constexpr std::array kPipeline = {
   Pass{"fold-batch-norm",     foldBatchNorm,     "Conv -> BatchNormalization folded into the conv's weights and bias"},
   Pass{"fold-pad",            foldPad,           "zero Pad -> Conv folded into the conv's pads"},
   Pass{"split-to-slices",     splitToSlices,     "a Split as one Slice per output, so each part is placed on its own"},
+  Pass{"slice-space-to-depth", sliceSpaceToDepth, "SpaceToDepth as the Concat of its strided Slices; Slice chains merged (Focus stems)"},
   Pass{"fold-channel-shuffle", foldChannelShuffle, "Reshape -> Transpose -> Reshape channel shuffles as one channel Gather"},
   Pass{"recognize-activations", recognizeActivations, "x * Sigmoid(x) as SiLU, x * HardSigmoid(x) as HardSwish"},
   Pass{"reduce-to-global-pool", reduceToGlobalPool, "ReduceMean/ReduceMax over H and W as the global pool it is"},

@@ -62,8 +62,12 @@ std::vector<golden::Int8Tensor> runQuantizedGraphGolden(
         }
         values[out] = golden::concatInt8(parts, 3);
       } else if (const auto* slice = std::get_if<QSlice>(&op)) {
-        values[out] = golden::sliceInt8(values[slice->input], 3, slice->channelBegin,
-                                        graph.tensors[out].shape[3]);
+        const auto& shape = graph.tensors[out].shape;  // NHWC
+        golden::Int8Tensor rows =
+            golden::sliceInt8(values[slice->input], 1, slice->rowBegin, shape[1], slice->rowStep);
+        golden::Int8Tensor cols =
+            golden::sliceInt8(rows, 2, slice->colBegin, shape[2], slice->colStep);
+        values[out] = golden::sliceInt8(cols, 3, slice->channelBegin, shape[3]);
       } else if (const auto* shuffle = std::get_if<QShuffle>(&op)) {
         values[out] = golden::shuffleChannelsInt8(values[shuffle->input], shuffle->groups);
       } else if (const auto* upsample = std::get_if<QUpsample>(&op)) {

@@ -188,13 +188,18 @@ class SegmentBuilder {
         }
         return add(std::move(op), origin);
       }
-      case NpuOpKind::ChannelSlice: {
+      case NpuOpKind::Slice: {
         QSlice op;
         op.name = node.name;
         op.input = tensorFor(node.input(0));
         op.output = tensorFor(outValue);
         checkShared(op.input, op.output);
-        op.channelBegin = channelSliceBegin(m_graph, node);
+        SliceWindow window = sliceWindowOf(m_graph, node);
+        op.channelBegin = window.channelBegin;
+        op.rowBegin = window.rowBegin;
+        op.rowStep = window.rowStep;
+        op.colBegin = window.colBegin;
+        op.colStep = window.colStep;
         return add(std::move(op), origin);
       }
       case NpuOpKind::ChannelShuffle: {

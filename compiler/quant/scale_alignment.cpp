@@ -14,7 +14,7 @@ bool movesBytes(NpuOpKind kind) {
     case NpuOpKind::AvgPool:
     case NpuOpKind::GlobalAvgPool:
     case NpuOpKind::Concat:
-    case NpuOpKind::ChannelSlice:
+    case NpuOpKind::Slice:
     case NpuOpKind::ChannelShuffle:
     case NpuOpKind::Upsample:
     case NpuOpKind::Alias:

@@ -34,13 +34,14 @@ Int8Tensor concatInt8(const std::vector<std::reference_wrapper<const Int8Tensor>
   return narrow(concat({wide.begin(), wide.end()}, axis));
 }
 
-Int8Tensor sliceInt8(const Int8Tensor& x, std::int64_t axis, std::int64_t begin,
-                     std::int64_t count) {
+Int8Tensor sliceInt8(const Int8Tensor& x, std::int64_t axis, std::int64_t begin, std::int64_t count,
+                     std::int64_t step) {
   checkConsistent(x, "sliceInt8");
   axis = normalizeAxis(axis, x.rank(), "sliceInt8");
   const std::int64_t dim = x.shape[static_cast<std::size_t>(axis)];
-  if (begin < 0 || count < 0 || begin + count > dim) {
-    fail("sliceInt8: entries [{}, {}) leave axis {} of size {}", begin, begin + count, axis, dim);
+  if (step < 1 || begin < 0 || count < 0 || (count > 0 && begin + (count - 1) * step >= dim)) {
+    fail("sliceInt8: {} entries from {} every {} leave axis {} of size {}", count, begin, step,
+         axis, dim);
   }
   std::int64_t outer = 1;
   std::int64_t inner = 1;
@@ -52,8 +53,10 @@ Int8Tensor sliceInt8(const Int8Tensor& x, std::int64_t axis, std::int64_t begin,
   y.shape[static_cast<std::size_t>(axis)] = count;
   y.data.reserve(static_cast<std::size_t>(outer * count * inner));
   for (std::int64_t o = 0; o < outer; ++o) {
-    const auto first = x.data.begin() + (o * dim + begin) * inner;
-    y.data.insert(y.data.end(), first, first + count * inner);
+    for (std::int64_t i = 0; i < count; ++i) {
+      const auto first = x.data.begin() + (o * dim + begin + i * step) * inner;
+      y.data.insert(y.data.end(), first, first + inner);
+    }
   }
   return y;
 }

@@ -73,7 +73,7 @@ INSTANTIATE_TEST_SUITE_P(
             "Add Add Reciprocal Add Mul Pow Add Mul Exp Log Add Neg Mul Add Mul Add Mul Floor Ceil "
             "Mul Add Round Mul Add Erf Mish Mul Add Softplus Mul Add PRelu Min Max Mul Add Greater "
             "Mul Where Equal Where Mul Add Less Sub Mul Where Greater Less Not And Where Mul Add "
-            "Expand Sub Slice Expand Tile Mul Add Sub Slice Slice Slice Gather Gather DepthToSpace "
+            "Expand Sub Slice Expand Tile Mul Add Sub Slice Gather Gather DepthToSpace "
             "Reshape Reshape Transpose Reshape Mul Add Gather Transpose MatMul Mul Softmax "
             "LogSoftmax "
             "Mul Add ArgMax Cast Slice Add InstanceNormalization Reshape InstanceNormalization "
@@ -93,7 +93,8 @@ INSTANTIATE_TEST_SUITE_P(
             "handmade_opset18",
             "GlobalAveragePool Flatten ReduceMean ReduceSum ReduceMax GroupNormalization Slice "
             "Slice "
-            "Slice Mul Reshape Transpose MatMul Add Tile SpaceToDepth DepthToSpace Expand Greater "
+            "Slice Mul Reshape Transpose MatMul Add Tile Slice Slice Slice Slice Concat "
+            "DepthToSpace Expand Greater "
             "Less Not And Max Equal Where Where Mul Where ArgMax Cast Softmax LogSoftmax Reshape "
             "Reshape Reshape Reshape Reshape Reshape Reshape Reshape Reshape Reshape Reshape "
             "Reshape "

@@ -18,6 +18,7 @@
 #include "npu/compiler/passes/reduce_to_global_pool.h"
 #include "npu/compiler/passes/simplify_reshapes.h"
 #include "npu/compiler/passes/sink_nhwc_transposes.h"
+#include "npu/compiler/passes/slice_space_to_depth.h"
 #include "npu/compiler/passes/split_to_slices.h"
 #include "test_support.h"
 
@@ -374,6 +375,41 @@ TEST(GemmToConv, LeavesIllegalForms) {
   EXPECT_EQ(opSequence(g), "Gemm Gemm Unsqueeze MatMul Reshape Add Add");
 }
 
+// ---- slice-space-to-depth
+
+TEST(SliceSpaceToDepth, SpaceToDepthBecomesStridedSlices) {
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 3, 4, 6});
+  Graph g =
+      b.finish({b.node(OpKind::SpaceToDepth, "s2d", {x}, attrs({{"blocksize", std::int64_t{2}}}))});
+  runAndCompare(g, sliceSpaceToDepth);
+  EXPECT_EQ(opSequence(g), "Slice Slice Slice Slice Concat");
+}
+
+TEST(SliceSpaceToDepth, FocusSliceChainsMerge) {
+  // YOLOv5's Focus: x[..., r::2, c::2] exported as a row Slice, shared by two column Slices.
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 3, 4, 6});
+  std::vector<ValueId> rows;
+  for (std::int64_t r = 0; r < 2; ++r) {
+    std::string n = std::to_string(r);
+    rows.push_back(b.node(OpKind::Slice, "rows" + n,
+                          {x, b.ints("rs" + n, {r}), b.ints("re" + n, {1 << 30}),
+                           b.ints("ra" + n, {2}), b.ints("rp" + n, {2})}));
+  }
+  std::vector<ValueId> parts;
+  for (std::int64_t k = 0; k < 4; ++k) {
+    std::string n = std::to_string(k);
+    parts.push_back(
+        b.node(OpKind::Slice, "cols" + n,
+               {rows[static_cast<std::size_t>(k % 2)], b.ints("cs" + n, {k / 2}),
+                b.ints("ce" + n, {1 << 30}), b.ints("ca" + n, {-1}), b.ints("cp" + n, {2})}));
+  }
+  Graph g = b.finish({b.node(OpKind::Concat, "focus", parts, attrs({{"axis", std::int64_t{1}}}))});
+  runAndCompare(g, sliceSpaceToDepth);
+  EXPECT_EQ(opSequence(g), "Slice Slice Slice Slice Concat");
+}
+
 // ---- sink-nhwc-transposes
 
 /// A ConvNeXt block at opset 17: depthwise conv, permute to NHWC, LayerNorm, Linear, GELU,
@@ -597,12 +633,13 @@ TEST(Pipeline, UnknownDumpAfterPass) {
   Graph g = b.finish({b.node(OpKind::Relu, "r", {x})});
   PipelineOptions options;
   options.dumpAfter = {"fold-everything"};
-  EXPECT_EQ(errorOf([&] { runFrontEndPasses(g, options); }),
-            "--dump-after: unknown pass 'fold-everything' (passes: infer-shapes, fold-constants, "
-            "eliminate-dead-code, simplify-reshapes, fold-batch-norm, fold-pad, split-to-slices, "
-            "fold-channel-shuffle, recognize-activations, reduce-to-global-pool, "
-            "sink-nhwc-transposes, gemm-to-conv, fold-conv-affine, fold-flatten-into-fc, "
-            "fuse-activations, or all)");
+  EXPECT_EQ(
+      errorOf([&] { runFrontEndPasses(g, options); }),
+      "--dump-after: unknown pass 'fold-everything' (passes: infer-shapes, fold-constants, "
+      "eliminate-dead-code, simplify-reshapes, fold-batch-norm, fold-pad, split-to-slices, "
+      "slice-space-to-depth, fold-channel-shuffle, recognize-activations, reduce-to-global-pool, "
+      "sink-nhwc-transposes, gemm-to-conv, fold-conv-affine, fold-flatten-into-fc, "
+      "fuse-activations, or all)");
 }
 
 }  // namespace

@@ -28,7 +28,19 @@ TEST(Int8DataMovement, ChannelSlice) {
   EXPECT_EQ(y.data, (Bytes{2, 3, 5, 6}));
   EXPECT_EQ(sliceInt8(x, -2, 1, 1).data, (Bytes{4, 5, 6}));
   EXPECT_EQ(testing::errorOf([&] { sliceInt8(x, 3, 2, 2); }),
-            "sliceInt8: entries [2, 4) leave axis 3 of size 3");
+            "sliceInt8: 2 entries from 2 every 1 leave axis 3 of size 3");
+}
+
+TEST(Int8DataMovement, StridedSpatialSlice) {
+  // A 3x4 single-channel map; rows 1, 3 would leave it, rows 0, 2 and columns 1, 3 (Focus).
+  const Int8Tensor x{{1, 3, 4, 1}, {0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23}};
+  const Int8Tensor rows = sliceInt8(x, 1, 0, 2, 2);
+  EXPECT_EQ(rows.data, (Bytes{0, 1, 2, 3, 20, 21, 22, 23}));
+  const Int8Tensor y = sliceInt8(rows, 2, 1, 2, 2);
+  EXPECT_EQ(y.shape, (Shape{1, 2, 2, 1}));
+  EXPECT_EQ(y.data, (Bytes{1, 3, 21, 23}));
+  EXPECT_EQ(testing::errorOf([&] { sliceInt8(x, 1, 1, 2, 2); }),
+            "sliceInt8: 2 entries from 1 every 2 leave axis 1 of size 3");
 }
 
 TEST(Int8DataMovement, ChannelShuffle) {

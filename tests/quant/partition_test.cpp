@@ -163,14 +163,22 @@ TEST(Partition, ChannelSlicesRunOnTheNpu) {
   ValueId odd =
       b.node(OpKind::Slice, "odd",
              {conv, b.ints("s2", {1}), b.ints("e2", {6}), b.ints("a2", {-3}), b.ints("st2", {2})});
-  Graph g = b.finish({half, rows, odd});
+  ValueId back =
+      b.node(OpKind::Slice, "back",
+             {conv, b.ints("s3", {-1}), b.ints("e3", {0}), b.ints("a3", {3}), b.ints("st3", {-1})});
+  Graph g = b.finish({half, rows, odd, back});
   Partition p = partitionGraph(g);
-  EXPECT_EQ(p.npuKind[nodeIndex(g, "half")], NpuOpKind::ChannelSlice);
-  EXPECT_EQ(channelSliceBegin(g, g.nodes()[nodeIndex(g, "half")]), 3);
-  EXPECT_EQ(p.hostReason[nodeIndex(g, "rows")],
-            "only a slice of consecutive channels runs on the NPU");
+  EXPECT_EQ(p.npuKind[nodeIndex(g, "half")], NpuOpKind::Slice);
+  EXPECT_EQ(sliceWindowOf(g, g.nodes()[nodeIndex(g, "half")]).channelBegin, 3);
+  // Rows at any positive step (a Focus stem's every other row) run on the NPU too.
+  EXPECT_EQ(p.npuKind[nodeIndex(g, "rows")], NpuOpKind::Slice);
+  SliceWindow window = sliceWindowOf(g, g.nodes()[nodeIndex(g, "rows")]);
+  EXPECT_EQ(window.rowBegin, 1);
+  EXPECT_EQ(window.rowStep, 1);
   EXPECT_EQ(p.hostReason[nodeIndex(g, "odd")],
-            "only a slice of consecutive channels runs on the NPU");
+            "only consecutive channels, and rows and columns at a positive step, run on the NPU");
+  EXPECT_EQ(p.hostReason[nodeIndex(g, "back")],
+            "only consecutive channels, and rows and columns at a positive step, run on the NPU");
 }
 
 TEST(Partition, ChannelShufflesRunOnTheNpu) {

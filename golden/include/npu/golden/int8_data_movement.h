@@ -16,10 +16,10 @@ namespace npu::golden {
 Int8Tensor concatInt8(const std::vector<std::reference_wrapper<const Int8Tensor>>& inputs,
                       std::int64_t axis);
 
-/// The `count` consecutive entries of `axis` from `begin` (NHWC channel slice is axis 3): a
-/// Slice with step 1, or one output of a Split. Throws Error when the range leaves the axis.
-Int8Tensor sliceInt8(const Int8Tensor& x, std::int64_t axis, std::int64_t begin,
-                     std::int64_t count);
+/// `count` entries of `axis` from `begin`, `step` apart (NHWC channel slice is axis 3): a Slice
+/// with a positive step, or one output of a Split. Throws Error when the range leaves the axis.
+Int8Tensor sliceInt8(const Int8Tensor& x, std::int64_t axis, std::int64_t begin, std::int64_t count,
+                     std::int64_t step = 1);
 
 /// The channel shuffle of NHWC `x` in `groups` groups: channels viewed as [groups, C / groups],
 /// transposed to [C / groups, groups] (ShuffleNet's reshape-transpose-reshape).

@@ -40,7 +40,7 @@ enum class NpuOpKind : std::uint8_t {
   AvgPool,         ///< QAvgPool
   GlobalAvgPool,   ///< QGlobalAvgPool
   Concat,          ///< QConcat along channels
-  ChannelSlice,    ///< QSlice: consecutive channels of an activation (Slice on axis 1, step 1)
+  Slice,           ///< QSlice: consecutive channels, and rows and columns every step (Focus)
   ChannelShuffle,  ///< QShuffle: a Gather of the channels in a shuffle's order
   Upsample,        ///< QUpsample (nearest Resize by integer factors)
   Lut,             ///< QLut (a standalone activation)
@@ -74,8 +74,19 @@ struct ChannelAffine {
   std::vector<float> bias;
 };
 
-/// The first input channel a ChannelSlice node (a Slice on axis 1) reads.
-std::int64_t channelSliceBegin(const Graph& graph, const Node& node);
+/// What a Slice node on the NPU reads of its [1, C, H, W] input: consecutive channels from
+/// `channelBegin`, rows from `rowBegin` every `rowStep`, columns from `colBegin` every `colStep`
+/// (the counts are the output's shape).
+struct SliceWindow {
+  std::int64_t channelBegin = 0;
+  std::int64_t rowBegin = 0;
+  std::int64_t rowStep = 1;
+  std::int64_t colBegin = 0;
+  std::int64_t colStep = 1;
+};
+
+/// The window of Slice node `node` (constant starts, axes and steps, positive steps).
+SliceWindow sliceWindowOf(const Graph& graph, const Node& node);
 
 /// The coefficients of ChannelAffine node `node` for `channels` channels; throws Error when the
 /// node is not one.

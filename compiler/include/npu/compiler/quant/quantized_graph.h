@@ -81,12 +81,17 @@ struct QConcat {
 };
 
 /// The channels [channelBegin, channelBegin + output channels) of the input (a channel Slice, one
-/// output of a channel Split); shared scale and zero point.
+/// output of a channel Split), of rows rowBegin, rowBegin + rowStep, ... and columns likewise (the
+/// four strided slices of a Focus stem); shared scale and zero point.
 struct QSlice {
   std::string name;
   TensorId input = 0;
   TensorId output = 0;
   std::int64_t channelBegin = 0;
+  std::int64_t rowBegin = 0;
+  std::int64_t rowStep = 1;
+  std::int64_t colBegin = 0;
+  std::int64_t colStep = 1;
 };
 
 /// The channel shuffle in `groups` groups (output channel c * groups + g is input channel
