@@ -35,7 +35,8 @@ BENCHMARK(compileResNet50)->Unit(benchmark::kSecond)->Iterations(1);
 /// One ResNet-18 inference's NPU program on one engine.
 void simulateResNet18(benchmark::State& state, const std::string& hw, npu::sim::SimMode mode) {
   const npu::runtime::PreparedModel prepared = npu::runtime::prepareModel(options("resnet18", hw));
-  const auto inputs = npu::runtime::segmentInputs(prepared.compiled, prepared.firstInput);
+  const auto inputs =
+      npu::runtime::segmentInputs(prepared.compiled, prepared.compiled.calibration.front());
   const npu::runtime::SegmentImages images =
       npu::runtime::segmentImages(prepared.compiled, 0, inputs[0]);
   npu::sim::SimResult result;

@@ -1,7 +1,7 @@
 // The model-level commands, all on the same flow (import, passes, partition, calibration,
 // quantization, codegen):
 //   npu run     [MODEL] [--hw] [--calib] [--data] [--labels] [--config] [--mode] [--out] [--rtl]
-//   npu compile [MODEL] -o PROGRAM.npub
+//   npu compile [MODEL] -o PROGRAM.npub [--dump-after STAGES] [--verify-each]
 //   npu export  [MODEL] --out DIR      (the bring-up bundle of docs/export-bundle.md)
 // No MODEL means the bundled digits model with its calibration and test data.
 #include <fmt/format.h>
@@ -136,14 +136,21 @@ void addModelCommands(CLI::App& app, Action& action) {
   {
     auto o = std::make_shared<ModelOptions>();
     auto output = std::make_shared<std::string>();
+    auto stages = std::make_shared<compiler::PipelineOptions>();
     CLI::App* command =
         app.add_subcommand("compile", "Compile a model to an NPU program file (.npub)");
     addModelOptions(command, *o);
     command->add_option("-o,--output", *output, "Program file to write")->required();
-    command->callback([&action, o, output] {
-      action = [o, output] {
+    command
+        ->add_option("--dump-after", stages->dumpAfter,
+                     "Print the IR after these stages: front-end pass names, partition, "
+                     "quantize, codegen, or all")
+        ->delimiter(',');
+    command->add_flag("--verify-each", stages->verifyEach, "Verify the result of every stage");
+    command->callback([&action, o, output, stages] {
+      action = [o, output, stages] {
         const runtime::MainJobOptions job = jobOptions(*o);
-        const runtime::PreparedModel prepared = runtime::prepareModel(job);
+        const runtime::PreparedModel prepared = runtime::prepareModel(job, *stages);
         const auto& programs = prepared.compiled.programs;
         if (programs.empty()) {
           fail("{}: no layer runs on the NPU (nothing to compile)", job.model.string());
@@ -174,7 +181,8 @@ void addModelCommands(CLI::App& app, Action& action) {
       action = [o] {
         const runtime::MainJobOptions job = jobOptions(*o);
         const runtime::PreparedModel prepared = runtime::prepareModel(job);
-        const auto inputs = runtime::segmentInputs(prepared.compiled, prepared.firstInput);
+        const auto inputs =
+            runtime::segmentInputs(prepared.compiled, prepared.compiled.calibration.front());
         const std::size_t count = prepared.compiled.programs.size();
         if (count == 0) {
           fail("{}: no layer runs on the NPU (nothing to export)", job.model.string());

@@ -12,12 +12,12 @@
 #include <vector>
 
 #include "commands.h"
+#include "npu/compiler/driver/compile.h"
 #include "npu/compiler/frontend/import.h"
 #include "npu/compiler/partition/partition_report.h"
 #include "npu/compiler/passes/pipeline.h"
 #include "npu/compiler/quant/accuracy_report.h"
 #include "npu/compiler/quant/calibration_data.h"
-#include "npu/compiler/quant/quantize_model.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
 
@@ -258,14 +258,16 @@ int run(const QuantReportOptions& o) {
         "files)",
         o.model);
   }
-  compiler::runFrontEndPasses(graph);
-  compiler::QuantConfig config;
+  compiler::CompileOptions compile;  // no target: the driver stops after quantization
   if (!o.config.empty()) {
-    config = compiler::loadQuantConfig(o.config);
+    compile.quant = compiler::loadQuantConfig(o.config);
   }
-  std::vector<compiler::TensorMap> samples =
-      compiler::loadCalibrationSet(calib, graph, config.maxSamples);
-  QuantizedModel model = compiler::quantizeModel(std::move(graph), samples, config);
+  compile.calibrationSamples = [&](const compiler::Graph& optimized) {
+    return compiler::loadCalibrationSet(calib, optimized, compile.quant.maxSamples);
+  };
+  compiler::CompiledModel compiled = compiler::compileModel(std::move(graph), compile);
+  const QuantizedModel& model = compiled.model;
+  std::vector<compiler::TensorMap> samples = std::move(compiled.calibration);
   samples.resize(std::min(samples.size(), o.samples));
   AccuracyReport report =
       compiler::accuracyReport(model, samples, compiler::AccuracyThresholds{o.cosine, o.sqnrDb});

@@ -26,6 +26,44 @@ std::vector<TensorId> opInputs(const QOp& op) {
       op);
 }
 
+std::string opKindName(const QuantizedGraph& graph, const QOp& op) {
+  return std::visit(
+      [&](const auto& o) -> std::string {
+        using T = std::decay_t<decltype(o)>;
+        if constexpr (std::is_same_v<T, QConv>) {
+          const auto& in = graph.tensors[o.input].shape;
+          if (o.params.groups > 1 && o.params.groups == in[3] && o.weights.shape[3] == 1) {
+            return "depthwise";
+          }
+          if (in[1] == 1 && in[2] == 1 && o.weights.shape[1] == 1 && o.weights.shape[2] == 1) {
+            return "fc";
+          }
+          return o.params.groups > 1 ? "grouped conv" : "conv";
+        } else if constexpr (std::is_same_v<T, QAdd>) {
+          return "add";
+        } else if constexpr (std::is_same_v<T, QMul>) {
+          return "mul";
+        } else if constexpr (std::is_same_v<T, QMaxPool>) {
+          return "maxpool";
+        } else if constexpr (std::is_same_v<T, QAvgPool>) {
+          return "avgpool";
+        } else if constexpr (std::is_same_v<T, QGlobalAvgPool>) {
+          return "globalavgpool";
+        } else if constexpr (std::is_same_v<T, QConcat>) {
+          return "concat";
+        } else if constexpr (std::is_same_v<T, QSlice>) {
+          return "slice";
+        } else if constexpr (std::is_same_v<T, QShuffle>) {
+          return "shuffle";
+        } else if constexpr (std::is_same_v<T, QUpsample>) {
+          return "upsample";
+        } else {
+          return "lut";
+        }
+      },
+      op);
+}
+
 TensorId opOutput(const QOp& op) {
   return std::visit([](const auto& typed) { return typed.output; }, op);
 }

@@ -18,44 +18,6 @@ std::uint64_t opMacs(const compiler::QuantizedGraph& graph, const compiler::QOp&
   return 0;
 }
 
-std::string opKindName(const compiler::QuantizedGraph& graph, const compiler::QOp& op) {
-  return std::visit(
-      [&](const auto& o) -> std::string {
-        using T = std::decay_t<decltype(o)>;
-        if constexpr (std::is_same_v<T, compiler::QConv>) {
-          const auto& in = graph.tensors[o.input].shape;
-          if (o.params.groups > 1 && o.params.groups == in[3] && o.weights.shape[3] == 1) {
-            return "depthwise";
-          }
-          if (in[1] == 1 && in[2] == 1 && o.weights.shape[1] == 1 && o.weights.shape[2] == 1) {
-            return "fc";
-          }
-          return o.params.groups > 1 ? "grouped conv" : "conv";
-        } else if constexpr (std::is_same_v<T, compiler::QAdd>) {
-          return "add";
-        } else if constexpr (std::is_same_v<T, compiler::QMul>) {
-          return "mul";
-        } else if constexpr (std::is_same_v<T, compiler::QMaxPool>) {
-          return "maxpool";
-        } else if constexpr (std::is_same_v<T, compiler::QAvgPool>) {
-          return "avgpool";
-        } else if constexpr (std::is_same_v<T, compiler::QGlobalAvgPool>) {
-          return "globalavgpool";
-        } else if constexpr (std::is_same_v<T, compiler::QConcat>) {
-          return "concat";
-        } else if constexpr (std::is_same_v<T, compiler::QSlice>) {
-          return "slice";
-        } else if constexpr (std::is_same_v<T, compiler::QShuffle>) {
-          return "shuffle";
-        } else if constexpr (std::is_same_v<T, compiler::QUpsample>) {
-          return "upsample";
-        } else {
-          return "lut";
-        }
-      },
-      op);
-}
-
 std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
                                    const compiler::QuantizedGraph& graph, const isa::NpuConfig& hw,
                                    std::span<const std::uint64_t> endCycles) {
@@ -63,7 +25,7 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
   std::vector<std::uint64_t> layerEnd(graph.ops.size(), 0);
   for (std::size_t i = 0; i < graph.ops.size(); ++i) {
     layers[i].layer = compiler::opName(graph.ops[i]);
-    layers[i].kind = opKindName(graph, graph.ops[i]);
+    layers[i].kind = compiler::opKindName(graph, graph.ops[i]);
     layers[i].macs = opMacs(graph, graph.ops[i]);
   }
   const auto& instructions = compiled.program.instructions;

@@ -11,10 +11,8 @@
 #include "npu/compiler/frontend/import.h"
 #include "npu/compiler/frontend/npy.h"
 #include "npu/compiler/partition/partition_report.h"
-#include "npu/compiler/passes/pipeline.h"
 #include "npu/compiler/quant/accuracy_report.h"
 #include "npu/compiler/quant/calibration_data.h"
-#include "npu/compiler/quant/quantize_model.h"
 #include "npu/compiler/quant/run_partitioned.h"
 #include "npu/isa/encoding.h"
 #include "npu/isa/npu_config.h"
@@ -116,40 +114,35 @@ Inputs loadData(const MainJobOptions& options, const compiler::Graph& graph,
 
 }  // namespace
 
-PreparedModel prepareModel(const MainJobOptions& options) {
+PreparedModel prepareModel(const MainJobOptions& options, const compiler::PipelineOptions& stages) {
   compiler::Graph graph = compiler::importModel(options.model);
-  compiler::runFrontEndPasses(graph);
-  compiler::QuantConfig config;
-  if (!options.quantConfig.empty()) {
-    config = compiler::loadQuantConfig(options.quantConfig);
-  }
   PreparedModel prepared;
-  std::vector<compiler::TensorMap> calibration;
+  compiler::CompileOptions compile;
+  if (!options.quantConfig.empty()) {
+    compile.quant = compiler::loadQuantConfig(options.quantConfig);
+  }
+  compile.hw = isa::loadNpuConfig(options.hw);
+  compile.stages = stages;
   fs::path calib = options.calib;
   if (calib.empty() && isBundled(options.model)) {
     calib = options.model.parent_path() / "calib";
   }
-  if (calib.empty()) {
-    calibration = syntheticInputs(graph, 8);
-    prepared.calibrationSource =
-        "8 synthetic N(0,1) inputs (seed 1234; give --calib for real data)";
-  } else {
-    calibration = compiler::loadCalibrationSet(calib, graph);
+  compile.calibrationSamples = [&](const compiler::Graph& optimized) {
+    if (calib.empty()) {
+      prepared.calibrationSource =
+          "8 synthetic N(0,1) inputs (seed 1234; give --calib for real data)";
+      return syntheticInputs(optimized, 8);
+    }
     prepared.calibrationSource = calib.string();
-  }
-  prepared.calibrationSamples = calibration.size();
-  prepared.firstInput = calibration.front();
-  prepared.calibration = calibration;
-  const isa::NpuConfig hw = isa::loadNpuConfig(options.hw);
-  compiler::QuantizedModel quantized =
-      compiler::quantizeModel(std::move(graph), calibration, config, hw);
-  prepared.compiled = compileModel(std::move(quantized), hw);
+    return compiler::loadCalibrationSet(calib, optimized);
+  };
+  prepared.compiled = compiler::compileModel(std::move(graph), compile);
   return prepared;
 }
 
 MainJobReport runMainJob(const MainJobOptions& options) {
   PreparedModel prepared = prepareModel(options);
-  const CompiledModel& compiled = prepared.compiled;
+  const compiler::CompiledModel& compiled = prepared.compiled;
   const compiler::QuantizedModel& model = compiled.model;
   const compiler::Graph& graph = model.graph;
 
@@ -159,7 +152,7 @@ MainJobReport runMainJob(const MainJobOptions& options) {
   report.mode = options.mode == sim::SimMode::Timed ? "timed" : "functional";
   report.strategy = std::string(compiler::strategyName(model.partition.strategy));
   report.calibrationSource = prepared.calibrationSource;
-  report.calibrationSamples = prepared.calibrationSamples;
+  report.calibrationSamples = compiled.calibration.size();
   report.partitionReport = compiler::formatPartitionReport(graph, model.partition);
   const auto totals = compiler::partitionTotals(graph, model.partition);
   report.npuOps = totals[0].ops;
@@ -178,7 +171,7 @@ MainJobReport runMainJob(const MainJobOptions& options) {
   report.peakMacsPerCycle = compiled.hw.macRows * compiled.hw.macCols;
   report.ddrBytesPerCycle = compiled.hw.ddrBytesPerCycle;
 
-  const Inputs data = loadData(options, graph, prepared.calibration, prepared.calibrationSource);
+  const Inputs data = loadData(options, graph, compiled.calibration, prepared.calibrationSource);
   report.dataSource = data.source;
 
   // Every input on the simulator, verified; accuracy against fp32 and the labels.

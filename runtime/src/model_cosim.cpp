@@ -4,7 +4,7 @@
 
 namespace npu::runtime {
 
-std::vector<SegmentCosim> cosimulateModel(const CompiledModel& model,
+std::vector<SegmentCosim> cosimulateModel(const compiler::CompiledModel& model,
                                           const compiler::TensorMap& input) {
   const auto inputs = segmentInputs(model, input);
   std::vector<SegmentCosim> segments;

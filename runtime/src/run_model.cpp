@@ -15,7 +15,8 @@ bool InferenceRun::bitExact() const {
 
 namespace {
 
-std::size_t segmentIndex(const CompiledModel& model, const compiler::NpuSegment& segment) {
+std::size_t segmentIndex(const compiler::CompiledModel& model,
+                         const compiler::NpuSegment& segment) {
   const auto& all = model.model.npuSegments;
   for (std::size_t i = 0; i < all.size(); ++i) {
     if (&all[i] == &segment) {
@@ -27,7 +28,7 @@ std::size_t segmentIndex(const CompiledModel& model, const compiler::NpuSegment&
 
 }  // namespace
 
-SegmentImages segmentImages(const CompiledModel& model, std::size_t npuSegment,
+SegmentImages segmentImages(const compiler::CompiledModel& model, std::size_t npuSegment,
                             const std::vector<golden::Int8Tensor>& inputs) {
   const compiler::QuantizedGraph& graph = model.graphs.at(npuSegment);
   const std::vector<golden::Int8Tensor> programInputs = model.programInputs(npuSegment, inputs);
@@ -38,7 +39,7 @@ SegmentImages segmentImages(const CompiledModel& model, std::size_t npuSegment,
   return images;
 }
 
-InferenceRun runInference(const CompiledModel& model, const compiler::TensorMap& inputs,
+InferenceRun runInference(const compiler::CompiledModel& model, const compiler::TensorMap& inputs,
                           const sim::SimOptions& options) {
   InferenceRun run;
   compiler::NpuSegmentRunner onSimulator = [&](const compiler::NpuSegment& segment,
@@ -72,7 +73,7 @@ InferenceRun runInference(const CompiledModel& model, const compiler::TensorMap&
   return run;
 }
 
-std::vector<std::vector<golden::Int8Tensor>> segmentInputs(const CompiledModel& model,
+std::vector<std::vector<golden::Int8Tensor>> segmentInputs(const compiler::CompiledModel& model,
                                                            const compiler::TensorMap& inputs) {
   std::vector<std::vector<golden::Int8Tensor>> result(model.programs.size());
   const compiler::NpuSegmentRunner golden = compiler::goldenSegmentRunner();

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "npu/compiler/driver/compile.h"
 #include "npu/compiler/partition/npu_support.h"
 #include "npu/compiler/partition/partition.h"
 #include "npu/compiler/partition/partition_report.h"
@@ -202,13 +203,15 @@ TEST(CapacityCheck, APlanThatCannotFitIsRefusedBeforeCalibration) {
   // The small net's NPU constants: conv1 8*27 + dw 8*9 + pw 8*8 + branch_a 4*8 + branch_b 4*72 +
   // fc 10*8 = 752 int8 weights and 4 * (8+8+8+4+4+10) = 168 bias bytes.
   hw.ddrBytes = 919;
+  CompileOptions options;
+  options.hw = hw;
   // No calibration samples: the error must come before calibration would need them.
-  EXPECT_EQ(errorOf([&] { quantizeModel(makeSmallNet(), {}, QuantConfig{}, hw); }),
+  EXPECT_EQ(errorOf([&] { compileOptimizedGraph(makeSmallNet(), {}, options); }),
             "smallnet.onnx: the NPU layers' int8 weights and int32 biases alone need 920 bytes "
             "of DDR, 'npu-s' has 919 (largest: layer 'branch_b', 304 bytes); use hardware with "
             "more DDR (--hw) or keep layers on the host (host_layers in the quantization config)");
-  hw.ddrBytes = 920;
-  EXPECT_NE(errorOf([&] { quantizeModel(makeSmallNet(), {}, QuantConfig{}, hw); }).find("calib"),
+  options.hw->ddrBytes = 920;
+  EXPECT_NE(errorOf([&] { compileOptimizedGraph(makeSmallNet(), {}, options); }).find("calib"),
             std::string::npos)
       << "with enough DDR the flow goes on to calibration, which has no samples";
 }

@@ -53,7 +53,7 @@ TEST(MainJob, RtlCosimulatesTheFirstInputThatRan) {
   const auto inputs = segmentInputs(prepared.compiled, tests.front());
   EXPECT_EQ(report.rtl[0].program.segments,
             segmentImages(prepared.compiled, 0, inputs[0]).compiled.program.segments);
-  const auto calibration = segmentInputs(prepared.compiled, prepared.calibration.front());
+  const auto calibration = segmentInputs(prepared.compiled, prepared.compiled.calibration.front());
   EXPECT_NE(report.rtl[0].program.segments,
             segmentImages(prepared.compiled, 0, calibration[0]).compiled.program.segments);
 }

@@ -41,7 +41,4 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
 /// The MACs one op performs.
 std::uint64_t opMacs(const compiler::QuantizedGraph& graph, const compiler::QOp& op);
 
-/// "conv", "depthwise", ... (see LayerStats::kind).
-std::string opKindName(const compiler::QuantizedGraph& graph, const compiler::QOp& op);
-
 }  // namespace npu::runtime

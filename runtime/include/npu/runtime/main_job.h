@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "npu/runtime/compiled_model.h"
+#include "npu/compiler/driver/compile.h"
 #include "npu/runtime/layer_stats.h"
 #include "npu/runtime/model_cosim.h"
 #include "npu/simulator/simulate.h"
@@ -114,17 +114,17 @@ struct MainJobReport {
 /// bad input; a bit mismatch is reported, not thrown.
 MainJobReport runMainJob(const MainJobOptions& options);
 
-/// The compiled model the main job runs, for `npu compile` and `npu export`: import, passes,
-/// calibration and quantization as runMainJob does them.
+/// The compiled model the main job runs, for `npu compile` and `npu export`: the compiler driver
+/// (compiler/driver/compile.h) on the job's model, target, config and calibration inputs.
+/// compiled.calibration holds the calibration inputs (what `npu run` runs when no --data is
+/// given).
 struct PreparedModel {
-  CompiledModel compiled;
-  compiler::TensorMap firstInput;
-  /// The calibration inputs (what `npu run` runs when no --data is given).
-  std::vector<compiler::TensorMap> calibration;
+  compiler::CompiledModel compiled;
   std::string calibrationSource;
-  std::size_t calibrationSamples = 0;
 };
-PreparedModel prepareModel(const MainJobOptions& options);
+/// `stages` carries --verify-each and --dump-after to the driver.
+PreparedModel prepareModel(const MainJobOptions& options,
+                           const compiler::PipelineOptions& stages = {});
 
 /// The bundled model: examples/digits under $NPU_EXAMPLES_DIR, else under the source tree.
 std::filesystem::path bundledModelPath();

@@ -6,10 +6,10 @@
 #include <cstddef>
 #include <vector>
 
+#include "npu/compiler/driver/compiled_model.h"
 #include "npu/compiler/interp/interpreter.h"
 #include "npu/isa/program.h"
 #include "npu/rtl/cosim.h"
-#include "npu/runtime/compiled_model.h"
 
 namespace npu::runtime {
 
@@ -24,7 +24,7 @@ struct SegmentCosim {
   [[nodiscard]] bool matches() const { return report.matches() && goldenEqual; }
 };
 
-std::vector<SegmentCosim> cosimulateModel(const CompiledModel& model,
+std::vector<SegmentCosim> cosimulateModel(const compiler::CompiledModel& model,
                                           const compiler::TensorMap& input);
 
 }  // namespace npu::runtime

@@ -6,8 +6,8 @@
 #include <optional>
 #include <vector>
 
+#include "npu/compiler/driver/compiled_model.h"
 #include "npu/compiler/interp/interpreter.h"
-#include "npu/runtime/compiled_model.h"
 #include "npu/runtime/verify.h"
 #include "npu/simulator/simulate.h"
 
@@ -38,7 +38,7 @@ struct InferenceRun {
 /// `options.mode`, and its outputs are read back from the simulated DDR; the golden reference
 /// runs the same segment and the whole final DDR is compared. A simulator fault throws it with
 /// the segment named; a mismatch is recorded (the run goes on with the simulator's values).
-InferenceRun runInference(const CompiledModel& model, const compiler::TensorMap& inputs,
+InferenceRun runInference(const compiler::CompiledModel& model, const compiler::TensorMap& inputs,
                           const sim::SimOptions& options);
 
 /// The DDR image and expected final image of one NPU segment for given int8 inputs (what `npu
@@ -49,12 +49,12 @@ struct SegmentImages {
   std::vector<golden::Int8Tensor> values;
   sim::DdrImage expected{0};
 };
-SegmentImages segmentImages(const CompiledModel& model, std::size_t npuSegment,
+SegmentImages segmentImages(const compiler::CompiledModel& model, std::size_t npuSegment,
                             const std::vector<golden::Int8Tensor>& inputs);
 
 /// The int8 inputs each NPU segment receives when the model runs on `inputs` (golden int8
 /// reference for earlier NPU segments, fp32 for host segments).
-std::vector<std::vector<golden::Int8Tensor>> segmentInputs(const CompiledModel& model,
+std::vector<std::vector<golden::Int8Tensor>> segmentInputs(const compiler::CompiledModel& model,
                                                            const compiler::TensorMap& inputs);
 
 }  // namespace npu::runtime

@@ -140,6 +140,18 @@ std::vector<TensorId> opInputs(const QOp& op);
 /// The tensor an op writes.
 TensorId opOutput(const QOp& op);
 
+/// The op's kind as reports name it: "conv", "depthwise", "grouped conv", "fc", "add", "mul",
+/// "maxpool", "avgpool", "globalavgpool", "concat", "slice", "shuffle", "upsample", "lut".
+std::string opKindName(const QuantizedGraph& graph, const QOp& op);
+
+/// Checks that every op reads tensors that exist and are graph inputs or written by an earlier
+/// op, and writes a tensor nothing wrote before. Throws npu::Error naming the op.
+void verifyQuantizedGraph(const QuantizedGraph& graph);
+
+/// The graph as text, one line per tensor (shape, scale, zero point) and per op (kind, inputs,
+/// output): what `--dump-after=quantize` prints.
+std::string dumpQuantizedGraph(const QuantizedGraph& graph);
+
 /// Runs the graph on the golden int8 reference. Returns every tensor's value (graph inputs as
 /// given); throws npu::Error naming the op when shapes or parameters are inconsistent.
 std::vector<golden::Int8Tensor> runQuantizedGraphGolden(

@@ -1,0 +1,193 @@
+// The compiler driver: the whole flow as one list.
+#include "npu/compiler/driver/compile.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "npu/compiler/codegen/codegen.h"
+#include "npu/compiler/codegen/input_im2col.h"
+#include "npu/compiler/partition/capacity_check.h"
+#include "npu/compiler/partition/partition_report.h"
+#include "npu/compiler/quant/calibrate.h"
+#include "npu/compiler/quant/quantize_model.h"
+#include "npu/compiler/quant/realize.h"
+#include "npu/isa/assembly.h"
+#include "npu/support/error.h"
+
+namespace npu::compiler {
+namespace {
+
+#ifdef NDEBUG
+constexpr bool kDebugBuild = false;
+#else
+constexpr bool kDebugBuild = true;
+#endif
+
+// clang-format off
+constexpr std::array kBackEndStages = {
+  Stage{"partition", "which node runs where: NPU segments and host segments (the partition report)"},
+  Stage{"quantize",  "each NPU segment as an int8 QuantizedGraph: tensors with scale and zero point, ops"},
+  Stage{"codegen",   "each NPU segment's program, disassembled"},
+};
+// clang-format on
+
+bool isFrontEndPass(std::string_view name) {
+  std::span<const Pass> passes = frontEndPasses();
+  return std::any_of(passes.begin(), passes.end(), [&](const Pass& p) { return p.name == name; });
+}
+
+bool isBackEndStage(std::string_view name) {
+  return std::any_of(kBackEndStages.begin(), kBackEndStages.end(),
+                     [&](const Stage& s) { return s.name == name; });
+}
+
+/// Rejects a dumpAfter name that is neither a front-end pass nor a stage, listing both.
+void checkStageNames(const PipelineOptions& options) {
+  for (const std::string& name : options.dumpAfter) {
+    if (name == "all" || isFrontEndPass(name) || isBackEndStage(name)) {
+      continue;
+    }
+    std::vector<std::string_view> names;
+    for (const Pass& p : frontEndPasses()) {
+      if (std::find(names.begin(), names.end(), p.name) == names.end()) {
+        names.push_back(p.name);
+      }
+    }
+    for (const Stage& s : kBackEndStages) {
+      names.push_back(s.name);
+    }
+    fail("--dump-after: unknown stage '{}' (stages: {}, or all)", name, fmt::join(names, ", "));
+  }
+}
+
+/// Verification and dumps after the back-end stages.
+class StageGuard {
+ public:
+  explicit StageGuard(const PipelineOptions& options) : m_options(options) {}
+
+  bool verifying() const { return m_options.verifyEach || kDebugBuild; }
+
+  /// Dumps `text()` when `stage` was asked for.
+  template <typename Text>
+  void dump(std::string_view stage, Text text) const {
+    bool wanted = std::any_of(m_options.dumpAfter.begin(), m_options.dumpAfter.end(),
+                              [&](const std::string& n) { return n == stage || n == "all"; });
+    if (!wanted) {
+      return;
+    }
+    std::string dumped = text();
+    if (m_options.dumpSink) {
+      m_options.dumpSink(stage, dumped);
+    } else {
+      fmt::print("; after {}\n{}", stage, dumped);
+    }
+  }
+
+ private:
+  const PipelineOptions& m_options;
+};
+
+/// The front-end part of the options: the pass names of dumpAfter, "all" kept.
+PipelineOptions frontEndOptions(const PipelineOptions& options) {
+  PipelineOptions frontEnd = options;
+  std::erase_if(frontEnd.dumpAfter, [](const std::string& n) { return isBackEndStage(n); });
+  return frontEnd;
+}
+
+}  // namespace
+
+std::span<const Stage> backEndStages() {
+  return kBackEndStages;
+}
+
+CompiledModel compileModel(Graph graph, const CompileOptions& options) {
+  checkStageNames(options.stages);
+  runFrontEndPasses(graph, frontEndOptions(options.stages));  // fold, fuse, canonicalise
+  std::vector<TensorMap> samples = options.calibrationSamples(graph);
+  return compileOptimizedGraph(std::move(graph), std::move(samples), options);
+}
+
+CompiledModel compileOptimizedGraph(Graph graph, std::vector<TensorMap> samples,
+                                    const CompileOptions& options) {
+  checkStageNames(options.stages);
+  const StageGuard guard(options.stages);
+  const QuantConfig& config = options.quant;
+  CompiledModel compiled;
+  compiled.hw = options.hw.value_or(isa::NpuConfig{});
+  compiled.calibration = std::move(samples);
+  QuantizedModel& model = compiled.model;
+  model.graph = std::move(graph);
+  model.config = config;
+  const Graph& g = model.graph;
+
+  checkQuantConfig(config, g);                                                // names exist
+  model.partition = partitionGraph(g, {config.strategy, config.hostLayers});  // NPU vs host
+  guard.dump("partition", [&] { return formatPartitionReport(g, model.partition); });
+  if (options.hw) {
+    checkNpuCapacity(g, model.partition, *options.hw);  // before the expensive part
+  }
+  model.calibration = calibrate(g, model.partition, compiled.calibration, config);     // ranges
+  model.npuSegments = realizeSegments(g, model.partition, model.calibration, config);  // int8
+  for (const NpuSegment& segment : model.npuSegments) {
+    if (guard.verifying()) {
+      verifyQuantizedGraph(segment.graph);
+    }
+  }
+  guard.dump("quantize", [&] {
+    std::string text;
+    for (const NpuSegment& segment : model.npuSegments) {
+      text += fmt::format("segment {}\n{}", segment.segment, dumpQuantizedGraph(segment.graph));
+    }
+    return text;
+  });
+  if (!options.hw) {
+    return compiled;
+  }
+
+  // Codegen: per NPU segment, small-channel graph inputs im2col'd by the host, then the program
+  // with zero inputs (setProgramInputs fills them per run).
+  for (const NpuSegment& segment : model.npuSegments) {
+    QuantizedGraph segmentGraph = segment.graph;
+    compiled.inputIm2col.push_back(im2colGraphInputs(segmentGraph));
+    std::vector<golden::Int8Tensor> zeros;
+    for (TensorId id : segmentGraph.inputs) {
+      golden::Int8Tensor t;
+      t.shape = segmentGraph.tensors[id].shape;
+      std::int64_t count = 1;
+      for (std::int64_t d : t.shape) {
+        count *= d;
+      }
+      t.data.assign(static_cast<std::size_t>(count), 0);
+      zeros.push_back(std::move(t));
+    }
+    try {
+      compiled.programs.push_back(generateProgram(segmentGraph, *options.hw, zeros));
+      if (guard.verifying()) {
+        isa::validateProgram(compiled.programs.back().program, "the generated program");
+      }
+    } catch (const Error& e) {
+      fail("{}: NPU segment {}: {}", g.source(), segment.segment, e.what());
+    }
+    compiled.graphs.push_back(std::move(segmentGraph));
+  }
+  guard.dump("codegen", [&] {
+    std::string text;
+    for (std::size_t i = 0; i < compiled.programs.size(); ++i) {
+      text += fmt::format("segment {}\n{}", model.npuSegments[i].segment,
+                          isa::disassemble(compiled.programs[i].program));
+    }
+    return text;
+  });
+  return compiled;
+}
+
+QuantizedModel quantizeModel(Graph graph, const std::vector<TensorMap>& samples,
+                             const QuantConfig& config) {
+  CompileOptions options;
+  options.quant = config;
+  return compileOptimizedGraph(std::move(graph), samples, options).model;
+}
+
+}  // namespace npu::compiler
