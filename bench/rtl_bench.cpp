@@ -9,7 +9,7 @@
 
 #include "conv_program.h"
 #include "npu/isa/assembly.h"
-#include "npu/rtl/cosim.h"
+#include "npu/runtime/cosim.h"
 #include "random_program.h"
 
 namespace {
@@ -47,7 +47,7 @@ int main() {
       "cycles/s | RTL cycles/s |\n|---|---|---|---|---|---|---|---|\n");
   int failures = 0;
   for (const Case& c : cases) {
-    const npu::rtl::CosimReport report = npu::rtl::cosimulate(c.program);
+    const npu::runtime::CosimReport report = npu::runtime::cosimulate(c.program);
     const double systemc =
         static_cast<double>(report.reference.stats.totalCycles) / report.referenceSeconds;
     const double rtl = static_cast<double>(report.rtl.totalCycles) / report.rtl.seconds;

@@ -14,7 +14,7 @@
 
 #include "commands.h"
 #include "npu/isa/program.h"
-#include "npu/rtl/cosim.h"
+#include "npu/runtime/cosim.h"
 #include "npu/runtime/export_bundle.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
@@ -25,7 +25,7 @@ namespace {
 
 /// The RTL's final DDR against the bundle's expected region images and cycle count.
 void checkAgainstBundle(const std::filesystem::path& dir, const runtime::Bundle& bundle,
-                        const rtl::CosimReport& report) {
+                        const runtime::CosimReport& report) {
   for (const runtime::BundleRegion& region : bundle.regions) {
     const std::vector<std::uint8_t> expected = readBinaryFile(dir / region.expectedFile);
     const std::vector<std::uint8_t> actual = report.rtl.ddr.readRange(region.base, region.size);
@@ -76,7 +76,7 @@ void addCosimCommand(CLI::App& app, Action& action) {
       rtl::RtlOptions rtlOptions;
       rtlOptions.waveform = options->wave;
       rtlOptions.maxCycles = options->maxCycles;
-      const rtl::CosimReport report = rtl::cosimulate(program, rtlOptions);
+      const runtime::CosimReport report = runtime::cosimulate(program, rtlOptions);
       if (!options->ddrOut.empty()) {
         if (options->ddrOut.ends_with(".hex")) {
           report.rtl.ddr.saveHex(options->ddrOut);

@@ -14,7 +14,7 @@
 
 #include "commands.h"
 #include "npu/isa/program.h"
-#include "npu/rtl/cosim.h"
+#include "npu/runtime/cosim.h"
 #include "npu/runtime/export_bundle.h"
 #include "npu/runtime/main_job.h"
 #include "npu/runtime/run_model.h"

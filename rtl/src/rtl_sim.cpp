@@ -50,7 +50,7 @@ std::uint8_t byteOf(const Wide& wide, std::size_t i) {
 /// The DDR behind both ports, and the bookkeeping of one run.
 class DdrModel {
  public:
-  DdrModel(sim::DdrImage& ddr, const isa::NpuConfig& config)
+  DdrModel(isa::DdrImage& ddr, const isa::NpuConfig& config)
       : m_ddr(ddr),
         m_width(static_cast<u64>(config.ddrBytesPerCycle)),
         m_burst(static_cast<u64>(config.ddrBurstBytes)),
@@ -150,7 +150,7 @@ class DdrModel {
     }
   }
 
-  sim::DdrImage& m_ddr;
+  isa::DdrImage& m_ddr;
   u64 m_width;
   u64 m_burst;
   u64 m_delay;
@@ -185,7 +185,7 @@ RtlResult runRtl(const isa::Program& program, const RtlOptions& options) {
          program.config.name, config.name);
   }
   RtlResult result;
-  result.ddr = sim::DdrImage::fromProgram(program);
+  result.ddr = isa::DdrImage::fromProgram(program);
   result.endCycles.assign(program.instructions.size(), 0);
   DdrModel ddr(result.ddr, config);
 

@@ -42,14 +42,14 @@ std::uint32_t writeRegionFiles(const std::filesystem::path& dir, const std::stri
 
 void writeBundle(const std::filesystem::path& dir, const compiler::CompiledProgram& compiled,
                  const compiler::QuantizedGraph& graph,
-                 const std::vector<golden::Int8Tensor>& values, const sim::DdrImage& expected,
+                 const std::vector<golden::Int8Tensor>& values, const isa::DdrImage& expected,
                  std::uint64_t cycles) {
   createDirectories(dir / "regions");
   createDirectories(dir / "layers");
   const isa::Program& program = compiled.program;
   isa::writeProgramFile(dir / "program.npub", program);
   writeTextFile(dir / "hw.yaml", isa::toYaml(program.config));
-  const sim::DdrImage initial = sim::DdrImage::fromProgram(program);
+  const isa::DdrImage initial = isa::DdrImage::fromProgram(program);
 
   YAML::Emitter out;
   out << YAML::BeginMap;

@@ -13,7 +13,7 @@ std::vector<SegmentCosim> cosimulateModel(const compiler::CompiledModel& model,
     SegmentCosim cosim;
     cosim.segment = i;
     cosim.program = images.compiled.program;
-    cosim.report = rtl::cosimulate(cosim.program);
+    cosim.report = runtime::cosimulate(cosim.program);
     cosim.goldenEqual = !cosim.report.rtl.ddr.firstDifference(images.expected);
     segments.push_back(std::move(cosim));
   }

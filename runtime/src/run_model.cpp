@@ -32,7 +32,7 @@ SegmentImages segmentImages(const compiler::CompiledModel& model, std::size_t np
                             const std::vector<golden::Int8Tensor>& inputs) {
   const compiler::QuantizedGraph& graph = model.graphs.at(npuSegment);
   const std::vector<golden::Int8Tensor> programInputs = model.programInputs(npuSegment, inputs);
-  SegmentImages images{model.programs.at(npuSegment), {}, sim::DdrImage{0}};
+  SegmentImages images{model.programs.at(npuSegment), {}, isa::DdrImage{0}};
   compiler::setProgramInputs(images.compiled, graph, programInputs);
   images.values = compiler::runQuantizedGraphGolden(graph, programInputs);
   images.expected = expectedDdr(images.compiled, graph, images.values);

@@ -8,10 +8,10 @@
 
 namespace npu::runtime {
 
-sim::DdrImage expectedDdr(const compiler::CompiledProgram& compiled,
+isa::DdrImage expectedDdr(const compiler::CompiledProgram& compiled,
                           const compiler::QuantizedGraph& graph,
                           const std::vector<golden::Int8Tensor>& values) {
-  sim::DdrImage image = sim::DdrImage::fromProgram(compiled.program);
+  isa::DdrImage image = isa::DdrImage::fromProgram(compiled.program);
   for (const compiler::QOp& op : graph.ops) {
     const compiler::TensorId out = compiler::opOutput(op);
     const auto& data = values[out].data;
@@ -23,7 +23,7 @@ sim::DdrImage expectedDdr(const compiler::CompiledProgram& compiled,
 
 std::optional<Mismatch> verifyDdr(const compiler::CompiledProgram& compiled,
                                   const compiler::QuantizedGraph& graph,
-                                  const sim::DdrImage& expected, const sim::DdrImage& actual) {
+                                  const isa::DdrImage& expected, const isa::DdrImage& actual) {
   const std::optional<std::uint64_t> first = expected.firstDifference(actual);
   if (!first) {
     return std::nullopt;

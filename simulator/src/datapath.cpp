@@ -8,7 +8,7 @@
 
 namespace npu::sim {
 
-void executeLoad(const isa::Load& load, SramState& sram, const DdrImage& ddr) {
+void executeLoad(const isa::Load& load, SramState& sram, const isa::DdrImage& ddr) {
   std::uint8_t* target = nullptr;
   switch (load.buf) {
     case 0:
@@ -46,7 +46,7 @@ void executeLoad(const isa::Load& load, SramState& sram, const DdrImage& ddr) {
   }
 }
 
-void executeStore(const isa::Store& store, const SramState& sram, DdrImage& ddr) {
+void executeStore(const isa::Store& store, const SramState& sram, isa::DdrImage& ddr) {
   const auto c = static_cast<std::size_t>(store.c_bytes);
   const auto* in = reinterpret_cast<const std::uint8_t*>(sram.output.data()) + store.sram_addr;
   for (std::int64_t y = 0; y < store.y_size; ++y) {
@@ -59,7 +59,7 @@ void executeStore(const isa::Store& store, const SramState& sram, DdrImage& ddr)
   }
 }
 
-void executeDatapath(const isa::Instruction& instruction, SramState& sram, DdrImage& ddr,
+void executeDatapath(const isa::Instruction& instruction, SramState& sram, isa::DdrImage& ddr,
                      unsigned threads) {
   if (const auto* load = std::get_if<isa::Load>(&instruction)) {
     executeLoad(*load, sram, ddr);

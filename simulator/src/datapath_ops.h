@@ -5,14 +5,14 @@
 #include <cstring>
 #include <span>
 
+#include "npu/isa/ddr_image.h"
 #include "npu/isa/instruction.h"
-#include "npu/simulator/ddr_image.h"
 #include "npu/simulator/sram_state.h"
 
 namespace npu::sim {
 
-void executeLoad(const isa::Load& load, SramState& sram, const DdrImage& ddr);
-void executeStore(const isa::Store& store, const SramState& sram, DdrImage& ddr);
+void executeLoad(const isa::Load& load, SramState& sram, const isa::DdrImage& ddr);
+void executeStore(const isa::Store& store, const SramState& sram, isa::DdrImage& ddr);
 /// `threads` > 1 splits a large conv's output rows over that many threads (same results).
 void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads);
 void executeEltwise(const isa::Eltwise& eltwise, SramState& sram);

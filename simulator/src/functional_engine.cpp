@@ -8,7 +8,7 @@
 
 namespace npu::sim {
 
-SimResult runFunctional(const isa::NpuConfig& config, DdrImage ddr,
+SimResult runFunctional(const isa::NpuConfig& config, isa::DdrImage ddr,
                         const std::vector<isa::Instruction>& stream, const SimOptions& options) {
   SimResult result;
   result.stats.mode = "functional";

@@ -12,7 +12,7 @@
 
 namespace npu::sim {
 
-std::vector<isa::Instruction> fetchStream(const DdrImage& ddr, std::uint64_t codeAddress) {
+std::vector<isa::Instruction> fetchStream(const isa::DdrImage& ddr, std::uint64_t codeAddress) {
   std::vector<isa::Instruction> stream;
   for (std::uint64_t address = codeAddress;; address += isa::kWordBytes) {
     const std::size_t index = stream.size();
@@ -48,7 +48,7 @@ void countInstruction(const isa::Instruction& instruction, const isa::NpuConfig&
   stats.ddrBurstBytes += traffic.burstBytes;
 }
 
-SimResult simulate(const isa::NpuConfig& config, DdrImage ddr, std::uint64_t codeAddress,
+SimResult simulate(const isa::NpuConfig& config, isa::DdrImage ddr, std::uint64_t codeAddress,
                    const SimOptions& options) {
   std::vector<isa::Instruction> stream;
   try {
@@ -67,7 +67,8 @@ SimResult simulate(const isa::NpuConfig& config, DdrImage ddr, std::uint64_t cod
 }
 
 SimResult simulate(const isa::Program& program, const SimOptions& options) {
-  return simulate(program.config, DdrImage::fromProgram(program), program.codeAddress, options);
+  return simulate(program.config, isa::DdrImage::fromProgram(program), program.codeAddress,
+                  options);
 }
 
 }  // namespace npu::sim

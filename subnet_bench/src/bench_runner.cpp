@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "npu/compiler/frontend/import.h"
-#include "npu/rtl/cosim.h"
+#include "npu/runtime/cosim.h"
 #include "npu/runtime/run_model.h"
 #include "npu/support/error.h"
 

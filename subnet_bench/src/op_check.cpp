@@ -114,7 +114,7 @@ std::uint32_t programFeatures(const isa::Program& program) {
 /// Output bytes that differ, over every graph output: how widespread a mismatch is.
 std::uint64_t differingOutputBytes(const compiler::CompiledProgram& compiled,
                                    const compiler::QuantizedGraph& graph,
-                                   const sim::DdrImage& expected, const sim::DdrImage& actual,
+                                   const isa::DdrImage& expected, const isa::DdrImage& actual,
                                    std::uint64_t& total) {
   std::uint64_t differing = 0;
   total = 0;
@@ -132,7 +132,7 @@ std::uint64_t differingOutputBytes(const compiler::CompiledProgram& compiled,
 
 /// Runs the program on the chosen engine; a fault becomes a failure result.
 std::optional<CaseResult> runEngine(const isa::Program& program, Engine engine,
-                                    sim::DdrImage& ddr) {
+                                    isa::DdrImage& ddr) {
   if (engine == Engine::Rtl) {
     if (!(program.config == rtl::rtlConfig())) {
       fail("opcheck: the RTL model is built for hardware '{}', not '{}'", rtl::rtlConfig().name,
@@ -176,12 +176,12 @@ CaseResult checkValidCase(const OpCase& opCase, const CheckOptions& options) {
   }
   const std::uint32_t features = programFeatures(compiled.program);
   injectIntoProgram(compiled, options.bug);
-  sim::DdrImage expected = runtime::expectedDdr(compiled, built.graph, values);
+  isa::DdrImage expected = runtime::expectedDdr(compiled, built.graph, values);
   if (options.bug == InjectedBug::ExpectedOffByOne) {
     const std::uint64_t at = compiled.tensors[built.graph.outputs[0]].address;
     expected.writeByte(at, static_cast<std::uint8_t>(expected.readByte(at) + 1));
   }
-  sim::DdrImage actual(0);
+  isa::DdrImage actual(0);
   if (auto fault = runEngine(compiled.program, options.engine, actual)) {
     fault->features = features;
     return *fault;

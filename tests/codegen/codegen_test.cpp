@@ -22,7 +22,7 @@ std::uint64_t compileRunVerify(testing::RandomGraphBuilder& builder, const isa::
   const QuantizedGraph& graph = builder.graph();
   const CompiledProgram compiled = generateProgram(graph, hw, inputs);
   const auto values = runQuantizedGraphGolden(graph, inputs);
-  const sim::DdrImage expected = runtime::expectedDdr(compiled, graph, values);
+  const isa::DdrImage expected = runtime::expectedDdr(compiled, graph, values);
   std::uint64_t cycles = 0;
   for (const sim::SimMode mode : {sim::SimMode::Functional, sim::SimMode::Timed}) {
     sim::SimOptions options;

@@ -8,11 +8,11 @@
 #include <string>
 
 #include "npu/isa/assembly.h"
-#include "npu/rtl/cosim.h"
+#include "npu/runtime/cosim.h"
 #include "npu/support/error.h"
 #include "random_program.h"
 
-namespace npu::rtl {
+namespace npu::runtime {
 namespace {
 
 const std::filesystem::path kSource = NPU_SOURCE_DIR;
@@ -40,7 +40,7 @@ INSTANTIATE_TEST_SUITE_P(Rtl, AssembledPrograms,
                          });
 
 isa::Program randomProgram(std::uint64_t seed, int tiles) {
-  return sim::testing::randomTileProgram(rtlConfig(), seed, tiles);
+  return sim::testing::randomTileProgram(rtl::rtlConfig(), seed, tiles);
 }
 
 // Four shards of 40 programs each (ctest runs them in parallel), 2 to 9 tiles per program.
@@ -61,7 +61,7 @@ TEST(RtlConfig, RejectsAnotherHardwareConfig) {
   program.config.name = "npu-wide";
   program.config.macCols = 32;
   try {
-    (void)runRtl(program);
+    (void)rtl::runRtl(program);
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(),
@@ -71,4 +71,4 @@ TEST(RtlConfig, RejectsAnotherHardwareConfig) {
 }
 
 }  // namespace
-}  // namespace npu::rtl
+}  // namespace npu::runtime

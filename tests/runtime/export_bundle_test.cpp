@@ -23,7 +23,7 @@ TEST(ExportBundle, WritesReloadsAndChecksCrcs) {
       isa::loadNpuConfig(std::filesystem::path(NPU_SOURCE_DIR) / "configs/npu-s.yaml");
   const compiler::CompiledProgram compiled = compiler::generateProgram(b.graph(), hw, inputs);
   const auto values = compiler::runQuantizedGraphGolden(b.graph(), inputs);
-  const sim::DdrImage expected = expectedDdr(compiled, b.graph(), values);
+  const isa::DdrImage expected = expectedDdr(compiled, b.graph(), values);
   const sim::SimResult run = sim::simulate(compiled.program, {});
   ASSERT_FALSE(run.fault);
   ASSERT_FALSE(verifyDdr(compiled, b.graph(), expected, run.ddr));
@@ -71,7 +71,7 @@ TEST(ExportBundle, MismatchReportNamesLayerTensorAndInstruction) {
       isa::loadNpuConfig(std::filesystem::path(NPU_SOURCE_DIR) / "configs/npu-s.yaml");
   compiler::CompiledProgram compiled = compiler::generateProgram(b.graph(), hw, inputs);
   const auto values = compiler::runQuantizedGraphGolden(b.graph(), inputs);
-  const sim::DdrImage expected = expectedDdr(compiled, b.graph(), values);
+  const isa::DdrImage expected = expectedDdr(compiled, b.graph(), values);
   // Corrupt one instruction: the first CONV's output zero point.
   for (auto& instruction : compiled.program.instructions) {
     if (auto* conv = std::get_if<isa::Conv>(&instruction)) {

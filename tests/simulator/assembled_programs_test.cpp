@@ -43,7 +43,8 @@ const isa::Region& regionNamed(const isa::Program& program, const std::string& n
 /// The program's initial DDR, read by manifest region name in the layouts of docs/isa.md.
 class InitialDdr {
  public:
-  InitialDdr(const isa::Program& program, const DdrImage& ddr) : m_program(program), m_ddr(ddr) {}
+  InitialDdr(const isa::Program& program, const isa::DdrImage& ddr)
+      : m_program(program), m_ddr(ddr) {}
 
   /// The int8 tensor a region holds, shaped as the manifest says.
   [[nodiscard]] g::Int8Tensor tensor(const std::string& name) const {
@@ -104,7 +105,7 @@ class InitialDdr {
 
  private:
   const isa::Program& m_program;
-  const DdrImage& m_ddr;
+  const isa::DdrImage& m_ddr;
 };
 
 g::OutputStage stage(std::int32_t zeroPoint, std::int32_t clipLo, std::int32_t clipHi,
@@ -311,7 +312,7 @@ class AssembledPrograms : public ::testing::TestWithParam<std::tuple<std::string
 TEST_P(AssembledPrograms, OutputRegionsMatchGoldenAndNothingElseChanges) {
   const auto& [file, mode] = GetParam();
   const isa::Program program = isa::assembleFile(dataDir() / file);
-  const DdrImage initial = DdrImage::fromProgram(program);
+  const isa::DdrImage initial = isa::DdrImage::fromProgram(program);
   const Expected expected = caseFor(file).golden(InitialDdr(program, initial));
 
   // The case covers exactly the regions the manifest says the program writes.
@@ -326,7 +327,7 @@ TEST_P(AssembledPrograms, OutputRegionsMatchGoldenAndNothingElseChanges) {
 
   const SimResult result = testing::run(program, mode);
   ASSERT_FALSE(result.fault) << file << ": " << result.fault->what();
-  DdrImage outside = result.ddr;
+  isa::DdrImage outside = result.ddr;
   for (const auto& [name, golden] : expected) {
     const isa::Region& region = regionNamed(program, name);
     EXPECT_EQ(golden.shape, region.shape) << file << ": golden shape of region '" << name << "'";

@@ -33,7 +33,7 @@ TEST(Engines, FunctionalAndTimedEndWithTheSameDdr) {
     EXPECT_EQ(functional.stats.ddrBytesRead, timed.stats.ddrBytesRead);
     EXPECT_GT(timed.stats.totalCycles, 0U);
     // The program changed DDR only inside its output regions.
-    const DdrImage initial = DdrImage::fromProgram(program);
+    const isa::DdrImage initial = isa::DdrImage::fromProgram(program);
     EXPECT_FALSE(initial == functional.ddr);
   }
 }
@@ -56,7 +56,7 @@ TEST(Engines, CountOnlyKeepsCyclesAndSkipsData) {
   const SimResult full = testing::run(program, SimMode::Timed);
   const SimResult counted = testing::run(program, SimMode::Timed, countOnly);
   EXPECT_EQ(full.stats.totalCycles, counted.stats.totalCycles);
-  EXPECT_TRUE(counted.ddr == DdrImage::fromProgram(program));
+  EXPECT_TRUE(counted.ddr == isa::DdrImage::fromProgram(program));
 }
 
 TEST(Engines, RunsAreDeterministic) {

@@ -121,7 +121,7 @@ TEST_P(Faults, WriteAfterReadHazard) {
 
 TEST_P(Faults, IllegalWordInDdr) {
   isa::Program program = assembleProgram("SYNC unit=1\nSYNC unit=2\nEND\n");
-  DdrImage ddr = DdrImage::fromProgram(program);
+  isa::DdrImage ddr = isa::DdrImage::fromProgram(program);
   ddr.writeByte(isa::kWordBytes * 1, 0x0F);  // word 1 becomes opcode 15
   SimOptions options;
   options.mode = GetParam();
@@ -134,7 +134,7 @@ TEST_P(Faults, IllegalWordInDdr) {
 
 TEST_P(Faults, FetchRunsOffTheEndOfDdr) {
   isa::Program program = assembleProgram("SYNC unit=1\nEND\n");
-  DdrImage ddr(64);
+  isa::DdrImage ddr(64);
   const auto code = isa::encode(isa::Sync{.unit = 1});
   ddr.write(0, code);
   ddr.write(32, code);

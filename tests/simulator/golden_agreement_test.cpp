@@ -17,14 +17,14 @@ namespace {
 namespace g = npu::golden;
 using testing::TileCase;
 
-std::int32_t readInt32(const DdrImage& ddr, std::uint64_t address) {
+std::int32_t readInt32(const isa::DdrImage& ddr, std::uint64_t address) {
   std::int32_t value = 0;
   const auto bytes = ddr.readRange(address, 4);
   std::memcpy(&value, bytes.data(), 4);
   return value;
 }
 
-g::Int8Tensor tensorAt(const DdrImage& ddr, std::uint64_t address,
+g::Int8Tensor tensorAt(const isa::DdrImage& ddr, std::uint64_t address,
                        std::vector<std::int64_t> shape) {
   g::Int8Tensor t;
   t.shape = std::move(shape);
@@ -37,7 +37,7 @@ g::Int8Tensor tensorAt(const DdrImage& ddr, std::uint64_t address,
   return t;
 }
 
-g::Lut lutAt(const DdrImage& ddr, std::uint64_t address) {
+g::Lut lutAt(const isa::DdrImage& ddr, std::uint64_t address) {
   g::Lut lut{};
   const auto bytes = ddr.readRange(address, 256);
   std::memcpy(lut.data(), bytes.data(), 256);
@@ -45,7 +45,7 @@ g::Lut lutAt(const DdrImage& ddr, std::uint64_t address) {
 }
 
 g::OutputStage outputStage(std::int64_t zp, std::int64_t lo, std::int64_t hi, bool useLut,
-                           bool doubleRound, const DdrImage& ddr, std::uint64_t lutAddress) {
+                           bool doubleRound, const isa::DdrImage& ddr, std::uint64_t lutAddress) {
   g::OutputStage stage;
   stage.zeroPoint = static_cast<std::int32_t>(zp);
   stage.clipLo = static_cast<std::int32_t>(lo);
@@ -58,7 +58,7 @@ g::OutputStage outputStage(std::int64_t zp, std::int64_t lo, std::int64_t hi, bo
 }
 
 /// The golden result of one tile, from the initial DDR.
-g::Int8Tensor expectedTile(const TileCase& t, const DdrImage& ddr) {
+g::Int8Tensor expectedTile(const TileCase& t, const isa::DdrImage& ddr) {
   if (const auto* c = std::get_if<isa::Conv>(&t.compute)) {
     const g::Int8Tensor x = tensorAt(ddr, t.inputAddress, {1, t.inRows, t.inCols, c->in_c});
     const g::Int8Tensor w =
@@ -133,7 +133,7 @@ std::size_t checkAgainstGolden(testing::RandomProgramBuilder& builder, SimMode m
                                const std::string& what) {
   std::array<bool, 256> seen{};
   const isa::Program program = builder.build();
-  const DdrImage initial = DdrImage::fromProgram(program);
+  const isa::DdrImage initial = isa::DdrImage::fromProgram(program);
   const SimResult result = testing::run(program, mode);
   EXPECT_FALSE(result.fault) << what << ": " << result.fault->what();
   if (result.fault) {
@@ -155,7 +155,7 @@ std::size_t checkAgainstGolden(testing::RandomProgramBuilder& builder, SimMode m
     }
   }
   // Nothing outside the output regions changed.
-  DdrImage outside = result.ddr;
+  isa::DdrImage outside = result.ddr;
   for (const TileCase& t : builder.tiles()) {
     outside.write(t.outputAddress, initial.readRange(t.outputAddress, t.outputBytes));
   }

@@ -10,7 +10,7 @@
 namespace npu::sim {
 
 TimedContext::TimedContext(const isa::NpuConfig& cfg,
-                           const std::vector<isa::Instruction>& instructions, DdrImage& image,
+                           const std::vector<isa::Instruction>& instructions, isa::DdrImage& image,
                            const SimOptions& opts)
     : config(cfg), stream(instructions), ddr(image), options(opts), sram(cfg) {
   for (CommandQueue& queue : queues) {

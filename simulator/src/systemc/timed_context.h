@@ -35,11 +35,11 @@ struct TokenChannel {
 
 struct TimedContext {
   TimedContext(const isa::NpuConfig& cfg, const std::vector<isa::Instruction>& instructions,
-               DdrImage& image, const SimOptions& opts);
+               isa::DdrImage& image, const SimOptions& opts);
 
   const isa::NpuConfig& config;
   const std::vector<isa::Instruction>& stream;
-  DdrImage& ddr;
+  isa::DdrImage& ddr;
   SimOptions options;
   SramState sram;
 

@@ -93,13 +93,13 @@ SimFault unfinishedFault(const TimedContext& ctx, std::uint64_t stopped, bool pa
       fmt::format("deadlock fault: no unit can progress at cycle {}{}", stopped, unitStates(ctx)));
 }
 
-void runKernel(const isa::NpuConfig& config, DdrImage& ddr,
+void runKernel(const isa::NpuConfig& config, isa::DdrImage& ddr,
                const std::vector<isa::Instruction>& stream, const SimOptions& options,
                SimResult& result);
 
 }  // namespace
 
-SimResult runTimed(const isa::NpuConfig& config, DdrImage ddr,
+SimResult runTimed(const isa::NpuConfig& config, isa::DdrImage ddr,
                    const std::vector<isa::Instruction>& stream, const SimOptions& options) {
   SimResult result;
   result.stats.mode = "timed";
@@ -136,7 +136,7 @@ SimResult runTimed(const isa::NpuConfig& config, DdrImage ddr,
 
 namespace {
 
-void runKernel(const isa::NpuConfig& config, DdrImage& ddr,
+void runKernel(const isa::NpuConfig& config, isa::DdrImage& ddr,
                const std::vector<isa::Instruction>& stream, const SimOptions& options,
                SimResult& result) {
   const SimulationContext simulationContext;

@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <vector>
 
+#include "npu/isa/ddr_image.h"
 #include "npu/isa/npu_config.h"
 #include "npu/isa/program.h"
-#include "npu/simulator/ddr_image.h"
 
 namespace npu::rtl {
 
@@ -20,7 +20,7 @@ struct RtlOptions {
 };
 
 struct RtlResult {
-  sim::DdrImage ddr{0};
+  isa::DdrImage ddr{0};
   /// The last instruction's end cycle, counted as the SystemC model counts it.
   std::uint64_t totalCycles = 0;
   /// Cycle at which each instruction finished (END: the cycle fetch reached it), indexed like

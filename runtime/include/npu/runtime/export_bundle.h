@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "npu/compiler/codegen/codegen.h"
-#include "npu/simulator/ddr_image.h"
+#include "npu/isa/ddr_image.h"
 
 namespace npu::runtime {
 
@@ -38,7 +38,7 @@ struct Bundle {
 /// `layers/`. `expected` is the DDR the run must end with; `cycles` the expected cycle count.
 void writeBundle(const std::filesystem::path& dir, const compiler::CompiledProgram& compiled,
                  const compiler::QuantizedGraph& graph,
-                 const std::vector<golden::Int8Tensor>& values, const sim::DdrImage& expected,
+                 const std::vector<golden::Int8Tensor>& values, const isa::DdrImage& expected,
                  std::uint64_t cycles);
 
 /// Reads a bundle's manifest and re-checks the CRC-32 of every file it names; throws npu::Error

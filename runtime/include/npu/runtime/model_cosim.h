@@ -9,14 +9,14 @@
 #include "npu/compiler/driver/compiled_model.h"
 #include "npu/compiler/interp/interpreter.h"
 #include "npu/isa/program.h"
-#include "npu/rtl/cosim.h"
+#include "npu/runtime/cosim.h"
 
 namespace npu::runtime {
 
 struct SegmentCosim {
   std::size_t segment = 0;
   isa::Program program;
-  rtl::CosimReport report;
+  runtime::CosimReport report;
   /// The RTL's final DDR equals the golden expected DDR.
   bool goldenEqual = false;
 

@@ -47,7 +47,7 @@ struct SegmentImages {
   compiler::CompiledProgram compiled;
   /// Every tensor of the segment's graph on the golden reference.
   std::vector<golden::Int8Tensor> values;
-  sim::DdrImage expected{0};
+  isa::DdrImage expected{0};
 };
 SegmentImages segmentImages(const compiler::CompiledModel& model, std::size_t npuSegment,
                             const std::vector<golden::Int8Tensor>& inputs);

@@ -8,14 +8,14 @@
 #include <vector>
 
 #include "npu/compiler/codegen/codegen.h"
-#include "npu/simulator/ddr_image.h"
+#include "npu/isa/ddr_image.h"
 
 namespace npu::runtime {
 
 /// The DDR the program must leave behind: its initial image with every op's golden output
 /// written at the op's tensor placement, in program order (so reused space holds the last
 /// tensor written there). `values` are all tensors from runQuantizedGraphGolden.
-sim::DdrImage expectedDdr(const compiler::CompiledProgram& compiled,
+isa::DdrImage expectedDdr(const compiler::CompiledProgram& compiled,
                           const compiler::QuantizedGraph& graph,
                           const std::vector<golden::Int8Tensor>& values);
 
@@ -37,6 +37,6 @@ struct Mismatch {
 /// Compares the whole DDR; nullopt when identical.
 std::optional<Mismatch> verifyDdr(const compiler::CompiledProgram& compiled,
                                   const compiler::QuantizedGraph& graph,
-                                  const sim::DdrImage& expected, const sim::DdrImage& actual);
+                                  const isa::DdrImage& expected, const isa::DdrImage& actual);
 
 }  // namespace npu::runtime

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <span>
 
+#include "npu/isa/ddr_image.h"
 #include "npu/isa/instruction.h"
-#include "npu/simulator/ddr_image.h"
 #include "npu/simulator/sram_state.h"
 
 namespace npu::sim {
@@ -17,7 +17,7 @@ namespace npu::sim {
 /// below 4 M MACs, else at most one per 2 M MACs and per output row.
 std::int64_t convDatapathParts(const isa::Conv& conv, unsigned threads);
 
-void executeDatapath(const isa::Instruction& instruction, SramState& sram, DdrImage& ddr,
+void executeDatapath(const isa::Instruction& instruction, SramState& sram, isa::DdrImage& ddr,
                      unsigned threads = 1);
 
 }  // namespace npu::sim

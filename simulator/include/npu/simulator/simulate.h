@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "npu/isa/ddr_image.h"
 #include "npu/isa/program.h"
-#include "npu/simulator/ddr_image.h"
 #include "npu/simulator/sim_fault.h"
 
 namespace npu::sim {
@@ -66,7 +66,7 @@ struct TraceSpan {
 };
 
 struct SimResult {
-  DdrImage ddr{0};
+  isa::DdrImage ddr{0};
   SimStats stats;
   std::vector<TraceSpan> trace;
   /// Set when the run stopped on a fault; ddr and stats then hold the state so far.
@@ -80,7 +80,7 @@ SimResult simulate(const isa::Program& program, const SimOptions& options);
 
 /// Runs whatever the DDR holds at `codeAddress`: fetch decodes words until END (an illegal word
 /// is an illegal-word fault naming its index).
-SimResult simulate(const isa::NpuConfig& config, DdrImage ddr, std::uint64_t codeAddress,
+SimResult simulate(const isa::NpuConfig& config, isa::DdrImage ddr, std::uint64_t codeAddress,
                    const SimOptions& options);
 
 /// Stats as JSON text (docs/timing.md lists the keys).

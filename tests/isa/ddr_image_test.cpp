@@ -1,13 +1,14 @@
 // DdrImage: fill pattern, program placement, .bin and .hex round trips.
-#include "npu/simulator/ddr_image.h"
+#include "npu/isa/ddr_image.h"
 
 #include <gtest/gtest.h>
 
+#include "npu/isa/assembly.h"
 #include "npu/isa/encoding.h"
+#include "npu/isa/npu_config.h"
 #include "npu/support/file_io.h"
-#include "sim_test_util.h"
 
-namespace npu::sim {
+namespace npu::isa {
 namespace {
 
 TEST(DdrImage, UntouchedBytesHoldThePattern) {
@@ -18,14 +19,14 @@ TEST(DdrImage, UntouchedBytesHoldThePattern) {
 }
 
 TEST(DdrImage, ProgramPlacesSegmentsAndCode) {
-  const isa::Program program =
-      testing::assembleProgram(".code 0x100\n.data 0x1000 0a0b0c\nSYNC unit=1\nEND\n");
+  const Program program =
+      assemble(".hw npu-s\n.code 0x100\n.data 0x1000 0a0b0c\nSYNC unit=1\nEND\n", "test.s", "");
   const DdrImage image = DdrImage::fromProgram(program);
   EXPECT_EQ(image.size(), 67108864U);
   EXPECT_EQ(image.readByte(0x1000), 0x0A);
   EXPECT_EQ(image.readByte(0x1002), 0x0C);
   EXPECT_EQ(image.readByte(0x1003), DdrImage::fillPattern(0x1003));
-  const auto word = isa::encode(isa::Sync{.unit = 1});
+  const auto word = encode(Sync{.unit = 1});
   const auto placed = image.readRange(0x100, word.size());
   EXPECT_TRUE(std::equal(word.begin(), word.end(), placed.begin()));
 }
@@ -50,4 +51,4 @@ TEST(DdrImage, BinAndHexRoundTrip) {
 }
 
 }  // namespace
-}  // namespace npu::sim
+}  // namespace npu::isa

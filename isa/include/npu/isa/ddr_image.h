@@ -11,7 +11,7 @@
 
 #include "npu/isa/program.h"
 
-namespace npu::sim {
+namespace npu::isa {
 
 /// Byte-addressable DDR contents. Bytes no segment initialises hold fillPattern(address), so a
 /// stray write anywhere changes a byte the verifier can see.
@@ -27,7 +27,7 @@ class DdrImage {
 
   /// The DDR a program starts from: fill pattern, then every init segment, then the encoded
   /// instruction stream at the code address.
-  static DdrImage fromProgram(const isa::Program& program);
+  static DdrImage fromProgram(const Program& program);
 
   /// The byte an untouched address holds: 0xA5 ^ a[7:0] ^ a[15:8] (documented in docs/timing.md).
   static std::uint8_t fillPattern(std::uint64_t address);
@@ -68,4 +68,4 @@ class DdrImage {
   std::vector<std::shared_ptr<Page>> m_pages;
 };
 
-}  // namespace npu::sim
+}  // namespace npu::isa

@@ -11,12 +11,12 @@
 #include "npu/rtl/rtl_sim.h"
 #include "npu/simulator/simulate.h"
 
-namespace npu::rtl {
+namespace npu::runtime {
 
 struct CosimReport {
   sim::SimResult reference;       ///< The SystemC timed run.
   double referenceSeconds = 0.0;  ///< CPU seconds of the SystemC run.
-  RtlResult rtl;
+  rtl::RtlResult rtl;
   /// Lowest DDR address where the two final images differ.
   std::optional<std::uint64_t> firstDdrDifference;
   /// Lowest instruction index whose end cycle differs.
@@ -34,6 +34,6 @@ struct CosimReport {
 
 /// Runs both models. Throws npu::Error when the SystemC run faults (the program is not one the
 /// RTL can be judged on) or the RTL run fails.
-CosimReport cosimulate(const isa::Program& program, const RtlOptions& options = {});
+CosimReport cosimulate(const isa::Program& program, const rtl::RtlOptions& options = {});
 
-}  // namespace npu::rtl
+}  // namespace npu::runtime

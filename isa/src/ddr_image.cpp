@@ -1,5 +1,5 @@
 // DdrImage: paged copy-on-write storage, construction from a program, .bin / $readmemh files.
-#include "npu/simulator/ddr_image.h"
+#include "npu/isa/ddr_image.h"
 
 #include <fmt/format.h>
 
@@ -11,7 +11,7 @@
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
 
-namespace npu::sim {
+namespace npu::isa {
 
 namespace {
 constexpr std::size_t kHexWordBytes = 16;
@@ -110,7 +110,7 @@ std::optional<std::uint64_t> DdrImage::firstDifference(const DdrImage& other) co
   return std::nullopt;
 }
 
-DdrImage DdrImage::fromProgram(const isa::Program& program) {
+DdrImage DdrImage::fromProgram(const Program& program) {
   DdrImage image(static_cast<std::uint64_t>(program.config.ddrBytes));
   for (const isa::DdrSegment& segment : program.segments) {
     image.write(segment.address, segment.bytes);
@@ -181,4 +181,4 @@ DdrImage DdrImage::loadHex(const std::filesystem::path& path, std::uint64_t size
   return image;
 }
 
-}  // namespace npu::sim
+}  // namespace npu::isa

@@ -1,23 +1,23 @@
 // cosimulate: SystemC timed model and RTL side by side.
-#include "npu/rtl/cosim.h"
+#include "npu/runtime/cosim.h"
 
 #include <fmt/format.h>
 
 #include "npu/support/error.h"
 
-namespace npu::rtl {
+namespace npu::runtime {
 
-CosimReport cosimulate(const isa::Program& program, const RtlOptions& options) {
+CosimReport cosimulate(const isa::Program& program, const rtl::RtlOptions& options) {
   CosimReport report;
   sim::SimOptions simOptions;
   simOptions.mode = sim::SimMode::Timed;
-  const double started = cpuSeconds();
+  const double started = rtl::cpuSeconds();
   report.reference = sim::simulate(program, simOptions);
-  report.referenceSeconds = cpuSeconds() - started;
+  report.referenceSeconds = rtl::cpuSeconds() - started;
   if (report.reference.fault) {
     fail("the SystemC model faulted, nothing to compare: {}", report.reference.fault->what());
   }
-  report.rtl = runRtl(program, options);
+  report.rtl = rtl::runRtl(program, options);
   report.firstDdrDifference = report.reference.ddr.firstDifference(report.rtl.ddr);
   const std::vector<std::uint64_t>& want = report.reference.endCycles;
   const std::vector<std::uint64_t>& got = report.rtl.endCycles;
@@ -63,4 +63,4 @@ std::string CosimReport::summary(const isa::Program& program) const {
   return text;
 }
 
-}  // namespace npu::rtl
+}  // namespace npu::runtime
