@@ -48,13 +48,12 @@ int main() {
   int failures = 0;
   for (const Case& c : cases) {
     const npu::runtime::CosimReport report = npu::runtime::cosimulate(c.program);
-    const double systemc =
-        static_cast<double>(report.reference.stats.totalCycles) / report.referenceSeconds;
+    const double systemc = static_cast<double>(report.timed.totalCycles) / report.timed.seconds;
     const double rtl = static_cast<double>(report.rtl.totalCycles) / report.rtl.seconds;
     fmt::print("| {} | {} | {} | {} | {} | {} | {:.2f} M | {:.1f} k |\n", c.name,
-               c.program.instructions.size(), report.reference.stats.totalCycles,
-               report.rtl.totalCycles, report.cycleDelta(),
-               report.firstDdrDifference ? "differs" : "equal", systemc / 1e6, rtl / 1e3);
+               c.program.instructions.size(), report.timed.totalCycles, report.rtl.totalCycles,
+               report.cycleDelta(), report.firstDdrDifference ? "differs" : "equal", systemc / 1e6,
+               rtl / 1e3);
     failures += report.matches() ? 0 : 1;
   }
   return failures == 0 ? 0 : 1;

@@ -76,7 +76,7 @@ int runBenchCommand(const BenchCliOptions& o) {
   options.jobs = o.jobs;
   options.updatingBaselines = o.update;
   if (o.mode == "functional") {
-    options.mode = sim::SimMode::Functional;
+    options.engine = runtime::Engine::Functional;
   }
   const bench::Shard shard = bench::parseShard(o.shard);
   if (!o.filter.empty() && bench::selectSubnets(suite, o.filter, {}).empty()) {

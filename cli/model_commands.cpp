@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "npu/isa/program.h"
 #include "npu/runtime/cosim.h"
+#include "npu/runtime/engine.h"
 #include "npu/runtime/export_bundle.h"
 #include "npu/runtime/main_job.h"
 #include "npu/runtime/run_model.h"
@@ -59,7 +60,7 @@ runtime::MainJobOptions jobOptions(const ModelOptions& o) {
   job.labels = o.labels;
   job.quantConfig = o.config;
   job.maxInputs = o.count;
-  job.mode = o.mode == "functional" ? sim::SimMode::Functional : sim::SimMode::Timed;
+  job.engine = *runtime::parseEngine(o.mode);  // CLI11 admits functional and timed only
   return job;
 }
 
@@ -190,10 +191,10 @@ void addModelCommands(CLI::App& app, Action& action) {
         for (std::size_t i = 0; i < count; ++i) {
           const runtime::SegmentImages images =
               runtime::segmentImages(prepared.compiled, i, inputs[i]);
-          const sim::SimResult timed =
-              sim::simulate(images.compiled.program, sim::SimOptions{.mode = sim::SimMode::Timed});
+          const runtime::EngineRun timed =
+              runtime::runOnEngine(images.compiled.program, runtime::Engine::Timed);
           if (timed.fault) {
-            fail("export: NPU segment {}: {}", i, timed.fault->what());
+            fail("export: NPU segment {}: {}", i, *timed.fault);
           }
           if (timed.ddr.firstDifference(images.expected)) {
             fail("export: NPU segment {}: the simulator's final DDR differs from golden", i);
@@ -201,10 +202,10 @@ void addModelCommands(CLI::App& app, Action& action) {
           const fs::path dir =
               count == 1 ? fs::path(o->out) : fs::path(o->out) / fmt::format("segment{}", i);
           runtime::writeBundle(dir, images.compiled, prepared.compiled.graphs[i], images.values,
-                               images.expected, timed.stats.totalCycles);
+                               images.expected, timed.totalCycles);
           fmt::print("{}: bundle of NPU segment {} ({} instructions, {} expected cycles)\n",
                      dir.string(), i, images.compiled.program.instructions.size(),
-                     timed.stats.totalCycles);
+                     timed.totalCycles);
         }
         return 0;
       };

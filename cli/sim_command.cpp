@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "npu/isa/program.h"
+#include "npu/runtime/engine.h"
 #include "npu/simulator/simulate.h"
 #include "npu/support/file_io.h"
 
@@ -62,9 +63,9 @@ void addSimCommand(CLI::App& app, Action& action) {
     }
     action = [options] {
       const isa::Program program = isa::readProgramFile(options->program);
-      sim::SimOptions simOptions;
-      simOptions.mode =
-          options->mode == "functional" ? sim::SimMode::Functional : sim::SimMode::Timed;
+      // CLI11 admits functional and timed only: `npu sim` drives the simulator itself (its
+      // traces and stats); the RTL runs programs through `npu cosim`.
+      sim::SimOptions simOptions = runtime::simOptionsFor(*runtime::parseEngine(options->mode));
       simOptions.maxCycles = options->maxCycles;
       simOptions.forceSerial = options->forceSerial;
       simOptions.countOnly = options->countOnly;

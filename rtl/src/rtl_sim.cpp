@@ -172,18 +172,17 @@ bool sameHardware(const isa::NpuConfig& a, const isa::NpuConfig& b) {
 
 }  // namespace
 
-double cpuSeconds() {
-  timespec now{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
-}
-
-RtlResult runRtl(const isa::Program& program, const RtlOptions& options) {
+void checkRtlHardware(const isa::Program& program) {
   const isa::NpuConfig& config = rtlConfig();
   if (!sameHardware(config, program.config)) {
     fail("the program targets hardware config '{}', but the RTL model was built for '{}'",
          program.config.name, config.name);
   }
+}
+
+RtlResult runRtl(const isa::Program& program, const RtlOptions& options) {
+  const isa::NpuConfig& config = rtlConfig();
+  checkRtlHardware(program);
   RtlResult result;
   result.ddr = isa::DdrImage::fromProgram(program);
   result.endCycles.assign(program.instructions.size(), 0);

@@ -149,7 +149,12 @@ MainJobReport runMainJob(const MainJobOptions& options) {
   MainJobReport report;
   report.model = options.model.string();
   report.hardware = compiled.hw.name;
-  report.mode = options.mode == sim::SimMode::Timed ? "timed" : "functional";
+  if (options.engine == Engine::Rtl) {
+    fail(
+        "the main job runs its inputs on the functional or timed engine; the RTL co-simulates the "
+        "first one (--rtl)");
+  }
+  report.mode = std::string(engineName(options.engine));
   report.strategy = std::string(compiler::strategyName(model.partition.strategy));
   report.calibrationSource = prepared.calibrationSource;
   report.calibrationSamples = compiled.calibration.size();
@@ -183,7 +188,7 @@ MainJobReport runMainJob(const MainJobOptions& options) {
   std::vector<SegmentRun> firstRun;
   for (std::size_t k = 0; k < data.samples.size(); ++k) {
     const compiler::TensorMap& input = data.samples[k];
-    const InferenceRun run = runInference(compiled, input, sim::SimOptions{.mode = options.mode});
+    const InferenceRun run = runInference(compiled, input, simOptionsFor(options.engine));
     const compiler::TensorMap reference = fp32.run(input);
     ++report.inputs;
     if (run.bitExact()) {
@@ -231,7 +236,7 @@ MainJobReport runMainJob(const MainJobOptions& options) {
   std::vector<std::vector<std::uint64_t>> endCycles(compiled.programs.size());
   std::vector<std::uint64_t> segmentCycles(compiled.programs.size(), 0);
   if (!data.samples.empty()) {
-    if (options.mode == sim::SimMode::Timed) {
+    if (options.engine == Engine::Timed) {
       for (const SegmentRun& s : firstRun) {
         endCycles[s.npuSegment] = s.endCycles;
         segmentCycles[s.npuSegment] = s.stats.totalCycles;

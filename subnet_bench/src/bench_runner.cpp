@@ -120,7 +120,7 @@ SubnetResult runSubnet(const SubnetEntry& entry, const Baselines* baselines,
     job.model = entry.graph;
     job.hw = options.hw;
     job.quantConfig = entry.quantConfig;
-    job.mode = options.mode;
+    job.engine = options.engine;
     job.maxInputs = 1;
     job.rtl = options.rtl;
     const runtime::MainJobReport report = runtime::runMainJob(job);
@@ -160,7 +160,7 @@ BenchReport runBench(const BenchSuite& suite, const std::vector<std::size_t>& se
   BenchReport report;
   report.suite = suite.name;
   report.suitePath = suite.path;
-  report.mode = options.mode == sim::SimMode::Timed ? "timed" : "functional";
+  report.mode = std::string(runtime::engineName(options.engine));
   report.rtl = options.rtl;
   report.results.resize(selected.size());
 

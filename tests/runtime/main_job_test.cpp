@@ -14,18 +14,18 @@
 namespace npu::runtime {
 namespace {
 
-MainJobOptions digits(sim::SimMode mode, std::size_t count) {
+MainJobOptions digits(Engine engine, std::size_t count) {
   MainJobOptions options;
   options.model = bundledModelPath();
   options.hw = std::filesystem::path(NPU_SOURCE_DIR) / "configs" / "npu-s.yaml";
-  options.mode = mode;
+  options.engine = engine;
   options.maxInputs = count;
   return options;
 }
 
 TEST(MainJob, DigitsBitExactInBothEnginesWithTheSameCycles) {
-  const MainJobReport timed = runMainJob(digits(sim::SimMode::Timed, 12));
-  const MainJobReport functional = runMainJob(digits(sim::SimMode::Functional, 60));
+  const MainJobReport timed = runMainJob(digits(Engine::Timed, 12));
+  const MainJobReport functional = runMainJob(digits(Engine::Functional, 60));
   EXPECT_TRUE(timed.pass()) << timed.firstMismatch;
   EXPECT_TRUE(functional.pass()) << functional.firstMismatch;
   EXPECT_EQ(timed.inputs, 12U);
@@ -39,7 +39,7 @@ TEST(MainJob, DigitsBitExactInBothEnginesWithTheSameCycles) {
 }
 
 TEST(MainJob, RtlCosimulatesTheFirstInputThatRan) {
-  MainJobOptions options = digits(sim::SimMode::Timed, 1);
+  MainJobOptions options = digits(Engine::Timed, 1);
   options.rtl = true;
   const MainJobReport report = runMainJob(options);
   ASSERT_EQ(report.rtl.size(), 1U);
@@ -59,7 +59,7 @@ TEST(MainJob, RtlCosimulatesTheFirstInputThatRan) {
 }
 
 TEST(MainJob, LayerFiguresAddUp) {
-  const MainJobReport r = runMainJob(digits(sim::SimMode::Timed, 1));
+  const MainJobReport r = runMainJob(digits(Engine::Timed, 1));
   std::uint64_t cycles = 0;
   std::uint64_t macs = 0;
   std::size_t npuLayers = 0;
@@ -100,7 +100,7 @@ TEST(MainJob, LayerFiguresAddUp) {
 TEST(MainJob, WithoutDataTheCalibrationInputsRun) {
   // A YAML graph without --calib calibrates on 8 synthetic inputs and, without --data, runs all
   // of them (no labels: no top-1, but the output agreement and the verdict).
-  MainJobOptions options = digits(sim::SimMode::Functional, 0);
+  MainJobOptions options = digits(Engine::Functional, 0);
   options.model = std::filesystem::path(NPU_SOURCE_DIR) / "subnet_bench/graphs/gap_fc_head.yaml";
   const MainJobReport r = runMainJob(options);
   EXPECT_EQ(r.calibrationSamples, 8U);
@@ -122,10 +122,10 @@ std::string errorOf(F&& f) {
 }
 
 TEST(MainJob, BadInputsNameTheFile) {
-  MainJobOptions options = digits(sim::SimMode::Functional, 1);
+  MainJobOptions options = digits(Engine::Functional, 1);
   options.model = "/nonexistent/model.onnx";
   EXPECT_THROW(runMainJob(options), Error);
-  options = digits(sim::SimMode::Functional, 1);
+  options = digits(Engine::Functional, 1);
   options.labels = options.model;  // not a .npy file
   try {
     runMainJob(options);
@@ -134,7 +134,7 @@ TEST(MainJob, BadInputsNameTheFile) {
     EXPECT_NE(std::string(e.what()).find("model.onnx"), std::string::npos) << e.what();
   }
   // Float labels, and a calibration batch of no samples (npu run crashed on it).
-  options = digits(sim::SimMode::Functional, 1);
+  options = digits(Engine::Functional, 1);
   options.labels = bundledModelPath().parent_path() / "test_inputs.npy";
   EXPECT_EQ(errorOf([&] { runMainJob(options); }),
             options.labels.string() + ": labels must be integers, the file holds floats");
@@ -142,7 +142,7 @@ TEST(MainJob, BadInputsNameTheFile) {
       std::filesystem::temp_directory_path() / "npu_main_job_empty_calib.npy";
   compiler::writeNpy(empty,
                      compiler::Tensor{{0, 1, 8, 8}, compiler::TensorData(std::vector<float>{})});
-  options = digits(sim::SimMode::Functional, 1);
+  options = digits(Engine::Functional, 1);
   options.calib = empty;
   EXPECT_EQ(errorOf([&] { runMainJob(options); }),
             empty.string() + ": a batch of 0 samples (shape [0, 1, 8, 8])");

@@ -9,6 +9,7 @@
 #include "npu/isa/ddr_image.h"
 #include "npu/isa/npu_config.h"
 #include "npu/isa/program.h"
+#include "npu/support/cpu_time.h"
 
 namespace npu::rtl {
 
@@ -30,13 +31,11 @@ struct RtlResult {
   double seconds = 0.0;
 };
 
-/// CPU seconds used by this process so far (all threads: SystemC may run its processes on
-/// threads of its own); speed figures use it rather than wall time so that other load on the
-/// machine does not skew them.
-double cpuSeconds();
-
 /// The hardware config the RTL model was generated from (rtl/generated/npu_config_*_pkg.sv).
 const isa::NpuConfig& rtlConfig();
+
+/// Throws npu::Error when `program` targets another hardware config than rtlConfig().
+void checkRtlHardware(const isa::Program& program);
 
 /// Runs `program` on the RTL. Throws npu::Error when the program targets a different hardware
 /// config, when fetch decodes an illegal opcode, on a DDR access outside the image, or when the

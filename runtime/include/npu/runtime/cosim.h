@@ -8,15 +8,13 @@
 #include <string>
 
 #include "npu/isa/program.h"
-#include "npu/rtl/rtl_sim.h"
-#include "npu/simulator/simulate.h"
+#include "npu/runtime/engine.h"
 
 namespace npu::runtime {
 
 struct CosimReport {
-  sim::SimResult reference;       ///< The SystemC timed run.
-  double referenceSeconds = 0.0;  ///< CPU seconds of the SystemC run.
-  rtl::RtlResult rtl;
+  EngineRun timed;  ///< The SystemC cycle model's run.
+  EngineRun rtl;    ///< The RTL's run.
   /// Lowest DDR address where the two final images differ.
   std::optional<std::uint64_t> firstDdrDifference;
   /// Lowest instruction index whose end cycle differs.
@@ -26,14 +24,14 @@ struct CosimReport {
   /// RTL cycles minus SystemC cycles.
   [[nodiscard]] std::int64_t cycleDelta() const {
     return static_cast<std::int64_t>(rtl.totalCycles) -
-           static_cast<std::int64_t>(reference.stats.totalCycles);
+           static_cast<std::int64_t>(timed.totalCycles);
   }
   /// The comparison as text: DDR verdict, both cycle counts, and any first difference.
   [[nodiscard]] std::string summary(const isa::Program& program) const;
 };
 
-/// Runs both models. Throws npu::Error when the SystemC run faults (the program is not one the
-/// RTL can be judged on) or the RTL run fails.
+/// Runs both engines (runOnEngine). Throws npu::Error when the SystemC run faults (the program is
+/// not one the RTL can be judged on) or the RTL run fails.
 CosimReport cosimulate(const isa::Program& program, const rtl::RtlOptions& options = {});
 
 }  // namespace npu::runtime

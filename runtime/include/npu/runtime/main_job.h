@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "npu/compiler/driver/compile.h"
+#include "npu/runtime/engine.h"
 #include "npu/runtime/layer_stats.h"
 #include "npu/runtime/model_cosim.h"
 #include "npu/simulator/simulate.h"
@@ -31,7 +32,8 @@ struct MainJobOptions {
   std::filesystem::path labels;
   /// Quantization config YAML (docs/quant-config.md); empty: defaults.
   std::filesystem::path quantConfig;
-  sim::SimMode mode = sim::SimMode::Timed;
+  /// The engine every input runs on: Functional or Timed (the RTL co-simulates one input, `rtl`).
+  Engine engine = Engine::Timed;
   /// At most this many inputs run (0: all).
   std::size_t maxInputs = 0;
   /// Also co-simulate the first input that runs on the Verilator RTL (MainJobReport::rtl).

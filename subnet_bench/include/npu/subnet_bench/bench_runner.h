@@ -22,7 +22,8 @@ namespace npu::bench {
 struct BenchOptions {
   /// Hardware config file.
   std::filesystem::path hw;
-  sim::SimMode mode = sim::SimMode::Timed;
+  /// Functional or Timed (the RTL co-simulates, `rtl`).
+  runtime::Engine engine = runtime::Engine::Timed;
   /// Also co-simulate every NPU segment on the RTL (first input).
   bool rtl = false;
   /// Subnets run in parallel (at least 1).
