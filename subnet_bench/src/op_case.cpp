@@ -283,6 +283,12 @@ void validateCase(const OpCase& c) {
   if (c.kind == OpKind::Slice) {
     checkRange(c.channelBegin, 0, c.channels - 1, "slice channel begin");
     checkRange(c.sliceChannels, 1, c.channels - c.channelBegin, "slice channels");
+    checkRange(c.rowBegin, 0, c.height - 1, "slice row begin");
+    checkRange(c.rowStep, 1, kMaxSize, "slice row step");
+    checkRange(c.sliceRows, 1, sliceCountToEnd(c.height, c.rowBegin, c.rowStep), "slice rows");
+    checkRange(c.colBegin, 0, c.width - 1, "slice column begin");
+    checkRange(c.colStep, 1, kMaxSize, "slice column step");
+    checkRange(c.sliceCols, 1, sliceCountToEnd(c.width, c.colBegin, c.colStep), "slice columns");
   }
   if (c.kind == OpKind::Shuffle) {
     checkRange(c.groups, 2, c.channels, "shuffle groups");
@@ -314,6 +320,12 @@ OpCase normalizedCase(OpCase c) {
   if (c.kind != OpKind::Slice) {
     c.channelBegin = defaults.channelBegin;
     c.sliceChannels = defaults.sliceChannels;
+    c.rowBegin = defaults.rowBegin;
+    c.rowStep = defaults.rowStep;
+    c.sliceRows = defaults.sliceRows;
+    c.colBegin = defaults.colBegin;
+    c.colStep = defaults.colStep;
+    c.sliceCols = defaults.sliceCols;
   }
   if (c.kind != OpKind::Concat) {
     c.concatChannels.clear();
@@ -352,6 +364,13 @@ OpCase normalizedCase(OpCase c) {
   return c;
 }
 
+std::int64_t sliceCountToEnd(std::int64_t extent, std::int64_t begin, std::int64_t step) {
+  if (begin < 0 || begin >= extent || step < 1) {
+    return 1;
+  }
+  return (extent - 1 - begin) / step + 1;
+}
+
 std::vector<std::int64_t> caseOutputShape(const OpCase& c) {
   switch (c.kind) {
     case OpKind::Conv:
@@ -376,7 +395,7 @@ std::vector<std::int64_t> caseOutputShape(const OpCase& c) {
     case OpKind::Upsample:
       return {1, c.height * c.factor[0], c.width * c.factor[1], c.channels};
     case OpKind::Slice:
-      return {1, c.height, c.width, c.sliceChannels};
+      return {1, c.sliceRows, c.sliceCols, c.sliceChannels};
     case OpKind::Add:
     case OpKind::Mul:
     case OpKind::Lut:
@@ -488,7 +507,8 @@ CaseGraph buildCaseGraph(const OpCase& c) {
       g.ops.emplace_back(compiler::QUpsample{name, x, y, c.factor[0], c.factor[1]});
       break;
     case OpKind::Slice:
-      g.ops.emplace_back(compiler::QSlice{name, x, y, c.channelBegin});
+      g.ops.emplace_back(compiler::QSlice{name, x, y, c.channelBegin, c.rowBegin, c.rowStep,
+                                          c.colBegin, c.colStep});
       break;
     case OpKind::Shuffle:
       g.ops.emplace_back(compiler::QShuffle{name, x, y, c.groups});
@@ -509,6 +529,16 @@ std::string describeCase(const OpCase& c) {
   text += fmt::format(" -> {}x{}x{}", out[1], out[2], out[3]);
   if (c.kind == OpKind::Slice) {
     text += fmt::format(" channels [{},{})", c.channelBegin, c.channelBegin + c.sliceChannels);
+    // Rows and columns as Python slices (begin:end:step, end past the last one kept), when the
+    // slice does not keep them all.
+    if (c.rowBegin != 0 || c.rowStep != 1 || c.sliceRows != c.height) {
+      text += fmt::format(" rows {}:{}:{}", c.rowBegin,
+                          c.rowBegin + (c.sliceRows - 1) * c.rowStep + 1, c.rowStep);
+    }
+    if (c.colBegin != 0 || c.colStep != 1 || c.sliceCols != c.width) {
+      text += fmt::format(" cols {}:{}:{}", c.colBegin,
+                          c.colBegin + (c.sliceCols - 1) * c.colStep + 1, c.colStep);
+    }
   }
   if (c.kind == OpKind::Shuffle) {
     text += fmt::format(" g{}", c.groups);

@@ -307,6 +307,38 @@ std::vector<OpCase> simplifications(const OpCase& c) {
     }
   } else {
     if (c.kind == OpKind::Slice) {
+      // A one-pixel plane; then per axis: drop the rows (columns) after the window, move it to
+      // the start dropping the rows before it, a smaller step, fewer rows. Each keeps the window
+      // inside the input (a smaller step or count only ends it earlier).
+      tryWith([](OpCase& n) {
+        n.height = n.width = 1;
+        n.rowBegin = n.colBegin = 0;
+        n.rowStep = n.colStep = 1;
+        n.sliceRows = n.sliceCols = 1;
+      });
+      using Field = std::int64_t OpCase::*;
+      const std::array<std::array<Field, 4>, 2> axes{
+          {{&OpCase::height, &OpCase::rowBegin, &OpCase::rowStep, &OpCase::sliceRows},
+           {&OpCase::width, &OpCase::colBegin, &OpCase::colStep, &OpCase::sliceCols}}};
+      for (const auto& axis : axes) {
+        const Field extent = axis[0], begin = axis[1], step = axis[2], count = axis[3];
+        auto tight = [&](OpCase& n) {  // the input ends at the window's last row
+          n.*extent = n.*begin + (n.*count - 1) * n.*step + 1;
+        };
+        tryWith(tight);
+        for (const std::int64_t v : smaller(c.*begin, 0)) {
+          tryWith([&](OpCase& n) {
+            n.*extent -= n.*begin - v;
+            n.*begin = v;
+          });
+        }
+        for (const std::int64_t v : smaller(c.*step, 1)) {
+          tryWith([&](OpCase& n) { n.*step = v; });
+        }
+        for (const std::int64_t v : smaller(c.*count, 1)) {
+          tryWith([&](OpCase& n) { n.*count = v; });
+        }
+      }
       // Drop the channels around the slice, then narrow it.
       tryWith([&](OpCase& n) {
         n.channels = n.sliceChannels + (n.channelBegin > 0 ? 1 : 0);

@@ -339,6 +339,53 @@ OpCase sliceCase(Rng& r) {
   return c;
 }
 
+/// The rows (or columns) a slice keeps of an axis: every one (25%), a phase of step 2 or 3 to
+/// the end (25%), or anywhere at step 1-3, ending at the axis's end or before it (50%).
+void sliceAxis(Rng& r, std::int64_t extent, std::int64_t& begin, std::int64_t& step,
+               std::int64_t& count) {
+  const std::int64_t mode = r.pick(0, 3);
+  begin = 0;
+  step = 1;
+  if (mode == 0) {
+    count = extent;
+    return;
+  }
+  if (mode == 1) {
+    step = r.pick(2, 3);
+    begin = r.pick(0, std::min(step, extent) - 1);
+    count = sliceCountToEnd(extent, begin, step);
+    return;
+  }
+  step = r.pick(1, 3);
+  begin = r.pick(0, extent - 1);
+  const std::int64_t toEnd = sliceCountToEnd(extent, begin, step);
+  count = r.chance(0.3) ? toEnd : r.pick(1, toEnd);
+}
+
+/// Draws the rows and columns of a slice on its plane: all of them (a channel slice, 35%), one
+/// of the four phases of a Focus stem's 2x2 space-to-depth (20%), or rows and columns drawn
+/// independently (45%).
+void sliceWindow(Rng& r, OpCase& c) {
+  const std::int64_t mode = r.pick(0, 19);
+  c.rowBegin = c.colBegin = 0;
+  c.rowStep = c.colStep = 1;
+  c.sliceRows = c.height;
+  c.sliceCols = c.width;
+  if (mode < 7) {
+    return;
+  }
+  if (mode < 11) {
+    c.rowStep = c.colStep = 2;
+    c.rowBegin = c.height > 1 ? r.pick(0, 1) : 0;
+    c.colBegin = c.width > 1 ? r.pick(0, 1) : 0;
+    c.sliceRows = sliceCountToEnd(c.height, c.rowBegin, 2);
+    c.sliceCols = sliceCountToEnd(c.width, c.colBegin, 2);
+    return;
+  }
+  sliceAxis(r, c.height, c.rowBegin, c.rowStep, c.sliceRows);
+  sliceAxis(r, c.width, c.colBegin, c.colStep, c.sliceCols);
+}
+
 OpCase shuffleCase(Rng& r) {
   OpCase c;
   c.kind = OpKind::Shuffle;
@@ -375,6 +422,7 @@ void toFieldLimit(Rng& r, OpCase& c) {
     c.channels = which == 0 ? big : r.pick(2, 4);
     c.sliceChannels = r.chance(0.5) ? r.pick(1, c.channels - 1) : c.channels - r.pick(0, 1);
     c.channelBegin = r.pick(0, c.channels - c.sliceChannels);
+    sliceWindow(r, c);  // of the long row or column: all of it, or strided
   }
   if (c.kind == OpKind::Shuffle) {
     c.groups = r.pick(2, 8);
@@ -461,6 +509,12 @@ OpCase randomCase(OpKind kind, std::uint64_t seed, const GeneratorOptions& optio
       c.width = broadcast.pick(1, 16);
       c.channels = broadcast.pick(49, 512);
     }
+  }
+  if (kind == OpKind::Slice) {
+    // A stream of its own, so a slice's channels and plane are what they were before slices
+    // had rows and columns.
+    Rng window(seed, "slice_window");
+    sliceWindow(window, c);
   }
   Rng limits(seed, "field_limits");
   if (options.fieldLimits && limits.chance(kFieldLimitShare) && kind != OpKind::Add &&

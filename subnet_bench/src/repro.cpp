@@ -174,6 +174,42 @@ const std::vector<CaseKey>& caseKeys() {
        [](const YAML::Node& n, OpCase& c, const std::string& where) {
          c.sliceChannels = readInt(n, where, "slice_channels");
        }},
+      {"row_begin",
+       {K::Slice},
+       [](const OpCase& c) { return fmt::format("{}", c.rowBegin); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         c.rowBegin = readInt(n, where, "row_begin");
+       }},
+      {"row_step",
+       {K::Slice},
+       [](const OpCase& c) { return fmt::format("{}", c.rowStep); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         c.rowStep = readInt(n, where, "row_step");
+       }},
+      {"slice_rows",
+       {K::Slice},
+       [](const OpCase& c) { return fmt::format("{}", c.sliceRows); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         c.sliceRows = readInt(n, where, "slice_rows");
+       }},
+      {"col_begin",
+       {K::Slice},
+       [](const OpCase& c) { return fmt::format("{}", c.colBegin); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         c.colBegin = readInt(n, where, "col_begin");
+       }},
+      {"col_step",
+       {K::Slice},
+       [](const OpCase& c) { return fmt::format("{}", c.colStep); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         c.colStep = readInt(n, where, "col_step");
+       }},
+      {"slice_cols",
+       {K::Slice},
+       [](const OpCase& c) { return fmt::format("{}", c.sliceCols); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         c.sliceCols = readInt(n, where, "slice_cols");
+       }},
       {"out_channels",
        {K::Conv},
        [](const OpCase& c) { return fmt::format("{}", c.outChannels); },
@@ -407,11 +443,13 @@ class ReproReader {
     if (c.kind == OpKind::Shuffle) {
       c.groups = 2;  // the smallest shuffle, as QShuffle's default
     }
+    std::vector<std::string> seen;
     for (const auto& entry : node) {
       const std::string key = entry.first.as<std::string>();
       if (key == "op") {
         continue;
       }
+      seen.push_back(key);
       const auto& keys = caseKeys();
       const auto it =
           std::find_if(keys.begin(), keys.end(), [&](const CaseKey& k) { return k.name == key; });
@@ -422,6 +460,19 @@ class ReproReader {
         fail("{}: key '{}' does not apply to op '{}'", at(entry.first), key, opKindName(c.kind));
       }
       it->read(entry.second, c, at(entry.first));
+    }
+    if (c.kind == OpKind::Slice) {
+      // Without a count, a slice keeps the rows (columns) from its begin to the input's end:
+      // files written before slices had rows and columns read as the channel slices they were.
+      const auto has = [&](std::string_view key) {
+        return std::find(seen.begin(), seen.end(), key) != seen.end();
+      };
+      if (!has("slice_rows")) {
+        c.sliceRows = sliceCountToEnd(c.height, c.rowBegin, c.rowStep);
+      }
+      if (!has("slice_cols")) {
+        c.sliceCols = sliceCountToEnd(c.width, c.colBegin, c.colStep);
+      }
     }
     return c;
   }

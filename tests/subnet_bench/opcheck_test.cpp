@@ -4,8 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
+#include <functional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -227,6 +230,176 @@ TEST(OpcheckCase, NewFormsBuildTheirOps) {
   ASSERT_TRUE(std::holds_alternative<compiler::QShuffle>(shuffled.graph.ops.at(0)));
   EXPECT_EQ(std::get<compiler::QShuffle>(shuffled.graph.ops[0]).groups, 3);
   EXPECT_EQ(caseOutputShape(shuffle), (std::vector<std::int64_t>{1, 1, 1, 12}));
+}
+
+TEST(OpcheckCase, StridedSliceBuildsItsWindow) {
+  // Odd rows (a Focus phase) and every third column from column 1, stopping before the last
+  // one it could reach (column 7), of channels [2, 5).
+  OpCase slice;
+  slice.kind = OpKind::Slice;
+  slice.height = 7;
+  slice.width = 9;
+  slice.channels = 6;
+  slice.channelBegin = 2;
+  slice.sliceChannels = 3;
+  slice.rowBegin = 1;
+  slice.rowStep = 2;
+  slice.sliceRows = 3;  // rows 1, 3, 5
+  slice.colBegin = 1;
+  slice.colStep = 3;
+  slice.sliceCols = 2;  // columns 1, 4
+  slice.seed = 77;
+  const CaseGraph built = buildCaseGraph(slice);
+  ASSERT_TRUE(std::holds_alternative<compiler::QSlice>(built.graph.ops.at(0)));
+  const auto& op = std::get<compiler::QSlice>(built.graph.ops[0]);
+  EXPECT_EQ(op.channelBegin, 2);
+  EXPECT_EQ(op.rowBegin, 1);
+  EXPECT_EQ(op.rowStep, 2);
+  EXPECT_EQ(op.colBegin, 1);
+  EXPECT_EQ(op.colStep, 3);
+  const std::vector<std::int64_t> outShape{1, 3, 2, 3};
+  EXPECT_EQ(caseOutputShape(slice), outShape);
+  EXPECT_EQ(built.graph.tensors[built.graph.outputs[0]].shape, outShape);
+  EXPECT_EQ(describeCase(slice),
+            "slice 7x9x6 -> 3x2x3 channels [2,5) rows 1:6:2 cols 1:5:3 zp 0 data uniform seed 77");
+
+  // The graph's golden output is those bytes of the input, in order.
+  const golden::Int8Tensor& x = built.inputs.at(0);
+  std::vector<std::int8_t> expected;
+  for (const std::int64_t y : {1, 3, 5}) {
+    for (const std::int64_t col : {1, 4}) {
+      for (std::int64_t ch = 2; ch < 5; ++ch) {
+        expected.push_back(x.data[static_cast<std::size_t>((y * 9 + col) * 6 + ch)]);
+      }
+    }
+  }
+  const auto values = compiler::runQuantizedGraphGolden(built.graph, built.inputs);
+  EXPECT_EQ(values[built.graph.outputs[0]].data, expected);
+
+  // Every engine reproduces them bit-exactly.
+  for (const Engine engine : {Engine::Functional, Engine::Timed, Engine::Rtl}) {
+    CheckOptions check;
+    check.hw = preset("npu-s");
+    check.engine = engine;
+    const CaseResult result = checkCase(slice, check);
+    EXPECT_EQ(result.verdict, Verdict::Pass)
+        << engineName(engine) << ": " << result.kind << ": " << result.message;
+  }
+
+  // A window that keeps every row and column describes as the channel slice it is.
+  OpCase whole = slice;
+  whole.rowBegin = whole.colBegin = 0;
+  whole.rowStep = whole.colStep = 1;
+  whole.sliceRows = 7;
+  whole.sliceCols = 9;
+  EXPECT_EQ(describeCase(whole), "slice 7x9x6 -> 7x9x3 channels [2,5) zp 0 data uniform seed 77");
+}
+
+TEST(OpcheckCase, SliceWindowOutsideTheInputIsAnError) {
+  OpCase base;
+  base.kind = OpKind::Slice;
+  base.height = 5;
+  base.width = 4;
+  base.channels = 2;
+  base.sliceRows = 5;
+  base.sliceCols = 4;
+  validateCase(base);
+  const std::vector<std::pair<std::function<void(OpCase&)>, std::string>> bad{
+      {[](OpCase& c) { c.rowBegin = 5; }, "case: slice row begin 5 is outside [0, 4]"},
+      {[](OpCase& c) { c.rowStep = 0; }, "case: slice row step 0 is outside [1, 65535]"},
+      {[](OpCase& c) {  // rows 1, 3 fit; a third (row 5) does not
+         c.rowBegin = 1;
+         c.rowStep = 2;
+         c.sliceRows = 3;
+       },
+       "case: slice rows 3 is outside [1, 2]"},
+      {[](OpCase& c) { c.colBegin = -1; }, "case: slice column begin -1 is outside [0, 3]"},
+      {[](OpCase& c) { c.colStep = -2; }, "case: slice column step -2 is outside [1, 65535]"},
+      {[](OpCase& c) {  // columns 2, 3 at most
+         c.colBegin = 2;
+         c.sliceCols = 4;
+       },
+       "case: slice columns 4 is outside [1, 2]"},
+      {[](OpCase& c) { c.sliceCols = 0; }, "case: slice columns 0 is outside [1, 4]"},
+  };
+  CheckOptions check;
+  check.hw = preset("npu-s");
+  for (const auto& [change, message] : bad) {
+    OpCase c = base;
+    change(c);
+    try {
+      checkCase(c, check);
+      ADD_FAILURE() << "expected an error: " << message;
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()), message);
+    }
+  }
+}
+
+TEST(OpcheckSweep, SliceSweepDrawsSpatialWindows) {
+  // The slice family keeps its channel slices and adds windows of rows and columns: whole
+  // planes, the four 2x2 phases of a Focus stem, steps up to 3, and windows that end before the
+  // input does.
+  std::uint64_t whole = 0, focus = 0, step3 = 0, endsEarly = 0;
+  std::array<std::uint64_t, 4> phases{};
+  constexpr std::uint64_t kCases = 1000;
+  for (std::uint64_t i = 0; i < kCases; ++i) {
+    const OpCase c = sweepCase(OpFamily::Slice, 1, i);
+    ASSERT_EQ(c.kind, OpKind::Slice);
+    ASSERT_NO_THROW(validateCase(c)) << describeCase(c);
+    const bool wholeRows = c.rowBegin == 0 && c.rowStep == 1 && c.sliceRows == c.height;
+    const bool wholeCols = c.colBegin == 0 && c.colStep == 1 && c.sliceCols == c.width;
+    whole += wholeRows && wholeCols ? 1 : 0;
+    if (c.rowStep == 2 && c.colStep == 2 && c.rowBegin <= 1 && c.colBegin <= 1 && c.height > 1 &&
+        c.width > 1 && c.sliceRows == sliceCountToEnd(c.height, c.rowBegin, 2) &&
+        c.sliceCols == sliceCountToEnd(c.width, c.colBegin, 2)) {
+      ++focus;
+      ++phases.at(static_cast<std::size_t>(c.rowBegin * 2 + c.colBegin));
+    }
+    step3 += c.rowStep == 3 || c.colStep == 3 ? 1 : 0;
+    endsEarly += c.sliceRows < sliceCountToEnd(c.height, c.rowBegin, c.rowStep) ||
+                         c.sliceCols < sliceCountToEnd(c.width, c.colBegin, c.colStep)
+                     ? 1
+                     : 0;
+  }
+  EXPECT_GT(whole, kCases * 3 / 10);
+  EXPECT_LT(whole, kCases * 6 / 10);
+  EXPECT_GT(focus, kCases / 8);
+  for (const std::uint64_t n : phases) {
+    EXPECT_GT(n, kCases / 50);
+  }
+  EXPECT_GT(step3, kCases / 10);
+  EXPECT_GT(endsEarly, kCases / 10);
+}
+
+TEST(OpcheckShrink, StridedSliceShrinksToASmallValidCase) {
+  // A failure that does not depend on the window (the expected first byte is off by one):
+  // every shrinking step must stay a valid slice, down to one pixel of one channel.
+  OpCase c;
+  c.kind = OpKind::Slice;
+  c.height = 9;
+  c.width = 8;
+  c.channels = 12;
+  c.channelBegin = 5;
+  c.sliceChannels = 4;
+  c.rowBegin = 1;
+  c.rowStep = 2;
+  c.sliceRows = 4;
+  c.colBegin = 2;
+  c.colStep = 3;
+  c.sliceCols = 2;
+  CheckOptions check;
+  check.hw = preset("npu-s");
+  check.bug = InjectedBug::ExpectedOffByOne;
+  const CaseResult failure = checkCase(c, check);
+  ASSERT_EQ(failure.verdict, Verdict::Fail);
+  const ShrinkResult shrunk = shrinkCase(c, failure, check, 200);
+  const OpCase& m = shrunk.minimal;
+  ASSERT_NO_THROW(validateCase(m)) << describeCase(m);
+  EXPECT_EQ(m.kind, OpKind::Slice);
+  EXPECT_EQ(caseOutputShape(m), (std::vector<std::int64_t>{1, 1, 1, 1})) << describeCase(m);
+  EXPECT_EQ(m.height * m.width * m.channels, 1) << describeCase(m);
+  EXPECT_EQ(checkCase(m, check).verdict, Verdict::Fail);
 }
 
 TEST(OpcheckSweep, EltwiseMixesInPerChannelOperands) {

@@ -61,13 +61,32 @@ TEST(Repro, NewFormsRoundTripWithTheirKeys) {
   slice.opCase.channels = 10;
   slice.opCase.channelBegin = 4;
   slice.opCase.sliceChannels = 5;
+  slice.opCase.sliceRows = 2;
+  slice.opCase.sliceCols = 3;
   const std::string sliceText = reproToYaml(slice);
   EXPECT_NE(sliceText.find("  input: [2, 3, 10]\n  input_zero_point: 0\n  channel_begin: 4\n"
-                           "  slice_channels: 5\n"),
+                           "  slice_channels: 5\n  row_begin: 0\n  row_step: 1\n  slice_rows: 2\n"
+                           "  col_begin: 0\n  col_step: 1\n  slice_cols: 3\n"),
             std::string::npos)
       << sliceText;
   EXPECT_EQ(sliceText.find("groups"), std::string::npos) << sliceText;
   EXPECT_EQ(parseRepro(sliceText, "slice").opCase, slice.opCase);
+
+  // A strided window: rows 1 and 4 of 6, columns 0, 2 and 4 of 5.
+  Repro strided = slice;
+  strided.opCase.height = 6;
+  strided.opCase.width = 5;
+  strided.opCase.rowBegin = 1;
+  strided.opCase.rowStep = 3;
+  strided.opCase.sliceRows = 2;
+  strided.opCase.colStep = 2;
+  strided.opCase.sliceCols = 3;
+  const std::string stridedText = reproToYaml(strided);
+  EXPECT_NE(stridedText.find("  row_begin: 1\n  row_step: 3\n  slice_rows: 2\n  col_begin: 0\n"
+                             "  col_step: 2\n  slice_cols: 3\n"),
+            std::string::npos)
+      << stridedText;
+  EXPECT_EQ(parseRepro(stridedText, "strided").opCase, strided.opCase);
 
   Repro shuffle;
   shuffle.opCase.kind = OpKind::Shuffle;
@@ -76,6 +95,8 @@ TEST(Repro, NewFormsRoundTripWithTheirKeys) {
   const std::string shuffleText = reproToYaml(shuffle);
   EXPECT_NE(shuffleText.find("  groups: 4\n"), std::string::npos) << shuffleText;
   EXPECT_EQ(shuffleText.find("channel_begin"), std::string::npos) << shuffleText;
+  EXPECT_EQ(shuffleText.find("row_"), std::string::npos) << shuffleText;
+  EXPECT_EQ(shuffleText.find("slice_rows"), std::string::npos) << shuffleText;
   EXPECT_EQ(parseRepro(shuffleText, "shuffle").opCase, shuffle.opCase);
 
   // Omitted, a shuffle's groups are 2 (the smallest shuffle).
@@ -91,6 +112,33 @@ TEST(Repro, OmittedKeysTakeTheirDefaults) {
   EXPECT_EQ(repro.opCase.kind, OpKind::Lut);
   EXPECT_EQ(repro.opCase.channels, 4);
   EXPECT_EQ(repro.opCase.seed, 0U);
+}
+
+TEST(Repro, SliceWithoutCountsKeepsRowsAndColumnsToTheEnd) {
+  // Files written before slices had rows and columns read as the channel slices they were.
+  const Repro old = parseRepro(
+      "opcheck_repro: 1\ncase:\n  op: slice\n  input: [3, 5, 8]\n  channel_begin: 2\n"
+      "  slice_channels: 4\n",
+      "r");
+  EXPECT_EQ(old.opCase.rowBegin, 0);
+  EXPECT_EQ(old.opCase.rowStep, 1);
+  EXPECT_EQ(old.opCase.sliceRows, 3);
+  EXPECT_EQ(old.opCase.colBegin, 0);
+  EXPECT_EQ(old.opCase.colStep, 1);
+  EXPECT_EQ(old.opCase.sliceCols, 5);
+  EXPECT_EQ(caseOutputShape(old.opCase), (std::vector<std::int64_t>{1, 3, 5, 4}));
+  const Repro regression = readRepro(kData / "regressions/slice-last-channel-of-4097.yaml");
+  EXPECT_EQ(caseOutputShape(regression.opCase), (std::vector<std::int64_t>{1, 3, 5, 1}));
+
+  // With a begin and step but no count: every row from the begin at that step (rows 1, 3, 5 of
+  // 6); a count given is kept (column 2 only).
+  const Repro phase = parseRepro(
+      "opcheck_repro: 1\ncase:\n  op: slice\n  input: [6, 4, 1]\n  row_begin: 1\n"
+      "  row_step: 2\n  col_begin: 2\n  slice_cols: 1\n",
+      "r");
+  EXPECT_EQ(phase.opCase.sliceRows, 3);
+  EXPECT_EQ(phase.opCase.sliceCols, 1);
+  EXPECT_EQ(caseOutputShape(phase.opCase), (std::vector<std::int64_t>{1, 3, 1, 1}));
 }
 
 struct BadRepro {
@@ -187,6 +235,22 @@ INSTANTIATE_TEST_SUITE_P(
         BadRepro{"slice_begin_past_the_channels",
                  "opcheck_repro: 1\ncase:\n  op: slice\n  input: [2, 2, 8]\n  channel_begin: 8\n",
                  "bad.yaml: case: slice channel begin 8 is outside [0, 7]"},
+        BadRepro{"slice_rows_past_the_input",
+                 "opcheck_repro: 1\ncase:\n  op: slice\n  input: [5, 4, 2]\n  row_begin: 1\n"
+                 "  row_step: 2\n  slice_rows: 3\n",
+                 "bad.yaml: case: slice rows 3 is outside [1, 2]"},
+        BadRepro{"slice_row_begin_past_the_input",
+                 "opcheck_repro: 1\ncase:\n  op: slice\n  input: [4, 4, 2]\n  row_begin: 4\n",
+                 "bad.yaml: case: slice row begin 4 is outside [0, 3]"},
+        BadRepro{"slice_column_step_zero",
+                 "opcheck_repro: 1\ncase:\n  op: slice\n  input: [4, 4, 2]\n  col_step: 0\n",
+                 "bad.yaml: case: slice column step 0 is outside [1, 65535]"},
+        BadRepro{"slice_cols_not_an_integer",
+                 "opcheck_repro: 1\ncase:\n  op: slice\n  slice_cols: two\n",
+                 "bad.yaml:4: 'slice_cols' must be an integer, got 'two'"},
+        BadRepro{"slice_window_key_not_for_op",
+                 "opcheck_repro: 1\ncase:\n  op: upsample\n  row_step: 2\n",
+                 "bad.yaml:4: key 'row_step' does not apply to op 'upsample'"},
         BadRepro{"shuffle_groups_not_dividing",
                  "opcheck_repro: 1\ncase:\n  op: shuffle\n  input: [1, 1, 10]\n  groups: 4\n",
                  "bad.yaml: case: shuffle groups 4 must divide the channels 10"},

@@ -31,7 +31,8 @@ enum class OpKind : std::uint8_t {
 };
 
 /// The groups `npu opcheck OP` sweeps: conv, eltwise (add, mul), pool (max, average, global),
-/// lut, concat, upsample, slice (a channel slice) and shuffle (a channel shuffle).
+/// lut, concat, upsample, slice (a channel slice, possibly of strided rows and columns) and
+/// shuffle (a channel shuffle).
 enum class OpFamily : std::uint8_t { Conv, Eltwise, Pool, Lut, Concat, Upsample, Slice, Shuffle };
 
 /// How input (and conv weight) values are drawn from the case's seed.
@@ -69,9 +70,19 @@ struct OpCase {
   /// Concat: channel counts of the inputs after the first (same height and width).
   std::vector<std::int64_t> concatChannels;
 
-  /// Slice: the output is the input's channels [channelBegin, channelBegin + sliceChannels).
+  /// Slice: the output is the input's channels [channelBegin, channelBegin + sliceChannels) of
+  /// the sliceRows rows rowBegin, rowBegin + rowStep, ... and the sliceCols columns colBegin,
+  /// colBegin + colStep, ... (a channel slice keeps every row and column; a Focus stem's four
+  /// phases have steps 2 and begins 0 or 1). The window ends inside the input, not necessarily at
+  /// its last row or column.
   std::int64_t channelBegin = 0;
   std::int64_t sliceChannels = 1;
+  std::int64_t rowBegin = 0;
+  std::int64_t rowStep = 1;
+  std::int64_t sliceRows = 1;
+  std::int64_t colBegin = 0;
+  std::int64_t colStep = 1;
+  std::int64_t sliceCols = 1;
 
   /// Conv: output channels, kernel/stride/dilation (vertical, horizontal), pads (top, left,
   /// bottom, right) and groups. Pools use kernel, stride and pads. Shuffle uses groups: output
@@ -128,13 +139,18 @@ std::optional<DataPattern> parseDataPattern(std::string_view name);
 
 /// Throws npu::Error ("case: ...") when the case does not describe a well-formed op: a
 /// non-positive size, an output smaller than 1x1, groups that do not divide the channels, a
-/// slice outside the input's channels, a zero point, clip bound or multiplier out of its range.
+/// slice outside the input's channels, rows or columns, a zero point, clip bound or multiplier
+/// out of its range.
 void validateCase(const OpCase& opCase);
 
 /// The case with every field its kind does not use reset to the default, so two cases that
 /// describe the same op compare equal (and a repro file, which holds only the used keys,
 /// reads back to the same case).
 OpCase normalizedCase(OpCase opCase);
+
+/// The entries a slice from `begin` every `step` keeps of an axis of `extent` when it runs to
+/// the axis's end; 1 when `begin` or `step` is out of range (which validateCase rejects).
+std::int64_t sliceCountToEnd(std::int64_t extent, std::int64_t begin, std::int64_t step);
 
 /// The output shape [1, H, W, C] of a valid case.
 std::vector<std::int64_t> caseOutputShape(const OpCase& opCase);

@@ -27,7 +27,10 @@ struct Repro {
 std::string reproToYaml(const Repro& repro);
 
 /// Parses a repro; `source` names it in errors ("FILE:LINE: ..."). Rejects unknown keys, keys
-/// the op kind does not use, missing keys, values of the wrong type and invalid cases.
+/// the op kind does not use, missing keys, values of the wrong type and invalid cases. A case key
+/// left out keeps the OpCase default, except a slice's `slice_rows` and `slice_cols`: without
+/// them it keeps every row (column) from its begin to the input's end, as slices did before
+/// they had rows and columns.
 Repro parseRepro(std::string_view text, std::string_view source);
 
 /// File wrappers.
