@@ -77,7 +77,7 @@ subnets:
 TEST(BenchSuite, BundledSuitesLoad) {
   const BenchSuite d = loadSuite(kSuiteDir / "default.yaml");
   EXPECT_EQ(d.name, "default");
-  EXPECT_EQ(d.subnets.size(), 14U);
+  EXPECT_EQ(d.subnets.size(), 15U);
   const BenchSuite f = loadSuite(kSuiteDir / "full.yaml");
   EXPECT_EQ(f.subnets.size(), 2U);
   EXPECT_EQ(defaultSuitePath().filename(), "default.yaml");
