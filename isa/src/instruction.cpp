@@ -13,7 +13,7 @@ namespace {
 #define NPU_INSTRUCTION(Name, code, mnemonic, unit, summary) \
   constexpr FieldInfo k##Name##Fields[] = {
 #define NPU_FIELD(Name, field, offset, width, signedness, lowest, highest, meaning) \
-  FieldInfo{#field, offset, width, Signedness::signedness, lowest, highest, meaning},
+  FieldRow<&Name::field>::kInfo,
 #define NPU_INSTRUCTION_END(Name)            \
   FieldInfo {                                \
     "", 0, 0, Signedness::Unsigned, 0, 0, "" \

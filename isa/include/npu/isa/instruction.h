@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <variant>
 #include <vector>
 
@@ -61,8 +62,62 @@ enum class Opcode : std::uint8_t {
 #undef NPU_FIELD
 #undef NPU_INSTRUCTION_END
 
-/// Any one instruction.
-using Instruction = std::variant<End, Sync, Load, Store, Conv, Eltwise, Pool>;
+/// The table row of one field, named by its member (FieldRow<&Conv::kh>::kInfo); read it through
+/// fieldInfo, fieldMin and fieldMax below.
+template <auto Member>
+struct FieldRow;
+
+#define NPU_INSTRUCTION(Name, code, mnemonic, unit, summary)
+#define NPU_FIELD(Name, field, offset, width, signedness, lowest, highest, meaning)   \
+  template <>                                                                         \
+  struct FieldRow<&Name::field> {                                                     \
+    static constexpr FieldInfo kInfo{#field, offset,  width,  Signedness::signedness, \
+                                     lowest, highest, meaning};                       \
+  };
+#define NPU_INSTRUCTION_END(Name)
+#include "npu/isa/instructions.def"
+#undef NPU_INSTRUCTION
+#undef NPU_FIELD
+#undef NPU_INSTRUCTION_END
+
+/// A field's row of the table: `isa::fieldInfo<&Conv::kh>().width`.
+template <auto Member>
+constexpr FieldInfo fieldInfo() {
+  return FieldRow<Member>::kInfo;
+}
+
+/// The lowest legal value of a field: `isa::fieldMin<&Conv::kh>()`.
+template <auto Member>
+constexpr std::int64_t fieldMin() {
+  return FieldRow<Member>::kInfo.lowest;
+}
+
+/// The highest legal value of a field: `isa::fieldMax<&Conv::kh>()`. Code that must stay inside
+/// a field's range reads the limit here, never as a literal.
+template <auto Member>
+constexpr std::int64_t fieldMax() {
+  return FieldRow<Member>::kInfo.highest;
+}
+
+namespace detail {
+template <typename Tuple>
+struct VariantOf;
+template <typename... Types>
+struct VariantOf<std::tuple<Types...>> {
+  using type = std::variant<Types...>;
+};
+}  // namespace detail
+
+/// Any one instruction: a variant of every struct of the table, in table order.
+using Instruction = detail::VariantOf<decltype(std::tuple_cat(
+#define NPU_INSTRUCTION(Name, code, mnemonic, unit, summary) std::tuple<Name>{},
+#define NPU_FIELD(Name, field, offset, width, signedness, lowest, highest, meaning)
+#define NPU_INSTRUCTION_END(Name)
+#include "npu/isa/instructions.def"
+#undef NPU_INSTRUCTION
+#undef NPU_FIELD
+#undef NPU_INSTRUCTION_END
+    std::tuple<>{}))>::type;
 
 /// An opcode's row of the table: mnemonic, unit and its fields in word order.
 struct OpcodeInfo {
