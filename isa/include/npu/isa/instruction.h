@@ -20,8 +20,25 @@ inline constexpr unsigned kWordBytes = kWordBits / 8;
 /// Bits [0, kOpcodeBits) of every word hold the opcode.
 inline constexpr unsigned kOpcodeBits = 4;
 
-/// The unit an instruction executes on; Any is SYNC, whose `unit` field decides.
-enum class Unit : std::uint8_t { Fetch, Load, Compute, Store, Any };
+/// The unit an instruction executes on; Any is SYNC, whose `unit` field decides. The executing
+/// units Load, Compute and Store come first and carry the one unit numbering every layer uses:
+/// the value of SYNC's `unit` field, the index of their instruction queue in the simulator and
+/// the RTL (generated as UNIT_* into npu_isa_pkg.sv), and the load -> compute -> store order
+/// that decides each unit's "prev" and "next" neighbour.
+enum class Unit : std::uint8_t { Load = 0, Compute = 1, Store = 2, Fetch, Any };
+
+/// Executing units: Load, Compute and Store.
+inline constexpr std::size_t kExecutingUnits = 3;
+
+/// Index of an executing unit (Load, Compute or Store): its SYNC `unit` value and queue index.
+constexpr std::size_t unitIndex(Unit unit) {
+  return static_cast<std::size_t>(unit);
+}
+
+/// The executing unit of an index below kExecutingUnits.
+constexpr Unit unitAt(std::size_t index) {
+  return static_cast<Unit>(index);
+}
 
 /// Whether a field is read as two's complement.
 enum class Signedness : std::uint8_t { Unsigned, Signed };
@@ -157,6 +174,20 @@ Unit executingUnit(const Instruction& instruction);
 std::string validate(const Instruction& instruction);
 
 /// Lower-case name of a unit, as messages and traces print it.
-std::string_view unitName(Unit unit);
+constexpr std::string_view unitName(Unit unit) {
+  switch (unit) {
+    case Unit::Load:
+      return "load";
+    case Unit::Compute:
+      return "compute";
+    case Unit::Store:
+      return "store";
+    case Unit::Fetch:
+      return "fetch";
+    case Unit::Any:
+      return "any";
+  }
+  return "?";
+}
 
 }  // namespace npu::isa
