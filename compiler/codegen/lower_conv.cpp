@@ -70,12 +70,13 @@ void lowerConv(LoweringContext& ctx, const QConv& conv) {
   s.kg = s.k / s.groups;
   s.depthwise = s.groups == s.c && s.groups == s.k;
   const std::string& name = conv.name;
-  if (s.kh > 15 || s.kw > 15 || p.strides[0] > 15 || p.strides[1] > 15 || p.dilations[0] > 15 ||
-      p.dilations[1] > 15) {
-    fail("layer '{}': kernel, stride and dilation must be at most 15 on the NPU", name);
+  if (!isa::limits::convWindowFits(s.kh, s.kw, p.strides[0], p.strides[1], p.dilations[0],
+                                   p.dilations[1])) {
+    fail("layer '{}': kernel, stride and dilation must be at most {} on the NPU", name,
+         isa::limits::kConvKernelH);
   }
-  if (p.pads[0] > 63 || p.pads[1] > 63 || p.pads[2] > 63 || p.pads[3] > 63) {
-    fail("layer '{}': padding above 63 is not supported by LOAD", name);
+  if (!isa::limits::paddingFits(p.pads[0], p.pads[1], p.pads[2], p.pads[3])) {
+    fail("layer '{}': padding above {} is not supported by LOAD", name, isa::limits::kPadTop);
   }
   const std::int64_t effKh = (s.kh - 1) * p.dilations[0] + 1;
   const std::int64_t inW = s.w + p.pads[1] + p.pads[3];

@@ -153,9 +153,9 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
       copyBands(ctx, name, shuffle->input,
                 channelWindow(ctx, shuffle->input, g * perGroup, perGroup),
                 [&](std::int64_t sram, std::int64_t y, std::int64_t n) {
-                  if (n * w > 65535) {
-                    fail("layer '{}': a band of {} pixels exceeds the 65535 rows of a STORE", name,
-                         n * w);
+                  if (n * w > isa::limits::kStoreRows) {
+                    fail("layer '{}': a band of {} pixels exceeds the {} rows of a STORE", name,
+                         n * w, isa::limits::kStoreRows);
                   }
                   isa::Store store;
                   store.sram_addr = sram;

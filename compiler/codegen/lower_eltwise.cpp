@@ -90,10 +90,10 @@ void lowerEltwise(LoweringContext& ctx, const QOp& op) {
   const std::uint64_t parameterAddress = ctx.constants.add(name + ".params", parameters);
   const std::int64_t operands = static_cast<std::int64_t>(inputs.size());
   std::int64_t chunk = std::min(
-      {n, ctx.slots.inputBytes() / operands, ctx.slots.outputBytes(), std::int64_t{16777215}});
+      {n, ctx.slots.inputBytes() / operands, ctx.slots.outputBytes(), isa::limits::kEltwiseCount});
   if (broadcasts) {
     // Whole pixels, at most as many as one LOAD's columns.
-    chunk = std::min(chunk / channels, std::int64_t{65535}) * channels;
+    chunk = std::min(chunk / channels, isa::limits::kLoadColumns) * channels;
   }
   if (chunk < 1 || static_cast<std::int64_t>(parameters.size()) > ctx.slots.parameterBytes()) {
     fail("layer '{}': SRAM too small for any element-wise tile", name);

@@ -25,11 +25,12 @@ void emitPool(LoweringContext& ctx, const PoolJob& job) {
   const auto& in = ctx.graph.tensors[job.input].shape;
   const auto& out = ctx.graph.tensors[job.output].shape;
   const std::int64_t h = in[1], w = in[2], c = in[3], oh = out[1], ow = out[2];
-  if (job.kh > 255 || job.kw > 255 || job.sh > 15 || job.sw > 15) {
-    fail("layer '{}': pooling window above 255 or stride above 15 is not supported", job.name);
+  if (!isa::limits::poolWindowFits(job.kh, job.kw, job.sh, job.sw)) {
+    fail("layer '{}': pooling window above {} or stride above {} is not supported", job.name,
+         isa::limits::kPoolWindowH, isa::limits::kPoolStrideH);
   }
-  if (job.pads[0] > 63 || job.pads[1] > 63 || job.pads[2] > 63 || job.pads[3] > 63) {
-    fail("layer '{}': padding above 63 is not supported by LOAD", job.name);
+  if (!isa::limits::paddingFits(job.pads[0], job.pads[1], job.pads[2], job.pads[3])) {
+    fail("layer '{}': padding above {} is not supported by LOAD", job.name, isa::limits::kPadTop);
   }
   const std::int64_t inW = w + job.pads[1] + job.pads[3];
   checkTileWidth(job.name, inW, ow);

@@ -7,6 +7,7 @@
 
 #include "npu/compiler/codegen/codegen.h"
 #include "npu/compiler/codegen/token_emitter.h"
+#include "npu/isa/limits.h"
 
 namespace npu::compiler {
 
@@ -88,8 +89,8 @@ struct RowBand {
 RowBand rowBand(std::int64_t outRow, std::int64_t outRows, std::int64_t stride, std::int64_t window,
                 std::int64_t padTop, std::int64_t inputHeight);
 
-/// Largest tile extent (rows, columns, channels) the 12-bit CONV/POOL fields can carry.
-inline constexpr std::int64_t kMaxTileDim = 4095;
+/// Largest tile extent (rows, columns, channels) the CONV/POOL size fields can carry.
+inline constexpr std::int64_t kMaxTileDim = isa::limits::kTileExtent;
 
 /// Throws naming the layer when a full-width tile row cannot be expressed (no column tiling).
 void checkTileWidth(const std::string& layer, std::int64_t inputWidth, std::int64_t outputWidth);

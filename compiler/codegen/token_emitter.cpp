@@ -3,61 +3,29 @@
 
 #include <algorithm>
 
+#include "npu/isa/tokens.h"
+
 namespace npu::compiler {
 namespace {
 
-constexpr std::size_t kLoad = 0;
-constexpr std::size_t kCompute = 1;
-constexpr std::size_t kStore = 2;
+constexpr std::size_t kLoad = isa::unitIndex(isa::Unit::Load);
+constexpr std::size_t kCompute = isa::unitIndex(isa::Unit::Compute);
+constexpr std::size_t kStore = isa::unitIndex(isa::Unit::Store);
 
 std::size_t unitOf(const isa::Instruction& instruction) {
-  switch (isa::executingUnit(instruction)) {
-    case isa::Unit::Load:
-      return kLoad;
-    case isa::Unit::Store:
-      return kStore;
-    default:
-      return kCompute;
+  return isa::unitIndex(isa::executingUnit(instruction));
+}
+
+// Sets the pop flag of every queue in `pops` (indexed by isa::TokenQueue).
+void applyPops(isa::Instruction& instruction, const TokenEmitter::QueueSet& pops) {
+  for (std::size_t q = 0; q < pops.size(); ++q) {
+    if (pops[q]) {
+      isa::setTokenFlag(instruction, isa::popFlagOf(static_cast<isa::TokenQueue>(q)));
+    }
   }
 }
 
-// Pop flags by queue: 0 load<-compute (load pop_next), 1 compute<-load (compute pop_prev),
-// 2 compute<-store (compute pop_next), 3 store<-compute (store pop_prev).
-void applyPops(isa::Instruction& instruction, const std::array<bool, 4>& pops) {
-  std::visit(
-      [&](auto& typed) {
-        if constexpr (requires { typed.pop_prev; }) {
-          if (pops[1] || pops[3]) {
-            typed.pop_prev = 1;
-          }
-        }
-        if constexpr (requires { typed.pop_next; }) {
-          if (pops[0] || pops[2]) {
-            typed.pop_next = 1;
-          }
-        }
-      },
-      instruction);
-}
-
 }  // namespace
-
-void TokenEmitter::setPush(std::size_t index, bool towardsNext) {
-  std::visit(
-      [&](auto& typed) {
-        if constexpr (requires { typed.push_next; }) {
-          if (towardsNext) {
-            typed.push_next = 1;
-          }
-        }
-        if constexpr (requires { typed.push_prev; }) {
-          if (!towardsNext) {
-            typed.push_prev = 1;
-          }
-        }
-      },
-      m_stream[index]);
-}
 
 std::size_t TokenEmitter::append(const isa::Instruction& instruction, std::int64_t origin) {
   m_stream.push_back(instruction);
@@ -67,31 +35,24 @@ std::size_t TokenEmitter::append(const isa::Instruction& instruction, std::int64
 }
 
 void TokenEmitter::require(std::size_t unit, std::int64_t producer, std::int64_t origin,
-                           std::array<bool, 4>& pops) {
+                           QueueSet& pops) {
   const std::size_t from = m_units[static_cast<std::size_t>(producer)];
   if (from == unit || producer <= m_satisfied[unit][from]) {
     return;  // same unit (in order) or already ordered
   }
   const auto p = static_cast<std::size_t>(producer);
-  if (unit == kCompute && from == kLoad) {
-    setPush(p, true);
-    pops[1] = true;
-  } else if (unit == kLoad && from == kCompute) {
-    setPush(p, false);
-    pops[0] = true;
-  } else if (unit == kStore && from == kCompute) {
-    setPush(p, true);
-    pops[3] = true;
-  } else if (unit == kCompute && from == kStore) {
-    setPush(p, false);
-    pops[2] = true;
+  if (const std::optional<isa::TokenQueue> queue =
+          isa::tokenQueueBetween(isa::unitAt(from), isa::unitAt(unit))) {
+    // Neighbours: the producer pushes a token the consumer pops.
+    isa::setTokenFlag(m_stream[p], isa::pushFlagOf(*queue));
+    pops[static_cast<std::size_t>(*queue)] = true;
   } else {
     // Load and store are not neighbours: a SYNC on compute waits for the producer, then the
     // consumer waits for the SYNC.
-    std::array<bool, 4> syncPops{};
+    QueueSet syncPops{};
     require(kCompute, producer, origin, syncPops);
     isa::Sync sync;
-    sync.unit = 1;
+    sync.unit = static_cast<std::int64_t>(kCompute);
     isa::Instruction syncInstruction = sync;
     applyPops(syncInstruction, syncPops);
     const std::size_t index = append(syncInstruction, origin);
@@ -143,7 +104,7 @@ void TokenEmitter::emit(const isa::Instruction& instruction, std::int64_t origin
     });
   }
   // Only the newest producer on each other unit needs a token: the older ones precede it there.
-  std::array<std::int64_t, 3> newest{-1, -1, -1};
+  std::array<std::int64_t, isa::kExecutingUnits> newest{-1, -1, -1};
   for (const std::int64_t producer : producers) {
     const std::size_t from = m_units[static_cast<std::size_t>(producer)];
     newest[from] = std::max(newest[from], producer);
@@ -151,10 +112,10 @@ void TokenEmitter::emit(const isa::Instruction& instruction, std::int64_t origin
   // Load and store reach each other through a SYNC on compute; handle that first, so a direct
   // dependency on an older compute instruction is already covered by the SYNC (one token per
   // queue per instruction).
-  std::array<bool, 4> pops{};
+  QueueSet pops{};
   const std::array<std::size_t, 2> order =
       unit == kCompute ? std::array<std::size_t, 2>{kLoad, kStore}
-                       : std::array<std::size_t, 2>{kStore - unit, kCompute};
+                       : std::array<std::size_t, 2>{unit == kLoad ? kStore : kLoad, kCompute};
   for (const std::size_t from : order) {
     if (newest[from] >= 0) {
       require(unit, newest[from], origin, pops);

@@ -12,14 +12,13 @@
 #include "npu/compiler/passes/fold_channel_shuffle.h"
 #include "npu/golden/fp32_pool.h"
 #include "npu/golden/fp32_resize.h"
+#include "npu/isa/limits.h"
 #include "npu/support/error.h"
 
 namespace npu::compiler {
 namespace {
 
-constexpr std::int64_t kMaxKernel = 15;  // conv kernel, stride, dilation; pool stride
-constexpr std::int64_t kMaxPad = 63;
-constexpr std::int64_t kMaxPoolWindow = 255;
+namespace limits = isa::limits;
 
 NpuSupport host(std::string reason) {
   return NpuSupport{std::nullopt, std::move(reason)};
@@ -82,13 +81,13 @@ NpuSupport convSupport(const Graph& graph, const Node& node) {
     return host(e.what());
   }
   const Shape& ws = graph.value(node.input(1)).shape;
-  if (ws[2] > kMaxKernel || ws[3] > kMaxKernel || p.strides[0] > kMaxKernel ||
-      p.strides[1] > kMaxKernel || p.dilations[0] > kMaxKernel || p.dilations[1] > kMaxKernel) {
+  if (!limits::convWindowFits(ws[2], ws[3], p.strides[0], p.strides[1], p.dilations[0],
+                              p.dilations[1])) {
     return host(fmt::format("kernel {}x{}, stride or dilation above the NPU's limit of {}", ws[2],
-                            ws[3], kMaxKernel));
+                            ws[3], limits::kConvKernelH));
   }
-  if (*std::max_element(p.pads.begin(), p.pads.end()) > kMaxPad) {
-    return host(fmt::format("padding above the NPU's limit of {}", kMaxPad));
+  if (!limits::paddingFits(p.pads[0], p.pads[1], p.pads[2], p.pads[3])) {
+    return host(fmt::format("padding above the NPU's limit of {}", limits::kPadTop));
   }
   FusedActivation act = fusedActivation(node);
   bool clipLike = act.op == OpKind::Identity || act.op == OpKind::Relu || act.op == OpKind::Clip;
@@ -168,8 +167,8 @@ NpuSupport poolSupport(const Graph& graph, const Node& node) {
     return npu(NpuOpKind::GlobalAvgPool);
   }
   if (node.op == OpKind::GlobalMaxPool) {
-    if (in[2] > kMaxPoolWindow || in[3] > kMaxPoolWindow) {
-      return host(fmt::format("pooling window above the NPU's limit of {}", kMaxPoolWindow));
+    if (!limits::poolWindowFits(in[2], in[3], 1, 1)) {
+      return host(fmt::format("pooling window above the NPU's limit of {}", limits::kPoolWindowH));
     }
     return npu(NpuOpKind::MaxPool);
   }
@@ -182,14 +181,13 @@ NpuSupport poolSupport(const Graph& graph, const Node& node) {
   if (p.dilations[0] != 1 || p.dilations[1] != 1) {
     return host("dilated pooling has no NPU form");
   }
-  if (p.kernel[0] > kMaxPoolWindow || p.kernel[1] > kMaxPoolWindow || p.strides[0] > kMaxKernel ||
-      p.strides[1] > kMaxKernel) {
-    return host(
-        fmt::format("pooling window above {} or stride above {}", kMaxPoolWindow, kMaxKernel));
+  if (!limits::poolWindowFits(p.kernel[0], p.kernel[1], p.strides[0], p.strides[1])) {
+    return host(fmt::format("pooling window above {} or stride above {}", limits::kPoolWindowH,
+                            limits::kPoolStrideH));
   }
   std::array<std::int64_t, 2> extra = ceilModeExtraPadding(p, in);
-  if (std::max({p.pads[0], p.pads[1], p.pads[2] + extra[0], p.pads[3] + extra[1]}) > kMaxPad) {
-    return host(fmt::format("padding above the NPU's limit of {}", kMaxPad));
+  if (!limits::paddingFits(p.pads[0], p.pads[1], p.pads[2] + extra[0], p.pads[3] + extra[1])) {
+    return host(fmt::format("padding above the NPU's limit of {}", limits::kPadTop));
   }
   if (node.op == OpKind::AveragePool) {
     bool padded = std::any_of(p.pads.begin(), p.pads.end(), [](std::int64_t v) { return v > 0; });

@@ -1,14 +1,16 @@
 // The fold-flatten-into-fc pass: a flatten before a fully connected layer becomes its kernel.
 #include "npu/compiler/passes/fold_flatten_into_fc.h"
 
+#include "npu/isa/limits.h"
 #include "rewrite.h"
 
 namespace npu::compiler {
 namespace {
 
-/// Kernels larger than this stay a flatten and a 1x1 conv: the NPU's kernel limit is 15, and a
-/// larger window would move the layer to the host instead of just its flatten.
-constexpr std::int64_t kMaxFoldedKernel = 15;
+/// Kernels larger than CONV's kernel fields stay a flatten and a 1x1 conv: a larger window would
+/// move the layer to the host instead of just its flatten.
+constexpr std::int64_t kMaxFoldedKernelH = isa::limits::kConvKernelH;
+constexpr std::int64_t kMaxFoldedKernelW = isa::limits::kConvKernelW;
 
 }  // namespace
 
@@ -34,8 +36,8 @@ void foldFlattenIntoFc(Graph& graph) {
     bool pointwise =
         w.size() == 4 && w[2] == 1 && w[3] == 1 && w[1] == flat[1] &&
         conv.attributes.getInts("pads", {0, 0, 0, 0}) == std::vector<std::int64_t>{0, 0, 0, 0};
-    if (!flattens || !pointwise || (in[2] == 1 && in[3] == 1) || in[2] > kMaxFoldedKernel ||
-        in[3] > kMaxFoldedKernel) {
+    if (!flattens || !pointwise || (in[2] == 1 && in[3] == 1) || in[2] > kMaxFoldedKernelH ||
+        in[3] > kMaxFoldedKernelW) {
       continue;
     }
     Value& weightValue = graph.value(conv.input(1));

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "npu/isa/tokens.h"
+
 namespace npu::isa {
 namespace {
 
@@ -13,7 +15,7 @@ namespace {
 #define NPU_INSTRUCTION(Name, code, mnemonic, unit, summary) \
   constexpr FieldInfo k##Name##Fields[] = {
 #define NPU_FIELD(Name, field, offset, width, signedness, lowest, highest, meaning) \
-  FieldInfo{#field, offset, width, Signedness::signedness, lowest, highest, meaning},
+  FieldRow<&Name::field>::kInfo,
 #define NPU_INSTRUCTION_END(Name)            \
   FieldInfo {                                \
     "", 0, 0, Signedness::Unsigned, 0, 0, "" \
@@ -73,11 +75,17 @@ std::string checkRanges(const Instruction& instruction) {
 }
 
 std::string checkRules(const Sync& sync) {
-  if (sync.unit == 0 && (sync.pop_prev != 0 || sync.push_prev != 0)) {
-    return "SYNC on the load unit cannot use pop_prev or push_prev (load has no previous unit)";
+  // A flag towards a neighbour the unit lacks names no token queue (npu/isa/tokens.h).
+  const Unit unit = executingUnit(sync);
+  const std::string_view name = unitName(unit);
+  if (!tokenQueueOf(unit, TokenFlag::PopPrev) && (sync.pop_prev != 0 || sync.push_prev != 0)) {
+    return fmt::format(
+        "SYNC on the {} unit cannot use pop_prev or push_prev ({} has no previous unit)", name,
+        name);
   }
-  if (sync.unit == 2 && (sync.pop_next != 0 || sync.push_next != 0)) {
-    return "SYNC on the store unit cannot use pop_next or push_next (store has no next unit)";
+  if (!tokenQueueOf(unit, TokenFlag::PopNext) && (sync.pop_next != 0 || sync.push_next != 0)) {
+    return fmt::format("SYNC on the {} unit cannot use pop_next or push_next ({} has no next unit)",
+                       name, name);
   }
   return {};
 }
@@ -192,8 +200,8 @@ Instruction makeInstruction(Opcode opcode, std::span<const std::int64_t> values)
 
 Unit executingUnit(const Instruction& instruction) {
   if (const auto* sync = std::get_if<Sync>(&instruction)) {
-    static constexpr Unit kSyncUnits[] = {Unit::Load, Unit::Compute, Unit::Store};
-    return kSyncUnits[std::clamp<std::int64_t>(sync->unit, 0, 2)];
+    return unitAt(static_cast<std::size_t>(
+        std::clamp<std::int64_t>(sync->unit, 0, static_cast<std::int64_t>(kExecutingUnits) - 1)));
   }
   return findOpcode(static_cast<unsigned>(opcodeOf(instruction)))->unit;
 }
@@ -204,22 +212,6 @@ std::string validate(const Instruction& instruction) {
     return problem;
   }
   return std::visit([](const auto& typed) { return checkRules(typed); }, instruction);
-}
-
-std::string_view unitName(Unit unit) {
-  switch (unit) {
-    case Unit::Fetch:
-      return "fetch";
-    case Unit::Load:
-      return "load";
-    case Unit::Compute:
-      return "compute";
-    case Unit::Store:
-      return "store";
-    case Unit::Any:
-      return "any";
-  }
-  return "?";
 }
 
 }  // namespace npu::isa

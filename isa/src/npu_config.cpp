@@ -10,16 +10,12 @@
 #include <set>
 #include <vector>
 
+#include "npu/isa/limits.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
 
 namespace npu::isa {
 namespace {
-
-// The ISA addresses SRAMs with 20-bit fields (bytes, or int32 entries for the accumulator).
-constexpr std::int64_t kSramAddressReach = std::int64_t{1} << 20;
-// LOAD and STORE carry 32-bit DDR addresses.
-constexpr std::int64_t kDdrAddressReach = std::int64_t{1} << 32;
 
 struct Reader {
   std::string_view source;
@@ -95,19 +91,20 @@ NpuConfig parseNpuConfig(std::string_view yamlText, std::string_view source) {
 
   const YAML::Node sram = root["sram_bytes"];
   reader.expectKeys(sram, "sram_bytes", {"input", "weight", "accumulator", "output", "parameter"});
-  config.inputSramBytes = reader.integer(sram["input"], "sram_bytes.input", 1, kSramAddressReach);
+  config.inputSramBytes =
+      reader.integer(sram["input"], "sram_bytes.input", 1, limits::kInputSramReach);
   config.weightSramBytes =
-      reader.integer(sram["weight"], "sram_bytes.weight", 1, kSramAddressReach);
-  config.accumulatorSramBytes =
-      reader.integer(sram["accumulator"], "sram_bytes.accumulator", 4, 4 * kSramAddressReach);
+      reader.integer(sram["weight"], "sram_bytes.weight", 1, limits::kWeightSramReach);
+  config.accumulatorSramBytes = reader.integer(sram["accumulator"], "sram_bytes.accumulator", 4,
+                                               4 * limits::kAccumulatorSramEntries);
   config.outputSramBytes =
-      reader.integer(sram["output"], "sram_bytes.output", 1, kSramAddressReach);
+      reader.integer(sram["output"], "sram_bytes.output", 1, limits::kOutputSramReach);
   config.parameterSramBytes =
-      reader.integer(sram["parameter"], "sram_bytes.parameter", 1, kSramAddressReach);
+      reader.integer(sram["parameter"], "sram_bytes.parameter", 1, limits::kParameterSramReach);
 
   const YAML::Node ddr = root["ddr"];
   reader.expectKeys(ddr, "ddr", {"size_bytes", "bytes_per_cycle", "latency_cycles", "burst_bytes"});
-  config.ddrBytes = reader.integer(ddr["size_bytes"], "ddr.size_bytes", 1, kDdrAddressReach);
+  config.ddrBytes = reader.integer(ddr["size_bytes"], "ddr.size_bytes", 1, limits::kDdrReach);
   config.ddrBytesPerCycle = reader.integer(ddr["bytes_per_cycle"], "ddr.bytes_per_cycle", 1, 1024);
   config.ddrLatencyCycles = reader.integer(ddr["latency_cycles"], "ddr.latency_cycles", 1, 100000);
   config.ddrBurstBytes = reader.integer(ddr["burst_bytes"], "ddr.burst_bytes", 1, 65536);

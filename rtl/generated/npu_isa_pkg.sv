@@ -213,4 +213,101 @@ package npu_isa_pkg;
   localparam int POOL_AVG_MULT_WIDTH = 32;
   localparam int POOL_AVG_SHIFT_LSB = 154;
   localparam int POOL_AVG_SHIFT_WIDTH = 6;
+
+  // Executing units: the value of SYNC's `unit` field and the index of the unit's instruction
+  // queue.
+  localparam int UNIT_LOAD = 0;
+  localparam int UNIT_COMPUTE = 1;
+  localparam int UNIT_STORE = 2;
+  localparam int UNITS = 3;
+  localparam int UNIT_NONE = 3;  // END and illegal opcodes
+
+  // The unit a word executes on (SYNC: its `unit` field); UNIT_NONE for END and illegal
+  // opcodes.
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [1:0] unit_of(input logic [WORD_BITS-1:0] w);
+    case (w[OPCODE_BITS-1:0])
+      OP_SYNC: return w[SYNC_UNIT_LSB+:SYNC_UNIT_WIDTH];
+      OP_LOAD: return 2'(UNIT_LOAD);
+      OP_STORE: return 2'(UNIT_STORE);
+      OP_CONV: return 2'(UNIT_COMPUTE);
+      OP_ELTWISE: return 2'(UNIT_COMPUTE);
+      OP_POOL: return 2'(UNIT_COMPUTE);
+      default: return 2'(UNIT_NONE);
+    endcase
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // Token queues: one producer unit and one consumer unit each.
+  localparam int TOKEN_QUEUES = 4;
+  localparam int TQ_L2C = 0;  // load->compute
+  localparam int TQ_C2L = 1;  // compute->load
+  localparam int TQ_C2S = 2;  // compute->store
+  localparam int TQ_S2C = 3;  // store->compute
+
+  // The unit that pushes a token queue.
+  function automatic int tq_producer(input int q);
+    case (q)
+      TQ_L2C: return UNIT_LOAD;
+      TQ_C2L: return UNIT_COMPUTE;
+      TQ_C2S: return UNIT_COMPUTE;
+      default: return UNIT_STORE;
+    endcase
+  endfunction
+
+  // The unit that pops a token queue.
+  function automatic int tq_consumer(input int q);
+    case (q)
+      TQ_L2C: return UNIT_COMPUTE;
+      TQ_C2L: return UNIT_LOAD;
+      TQ_C2S: return UNIT_STORE;
+      default: return UNIT_COMPUTE;
+    endcase
+  endfunction
+
+  // Token queues a word pops before it starts on `unit`, as a mask over the TQ_* indices.
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [TOKEN_QUEUES-1:0] pop_mask(input logic [WORD_BITS-1:0] w,
+                                                       input logic [1:0] unit);
+    logic [TOKEN_QUEUES-1:0] m;
+    m = '0;
+    case (unit)
+      2'(UNIT_LOAD): begin
+        m[TQ_C2L] = w[5];
+      end
+      2'(UNIT_COMPUTE): begin
+        m[TQ_L2C] = w[4];
+        m[TQ_S2C] = w[5];
+      end
+      2'(UNIT_STORE): begin
+        m[TQ_C2S] = w[4];
+      end
+      default: m = '0;
+    endcase
+    return m;
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // Token queues a word pushes when it has finished on `unit`.
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [TOKEN_QUEUES-1:0] push_mask(input logic [WORD_BITS-1:0] w,
+                                                        input logic [1:0] unit);
+    logic [TOKEN_QUEUES-1:0] m;
+    m = '0;
+    case (unit)
+      2'(UNIT_LOAD): begin
+        m[TQ_L2C] = w[7];
+      end
+      2'(UNIT_COMPUTE): begin
+        m[TQ_C2L] = w[6];
+        m[TQ_C2S] = w[7];
+      end
+      2'(UNIT_STORE): begin
+        m[TQ_S2C] = w[6];
+      end
+      default: m = '0;
+    endcase
+    return m;
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
 endpackage

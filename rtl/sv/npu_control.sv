@@ -78,16 +78,8 @@ module npu_control
   logic [3:0] ev_push;
   logic [2:0] all_pushed;
 
-  function automatic int producer(input int q);
-    return q == TQ_L2C ? UNIT_LOAD : (q == TQ_S2C ? UNIT_STORE : UNIT_COMPUTE);
-  endfunction
-
-  function automatic int consumer(input int q);
-    return q == TQ_C2L ? UNIT_LOAD : (q == TQ_C2S ? UNIT_STORE : UNIT_COMPUTE);
-  endfunction
-
   always_comb begin
-    for (int u = 0; u < 3; u++) begin
+    for (int u = 0; u < UNITS; u++) begin
       fin[u] = st[u] == ST_RUN && (sync_run[u] || eng_fin[u]);
       push_phase[u] = fin[u] || st[u] == ST_PUSH_WAIT;
       want[u] = fin[u] ? push_mask(cur_word[u], 2'(u)) : (st[u] == ST_PUSH_WAIT ? pend[u] : 4'b0);
@@ -113,15 +105,15 @@ module npu_control
     all_pushed = '0;
     for (int it = 0; it < 8; it++) begin
       for (int q = 0; q < 4; q++) avail[q] = tokens[q] != 0 || ev_push[q];
-      for (int u = 0; u < 3; u++) begin
+      for (int u = 0; u < UNITS; u++) begin
         all_pushed[u] = (want[u] & ~ev_push) == 4'b0;
         free = st[u] == ST_IDLE || (push_phase[u] && all_pushed[u]);
         ns[u] = free && headv[u] && (hpop[u] & ~avail) == 4'b0;
       end
       for (int q = 0; q < 4; q++) begin
-        room = tokens[q] != TW'(TD) || (ev_start[consumer(q)] && hpop[consumer(q)][q]);
+        room = tokens[q] != TW'(TD) || (ev_start[tq_consumer(q)] && hpop[tq_consumer(q)][q]);
         // Compute pushes to load before it pushes to store (the simulator's order).
-        np[q] = push_phase[producer(q)] && want_any[q] && room &&
+        np[q] = push_phase[tq_producer(q)] && want_any[q] && room &&
             (q != TQ_C2S || !want_any[TQ_C2L] || ev_push[TQ_C2L]);
       end
       nd = fb_valid && !fb_end && fb_unit != 2'd3 && (!q_full[fb_unit] || ev_start[fb_unit]);
@@ -129,7 +121,7 @@ module npu_control
       ev_start = ns;
       ev_push = np;
     end
-    for (int u = 0; u < 3; u++) all_pushed[u] = (want[u] & ~ev_push) == 4'b0;
+    for (int u = 0; u < UNITS; u++) all_pushed[u] = (want[u] & ~ev_push) == 4'b0;
   end
 
   // DDR port: a request is served in the order of the cycle it was made; the store wins a tie.
@@ -143,7 +135,7 @@ module npu_control
   logic [2:0] start_xfer;
 
   always_comb begin
-    for (int u = 0; u < 3; u++) begin
+    for (int u = 0; u < UNITS; u++) begin
       start_xfer[u] = ev_start[u] && opcode_of(hword[u]) != OP_SYNC && u != UNIT_COMPUTE;
     end
     req_load = st[UNIT_LOAD] == ST_WAIT_PORT || start_xfer[UNIT_LOAD];
@@ -159,7 +151,7 @@ module npu_control
   assign dispatch = ev_dispatch;
   assign q_pop = ev_start;
   always_comb begin
-    for (int u = 0; u < 3; u++) q_push[u] = ev_dispatch && fb_unit == 2'(u);
+    for (int u = 0; u < UNITS; u++) q_push[u] = ev_dispatch && fb_unit == 2'(u);
   end
 
   assign go_load = grant_load;
@@ -171,19 +163,19 @@ module npu_control
       hword[UNIT_COMPUTE]
   ) == OP_POOL);
   always_comb begin
-    for (int u = 0; u < 3; u++) go_word[u] = ev_start[u] ? hword[u] : cur_word[u];
+    for (int u = 0; u < UNITS; u++) go_word[u] = ev_start[u] ? hword[u] : cur_word[u];
   end
 
   assign end_valid = fin;
   assign end_idx = cur_idx;
   always_comb begin
     units_idle = 1'b1;
-    for (int u = 0; u < 3; u++) units_idle &= st[u] == ST_IDLE && !q_nonempty[u];
+    for (int u = 0; u < UNITS; u++) units_idle &= st[u] == ST_IDLE && !q_nonempty[u];
   end
 
   always_ff @(posedge clk) begin
     if (rst) begin
-      for (int u = 0; u < 3; u++) begin
+      for (int u = 0; u < UNITS; u++) begin
         st[u] <= ST_IDLE;
         pend[u] <= '0;
       end
@@ -195,9 +187,9 @@ module npu_control
       cycle <= cycle + 1;
       for (int q = 0; q < 4; q++) begin
         tokens[q] <= tokens[q] + TW'(ev_push[q]) -
-            TW'(ev_start[consumer(q)] && hpop[consumer(q)][q]);
+            TW'(ev_start[tq_consumer(q)] && hpop[tq_consumer(q)][q]);
       end
-      for (int u = 0; u < 3; u++) begin
+      for (int u = 0; u < UNITS; u++) begin
         if (ev_start[u]) begin
           cur_word[u] <= hword[u];
           cur_idx[u] <= hidx[u];

@@ -35,7 +35,7 @@ module npu_fetch
   assign fb_unit = unit_of(fb_word);
   assign fb_end = opcode_of(fb_word) == OP_END;
   // A word other than END whose opcode names no unit is illegal.
-  assign illegal = fb_valid && !fb_end && fb_unit == 2'd3;
+  assign illegal = fb_valid && !fb_end && fb_unit == 2'(UNIT_NONE);
   assign end_valid = fb_valid && fb_end;
   assign end_idx = fb_idx;
   assign if_ready = !done && (!fb_valid || dispatch);

@@ -1,21 +1,11 @@
-// Shared types and arithmetic of the RTL NPU: unit and token-queue numbering, instruction-word
-// decode helpers, the post-processing bundle, and the fixed-point requant of docs/numerics.md.
+// Shared types and arithmetic of the RTL NPU: instruction-word decode helpers, the
+// post-processing bundle, and the fixed-point requant of docs/numerics.md. Unit and token-queue
+// numbering, unit_of and the token masks come from the generated npu_isa_pkg.
 package npu_rtl_pkg;
   import npu_isa_pkg::*;
   import npu_config_pkg::*;
 
   typedef logic [WORD_BITS-1:0] word_t;
-
-  // Executing units (the index of the instruction queue and of the unit).
-  localparam int UNIT_LOAD = 0;
-  localparam int UNIT_COMPUTE = 1;
-  localparam int UNIT_STORE = 2;
-
-  // Token queues: one producer unit and one consumer unit each.
-  localparam int TQ_L2C = 0;  // load -> compute
-  localparam int TQ_C2L = 1;  // compute -> load
-  localparam int TQ_C2S = 2;  // compute -> store
-  localparam int TQ_S2C = 3;  // store -> compute
 
   localparam logic signed [31:0] INT32_MAX = 32'sh7FFF_FFFF;
   localparam logic signed [31:0] INT32_MIN = 32'sh8000_0000;
@@ -24,50 +14,6 @@ package npu_rtl_pkg;
   /* verilator lint_off UNUSEDSIGNAL */
   function automatic logic [3:0] opcode_of(input word_t w);
     return w[OPCODE_BITS-1:0];
-  endfunction
-
-  // The unit a word executes on; END and illegal opcodes return 3.
-  function automatic logic [1:0] unit_of(input word_t w);
-    case (opcode_of(w))
-      OP_LOAD: return 2'(UNIT_LOAD);
-      OP_STORE: return 2'(UNIT_STORE);
-      OP_CONV, OP_ELTWISE, OP_POOL: return 2'(UNIT_COMPUTE);
-      OP_SYNC: return w[SYNC_UNIT_LSB+:SYNC_UNIT_WIDTH];
-      default: return 2'd3;
-    endcase
-  endfunction
-
-  // Token queues a word pops before it starts, as a mask over the TQ_* indices. The flag bits
-  // sit at the same place in every opcode (docs/isa.md), so SYNC's positions serve for all.
-  function automatic logic [3:0] pop_mask(input word_t w, input logic [1:0] unit);
-    logic [3:0] m;
-    m = '0;
-    case (unit)
-      2'(UNIT_LOAD): m[TQ_C2L] = w[SYNC_POP_NEXT_LSB];
-      2'(UNIT_COMPUTE): begin
-        m[TQ_L2C] = w[SYNC_POP_PREV_LSB];
-        m[TQ_S2C] = w[SYNC_POP_NEXT_LSB];
-      end
-      2'(UNIT_STORE): m[TQ_C2S] = w[SYNC_POP_PREV_LSB];
-      default: m = '0;
-    endcase
-    return m;
-  endfunction
-
-  // Token queues a word pushes when it has finished.
-  function automatic logic [3:0] push_mask(input word_t w, input logic [1:0] unit);
-    logic [3:0] m;
-    m = '0;
-    case (unit)
-      2'(UNIT_LOAD): m[TQ_L2C] = w[SYNC_PUSH_NEXT_LSB];
-      2'(UNIT_COMPUTE): begin
-        m[TQ_C2L] = w[SYNC_PUSH_PREV_LSB];
-        m[TQ_C2S] = w[SYNC_PUSH_NEXT_LSB];
-      end
-      2'(UNIT_STORE): m[TQ_S2C] = w[SYNC_PUSH_PREV_LSB];
-      default: m = '0;
-    endcase
-    return m;
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
 

@@ -104,7 +104,7 @@ void checkHazards(std::span<const isa::Instruction> instructions, const TokenOrd
                   const isa::NpuConfig& /*config*/) {
   std::array<ShadowMemory, 6> memories;
   for (std::size_t i = 0; i < instructions.size(); ++i) {
-    if (order.unit[i] == 3) {
+    if (order.unit[i] == kEndUnit) {
       continue;
     }
     const std::size_t u = order.unit[i];

@@ -15,7 +15,7 @@ TokenOrder analyzeTokens(std::span<const isa::Instruction> instructions,
   using Clock = std::array<std::uint32_t, 3>;
   const std::size_t n = instructions.size();
   TokenOrder order;
-  order.unit.resize(n, 3);
+  order.unit.resize(n, kEndUnit);
   order.sequence.resize(n, 0);
   order.clock.resize(n, Clock{});
 
@@ -39,7 +39,7 @@ TokenOrder analyzeTokens(std::span<const isa::Instruction> instructions,
     bool progress = false;
     // Fetch dispatches in order while the target queue has room; END stops it.
     while (fetching && fetch < n) {
-      if (order.unit[fetch] == 3) {
+      if (order.unit[fetch] == kEndUnit) {
         fetching = false;
         break;
       }

@@ -57,7 +57,7 @@ std::string describeFetch(const FetchState& fetch, std::span<const isa::Instruct
       const isa::Instruction& instruction = stream[fetch.instruction];
       return fmt::format("fetch waits at instruction {} ({}) for room in the full {} queue",
                          fetch.instruction, isa::mnemonicOf(instruction),
-                         kExecutingUnitNames[unitIndex(isa::executingUnit(instruction))]);
+                         isa::unitName(isa::executingUnit(instruction)));
     }
     case FetchState::Activity::Done:
       return fmt::format("fetch has reached END (instruction {})", fetch.instruction);
@@ -71,7 +71,7 @@ std::string describeUnits(const std::array<UnitState, 3>& units, const FetchStat
                           std::span<const isa::Instruction> stream) {
   std::string text;
   for (std::size_t u = 0; u < units.size(); ++u) {
-    text += "; " + describeUnit(kExecutingUnitNames[u], units[u], stream);
+    text += "; " + describeUnit(isa::unitName(isa::unitAt(u)), units[u], stream);
   }
   return text + "; " + describeFetch(fetch, stream);
 }

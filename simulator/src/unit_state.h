@@ -47,9 +47,6 @@ struct FetchState {
   std::uint64_t until = 0;
 };
 
-/// Names of the executing units, by unit index (tokens.h unitIndex).
-inline constexpr std::array<std::string_view, 3> kExecutingUnitNames = {"load", "compute", "store"};
-
 /// "; load unit runs instruction 0 (LOAD) until cycle 4160; compute unit waits at instruction 1
 /// (CONV) for a load->compute token; store unit idle; fetch has reached END (instruction 3)":
 /// every unit's state, in unit order, then fetch.

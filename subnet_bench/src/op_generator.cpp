@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "npu/isa/limits.h"
 #include "npu/subnet_bench/rng.h"
 
 namespace npu::bench {
@@ -400,11 +401,12 @@ OpCase shuffleCase(Rng& r) {
   return c;
 }
 
-/// Rewrites `c` into a case whose size sits at an ISA field limit: more than 4095 channels, rows
-/// or columns in one op, which codegen must tile or refuse with a layer error.
+/// Rewrites `c` into a case whose size sits at an ISA field limit: around the largest channel,
+/// row or column count of one tile (isa::limits::kTileExtent), which codegen must tile or refuse
+/// with a layer error.
 void toFieldLimit(Rng& r, OpCase& c) {
   const std::int64_t which = r.pick(0, 2);
-  const std::int64_t big = r.pick(3900, 4400);
+  const std::int64_t big = r.pick(isa::limits::kTileExtent - 195, isa::limits::kTileExtent + 305);
   c.height = which == 1 ? big : 1;
   c.width = which == 2 ? big : 1;
   c.channels = which == 0 ? big : 1;

@@ -1,7 +1,13 @@
 // Hardware config: presets load, and every kind of bad file gets an error naming key and file.
 #include "npu/isa/npu_config.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "npu/isa/instruction.h"
 
 #include "npu/support/error.h"
 #include "test_paths.h"
@@ -29,6 +35,40 @@ std::string configError(const std::string& text) {
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   text.replace(text.find(from), from.size(), to);
   return text;
+}
+
+// SRAM and DDR sizes end where the instruction fields addressing them end: the lowest reach of
+// every address field of each memory, read from instructions.def, so a widened field moves the
+// config's limit with it.
+TEST(NpuConfig, MemorySizesEndAtTheAddressFieldsReach) {
+  struct Case {
+    std::string key;
+    std::string yamlKey;
+    std::int64_t reach;
+  };
+  const std::int64_t sramFields = std::min(
+      {fieldMax<&Load::sram_addr>(), fieldMax<&Conv::inp_addr>(), fieldMax<&Conv::wgt_addr>(),
+       fieldMax<&Conv::out_addr>(), fieldMax<&Conv::param_addr>(), fieldMax<&Conv::lut_addr>(),
+       fieldMax<&Eltwise::a_addr>(), fieldMax<&Eltwise::out_addr>(), fieldMax<&Pool::in_addr>(),
+       fieldMax<&Pool::out_addr>(), fieldMax<&Store::sram_addr>()});
+  const std::vector<Case> cases = {
+      {"sram_bytes.input", "input: 1024", sramFields + 1},
+      {"sram_bytes.weight", "weight: 1024", sramFields + 1},
+      {"sram_bytes.accumulator", "accumulator: 1024", 4 * (fieldMax<&Conv::acc_addr>() + 1)},
+      {"sram_bytes.output", "output: 1024", sramFields + 1},
+      {"sram_bytes.parameter", "parameter: 1024", sramFields + 1},
+      {"ddr.size_bytes", "size_bytes: 65536",
+       std::min(fieldMax<&Load::ddr_addr>(), fieldMax<&Store::ddr_addr>()) + 1},
+  };
+  for (const Case& c : cases) {
+    const std::string name = c.yamlKey.substr(0, c.yamlKey.find(':'));
+    EXPECT_EQ(configError(replaced(kValid, c.yamlKey, fmt::format("{}: {}", name, c.reach))),
+              "(no error)")
+        << c.key;
+    EXPECT_EQ(configError(replaced(kValid, c.yamlKey, fmt::format("{}: {}", name, c.reach + 4))),
+              fmt::format("hw.yaml: '{}': {} is out of range [{}, {}]", c.key, c.reach + 4,
+                          c.key == "sram_bytes.accumulator" ? 4 : 1, c.reach));
+  }
 }
 
 TEST(NpuConfig, PresetsLoad) {

@@ -1,13 +1,17 @@
 // The dispatcher: which nodes each strategy puts on the NPU, segment borders, the report.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <filesystem>
+#include <functional>
 
 #include "npu/compiler/driver/compile.h"
 #include "npu/compiler/partition/npu_support.h"
 #include "npu/compiler/partition/partition.h"
 #include "npu/compiler/partition/partition_report.h"
 #include "npu/compiler/quant/quantize_model.h"
+#include "npu/isa/instruction.h"
 #include "npu/isa/npu_config.h"
 #include "test_models.h"
 
@@ -151,6 +155,109 @@ TEST(Partition, LimitsAndShapesKeepNodesOnTheHost) {
   EXPECT_EQ(p.hostReason[2],
             "operands are not two [1, C, H, W] tensors of one shape or one of them [1, C, 1, 1]");
   EXPECT_EQ(p.hostReason[3], "Sub of two activations has no NPU form");
+}
+
+// Every window limit the dispatcher applies is the range of an instruction field: a value at the
+// field's highest legal value runs on the NPU, one above it stays on the host. The expectations
+// read instructions.def (isa::fieldMax), so widening a field there moves these cases with it,
+// and a limit retyped as a literal anywhere in the dispatcher fails here.
+TEST(Partition, WindowLimitsAreTheInstructionFieldRanges) {
+  struct Case {
+    std::string what;
+    std::int64_t limit;
+    std::function<Graph(std::int64_t)> graph;
+  };
+  auto conv = [](std::array<std::int64_t, 2> kernel, std::array<std::int64_t, 2> stride,
+                 std::array<std::int64_t, 2> dilation, std::int64_t padTop) {
+    GraphBuilder b("conv");
+    const std::int64_t side = 2 * std::max({kernel[0] * dilation[0], kernel[1] * dilation[1],
+                                            stride[0], stride[1], padTop}) +
+                              2;
+    ValueId x = b.input("x", {1, 1, side, side});
+    ValueId y = b.node(OpKind::Conv, "conv", {x, b.weights("w", {1, 1, kernel[0], kernel[1]})},
+                       attrs({{"strides", std::vector<std::int64_t>{stride[0], stride[1]}},
+                              {"dilations", std::vector<std::int64_t>{dilation[0], dilation[1]}},
+                              {"pads", std::vector<std::int64_t>{padTop, 0, 0, 0}}}));
+    return b.finish({y});
+  };
+  auto pool = [](OpKind op, std::array<std::int64_t, 2> kernel, std::array<std::int64_t, 2> stride,
+                 std::int64_t padTop) {
+    GraphBuilder b("pool");
+    const std::int64_t side = std::max({kernel[0], kernel[1], stride[0], stride[1], padTop}) + 2;
+    ValueId x = b.input("x", {1, 1, side, side});
+    ValueId y = b.node(op, "pool", {x},
+                       attrs({{"kernel_shape", std::vector<std::int64_t>{kernel[0], kernel[1]}},
+                              {"strides", std::vector<std::int64_t>{stride[0], stride[1]}},
+                              {"pads", std::vector<std::int64_t>{padTop, 0, 0, 0}}}));
+    return b.finish({y});
+  };
+  auto globalMax = [](std::int64_t h, std::int64_t w) {
+    GraphBuilder b("gmp");
+    ValueId x = b.input("x", {1, 1, h, w});
+    return b.finish({b.node(OpKind::GlobalMaxPool, "gmp", {x})});
+  };
+  const std::vector<Case> cases = {
+      {"conv kernel height", isa::fieldMax<&isa::Conv::kh>(),
+       [&](std::int64_t v) {
+         return conv({v, 1}, {1, 1}, {1, 1}, 0);
+       }},
+      {"conv kernel width", isa::fieldMax<&isa::Conv::kw>(),
+       [&](std::int64_t v) {
+         return conv({1, v}, {1, 1}, {1, 1}, 0);
+       }},
+      {"conv stride height", isa::fieldMax<&isa::Conv::sh>(),
+       [&](std::int64_t v) {
+         return conv({1, 1}, {v, 1}, {1, 1}, 0);
+       }},
+      {"conv stride width", isa::fieldMax<&isa::Conv::sw>(),
+       [&](std::int64_t v) {
+         return conv({1, 1}, {1, v}, {1, 1}, 0);
+       }},
+      {"conv dilation height", isa::fieldMax<&isa::Conv::dh>(),
+       [&](std::int64_t v) {
+         return conv({2, 1}, {1, 1}, {v, 1}, 0);
+       }},
+      {"conv dilation width", isa::fieldMax<&isa::Conv::dw>(),
+       [&](std::int64_t v) {
+         return conv({1, 2}, {1, 1}, {1, v}, 0);
+       }},
+      {"conv padding", isa::fieldMax<&isa::Load::pad_top>(),
+       [&](std::int64_t v) {
+         return conv({1, 1}, {1, 1}, {1, 1}, v);
+       }},
+      {"max pool window height", isa::fieldMax<&isa::Pool::kh>(),
+       [&](std::int64_t v) {
+         return pool(OpKind::MaxPool, {v, 1}, {1, 1}, 0);
+       }},
+      {"max pool window width", isa::fieldMax<&isa::Pool::kw>(),
+       [&](std::int64_t v) {
+         return pool(OpKind::MaxPool, {1, v}, {1, 1}, 0);
+       }},
+      {"max pool stride height", isa::fieldMax<&isa::Pool::sh>(),
+       [&](std::int64_t v) {
+         return pool(OpKind::MaxPool, {1, 1}, {v, 1}, 0);
+       }},
+      {"max pool stride width", isa::fieldMax<&isa::Pool::sw>(),
+       [&](std::int64_t v) {
+         return pool(OpKind::MaxPool, {1, 1}, {1, v}, 0);
+       }},
+      {"max pool padding", isa::fieldMax<&isa::Load::pad_top>(),
+       [&](std::int64_t v) {
+         return pool(OpKind::MaxPool, {v + 1, 1}, {1, 1}, v);
+       }},
+      {"global max pool height", isa::fieldMax<&isa::Pool::kh>(),
+       [&](std::int64_t v) { return globalMax(v, 1); }},
+      {"global max pool width", isa::fieldMax<&isa::Pool::kw>(),
+       [&](std::int64_t v) { return globalMax(1, v); }},
+  };
+  for (const Case& c : cases) {
+    for (const std::int64_t value : {c.limit, c.limit + 1}) {
+      Graph g = c.graph(value);
+      Partition p = partitionGraph(g, {DispatchStrategy::AllIn, {}});
+      EXPECT_EQ(p.device[0], value <= c.limit ? Device::Npu : Device::Host)
+          << c.what << " = " << value << " (field limit " << c.limit << "): " << p.hostReason[0];
+    }
+  }
 }
 
 TEST(Partition, ChannelSlicesRunOnTheNpu) {

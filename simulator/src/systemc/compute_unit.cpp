@@ -7,7 +7,7 @@
 namespace npu::sim {
 namespace {
 
-constexpr std::size_t kComputeUnit = 1;
+constexpr std::size_t kComputeUnit = isa::unitIndex(isa::Unit::Compute);
 
 /// Runs instruction i on the sub-unit `unit` (mac_array or vector): its datapath, its cycles,
 /// its counters and its span on the sub-unit's trace track.

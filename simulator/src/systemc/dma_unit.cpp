@@ -12,7 +12,7 @@ DmaUnit::DmaUnit(const sc_core::sc_module_name& name, TimedContext& context, Ddr
       m_context(context),
       m_port(port),
       m_unit(unit),
-      m_name(unit == 0 ? "load" : "store") {
+      m_name(isa::unitName(isa::unitAt(unit))) {
   SC_HAS_PROCESS(DmaUnit);
   SC_THREAD(run);
 }
@@ -28,7 +28,8 @@ void DmaUnit::run() {
     if (transfers) {
       const std::uint64_t since = TimedContext::now();
       ctx.unitState[m_unit] = UnitState(UnitState::Activity::DdrPort, i);
-      if (!m_port.acquire(m_unit == 0 ? DdrPort::kLoad : DdrPort::kStore)) {
+      if (!m_port.acquire(isa::unitAt(m_unit) == isa::Unit::Load ? DdrPort::kLoad
+                                                                 : DdrPort::kStore)) {
         return;
       }
       ctx.addStall(m_name, "ddr_port", TimedContext::now() - since);

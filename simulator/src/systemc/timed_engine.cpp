@@ -25,9 +25,9 @@ class NpuTop : public sc_core::sc_module {
       : sc_core::sc_module(name),
         m_ddrPort("ddr_port"),
         m_fetch("fetch", context),
-        m_load("load", context, m_ddrPort, 0),
+        m_load("load", context, m_ddrPort, isa::unitIndex(isa::Unit::Load)),
         m_compute("compute", context),
-        m_store("store", context, m_ddrPort, 2) {
+        m_store("store", context, m_ddrPort, isa::unitIndex(isa::Unit::Store)) {
     context.ddrPort = &m_ddrPort;
   }
 

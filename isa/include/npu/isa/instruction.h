@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <variant>
 #include <vector>
 
@@ -19,8 +20,25 @@ inline constexpr unsigned kWordBytes = kWordBits / 8;
 /// Bits [0, kOpcodeBits) of every word hold the opcode.
 inline constexpr unsigned kOpcodeBits = 4;
 
-/// The unit an instruction executes on; Any is SYNC, whose `unit` field decides.
-enum class Unit : std::uint8_t { Fetch, Load, Compute, Store, Any };
+/// The unit an instruction executes on; Any is SYNC, whose `unit` field decides. The executing
+/// units Load, Compute and Store come first and carry the one unit numbering every layer uses:
+/// the value of SYNC's `unit` field, the index of their instruction queue in the simulator and
+/// the RTL (generated as UNIT_* into npu_isa_pkg.sv), and the load -> compute -> store order
+/// that decides each unit's "prev" and "next" neighbour.
+enum class Unit : std::uint8_t { Load = 0, Compute = 1, Store = 2, Fetch, Any };
+
+/// Executing units: Load, Compute and Store.
+inline constexpr std::size_t kExecutingUnits = 3;
+
+/// Index of an executing unit (Load, Compute or Store): its SYNC `unit` value and queue index.
+constexpr std::size_t unitIndex(Unit unit) {
+  return static_cast<std::size_t>(unit);
+}
+
+/// The executing unit of an index below kExecutingUnits.
+constexpr Unit unitAt(std::size_t index) {
+  return static_cast<Unit>(index);
+}
 
 /// Whether a field is read as two's complement.
 enum class Signedness : std::uint8_t { Unsigned, Signed };
@@ -61,8 +79,62 @@ enum class Opcode : std::uint8_t {
 #undef NPU_FIELD
 #undef NPU_INSTRUCTION_END
 
-/// Any one instruction.
-using Instruction = std::variant<End, Sync, Load, Store, Conv, Eltwise, Pool>;
+/// The table row of one field, named by its member (FieldRow<&Conv::kh>::kInfo); read it through
+/// fieldInfo, fieldMin and fieldMax below.
+template <auto Member>
+struct FieldRow;
+
+#define NPU_INSTRUCTION(Name, code, mnemonic, unit, summary)
+#define NPU_FIELD(Name, field, offset, width, signedness, lowest, highest, meaning)   \
+  template <>                                                                         \
+  struct FieldRow<&Name::field> {                                                     \
+    static constexpr FieldInfo kInfo{#field, offset,  width,  Signedness::signedness, \
+                                     lowest, highest, meaning};                       \
+  };
+#define NPU_INSTRUCTION_END(Name)
+#include "npu/isa/instructions.def"
+#undef NPU_INSTRUCTION
+#undef NPU_FIELD
+#undef NPU_INSTRUCTION_END
+
+/// A field's row of the table: `isa::fieldInfo<&Conv::kh>().width`.
+template <auto Member>
+constexpr FieldInfo fieldInfo() {
+  return FieldRow<Member>::kInfo;
+}
+
+/// The lowest legal value of a field: `isa::fieldMin<&Conv::kh>()`.
+template <auto Member>
+constexpr std::int64_t fieldMin() {
+  return FieldRow<Member>::kInfo.lowest;
+}
+
+/// The highest legal value of a field: `isa::fieldMax<&Conv::kh>()`. Code that must stay inside
+/// a field's range reads the limit here, never as a literal.
+template <auto Member>
+constexpr std::int64_t fieldMax() {
+  return FieldRow<Member>::kInfo.highest;
+}
+
+namespace detail {
+template <typename Tuple>
+struct VariantOf;
+template <typename... Types>
+struct VariantOf<std::tuple<Types...>> {
+  using type = std::variant<Types...>;
+};
+}  // namespace detail
+
+/// Any one instruction: a variant of every struct of the table, in table order.
+using Instruction = detail::VariantOf<decltype(std::tuple_cat(
+#define NPU_INSTRUCTION(Name, code, mnemonic, unit, summary) std::tuple<Name>{},
+#define NPU_FIELD(Name, field, offset, width, signedness, lowest, highest, meaning)
+#define NPU_INSTRUCTION_END(Name)
+#include "npu/isa/instructions.def"
+#undef NPU_INSTRUCTION
+#undef NPU_FIELD
+#undef NPU_INSTRUCTION_END
+    std::tuple<>{}))>::type;
 
 /// An opcode's row of the table: mnemonic, unit and its fields in word order.
 struct OpcodeInfo {
@@ -102,6 +174,20 @@ Unit executingUnit(const Instruction& instruction);
 std::string validate(const Instruction& instruction);
 
 /// Lower-case name of a unit, as messages and traces print it.
-std::string_view unitName(Unit unit);
+constexpr std::string_view unitName(Unit unit) {
+  switch (unit) {
+    case Unit::Load:
+      return "load";
+    case Unit::Compute:
+      return "compute";
+    case Unit::Store:
+      return "store";
+    case Unit::Fetch:
+      return "fetch";
+    case Unit::Any:
+      return "any";
+  }
+  return "?";
+}
 
 }  // namespace npu::isa

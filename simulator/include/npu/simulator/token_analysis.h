@@ -12,8 +12,11 @@
 
 namespace npu::sim {
 
-/// Per instruction: its executing unit (0 load, 1 compute, 2 store; 3 for END), its position on
-/// that unit, and a vector clock: clock[u] = how many instructions of unit u are guaranteed to
+/// The unit TokenOrder records for END, which runs on none of the executing units.
+inline constexpr std::uint8_t kEndUnit = isa::kExecutingUnits;
+
+/// Per instruction: its executing unit (isa::unitIndex; kEndUnit for END), its position on that
+/// unit, and a vector clock: clock[u] = how many instructions of unit u are guaranteed to
 /// have finished before it starts (its own unit counts itself).
 struct TokenOrder {
   std::vector<std::uint8_t> unit;

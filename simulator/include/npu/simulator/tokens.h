@@ -1,4 +1,5 @@
-// Dependency tokens: the four queues between neighbouring units, and which an instruction uses.
+// Dependency tokens: the queues an instruction pops and pushes (the mapping lives in
+// npu/isa/tokens.h).
 #pragma once
 
 #include <array>
@@ -6,20 +7,14 @@
 #include <string_view>
 
 #include "npu/isa/instruction.h"
+#include "npu/isa/tokens.h"
 
 namespace npu::sim {
 
-/// The four token queues; each has one producer unit and one consumer unit.
-enum class TokenQueue : std::uint8_t {
-  LoadToCompute,
-  ComputeToLoad,
-  ComputeToStore,
-  StoreToCompute
-};
-inline constexpr std::size_t kTokenQueues = 4;
-
-/// "load->compute" and so on.
-std::string_view tokenQueueName(TokenQueue queue);
+using isa::kTokenQueues;
+using isa::TokenQueue;
+using isa::tokenQueueName;
+using isa::unitIndex;
 
 /// The queues an instruction pops before it starts and pushes when it has finished.
 struct TokenOps {
@@ -31,10 +26,5 @@ struct TokenOps {
 
 /// Token operations of an instruction on the unit that executes it.
 TokenOps tokenOps(const isa::Instruction& instruction);
-
-/// Index of a unit among the three executing units: 0 load, 1 compute, 2 store.
-inline std::size_t unitIndex(isa::Unit unit) {
-  return unit == isa::Unit::Load ? 0 : (unit == isa::Unit::Compute ? 1 : 2);
-}
 
 }  // namespace npu::sim

@@ -18,10 +18,10 @@ OpFamily sweepFamily(std::uint64_t index);
 
 /// What a sweep draws besides the ordinary cases.
 struct GeneratorOptions {
-  /// About 1% of conv, pool, concat, slice, shuffle and upsample cases get 3900-4400 channels,
-  /// rows or columns
-  /// (the ISA's 12-bit size fields end at 4095), so codegen's handling of those limits is
-  /// checked; a sweep that must pass while such a limit is a known failure turns this off.
+  /// About 1% of conv, pool, concat, slice, shuffle and upsample cases get channels, rows or
+  /// columns around the largest tile extent the ISA's size fields carry
+  /// (isa::limits::kTileExtent), so codegen's handling of those limits is checked; a sweep that
+  /// must pass while such a limit is a known failure turns this off.
   bool fieldLimits = true;
 };
 

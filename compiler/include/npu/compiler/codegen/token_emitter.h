@@ -9,6 +9,7 @@
 
 #include "npu/isa/footprint.h"
 #include "npu/isa/instruction.h"
+#include "npu/isa/tokens.h"
 
 namespace npu::compiler {
 
@@ -19,6 +20,9 @@ namespace npu::compiler {
 /// are ordered transitively, so every instruction pops at most one token per queue.
 class TokenEmitter {
  public:
+  /// One flag per token queue, indexed by isa::TokenQueue.
+  using QueueSet = std::array<bool, isa::kTokenQueues>;
+
   /// Appends an instruction; `origin` tags it (e.g. the op index) for reports; SYNCs the emitter
   /// inserts carry the origin of the instruction that needed them.
   void emit(const isa::Instruction& instruction, std::int64_t origin);
@@ -32,7 +36,7 @@ class TokenEmitter {
  private:
   struct Shadow {
     std::int64_t writer = -1;
-    std::array<std::int64_t, 3> reader{-1, -1, -1};
+    std::array<std::int64_t, isa::kExecutingUnits> reader{-1, -1, -1};
     friend bool operator==(const Shadow&, const Shadow&) = default;
   };
   struct Interval {
@@ -42,10 +46,8 @@ class TokenEmitter {
   using ShadowMap = std::map<std::uint64_t, Interval>;
 
   /// Makes instruction `consumer` (not yet appended, on unit `unit`) wait for `producer`.
-  void require(std::size_t unit, std::int64_t producer, std::int64_t origin,
-               std::array<bool, 4>& pops);
+  void require(std::size_t unit, std::int64_t producer, std::int64_t origin, QueueSet& pops);
   void splitAt(ShadowMap& map, std::uint64_t at);
-  void setPush(std::size_t index, bool towardsNext);
   std::size_t append(const isa::Instruction& instruction, std::int64_t origin);
 
   std::vector<isa::Instruction> m_stream;
@@ -53,7 +55,7 @@ class TokenEmitter {
   std::vector<std::uint8_t> m_units;
   std::array<ShadowMap, 6> m_shadow;
   /// Newest producer index already waited for, per (consumer unit, producer unit).
-  std::array<std::array<std::int64_t, 3>, 3> m_satisfied{
+  std::array<std::array<std::int64_t, isa::kExecutingUnits>, isa::kExecutingUnits> m_satisfied{
       {{-1, -1, -1}, {-1, -1, -1}, {-1, -1, -1}}};
 };
 

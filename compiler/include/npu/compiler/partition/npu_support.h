@@ -56,7 +56,7 @@ struct NpuSupport {
 };
 
 /// Decides whether `node` can run on the NPU under `strategy`, within the NPU's field limits
-/// (kernel, stride and dilation <= 15, padding <= 63, pooling window <= 255).
+/// (kernel, stride, dilation, padding and pooling window; npu/isa/limits.h).
 NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy strategy);
 
 /// The NHWC shape the NPU holds an fp32 activation of shape `shape` in: [1, C, H, W] ->
