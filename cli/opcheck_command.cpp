@@ -43,11 +43,11 @@ bench::InjectedBug parseBugOption(const std::string& name) {
   return *bug;
 }
 
-bench::Engine engineOf(const OpcheckOptions& o) {
+runtime::Engine engineOf(const OpcheckOptions& o) {
   if (o.rtl) {
-    return bench::Engine::Rtl;
+    return runtime::Engine::Rtl;
   }
-  return o.mode == "timed" ? bench::Engine::Timed : bench::Engine::Functional;
+  return *runtime::parseEngine(o.mode);  // CLI11 admits functional and timed
 }
 
 int replay(const OpcheckOptions& o) {
@@ -70,7 +70,7 @@ int replay(const OpcheckOptions& o) {
   const bench::CaseResult result = bench::checkCase(repro.opCase, check);
   const std::string context =
       fmt::format("{} ({}, {}{})", bench::describeCase(repro.opCase), check.hw.name,
-                  bench::engineName(check.engine),
+                  runtime::engineName(check.engine),
                   check.bug == bench::InjectedBug::None
                       ? ""
                       : ", injected bug " + std::string(bench::bugName(check.bug)));

@@ -172,17 +172,17 @@ bool sameHardware(const isa::NpuConfig& a, const isa::NpuConfig& b) {
 
 }  // namespace
 
-void checkRtlHardware(const isa::Program& program) {
+void checkRtlHardware(const isa::NpuConfig& target) {
   const isa::NpuConfig& config = rtlConfig();
-  if (!sameHardware(config, program.config)) {
+  if (!sameHardware(config, target)) {
     fail("the program targets hardware config '{}', but the RTL model was built for '{}'",
-         program.config.name, config.name);
+         target.name, config.name);
   }
 }
 
 RtlResult runRtl(const isa::Program& program, const RtlOptions& options) {
   const isa::NpuConfig& config = rtlConfig();
-  checkRtlHardware(program);
+  checkRtlHardware(program.config);
   RtlResult result;
   result.ddr = isa::DdrImage::fromProgram(program);
   result.endCycles.assign(program.instructions.size(), 0);

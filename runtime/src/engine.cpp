@@ -43,7 +43,7 @@ sim::SimOptions simOptionsFor(Engine engine) {
 EngineRun runOnEngine(const isa::Program& program, Engine engine, const EngineOptions& options) {
   EngineRun run;
   if (engine == Engine::Rtl) {
-    rtl::checkRtlHardware(program);
+    rtl::checkRtlHardware(program.config);
     try {
       rtl::RtlResult result = rtl::runRtl(program, options.rtl);
       run.ddr = std::move(result.ddr);

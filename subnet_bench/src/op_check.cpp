@@ -21,7 +21,6 @@ namespace {
 
 constexpr std::array<std::string_view, 5> kBugNames{"none", "conv-bias-bit", "conv-clip-hi",
                                                     "eltwise-zero-point", "expected-off-by-one"};
-constexpr std::array<std::string_view, 3> kEngineNames{"functional", "timed", "rtl"};
 
 /// Data seeds tried per shrinking candidate before it is rejected.
 constexpr int kSeedsPerCandidate = 3;
@@ -133,26 +132,11 @@ std::uint64_t differingOutputBytes(const compiler::CompiledProgram& compiled,
 /// Runs the program on the chosen engine; a fault becomes a failure result.
 std::optional<CaseResult> runEngine(const isa::Program& program, Engine engine,
                                     isa::DdrImage& ddr) {
-  if (engine == Engine::Rtl) {
-    if (!(program.config == rtl::rtlConfig())) {
-      fail("opcheck: the RTL model is built for hardware '{}', not '{}'", rtl::rtlConfig().name,
-           program.config.name);
-    }
-    try {
-      ddr = rtl::runRtl(program).ddr;
-    } catch (const Error& e) {
-      return CaseResult{Verdict::Fail, "fault", fmt::format("rtl: {}", e.what())};
-    }
-    return std::nullopt;
+  runtime::EngineRun run = runtime::runOnEngine(program, engine);
+  if (run.fault) {
+    return CaseResult{Verdict::Fail, "fault", *run.fault};
   }
-  sim::SimOptions options;
-  options.mode = engine == Engine::Timed ? sim::SimMode::Timed : sim::SimMode::Functional;
-  sim::SimResult result = sim::simulate(program, options);
-  if (result.fault) {
-    return CaseResult{Verdict::Fail, "fault",
-                      fmt::format("{}: {}", engineName(engine), result.fault->what())};
-  }
-  ddr = std::move(result.ddr);
+  ddr = std::move(run.ddr);
   return std::nullopt;
 }
 
@@ -418,10 +402,6 @@ std::string_view featureName(unsigned bit) {
   return bit < kNames.size() ? kNames[bit] : "?";
 }
 
-std::string_view engineName(Engine engine) {
-  return kEngineNames[static_cast<std::size_t>(engine)];
-}
-
 std::string_view bugName(InjectedBug bug) {
   return kBugNames[static_cast<std::size_t>(bug)];
 }
@@ -445,6 +425,9 @@ std::string bugNames() {
 
 CaseResult checkCase(const OpCase& opCase, const CheckOptions& options) {
   validateCase(opCase);
+  if (options.engine == Engine::Rtl) {
+    rtl::checkRtlHardware(options.hw);  // a question the RTL cannot answer, not a failing case
+  }
   try {
     return checkValidCase(opCase, options);
   } catch (const Error& e) {

@@ -383,12 +383,8 @@ class ReproReader {
         repro.hw = value.Scalar();
       } else if (key == "mode") {
         const std::string mode = value.IsScalar() ? value.Scalar() : "";
-        if (mode == "functional") {
-          repro.engine = Engine::Functional;
-        } else if (mode == "timed") {
-          repro.engine = Engine::Timed;
-        } else if (mode == "rtl") {
-          repro.engine = Engine::Rtl;
+        if (const std::optional<Engine> engine = runtime::parseEngine(mode)) {
+          repro.engine = *engine;
         } else {
           fail("{}: mode '{}' is not functional, timed or rtl", where, mode);
         }

@@ -522,7 +522,9 @@ TEST(OpcheckCase, RtlEngineRefusesAnotherHardwareConfig) {
     checkCase(c, check);
     FAIL() << "expected an error";
   } catch (const Error& e) {
-    EXPECT_STREQ(e.what(), "opcheck: the RTL model is built for hardware 'npu-s', not 'npu-l'");
+    EXPECT_STREQ(e.what(),
+                 "the program targets hardware config 'npu-l', but the RTL model was built for "
+                 "'npu-s'");
   }
 }
 

@@ -34,8 +34,9 @@ struct RtlResult {
 /// The hardware config the RTL model was generated from (rtl/generated/npu_config_*_pkg.sv).
 const isa::NpuConfig& rtlConfig();
 
-/// Throws npu::Error when `program` targets another hardware config than rtlConfig().
-void checkRtlHardware(const isa::Program& program);
+/// Throws npu::Error when programs for `target` cannot run on the RTL (it is not the hardware
+/// config rtlConfig() the model was generated from).
+void checkRtlHardware(const isa::NpuConfig& target);
 
 /// Runs `program` on the RTL. Throws npu::Error when the program targets a different hardware
 /// config, when fetch decodes an illegal opcode, on a DDR access outside the image, or when the

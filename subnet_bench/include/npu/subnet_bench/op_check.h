@@ -9,18 +9,14 @@
 #include <vector>
 
 #include "npu/isa/npu_config.h"
+#include "npu/runtime/engine.h"
 #include "npu/subnet_bench/op_case.h"
 
 namespace npu::bench {
 
-/// Where a compiled case runs.
-enum class Engine : std::uint8_t {
-  Functional,  ///< the functional simulator (fast; the default)
-  Timed,       ///< the SystemC cycle model
-  Rtl,         ///< the Verilator RTL model (its hardware config only)
-};
-
-std::string_view engineName(Engine engine);
+/// Where a compiled case runs: the project's one engine enum (runtime/engine.h).
+using runtime::Engine;
+using runtime::engineName;
 
 /// Debug switch: a deliberate numerics bug planted between codegen and the engine (or in the
 /// expected values), so tests can show that opcheck finds and shrinks a real-looking bug. The
