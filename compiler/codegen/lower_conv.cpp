@@ -1,6 +1,8 @@
-// CONV lowering: output-channel blocks x row bands x input-channel chunks, each tile a LOAD of
-// the padded input band, weight and parameter LOADs when their SRAM half holds something else,
-// the fused CONV, and a STORE of the band once its last input-channel chunk is done.
+// CONV lowering in two steps: planConv cuts the layer into output-channel blocks x row bands x
+// input-channel chunks within the SRAM halves (all limits checked there); emitConv emits each
+// tile: a LOAD of the padded input band, weight and parameter LOADs when their SRAM half holds
+// something else, the fused CONV, and a STORE of the band once its last input-channel chunk is
+// done.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -50,13 +52,28 @@ std::vector<std::uint8_t> parameterBlob(const QConv& conv, std::int64_t oc0, std
   return blob;
 }
 
-}  // namespace
+/// How a conv is cut into tiles, decided before anything is emitted: work units (an
+/// output-channel block of one group, or a block of depthwise channels), the input-channel chunk
+/// accumulated per CONV, and per unit the output rows of a band.
+struct ConvPlan {
+  ConvShape s{};
+  std::int64_t effKh = 0;  ///< dilated kernel height
+  std::int64_t inW = 0;    ///< padded input width
+  std::int64_t icChunk = 0;
+  struct Unit {
+    std::int64_t ic0, icCount, oc0, ocCount;
+    std::int64_t chunks;    ///< input-channel chunks accumulated into one band
+    std::int64_t bandRows;  ///< output rows per band
+  };
+  std::vector<Unit> units;
+};
 
-void lowerConv(LoweringContext& ctx, const QConv& conv) {
+ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
   const auto& in = ctx.graph.tensors[conv.input].shape;
   const auto& out = ctx.graph.tensors[conv.output].shape;
   const auto& p = conv.params;
-  ConvShape s{};
+  ConvPlan plan;
+  ConvShape& s = plan.s;
   s.h = in[1];
   s.w = in[2];
   s.c = in[3];
@@ -78,21 +95,17 @@ void lowerConv(LoweringContext& ctx, const QConv& conv) {
   if (!isa::limits::paddingFits(p.pads[0], p.pads[1], p.pads[2], p.pads[3])) {
     fail("layer '{}': padding above {} is not supported by LOAD", name, isa::limits::kPadTop);
   }
-  const std::int64_t effKh = (s.kh - 1) * p.dilations[0] + 1;
-  const std::int64_t inW = s.w + p.pads[1] + p.pads[3];
+  plan.effKh = (s.kh - 1) * p.dilations[0] + 1;
+  plan.inW = s.w + p.pads[1] + p.pads[3];
+  const std::int64_t effKh = plan.effKh;
+  const std::int64_t inW = plan.inW;
   const std::int64_t rows = ctx.config.macRows;
   const std::int64_t cols = ctx.config.macCols;
   const std::int64_t lutBytes = p.output.lut ? 256 : 0;
   checkTileWidth(name, inW, s.ow);
-  const std::uint64_t inputAddress = ctx.tensors[conv.input].address;
-  const std::uint64_t outputAddress = ctx.tensors[conv.output].address;
 
-  // Work units: (input channel range, output channel range, depthwise?) per group or channel block.
-  struct Unit {
-    std::int64_t ic0, icCount, oc0, ocCount;
-  };
-  std::vector<Unit> units;
-  std::int64_t icChunk = 0;
+  // Work units: (input channel range, output channel range) per group or channel block.
+  std::int64_t& icChunk = plan.icChunk;
   if (s.depthwise) {
     std::int64_t cb = std::min(s.c, kMaxTileDim);
     auto fits = [&](std::int64_t n) {
@@ -107,7 +120,7 @@ void lowerConv(LoweringContext& ctx, const QConv& conv) {
       fail("layer '{}': SRAM too small for one depthwise channel", name);
     }
     for (std::int64_t c0 = 0; c0 < s.c; c0 += cb) {
-      units.push_back({c0, std::min(cb, s.c - c0), c0, std::min(cb, s.c - c0)});
+      plan.units.push_back({c0, std::min(cb, s.c - c0), c0, std::min(cb, s.c - c0), 1, 0});
     }
     icChunk = cb;
   } else {
@@ -131,24 +144,40 @@ void lowerConv(LoweringContext& ctx, const QConv& conv) {
     }
     for (std::int64_t g = 0; g < s.groups; ++g) {
       for (std::int64_t o = 0; o < s.kg; o += ob) {
-        units.push_back({g * s.cg, s.cg, g * s.kg + o, std::min(ob, s.kg - o)});
+        plan.units.push_back({g * s.cg, s.cg, g * s.kg + o, std::min(ob, s.kg - o),
+                              (s.cg + icChunk - 1) / icChunk, 0});
       }
     }
   }
 
-  for (const Unit& unit : units) {
-    const std::int64_t chunks = s.depthwise ? 1 : (unit.icCount + icChunk - 1) / icChunk;
+  // Row bands: as many output rows as the input and output halves (and, when input-channel
+  // chunks accumulate, the accumulator) hold.
+  for (ConvPlan::Unit& unit : plan.units) {
     const std::int64_t chunkWidth = s.depthwise ? unit.icCount : std::min(icChunk, unit.icCount);
-    const std::int64_t bandRows = maxRows(
+    unit.bandRows = maxRows(
         name, s.oh,
         [&](std::int64_t r) {
           const std::int64_t inRows = (r - 1) * p.strides[0] + effKh;
           return inRows * inW * chunkWidth <= ctx.slots.inputBytes() &&
                  r * s.ow * unit.ocCount <= ctx.slots.outputBytes() &&
-                 (chunks == 1 || r * s.ow * unit.ocCount <= ctx.slots.accumulatorEntries());
+                 (unit.chunks == 1 || r * s.ow * unit.ocCount <= ctx.slots.accumulatorEntries());
         },
         fmt::format("input half {} B, output half {} B", ctx.slots.inputBytes(),
                     ctx.slots.outputBytes()));
+  }
+  return plan;
+}
+
+/// Emits `plan`: per unit its constants, then per band and input-channel chunk the input LOAD,
+/// weight and parameter LOADs where their SRAM half holds something else, the CONV, and the
+/// band's STORE.
+void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
+  const ConvShape& s = plan.s;
+  const auto& p = conv.params;
+  const std::string& name = conv.name;
+  const std::uint64_t inputAddress = ctx.tensors[conv.input].address;
+  const std::uint64_t outputAddress = ctx.tensors[conv.output].address;
+  for (const ConvPlan::Unit& unit : plan.units) {
     // The parameter block of this output-channel range.
     const std::string parameterTag = fmt::format("{}/p{}", name, unit.oc0);
     bool loadParameters = false;
@@ -157,43 +186,31 @@ void lowerConv(LoweringContext& ctx, const QConv& conv) {
     const std::uint64_t parameterAddress =
         ctx.constants.add(fmt::format("{}.params.oc{}", name, unit.oc0), parameters);
     std::vector<std::uint64_t> weightAddress;
-    for (std::int64_t chunk = 0; chunk < chunks; ++chunk) {
-      const std::int64_t ic0 = s.depthwise ? 0 : chunk * icChunk;
-      const std::int64_t icn = s.depthwise ? 1 : std::min(icChunk, unit.icCount - ic0);
+    for (std::int64_t chunk = 0; chunk < unit.chunks; ++chunk) {
+      const std::int64_t ic0 = s.depthwise ? 0 : chunk * plan.icChunk;
+      const std::int64_t icn = s.depthwise ? 1 : std::min(plan.icChunk, unit.icCount - ic0);
       weightAddress.push_back(ctx.constants.add(
           fmt::format("{}.weights.oc{}.ic{}", name, unit.oc0, ic0),
           weightBlob(conv, s, unit.oc0, unit.ocCount, s.depthwise ? 0 : ic0, icn)));
     }
-    for (std::int64_t oy = 0; oy < s.oh; oy += bandRows) {
+    for (std::int64_t oy = 0; oy < s.oh; oy += unit.bandRows) {
       const RowBand band =
-          rowBand(oy, std::min(bandRows, s.oh - oy), p.strides[0], effKh, p.pads[0], s.h);
+          rowBand(oy, std::min(unit.bandRows, s.oh - oy), p.strides[0], plan.effKh, p.pads[0], s.h);
       if (band.inRows < 1) {
         fail("layer '{}': an output band reads only padding; not supported", name);
       }
       std::int64_t outputSram = 0;
-      for (std::int64_t chunk = 0; chunk < chunks; ++chunk) {
+      for (std::int64_t chunk = 0; chunk < unit.chunks; ++chunk) {
         const auto [inputSram, outSram] = ctx.slots.nextStep();
         if (chunk == 0) {
           outputSram = outSram;
         }
-        const std::int64_t ic0 = unit.ic0 + (s.depthwise ? 0 : chunk * icChunk);
+        const std::int64_t ic0 = unit.ic0 + (s.depthwise ? 0 : chunk * plan.icChunk);
         const std::int64_t icn =
-            s.depthwise ? unit.icCount : std::min(icChunk, unit.ic0 + unit.icCount - ic0);
-        isa::Load load;
-        load.buf = 0;
-        load.pad_value = p.inputZeroPoint;
-        load.sram_addr = inputSram;
-        load.ddr_addr = static_cast<std::int64_t>(inputAddress) + (band.inRow * s.w) * s.c + ic0;
-        load.y_size = band.inRows;
-        load.x_size = s.w;
-        load.c_bytes = icn;
-        load.ddr_row_stride = s.w * s.c;
-        load.ddr_col_stride = s.c;
-        load.pad_top = band.padTop;
-        load.pad_bottom = band.padBottom;
-        load.pad_left = p.pads[1];
-        load.pad_right = p.pads[3];
-        ctx.emit(load);
+            s.depthwise ? unit.icCount : std::min(plan.icChunk, unit.ic0 + unit.icCount - ic0);
+        ctx.load(0, inputSram,
+                 channelBand(inputAddress, band.inRow, band.inRows, s.w, s.c, ic0, icn),
+                 {band.padTop, band.padBottom, p.pads[1], p.pads[3], p.inputZeroPoint});
         bool loadWeights = false;
         const std::int64_t weightSram =
             ctx.slots.weightSlot(fmt::format("{}/w{}/{}", name, unit.oc0, chunk), loadWeights);
@@ -215,7 +232,7 @@ void lowerConv(LoweringContext& ctx, const QConv& conv) {
         instruction.lut_addr = parameterSram + 12 * unit.ocCount;
         instruction.out_h = band.outRows;
         instruction.out_w = s.ow;
-        instruction.in_w = inW;
+        instruction.in_w = plan.inW;
         instruction.in_c = icn;
         instruction.out_c = unit.ocCount;
         instruction.kh = s.kh;
@@ -230,23 +247,21 @@ void lowerConv(LoweringContext& ctx, const QConv& conv) {
         instruction.clip_hi = p.output.clipHi;
         instruction.depthwise = s.depthwise ? 1 : 0;
         instruction.acc_init = chunk == 0 ? 1 : 0;
-        instruction.finalize = chunk + 1 == chunks ? 1 : 0;
+        instruction.finalize = chunk + 1 == unit.chunks ? 1 : 0;
         instruction.use_lut = p.output.lut && instruction.finalize != 0 ? 1 : 0;
         instruction.double_round = p.output.rounding == golden::Rounding::Double ? 1 : 0;
         ctx.emit(instruction);
       }
-      isa::Store store;
-      store.sram_addr = outputSram;
-      store.ddr_addr =
-          static_cast<std::int64_t>(outputAddress) + (band.outRow * s.ow) * s.k + unit.oc0;
-      store.y_size = band.outRows;
-      store.x_size = s.ow;
-      store.c_bytes = unit.ocCount;
-      store.ddr_row_stride = s.ow * s.k;
-      store.ddr_col_stride = s.k;
-      ctx.emit(store);
+      ctx.store(outputSram, channelBand(outputAddress, band.outRow, band.outRows, s.ow, s.k,
+                                        unit.oc0, unit.ocCount));
     }
   }
+}
+
+}  // namespace
+
+void lowerConv(LoweringContext& ctx, const QConv& conv) {
+  emitConv(ctx, conv, planConv(ctx, conv));
 }
 
 }  // namespace npu::compiler

@@ -14,31 +14,18 @@
 namespace npu::compiler {
 namespace {
 
-/// What a copy reads of its NHWC input: `rows` x `cols` pixels of `channels` consecutive
-/// channels, the first at byte `offset` of the tensor, rows `rowStride` and columns `colStride`
-/// bytes apart in DDR.
-struct SourceWindow {
-  std::int64_t offset = 0;
-  std::int64_t rows = 0;
-  std::int64_t cols = 0;
-  std::int64_t channels = 0;
-  std::int64_t rowStride = 0;
-  std::int64_t colStride = 0;
-};
-
 /// Channels [begin, begin + count) of every pixel of `input`.
-SourceWindow channelWindow(const LoweringContext& ctx, TensorId input, std::int64_t begin,
-                           std::int64_t count) {
+DdrBlock channelWindow(const LoweringContext& ctx, TensorId input, std::int64_t begin,
+                       std::int64_t count) {
   const auto& shape = ctx.graph.tensors[input].shape;
-  return {begin, shape[1], shape[2], count, shape[2] * shape[3], shape[3]};
+  return channelBand(ctx.tensors[input].address, 0, shape[1], shape[2], shape[3], begin, count);
 }
 
-/// Copies `window` of `input` band by band; `place` emits the stores of one band given the
-/// output SRAM address, the first window row and the row count.
-void copyBands(LoweringContext& ctx, const std::string& name, TensorId input,
-               const SourceWindow& window,
+/// Copies `window` (a block of an input in DDR) band by band; `place` emits the stores of one
+/// band given the output SRAM address, the first window row and the row count.
+void copyBands(LoweringContext& ctx, const std::string& name, const DdrBlock& window,
                const std::function<void(std::int64_t, std::int64_t, std::int64_t)>& place) {
-  const std::int64_t h = window.rows, w = window.cols, c = window.channels;
+  const std::int64_t h = window.rows, w = window.cols, c = window.bytes;
   checkTileWidth(name, w, w);
   if (c > kMaxTileDim) {
     fail("layer '{}': {} channels exceed the {} a copy tile can hold", name, c, kMaxTileDim);
@@ -53,22 +40,13 @@ void copyBands(LoweringContext& ctx, const std::string& name, TensorId input,
   for (std::int64_t y = 0; y < h; y += rows) {
     const std::int64_t n = std::min(rows, h - y);
     const auto [inputSram, outputSram] = ctx.slots.nextStep();
-    const std::uint64_t bandAddress =
-        ctx.tensors[input].address +
-        static_cast<std::uint64_t>(window.offset + y * window.rowStride);
+    DdrBlock band = window;
+    band.address = window.address + y * window.rowStride;
+    band.rows = n;
     if (dense) {
-      ctx.loadFlat(0, inputSram, bandAddress, n * w * c);
+      ctx.loadFlat(0, inputSram, static_cast<std::uint64_t>(band.address), n * w * c);
     } else {
-      isa::Load load;
-      load.buf = 0;
-      load.sram_addr = inputSram;
-      load.ddr_addr = static_cast<std::int64_t>(bandAddress);
-      load.y_size = n;
-      load.x_size = w;
-      load.c_bytes = c;
-      load.ddr_row_stride = window.rowStride;
-      load.ddr_col_stride = window.colStride;
-      ctx.emit(load);
+      ctx.load(0, inputSram, band);
     }
     isa::Pool copy;
     copy.op = 0;
@@ -106,18 +84,9 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
     for (const TensorId id : concat->inputs) {
       const auto& in = ctx.graph.tensors[id].shape;
       const std::int64_t w = in[2], c = in[3];
-      copyBands(ctx, name, id, channelWindow(ctx, id, 0, c),
+      copyBands(ctx, name, channelWindow(ctx, id, 0, c),
                 [&](std::int64_t sram, std::int64_t y, std::int64_t n) {
-                  isa::Store store;
-                  store.sram_addr = sram;
-                  store.ddr_addr =
-                      static_cast<std::int64_t>(outputAddress) + y * w * out[3] + offset;
-                  store.y_size = n;
-                  store.x_size = w;
-                  store.c_bytes = c;
-                  store.ddr_row_stride = w * out[3];
-                  store.ddr_col_stride = out[3];
-                  ctx.emit(store);
+                  ctx.store(sram, channelBand(outputAddress, y, n, w, out[3], offset, c));
                 });
       offset += c;
     }
@@ -127,22 +96,16 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
     const std::int64_t w = out[2], c = out[3];
     const auto& in = ctx.graph.tensors[slice->input].shape;
     const std::int64_t pixel = in[3], row = in[2] * in[3];
-    const SourceWindow window{slice->rowBegin * row + slice->colBegin * pixel + slice->channelBegin,
-                              out[1],
-                              w,
-                              c,
-                              slice->rowStep * row,
-                              slice->colStep * pixel};
-    copyBands(ctx, name, slice->input, window,
-              [&](std::int64_t sram, std::int64_t y, std::int64_t n) {
-                isa::Store store;
-                store.sram_addr = sram;
-                store.ddr_addr = static_cast<std::int64_t>(outputAddress) + y * w * c;
-                store.y_size = 1;
-                store.x_size = 1;
-                store.c_bytes = n * w * c;
-                ctx.emit(store);
-              });
+    const DdrBlock window{static_cast<std::int64_t>(ctx.tensors[slice->input].address) +
+                              slice->rowBegin * row + slice->colBegin * pixel + slice->channelBegin,
+                          out[1],
+                          w,
+                          c,
+                          slice->rowStep * row,
+                          slice->colStep * pixel};
+    copyBands(ctx, name, window, [&](std::int64_t sram, std::int64_t y, std::int64_t n) {
+      ctx.store(sram, flatBlock(outputAddress + static_cast<std::uint64_t>(y * w * c), n * w * c));
+    });
     return;
   }
   if (const auto* shuffle = std::get_if<QShuffle>(&op)) {
@@ -150,22 +113,14 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
     // per column, columns `groups` bytes apart, one row per pixel.
     const std::int64_t w = out[2], c = out[3], perGroup = c / shuffle->groups;
     for (std::int64_t g = 0; g < shuffle->groups; ++g) {
-      copyBands(ctx, name, shuffle->input,
-                channelWindow(ctx, shuffle->input, g * perGroup, perGroup),
+      copyBands(ctx, name, channelWindow(ctx, shuffle->input, g * perGroup, perGroup),
                 [&](std::int64_t sram, std::int64_t y, std::int64_t n) {
                   if (n * w > isa::limits::kStoreRows) {
                     fail("layer '{}': a band of {} pixels exceeds the {} rows of a STORE", name,
                          n * w, isa::limits::kStoreRows);
                   }
-                  isa::Store store;
-                  store.sram_addr = sram;
-                  store.ddr_addr = static_cast<std::int64_t>(outputAddress) + y * w * c + g;
-                  store.y_size = n * w;
-                  store.x_size = perGroup;
-                  store.c_bytes = 1;
-                  store.ddr_row_stride = c;
-                  store.ddr_col_stride = shuffle->groups;
-                  ctx.emit(store);
+                  ctx.store(sram, {static_cast<std::int64_t>(outputAddress) + y * w * c + g, n * w,
+                                   perGroup, 1, c, shuffle->groups});
                 });
     }
     return;
@@ -174,20 +129,13 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
   const auto& in = ctx.graph.tensors[upsample.input].shape;
   const std::int64_t w = in[2], c = in[3], fh = upsample.factorH, fw = upsample.factorW;
   const std::int64_t outW = w * fw;
-  copyBands(ctx, name, upsample.input, channelWindow(ctx, upsample.input, 0, c),
+  copyBands(ctx, name, channelWindow(ctx, upsample.input, 0, c),
             [&](std::int64_t sram, std::int64_t y, std::int64_t n) {
               for (std::int64_t dy = 0; dy < fh; ++dy) {
                 for (std::int64_t dx = 0; dx < fw; ++dx) {
-                  isa::Store store;
-                  store.sram_addr = sram;
-                  store.ddr_addr =
-                      static_cast<std::int64_t>(outputAddress) + ((y * fh + dy) * outW + dx) * c;
-                  store.y_size = n;
-                  store.x_size = w;
-                  store.c_bytes = c;
-                  store.ddr_row_stride = fh * outW * c;
-                  store.ddr_col_stride = fw * c;
-                  ctx.emit(store);
+                  ctx.store(sram, {static_cast<std::int64_t>(outputAddress) +
+                                       ((y * fh + dy) * outW + dx) * c,
+                                   n, w, c, fh * outW * c, fw * c});
                 }
               }
             });

@@ -107,15 +107,9 @@ void lowerEltwise(LoweringContext& ctx, const QOp& op) {
       const auto index = static_cast<std::size_t>(k);
       const std::uint64_t address = ctx.tensors[inputs[index]].address;
       if (perChannel[index]) {
-        isa::Load load;
-        load.buf = 0;
-        load.sram_addr = inputSram + k * count;
-        load.ddr_addr = static_cast<std::int64_t>(address);
-        load.y_size = 1;
-        load.x_size = count / channels;
-        load.c_bytes = channels;
-        load.ddr_col_stride = 0;  // every pixel reads the same C bytes
-        ctx.emit(load);
+        // Every pixel reads the same C bytes: a column stride of 0.
+        ctx.load(0, inputSram + k * count,
+                 {static_cast<std::int64_t>(address), 1, count / channels, channels, 0, 0});
       } else {
         ctx.loadFlat(0, inputSram + k * count, address + static_cast<std::uint64_t>(at), count);
       }
@@ -133,13 +127,8 @@ void lowerEltwise(LoweringContext& ctx, const QOp& op) {
     instruction.lut_addr = parameterSram + 24;
     instruction.count = count;
     ctx.emit(instruction);
-    isa::Store store;
-    store.sram_addr = outputSram;
-    store.ddr_addr = static_cast<std::int64_t>(ctx.tensors[output].address) + at;
-    store.y_size = 1;
-    store.x_size = 1;
-    store.c_bytes = count;
-    ctx.emit(store);
+    ctx.store(outputSram,
+              flatBlock(ctx.tensors[output].address + static_cast<std::uint64_t>(at), count));
   }
 }
 

@@ -58,21 +58,9 @@ void emitPool(LoweringContext& ctx, const PoolJob& job) {
         fail("layer '{}': an output band reads only padding; not supported", job.name);
       }
       const auto [inputSram, outputSram] = ctx.slots.nextStep();
-      isa::Load load;
-      load.pad_value = job.padValue;
-      load.sram_addr = inputSram;
-      load.ddr_addr =
-          static_cast<std::int64_t>(ctx.tensors[job.input].address) + band.inRow * w * c + c0;
-      load.y_size = band.inRows;
-      load.x_size = w;
-      load.c_bytes = cn;
-      load.ddr_row_stride = w * c;
-      load.ddr_col_stride = c;
-      load.pad_top = band.padTop;
-      load.pad_bottom = band.padBottom;
-      load.pad_left = job.pads[1];
-      load.pad_right = job.pads[3];
-      ctx.emit(load);
+      ctx.load(0, inputSram,
+               channelBand(ctx.tensors[job.input].address, band.inRow, band.inRows, w, c, c0, cn),
+               {band.padTop, band.padBottom, job.pads[1], job.pads[3], job.padValue});
       isa::Pool pool;
       pool.op = job.average ? 1 : 0;
       pool.in_addr = inputSram;
@@ -88,16 +76,8 @@ void emitPool(LoweringContext& ctx, const PoolJob& job) {
       pool.avg_mult = reciprocal.multiplier;
       pool.avg_shift = reciprocal.shift;
       ctx.emit(pool);
-      isa::Store store;
-      store.sram_addr = outputSram;
-      store.ddr_addr =
-          static_cast<std::int64_t>(ctx.tensors[job.output].address) + band.outRow * ow * c + c0;
-      store.y_size = band.outRows;
-      store.x_size = ow;
-      store.c_bytes = cn;
-      store.ddr_row_stride = ow * c;
-      store.ddr_col_stride = c;
-      ctx.emit(store);
+      ctx.store(outputSram, channelBand(ctx.tensors[job.output].address, band.outRow, band.outRows,
+                                        ow, c, c0, cn));
     }
   }
 }

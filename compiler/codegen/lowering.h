@@ -57,6 +57,34 @@ class SramSlots {
   int m_lastParameter = 1;
 };
 
+/// A block of bytes in DDR as LOAD and STORE address it: `rows` x `cols` runs of `bytes`
+/// consecutive bytes, the first at `address`, runs `colStride` and rows `rowStride` bytes apart.
+struct DdrBlock {
+  std::int64_t address = 0;
+  std::int64_t rows = 1;
+  std::int64_t cols = 1;
+  std::int64_t bytes = 0;
+  std::int64_t rowStride = 0;
+  std::int64_t colStride = 0;
+};
+
+/// `bytes` consecutive bytes from `address`.
+DdrBlock flatBlock(std::uint64_t address, std::int64_t bytes);
+
+/// Rows [row, row + rows) of channels [c0, c0 + cn) of the NHWC tensor at `address` whose rows
+/// are `width` pixels of `channels` channels: the band a conv, pool or store reads or writes.
+DdrBlock channelBand(std::uint64_t address, std::int64_t row, std::int64_t rows, std::int64_t width,
+                     std::int64_t channels, std::int64_t c0, std::int64_t cn);
+
+/// The padding a LOAD adds around its block, filled with `value`.
+struct LoadPadding {
+  std::int64_t top = 0;
+  std::int64_t bottom = 0;
+  std::int64_t left = 0;
+  std::int64_t right = 0;
+  std::int64_t value = 0;
+};
+
 struct LoweringContext {
   const isa::NpuConfig& config;
   const QuantizedGraph& graph;
@@ -67,9 +95,16 @@ struct LoweringContext {
   std::int64_t op = 0;
 
   void emit(const isa::Instruction& instruction) { emitter.emit(instruction, op); }
+  /// A LOAD of `block` into SRAM `buf` (0 input, 1 weight, 2 parameter) at `sramAddress`.
+  void load(std::int64_t buf, std::int64_t sramAddress, const DdrBlock& block,
+            const LoadPadding& padding = {});
   /// A flat LOAD of `bytes` bytes from DDR into an SRAM (0 input, 1 weight, 2 parameter).
   void loadFlat(std::int64_t buf, std::int64_t sramAddress, std::uint64_t ddrAddress,
-                std::int64_t bytes);
+                std::int64_t bytes) {
+    load(buf, sramAddress, flatBlock(ddrAddress, bytes));
+  }
+  /// A STORE of the output SRAM at `sramAddress` to `block`.
+  void store(std::int64_t sramAddress, const DdrBlock& block);
 };
 
 /// Appends little-endian int32s.

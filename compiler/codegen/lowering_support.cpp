@@ -56,16 +56,49 @@ std::int64_t SramSlots::parameterSlot(const std::string& tag, bool& load) {
   return pick(m_parameterTags, m_lastParameter, m_parameter, tag, load);
 }
 
-void LoweringContext::loadFlat(std::int64_t buf, std::int64_t sramAddress, std::uint64_t ddrAddress,
-                               std::int64_t bytes) {
+DdrBlock flatBlock(std::uint64_t address, std::int64_t bytes) {
+  return {static_cast<std::int64_t>(address), 1, 1, bytes, 0, 0};
+}
+
+DdrBlock channelBand(std::uint64_t address, std::int64_t row, std::int64_t rows, std::int64_t width,
+                     std::int64_t channels, std::int64_t c0, std::int64_t cn) {
+  return {static_cast<std::int64_t>(address) + row * width * channels + c0,
+          rows,
+          width,
+          cn,
+          width * channels,
+          channels};
+}
+
+void LoweringContext::load(std::int64_t buf, std::int64_t sramAddress, const DdrBlock& block,
+                           const LoadPadding& padding) {
   isa::Load load;
   load.buf = buf;
   load.sram_addr = sramAddress;
-  load.ddr_addr = static_cast<std::int64_t>(ddrAddress);
-  load.y_size = 1;
-  load.x_size = 1;
-  load.c_bytes = bytes;
+  load.ddr_addr = block.address;
+  load.y_size = block.rows;
+  load.x_size = block.cols;
+  load.c_bytes = block.bytes;
+  load.ddr_row_stride = block.rowStride;
+  load.ddr_col_stride = block.colStride;
+  load.pad_top = padding.top;
+  load.pad_bottom = padding.bottom;
+  load.pad_left = padding.left;
+  load.pad_right = padding.right;
+  load.pad_value = padding.value;
   emit(load);
+}
+
+void LoweringContext::store(std::int64_t sramAddress, const DdrBlock& block) {
+  isa::Store store;
+  store.sram_addr = sramAddress;
+  store.ddr_addr = block.address;
+  store.y_size = block.rows;
+  store.x_size = block.cols;
+  store.c_bytes = block.bytes;
+  store.ddr_row_stride = block.rowStride;
+  store.ddr_col_stride = block.colStride;
+  emit(store);
 }
 
 void appendInt32(std::vector<std::uint8_t>& blob, std::int32_t value) {
