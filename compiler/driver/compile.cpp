@@ -19,12 +19,6 @@
 namespace npu::compiler {
 namespace {
 
-#ifdef NDEBUG
-constexpr bool kDebugBuild = false;
-#else
-constexpr bool kDebugBuild = true;
-#endif
-
 // clang-format off
 constexpr std::array kBackEndStages = {
   Stage{"partition", "which node runs where: NPU segments and host segments (the partition report)"},
@@ -67,7 +61,7 @@ class StageGuard {
  public:
   explicit StageGuard(const PipelineOptions& options) : m_options(options) {}
 
-  bool verifying() const { return m_options.verifyEach || kDebugBuild; }
+  bool verifying() const { return verifiesEachStage(m_options); }
 
   /// Dumps `text()` when `stage` was asked for.
   template <typename Text>

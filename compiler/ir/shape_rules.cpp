@@ -539,6 +539,16 @@ std::vector<InferredOutput> inferConstantOfShape(const Node& node, const Inputs&
 std::vector<InferredOutput> inferOutputTypes(const Node& node,
                                              std::span<const KnownValue* const> values) {
   Inputs in(node, values);
+  // The op families op_kind.h names share one rule each.
+  if (isActivation(node.op)) {
+    return inferActivation(node, in);
+  }
+  if (isUnaryMath(node.op)) {
+    return inferUnary(node, in);
+  }
+  if (isReduction(node.op)) {
+    return inferReduce(node, in);
+  }
   switch (node.op) {
     case OpKind::Conv:
       return inferConv(node, in);
@@ -550,18 +560,6 @@ std::vector<InferredOutput> inferOutputTypes(const Node& node,
       return inferGemm(node, in);
     case OpKind::MatMul:
       return inferMatMul(in);
-    case OpKind::Relu:
-    case OpKind::LeakyRelu:
-    case OpKind::Clip:
-    case OpKind::Sigmoid:
-    case OpKind::Tanh:
-    case OpKind::HardSigmoid:
-    case OpKind::HardSwish:
-    case OpKind::Silu:
-    case OpKind::Gelu:
-    case OpKind::Mish:
-    case OpKind::Softplus:
-      return inferActivation(node, in);
     case OpKind::PRelu:
       return inferPRelu(in);
     case OpKind::Add:
@@ -573,31 +571,6 @@ std::vector<InferredOutput> inferOutputTypes(const Node& node,
     case OpKind::Min:
     case OpKind::Max:
       return inferVariadic(node, in);
-    case OpKind::Sqrt:
-    case OpKind::Reciprocal:
-    case OpKind::Exp:
-    case OpKind::Log:
-    case OpKind::Neg:
-    case OpKind::Abs:
-    case OpKind::Floor:
-    case OpKind::Ceil:
-    case OpKind::Round:
-    case OpKind::Sign:
-    case OpKind::Sin:
-    case OpKind::Cos:
-    case OpKind::Softsign:
-    case OpKind::Erf:
-      return inferUnary(node, in);
-    case OpKind::ReduceMean:
-    case OpKind::ReduceSum:
-    case OpKind::ReduceMax:
-    case OpKind::ReduceMin:
-    case OpKind::ReduceL1:
-    case OpKind::ReduceL2:
-    case OpKind::ReduceSumSquare:
-    case OpKind::ReduceLogSumExp:
-    case OpKind::ReduceProd:
-      return inferReduce(node, in);
     case OpKind::ArgMax:
     case OpKind::ArgMin:
       return inferArgExtreme(node, in);

@@ -50,11 +50,7 @@ void fold(Graph& graph, std::size_t convIndex, std::size_t bnIndex, std::vector<
   std::span<const float> weights = w.data->floats();
   std::size_t channels = gamma.size();
   std::size_t perChannel = weights.size() / channels;
-  std::vector<float> bias(channels, 0.0F);
-  if (conv.input(2).valid()) {
-    std::span<const float> b = constantData(graph, conv.input(2))->floats();
-    bias.assign(b.begin(), b.end());
-  }
+  const std::vector<float> bias = convBias(graph, conv);
 
   std::vector<float> newWeights(weights.size());
   std::vector<float> newBias(channels);
@@ -68,16 +64,7 @@ void fold(Graph& graph, std::size_t convIndex, std::size_t bnIndex, std::vector<
     }
     newBias[c] = static_cast<float>((static_cast<double>(bias[c]) - mean[c]) * scale + beta[c]);
   }
-  std::string base = conv.name;
-  Shape weightShape = w.shape;
-  ValueId weightId =
-      addFloatConstant(graph, base + ".weight_bn", weightShape, std::move(newWeights));
-  ValueId biasId = addFloatConstant(graph, base + ".bias_bn", {static_cast<std::int64_t>(channels)},
-                                    std::move(newBias));
-  Node& target = graph.nodes()[convIndex];
-  target.inputs.resize(3);
-  target.inputs[1] = weightId;
-  target.inputs[2] = biasId;
+  replaceConvParameters(graph, convIndex, "bn", std::move(newWeights), std::move(newBias));
   absorbConsumer(graph, convIndex, bnIndex, removed);
 }
 

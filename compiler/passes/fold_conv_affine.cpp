@@ -101,26 +101,14 @@ bool foldInto(Graph& graph, const Uses& uses, std::size_t n, std::vector<bool>& 
   std::span<const float> weights = w.data->floats();
   std::size_t perOutput = weights.size() / static_cast<std::size_t>(channels);
   std::vector<float> newWeights(weights.size());
-  std::vector<float> newBias(static_cast<std::size_t>(channels), 0.0F);
-  if (conv.input(2).valid()) {
-    std::span<const float> b = constantData(graph, conv.input(2))->floats();
-    newBias.assign(b.begin(), b.end());
-  }
+  std::vector<float> newBias = convBias(graph, conv);
   for (std::size_t c = 0; c < newBias.size(); ++c) {
     for (std::size_t i = 0; i < perOutput; ++i) {
       newWeights[c * perOutput + i] = weights[c * perOutput + i] * affine->scale[c];
     }
     newBias[c] = newBias[c] * affine->scale[c] + affine->shift[c];
   }
-  std::string base = conv.name;
-  Shape weightShape = w.shape;
-  ValueId weightId =
-      addFloatConstant(graph, base + ".weight_affine", weightShape, std::move(newWeights));
-  ValueId biasId = addFloatConstant(graph, base + ".bias_affine", {channels}, std::move(newBias));
-  Node& target = graph.nodes()[n];
-  target.inputs.resize(3);
-  target.inputs[1] = weightId;
-  target.inputs[2] = biasId;
+  replaceConvParameters(graph, n, "affine", std::move(newWeights), std::move(newBias));
   absorbConsumer(graph, n, readerIndex, removed);
   return true;
 }
@@ -174,11 +162,7 @@ bool foldFromProducer(Graph& graph, const Uses& uses, std::size_t n, std::vector
   std::int64_t taps = w.shape[2] * w.shape[3];
   std::int64_t outputsPerGroup = outputs / params.group;
   std::vector<float> newWeights(weights.size());
-  std::vector<float> newBias(static_cast<std::size_t>(outputs), 0.0F);
-  if (conv.input(2).valid()) {
-    std::span<const float> b = constantData(graph, conv.input(2))->floats();
-    newBias.assign(b.begin(), b.end());
-  }
+  std::vector<float> newBias = convBias(graph, conv);
   for (std::int64_t o = 0; o < outputs; ++o) {
     double shift = 0.0;
     for (std::int64_t i = 0; i < perGroupIn; ++i) {
@@ -191,16 +175,8 @@ bool foldFromProducer(Graph& graph, const Uses& uses, std::size_t n, std::vector
     }
     newBias[static_cast<std::size_t>(o)] += static_cast<float>(shift);
   }
-  std::string base = conv.name;
-  Shape weightShape = w.shape;
-  ValueId weightId =
-      addFloatConstant(graph, base + ".weight_affine", weightShape, std::move(newWeights));
-  ValueId biasId = addFloatConstant(graph, base + ".bias_affine", {outputs}, std::move(newBias));
-  Node& target = graph.nodes()[n];
-  target.inputs.resize(3);
-  target.inputs[0] = x;
-  target.inputs[1] = weightId;
-  target.inputs[2] = biasId;
+  replaceConvParameters(graph, n, "affine", std::move(newWeights), std::move(newBias));
+  graph.nodes()[n].inputs[0] = x;
   removed[*producer] = true;
   return true;
 }

@@ -82,6 +82,10 @@ void checkDumpNames(const PipelineOptions& options) {
 
 }  // namespace
 
+bool verifiesEachStage(const PipelineOptions& options) {
+  return options.verifyEach || kDebugBuild;
+}
+
 std::span<const Pass> frontEndPasses() {
   return kPipeline;
 }
@@ -90,7 +94,7 @@ void runFrontEndPasses(Graph& graph, const PipelineOptions& options) {
   checkDumpNames(options);
   for (const Pass& pass : kPipeline) {
     pass.run(graph);
-    if (options.verifyEach || kDebugBuild) {
+    if (verifiesEachStage(options)) {
       try {
         verifyGraph(graph);
       } catch (const Error& e) {

@@ -48,6 +48,30 @@ void absorbConsumer(Graph& graph, std::size_t producer, std::size_t consumer,
   removed.at(consumer) = true;
 }
 
+std::vector<float> convBias(const Graph& graph, const Node& conv) {
+  const std::int64_t outputs = graph.value(conv.input(1)).shape.at(0);
+  if (!conv.input(2).valid()) {
+    return std::vector<float>(static_cast<std::size_t>(outputs), 0.0F);
+  }
+  std::span<const float> b = constantData(graph, conv.input(2))->floats();
+  return {b.begin(), b.end()};
+}
+
+void replaceConvParameters(Graph& graph, std::size_t index, std::string_view suffix,
+                           std::vector<float> weights, std::vector<float> bias) {
+  const std::string base = graph.nodes()[index].name;
+  const Shape weightShape = graph.value(graph.nodes()[index].input(1)).shape;
+  const auto outputs = static_cast<std::int64_t>(bias.size());
+  ValueId weightId = addFloatConstant(graph, base + ".weight_" + std::string(suffix), weightShape,
+                                      std::move(weights));
+  ValueId biasId =
+      addFloatConstant(graph, base + ".bias_" + std::string(suffix), {outputs}, std::move(bias));
+  Node& target = graph.nodes()[index];
+  target.inputs.resize(3);
+  target.inputs[1] = weightId;
+  target.inputs[2] = biasId;
+}
+
 ValueId addFloatConstant(Graph& graph, std::string_view base, Shape shape,
                          std::vector<float> values) {
   return graph.addConstant(graph.uniqueValueName(base), std::move(shape),

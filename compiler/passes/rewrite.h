@@ -25,6 +25,14 @@ bool bypassNode(Graph& graph, std::size_t index, ValueId in, ValueId out);
 void absorbConsumer(Graph& graph, std::size_t producer, std::size_t consumer,
                     std::vector<bool>& removed);
 
+/// The bias of Conv `conv` (zeros when it has none); its weight and bias must be constants.
+std::vector<float> convBias(const Graph& graph, const Node& conv);
+
+/// Gives Conv node `index` new constant weights (shape unchanged) and bias, named after the conv
+/// with `suffix` (e.g. "bn" -> NAME.weight_bn); the old constants stay for dead-code elimination.
+void replaceConvParameters(Graph& graph, std::size_t index, std::string_view suffix,
+                           std::vector<float> weights, std::vector<float> bias);
+
 /// A new typed f32 constant named after `base`.
 ValueId addFloatConstant(Graph& graph, std::string_view base, Shape shape,
                          std::vector<float> values);

@@ -28,6 +28,9 @@ struct PipelineOptions {
   std::function<void(std::string_view pass, const std::string& dump)> dumpSink;
 };
 
+/// Whether each stage verifies its result: when asked (verifyEach), and always in debug builds.
+bool verifiesEachStage(const PipelineOptions& options);
+
 /// The front-end passes in pipeline order (a pass may appear more than once).
 std::span<const Pass> frontEndPasses();
 
