@@ -10,122 +10,166 @@
 
 namespace npu::sim {
 
-TokenOrder analyzeTokens(std::span<const isa::Instruction> instructions,
-                         const isa::NpuConfig& config) {
-  using Clock = std::array<std::uint32_t, 3>;
-  const std::size_t n = instructions.size();
-  TokenOrder order;
-  order.unit.resize(n, kEndUnit);
-  order.sequence.resize(n, 0);
-  order.clock.resize(n, Clock{});
+namespace {
 
-  std::array<std::uint32_t, 3> executed{};
-  std::array<Clock, 3> unitClock{};
-  std::array<std::deque<std::size_t>, 3> queues;
-  std::array<std::deque<Clock>, kTokenQueues> tokens;  // the pusher's clock rides on each token
-  const auto queueDepth = static_cast<std::size_t>(config.instructionQueueDepth);
-  const auto tokenDepth = static_cast<std::size_t>(config.tokenQueueDepth);
-  std::vector<TokenOps> ops(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    ops[i] = tokenOps(instructions[i]);
-    if (!std::holds_alternative<isa::End>(instructions[i])) {
-      order.unit[i] = static_cast<std::uint8_t>(unitIndex(isa::executingUnit(instructions[i])));
+using Clock = std::array<std::uint32_t, 3>;
+
+/// The token protocol run abstractly: fetch dispatches instructions in order into the unit
+/// queues; each unit runs its head instruction once the tokens it pops are there and the queues
+/// it pushes have room; every token carries its pusher's vector clock.
+class TokenMachine {
+ public:
+  TokenMachine(std::span<const isa::Instruction> instructions, const isa::NpuConfig& config)
+      : m_instructions(instructions),
+        m_queueDepth(static_cast<std::size_t>(config.instructionQueueDepth)),
+        m_tokenDepth(static_cast<std::size_t>(config.tokenQueueDepth)) {
+    const std::size_t n = instructions.size();
+    m_order.unit.resize(n, kEndUnit);
+    m_order.sequence.resize(n, 0);
+    m_order.clock.resize(n, Clock{});
+    m_ops.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      m_ops[i] = tokenOps(instructions[i]);
+      if (!std::holds_alternative<isa::End>(instructions[i])) {
+        m_order.unit[i] = static_cast<std::uint8_t>(unitIndex(isa::executingUnit(instructions[i])));
+      }
     }
   }
 
-  std::size_t fetch = 0;
-  bool fetching = true;
-  while (true) {
+  /// Fetch dispatches in order while the target queue has room; END stops it. True on progress.
+  bool dispatch() {
+    const std::size_t n = m_instructions.size();
     bool progress = false;
-    // Fetch dispatches in order while the target queue has room; END stops it.
-    while (fetching && fetch < n) {
-      if (order.unit[fetch] == kEndUnit) {
-        fetching = false;
+    while (m_fetching && m_fetch < n) {
+      if (m_order.unit[m_fetch] == kEndUnit) {
+        m_fetching = false;
         break;
       }
-      auto& queue = queues[order.unit[fetch]];
-      if (queue.size() >= queueDepth) {
+      auto& queue = m_queues[m_order.unit[m_fetch]];
+      if (queue.size() >= m_queueDepth) {
         break;
       }
-      queue.push_back(fetch++);
+      queue.push_back(m_fetch++);
       progress = true;
     }
-    if (fetch >= n) {
-      fetching = false;
+    if (m_fetch >= n) {
+      m_fetching = false;
     }
-    for (std::size_t u = 0; u < 3; ++u) {
-      while (!queues[u].empty()) {
-        const std::size_t i = queues[u].front();
-        const TokenOps& op = ops[i];
-        bool ready = true;
-        for (std::size_t p = 0; p < op.popCount; ++p) {
-          ready = ready && !tokens[static_cast<std::size_t>(op.pops[p])].empty();
-        }
-        for (std::size_t p = 0; p < op.pushCount; ++p) {
-          ready = ready && tokens[static_cast<std::size_t>(op.pushes[p])].size() < tokenDepth;
-        }
-        if (!ready) {
-          break;
-        }
-        Clock clock = unitClock[u];
-        for (std::size_t p = 0; p < op.popCount; ++p) {
-          auto& queue = tokens[static_cast<std::size_t>(op.pops[p])];
-          for (std::size_t k = 0; k < 3; ++k) {
-            clock[k] = std::max(clock[k], queue.front()[k]);
-          }
-          queue.pop_front();
-        }
-        order.sequence[i] = executed[u]++;
-        clock[u] = executed[u];
-        order.clock[i] = clock;
-        unitClock[u] = clock;
-        for (std::size_t p = 0; p < op.pushCount; ++p) {
-          tokens[static_cast<std::size_t>(op.pushes[p])].push_back(clock);
-        }
-        queues[u].pop_front();
-        progress = true;
-      }
-    }
-    const bool drained = queues[0].empty() && queues[1].empty() && queues[2].empty();
-    if (!fetching && drained) {
-      return order;
-    }
-    if (!progress) {
-      break;
-    }
+    return progress;
   }
 
-  // Deadlock: describe what every unit and fetch is waiting for.
-  std::array<UnitState, 3> units;
-  for (std::size_t u = 0; u < 3; ++u) {
-    if (queues[u].empty()) {
-      continue;
-    }
-    const std::size_t i = queues[u].front();
-    UnitState& state = units[u];
-    state.instruction = i;
-    for (std::size_t p = 0; p < ops[i].popCount; ++p) {
-      if (tokens[static_cast<std::size_t>(ops[i].pops[p])].empty()) {
-        state.activity = UnitState::Activity::TokenWait;
-        state.tokens.push_back(ops[i].pops[p]);
+  /// Unit `u` runs every head instruction whose tokens allow it. True on progress.
+  bool execute(std::size_t u) {
+    bool progress = false;
+    while (!m_queues[u].empty() && ready(m_queues[u].front())) {
+      const std::size_t i = m_queues[u].front();
+      const TokenOps& op = m_ops[i];
+      Clock clock = m_unitClock[u];
+      for (std::size_t p = 0; p < op.popCount; ++p) {
+        auto& queue = m_tokens[static_cast<std::size_t>(op.pops[p])];
+        for (std::size_t k = 0; k < 3; ++k) {
+          clock[k] = std::max(clock[k], queue.front()[k]);
+        }
+        queue.pop_front();
       }
+      m_order.sequence[i] = m_executed[u]++;
+      clock[u] = m_executed[u];
+      m_order.clock[i] = clock;
+      m_unitClock[u] = clock;
+      for (std::size_t p = 0; p < op.pushCount; ++p) {
+        m_tokens[static_cast<std::size_t>(op.pushes[p])].push_back(clock);
+      }
+      m_queues[u].pop_front();
+      progress = true;
     }
-    if (state.tokens.empty()) {
-      state.activity = UnitState::Activity::TokenFull;
-      for (std::size_t p = 0; p < ops[i].pushCount; ++p) {
-        if (tokens[static_cast<std::size_t>(ops[i].pushes[p])].size() >= tokenDepth) {
-          state.tokens.push_back(ops[i].pushes[p]);
+    return progress;
+  }
+
+  /// Fetch has stopped and every queue is empty.
+  bool done() const {
+    return !m_fetching && m_queues[0].empty() && m_queues[1].empty() && m_queues[2].empty();
+  }
+
+  TokenOrder takeOrder() { return std::move(m_order); }
+
+  /// The deadlock fault: what every unit and fetch is waiting for.
+  [[noreturn]] void throwDeadlock() const {
+    std::array<UnitState, 3> units;
+    for (std::size_t u = 0; u < 3; ++u) {
+      if (m_queues[u].empty()) {
+        continue;
+      }
+      const std::size_t i = m_queues[u].front();
+      UnitState& state = units[u];
+      state.instruction = i;
+      for (std::size_t p = 0; p < m_ops[i].popCount; ++p) {
+        if (m_tokens[static_cast<std::size_t>(m_ops[i].pops[p])].empty()) {
+          state.activity = UnitState::Activity::TokenWait;
+          state.tokens.push_back(m_ops[i].pops[p]);
+        }
+      }
+      if (state.tokens.empty()) {
+        state.activity = UnitState::Activity::TokenFull;
+        for (std::size_t p = 0; p < m_ops[i].pushCount; ++p) {
+          if (m_tokens[static_cast<std::size_t>(m_ops[i].pushes[p])].size() >= m_tokenDepth) {
+            state.tokens.push_back(m_ops[i].pushes[p]);
+          }
         }
       }
     }
+    FetchState fetchState;
+    fetchState.activity = m_fetching ? FetchState::Activity::QueueFull : FetchState::Activity::Done;
+    fetchState.instruction = m_fetch;
+    const std::int64_t first = oldestHeldInstruction(units, fetchState);
+    throw SimFault(FaultKind::Deadlock, first,
+                   fmt::format("deadlock fault at instruction {}: no unit can progress{}", first,
+                               describeUnits(units, fetchState, m_instructions)));
   }
-  FetchState fetchState;
-  fetchState.activity = fetching ? FetchState::Activity::QueueFull : FetchState::Activity::Done;
-  fetchState.instruction = fetch;
-  const std::int64_t first = oldestHeldInstruction(units, fetchState);
-  throw SimFault(FaultKind::Deadlock, first,
-                 fmt::format("deadlock fault at instruction {}: no unit can progress{}", first,
-                             describeUnits(units, fetchState, instructions)));
+
+ private:
+  /// Instruction `i`'s pops have a token each and its pushes have room.
+  bool ready(std::size_t i) const {
+    const TokenOps& op = m_ops[i];
+    bool ready = true;
+    for (std::size_t p = 0; p < op.popCount; ++p) {
+      ready = ready && !m_tokens[static_cast<std::size_t>(op.pops[p])].empty();
+    }
+    for (std::size_t p = 0; p < op.pushCount; ++p) {
+      ready = ready && m_tokens[static_cast<std::size_t>(op.pushes[p])].size() < m_tokenDepth;
+    }
+    return ready;
+  }
+
+  std::span<const isa::Instruction> m_instructions;
+  std::size_t m_queueDepth;
+  std::size_t m_tokenDepth;
+  TokenOrder m_order;
+  std::vector<TokenOps> m_ops;
+  std::array<std::uint32_t, 3> m_executed{};
+  std::array<Clock, 3> m_unitClock{};
+  std::array<std::deque<std::size_t>, 3> m_queues;
+  std::array<std::deque<Clock>, kTokenQueues> m_tokens;  // the pusher's clock rides on each token
+  std::size_t m_fetch = 0;
+  bool m_fetching = true;
+};
+
+}  // namespace
+
+TokenOrder analyzeTokens(std::span<const isa::Instruction> instructions,
+                         const isa::NpuConfig& config) {
+  TokenMachine machine(instructions, config);
+  while (true) {
+    bool progress = machine.dispatch();
+    for (std::size_t u = 0; u < 3; ++u) {
+      progress = machine.execute(u) || progress;
+    }
+    if (machine.done()) {
+      return machine.takeOrder();
+    }
+    if (!progress) {
+      machine.throwDeadlock();
+    }
+  }
 }
 
 }  // namespace npu::sim
