@@ -93,124 +93,128 @@ bool printRtl(const runtime::MainJobReport& report) {
   return ok;
 }
 
+/// npu run: the main job, with its reports.
+void addRunCommand(CLI::App& app, Action& action) {
+  auto o = std::make_shared<ModelOptions>();
+  CLI::App* command = app.add_subcommand(
+      "run", "Compile a model, run it on the simulator, verify against golden, report");
+  addModelOptions(command, *o);
+  command->add_option("--data", o->data, "Inputs to run: a .npy file or directory");
+  command->add_option("--labels", o->labels, "Integer labels (.npy) for top-1 accuracy");
+  command->add_option("--mode", o->mode, "Simulator engine: timed (default) or functional")
+      ->check(CLI::IsMember({"timed", "functional"}));
+  command->add_option("--out", o->out, "Report directory (default: out/run)");
+  command->add_option("--count", o->count, "Run at most this many inputs (default: all)")
+      ->check(CLI::Range(1, 1'000'000'000));
+  command->add_flag("--rtl", o->rtl, "Also co-simulate the first input on the RTL");
+  command->callback([&action, o] {
+    action = [o] {
+      runtime::MainJobOptions job = jobOptions(*o);
+      job.progress = progress;
+      job.rtl = o->rtl;
+      const fs::path out = o->out.empty() ? fs::path("out/run") : fs::path(o->out);
+      createDirectories(out);
+      fmt::print("npu run: {} on {} ({} mode)\n", job.model.string(), job.hw.string(), o->mode);
+      std::fflush(stdout);
+      const runtime::MainJobReport report = runtime::runMainJob(job);
+      fmt::print("\n{}\n{}", report.partitionReport, runtime::formatRunSummary(report));
+      writeTextFile(out / "report.md", runtime::runReportMarkdown(report));
+      writeTextFile(out / "report.json", runtime::runReportJson(report));
+      writeTextFile(out / "report.html", runtime::runReportHtml(report));
+      fmt::print("reports: {0}/report.md, {0}/report.json, {0}/report.html\n", out.string());
+      bool ok = report.pass();
+      if (o->rtl) {
+        ok = printRtl(report) && ok;
+      }
+      return ok ? 0 : 1;
+    };
+  });
+}
+
+/// npu compile: the programs of the NPU segments, with stage dumps.
+void addCompileCommand(CLI::App& app, Action& action) {
+  auto o = std::make_shared<ModelOptions>();
+  auto output = std::make_shared<std::string>();
+  auto stages = std::make_shared<compiler::PipelineOptions>();
+  CLI::App* command =
+      app.add_subcommand("compile", "Compile a model to an NPU program file (.npub)");
+  addModelOptions(command, *o);
+  command->add_option("-o,--output", *output, "Program file to write")->required();
+  command
+      ->add_option("--dump-after", stages->dumpAfter,
+                   "Print the IR after these stages: front-end pass names, partition, "
+                   "quantize, codegen, or all")
+      ->delimiter(',');
+  command->add_flag("--verify-each", stages->verifyEach, "Verify the result of every stage");
+  command->callback([&action, o, output, stages] {
+    action = [o, output, stages] {
+      const runtime::MainJobOptions job = jobOptions(*o);
+      const runtime::PreparedModel prepared = runtime::prepareModel(job, *stages);
+      const auto& programs = prepared.compiled.programs;
+      if (programs.empty()) {
+        fail("{}: no layer runs on the NPU (nothing to compile)", job.model.string());
+      }
+      for (std::size_t i = 0; i < programs.size(); ++i) {
+        fs::path path = *output;
+        if (programs.size() > 1) {
+          path.replace_filename(
+              fmt::format("{}.segment{}{}", path.stem().string(), i, path.extension().string()));
+        }
+        isa::writeProgramFile(path, programs[i].program);
+        fmt::print("{}: {} instructions, {} DDR init segments (NPU segment {})\n", path.string(),
+                   programs[i].program.instructions.size(), programs[i].program.segments.size(), i);
+      }
+      return 0;
+    };
+  });
+}
+
+/// npu export: one bring-up bundle per NPU segment.
+void addExportCommand(CLI::App& app, Action& action) {
+  auto o = std::make_shared<ModelOptions>();
+  CLI::App* command = app.add_subcommand(
+      "export", "Write the bring-up bundle (DDR images, program, expected results, dumps)");
+  addModelOptions(command, *o);
+  command->add_option("--out", o->out, "Bundle directory")->required();
+  command->callback([&action, o] {
+    action = [o] {
+      const runtime::MainJobOptions job = jobOptions(*o);
+      const runtime::PreparedModel prepared = runtime::prepareModel(job);
+      const auto inputs =
+          runtime::segmentInputs(prepared.compiled, prepared.compiled.calibration.front());
+      const std::size_t count = prepared.compiled.programs.size();
+      if (count == 0) {
+        fail("{}: no layer runs on the NPU (nothing to export)", job.model.string());
+      }
+      for (std::size_t i = 0; i < count; ++i) {
+        const runtime::SegmentImages images =
+            runtime::segmentImages(prepared.compiled, i, inputs[i]);
+        const runtime::EngineRun timed =
+            runtime::runOnEngine(images.compiled.program, runtime::Engine::Timed);
+        if (timed.fault) {
+          fail("export: NPU segment {}: {}", i, *timed.fault);
+        }
+        if (timed.ddr.firstDifference(images.expected)) {
+          fail("export: NPU segment {}: the simulator's final DDR differs from golden", i);
+        }
+        const fs::path dir =
+            count == 1 ? fs::path(o->out) : fs::path(o->out) / fmt::format("segment{}", i);
+        runtime::writeBundle(dir, images.compiled, prepared.compiled.graphs[i], images.values,
+                             images.expected, timed.totalCycles);
+        fmt::print("{}: bundle of NPU segment {} ({} instructions, {} expected cycles)\n",
+                   dir.string(), i, images.compiled.program.instructions.size(), timed.totalCycles);
+      }
+      return 0;
+    };
+  });
+}
+
 }  // namespace
 
 void addModelCommands(CLI::App& app, Action& action) {
-  // npu run
-  {
-    auto o = std::make_shared<ModelOptions>();
-    CLI::App* command = app.add_subcommand(
-        "run", "Compile a model, run it on the simulator, verify against golden, report");
-    addModelOptions(command, *o);
-    command->add_option("--data", o->data, "Inputs to run: a .npy file or directory");
-    command->add_option("--labels", o->labels, "Integer labels (.npy) for top-1 accuracy");
-    command->add_option("--mode", o->mode, "Simulator engine: timed (default) or functional")
-        ->check(CLI::IsMember({"timed", "functional"}));
-    command->add_option("--out", o->out, "Report directory (default: out/run)");
-    command->add_option("--count", o->count, "Run at most this many inputs (default: all)")
-        ->check(CLI::Range(1, 1'000'000'000));
-    command->add_flag("--rtl", o->rtl, "Also co-simulate the first input on the RTL");
-    command->callback([&action, o] {
-      action = [o] {
-        runtime::MainJobOptions job = jobOptions(*o);
-        job.progress = progress;
-        job.rtl = o->rtl;
-        const fs::path out = o->out.empty() ? fs::path("out/run") : fs::path(o->out);
-        createDirectories(out);
-        fmt::print("npu run: {} on {} ({} mode)\n", job.model.string(), job.hw.string(), o->mode);
-        std::fflush(stdout);
-        const runtime::MainJobReport report = runtime::runMainJob(job);
-        fmt::print("\n{}\n{}", report.partitionReport, runtime::formatRunSummary(report));
-        writeTextFile(out / "report.md", runtime::runReportMarkdown(report));
-        writeTextFile(out / "report.json", runtime::runReportJson(report));
-        writeTextFile(out / "report.html", runtime::runReportHtml(report));
-        fmt::print("reports: {0}/report.md, {0}/report.json, {0}/report.html\n", out.string());
-        bool ok = report.pass();
-        if (o->rtl) {
-          ok = printRtl(report) && ok;
-        }
-        return ok ? 0 : 1;
-      };
-    });
-  }
-  // npu compile
-  {
-    auto o = std::make_shared<ModelOptions>();
-    auto output = std::make_shared<std::string>();
-    auto stages = std::make_shared<compiler::PipelineOptions>();
-    CLI::App* command =
-        app.add_subcommand("compile", "Compile a model to an NPU program file (.npub)");
-    addModelOptions(command, *o);
-    command->add_option("-o,--output", *output, "Program file to write")->required();
-    command
-        ->add_option("--dump-after", stages->dumpAfter,
-                     "Print the IR after these stages: front-end pass names, partition, "
-                     "quantize, codegen, or all")
-        ->delimiter(',');
-    command->add_flag("--verify-each", stages->verifyEach, "Verify the result of every stage");
-    command->callback([&action, o, output, stages] {
-      action = [o, output, stages] {
-        const runtime::MainJobOptions job = jobOptions(*o);
-        const runtime::PreparedModel prepared = runtime::prepareModel(job, *stages);
-        const auto& programs = prepared.compiled.programs;
-        if (programs.empty()) {
-          fail("{}: no layer runs on the NPU (nothing to compile)", job.model.string());
-        }
-        for (std::size_t i = 0; i < programs.size(); ++i) {
-          fs::path path = *output;
-          if (programs.size() > 1) {
-            path.replace_filename(
-                fmt::format("{}.segment{}{}", path.stem().string(), i, path.extension().string()));
-          }
-          isa::writeProgramFile(path, programs[i].program);
-          fmt::print("{}: {} instructions, {} DDR init segments (NPU segment {})\n", path.string(),
-                     programs[i].program.instructions.size(), programs[i].program.segments.size(),
-                     i);
-        }
-        return 0;
-      };
-    });
-  }
-  // npu export
-  {
-    auto o = std::make_shared<ModelOptions>();
-    CLI::App* command = app.add_subcommand(
-        "export", "Write the bring-up bundle (DDR images, program, expected results, dumps)");
-    addModelOptions(command, *o);
-    command->add_option("--out", o->out, "Bundle directory")->required();
-    command->callback([&action, o] {
-      action = [o] {
-        const runtime::MainJobOptions job = jobOptions(*o);
-        const runtime::PreparedModel prepared = runtime::prepareModel(job);
-        const auto inputs =
-            runtime::segmentInputs(prepared.compiled, prepared.compiled.calibration.front());
-        const std::size_t count = prepared.compiled.programs.size();
-        if (count == 0) {
-          fail("{}: no layer runs on the NPU (nothing to export)", job.model.string());
-        }
-        for (std::size_t i = 0; i < count; ++i) {
-          const runtime::SegmentImages images =
-              runtime::segmentImages(prepared.compiled, i, inputs[i]);
-          const runtime::EngineRun timed =
-              runtime::runOnEngine(images.compiled.program, runtime::Engine::Timed);
-          if (timed.fault) {
-            fail("export: NPU segment {}: {}", i, *timed.fault);
-          }
-          if (timed.ddr.firstDifference(images.expected)) {
-            fail("export: NPU segment {}: the simulator's final DDR differs from golden", i);
-          }
-          const fs::path dir =
-              count == 1 ? fs::path(o->out) : fs::path(o->out) / fmt::format("segment{}", i);
-          runtime::writeBundle(dir, images.compiled, prepared.compiled.graphs[i], images.values,
-                               images.expected, timed.totalCycles);
-          fmt::print("{}: bundle of NPU segment {} ({} instructions, {} expected cycles)\n",
-                     dir.string(), i, images.compiled.program.instructions.size(),
-                     timed.totalCycles);
-        }
-        return 0;
-      };
-    });
-  }
+  addRunCommand(app, action);
+  addCompileCommand(app, action);
+  addExportCommand(app, action);
 }
 
 }  // namespace npu::cli

@@ -140,20 +140,16 @@ PreparedModel prepareModel(const MainJobOptions& options, const compiler::Pipeli
   return prepared;
 }
 
-MainJobReport runMainJob(const MainJobOptions& options) {
-  PreparedModel prepared = prepareModel(options);
+namespace {
+
+/// What the compile decided: hardware, partition, quantization.
+void describeCompilation(MainJobReport& report, const MainJobOptions& options,
+                         const PreparedModel& prepared) {
   const compiler::CompiledModel& compiled = prepared.compiled;
   const compiler::QuantizedModel& model = compiled.model;
   const compiler::Graph& graph = model.graph;
-
-  MainJobReport report;
   report.model = options.model.string();
   report.hardware = compiled.hw.name;
-  if (options.engine == Engine::Rtl) {
-    fail(
-        "the main job runs its inputs on the functional or timed engine; the RTL co-simulates the "
-        "first one (--rtl)");
-  }
   report.mode = std::string(engineName(options.engine));
   report.strategy = std::string(compiler::strategyName(model.partition.strategy));
   report.calibrationSource = prepared.calibrationSource;
@@ -175,11 +171,14 @@ MainJobReport runMainJob(const MainJobOptions& options) {
   report.clockMhz = compiled.hw.clockMhz;
   report.peakMacsPerCycle = compiled.hw.macRows * compiled.hw.macCols;
   report.ddrBytesPerCycle = compiled.hw.ddrBytesPerCycle;
+}
 
-  const Inputs data = loadData(options, graph, compiled.calibration, prepared.calibrationSource);
-  report.dataSource = data.source;
-
-  // Every input on the simulator, verified; accuracy against fp32 and the labels.
+/// Every input on the engine, verified; accuracy against fp32 and the labels. Returns the first
+/// input's segment runs (their cycles serve the per-layer table).
+std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& options,
+                                  const compiler::CompiledModel& compiled, const Inputs& data) {
+  const compiler::QuantizedModel& model = compiled.model;
+  const compiler::Graph& graph = model.graph;
   compiler::Interpreter fp32(graph);
   std::size_t fp32Correct = 0;
   std::size_t int8Correct = 0;
@@ -231,36 +230,52 @@ MainJobReport runMainJob(const MainJobOptions& options) {
       report.int8Top1 = 100.0 * static_cast<double>(int8Correct) / n;
     }
   }
+  return firstRun;
+}
 
-  // Cycles per layer from the first input (a timing-only timed run in functional mode).
-  std::vector<std::vector<std::uint64_t>> endCycles(compiled.programs.size());
-  std::vector<std::uint64_t> segmentCycles(compiled.programs.size(), 0);
-  if (!data.samples.empty()) {
-    if (options.engine == Engine::Timed) {
-      for (const SegmentRun& s : firstRun) {
-        endCycles[s.npuSegment] = s.endCycles;
-        segmentCycles[s.npuSegment] = s.stats.totalCycles;
-      }
-    } else {
-      const auto inputs = segmentInputs(compiled, data.samples.front());
-      for (std::size_t i = 0; i < compiled.programs.size(); ++i) {
-        compiler::CompiledProgram program = compiled.programs[i];
-        compiler::setProgramInputs(program, compiled.graphs[i],
-                                   compiled.programInputs(i, inputs[i]));
-        sim::SimResult timing = sim::simulate(
-            program.program, sim::SimOptions{.mode = sim::SimMode::Timed, .countOnly = true});
-        if (timing.fault) {
-          fail("{}: NPU segment {}: {}", graph.source(), model.npuSegments[i].segment,
-               timing.fault->what());
-        }
-        endCycles[i] = std::move(timing.endCycles);
-        segmentCycles[i] = timing.stats.totalCycles;
-      }
-    }
+/// Per NPU segment: every instruction's end cycle and the total.
+struct SegmentTiming {
+  std::vector<std::vector<std::uint64_t>> endCycles;
+  std::vector<std::uint64_t> totalCycles;
+};
+
+/// The first input's cycles: from its timed run, or on the functional engine from a timing-only
+/// timed run (timing does not depend on the data).
+SegmentTiming timeSegments(const MainJobOptions& options, const compiler::CompiledModel& compiled,
+                           const Inputs& data, const std::vector<SegmentRun>& firstRun) {
+  SegmentTiming timing{std::vector<std::vector<std::uint64_t>>(compiled.programs.size()),
+                       std::vector<std::uint64_t>(compiled.programs.size(), 0)};
+  if (data.samples.empty()) {
+    return timing;
   }
+  if (options.engine == Engine::Timed) {
+    for (const SegmentRun& s : firstRun) {
+      timing.endCycles[s.npuSegment] = s.endCycles;
+      timing.totalCycles[s.npuSegment] = s.stats.totalCycles;
+    }
+    return timing;
+  }
+  const auto inputs = segmentInputs(compiled, data.samples.front());
+  for (std::size_t i = 0; i < compiled.programs.size(); ++i) {
+    compiler::CompiledProgram program = compiled.programs[i];
+    compiler::setProgramInputs(program, compiled.graphs[i], compiled.programInputs(i, inputs[i]));
+    EngineOptions countOnly;
+    countOnly.sim.countOnly = true;
+    EngineRun run = runOnEngine(program.program, Engine::Timed, countOnly);
+    if (run.fault) {
+      fail("{}: NPU segment {}: {}", compiled.model.graph.source(),
+           compiled.model.npuSegments[i].segment, *run.fault);
+    }
+    timing.endCycles[i] = std::move(run.endCycles);
+    timing.totalCycles[i] = run.totalCycles;
+  }
+  return timing;
+}
 
-  // Per-layer cosine of int8 (golden, which the DDR check proves equal to the simulator) vs fp32,
-  // through the whole int8 model (the quant-report's accumulated figure), over up to 32 inputs.
+/// Per-layer cosine of int8 (golden, which the DDR check proves equal to the simulator) vs fp32,
+/// through the whole int8 model (the quant-report's accumulated figure), over up to 32 inputs.
+std::map<std::string, double, std::less<>> layerCosines(const compiler::QuantizedModel& model,
+                                                        const Inputs& data) {
   std::map<std::string, double, std::less<>> cosine;
   if (!data.samples.empty()) {
     const std::vector<compiler::TensorMap> first(
@@ -271,8 +286,15 @@ MainJobReport runMainJob(const MainJobOptions& options) {
       cosine[layer.layer] = layer.accumulated.cosine;
     }
   }
+  return cosine;
+}
 
-  // The per-layer table in execution order: host nodes and NPU ops.
+/// The per-layer table in execution order (host nodes and NPU ops) and the NPU totals.
+void addLayers(MainJobReport& report, const compiler::CompiledModel& compiled,
+               const SegmentTiming& timing,
+               const std::map<std::string, double, std::less<>>& cosine) {
+  const compiler::QuantizedModel& model = compiled.model;
+  const compiler::Graph& graph = model.graph;
   std::size_t npuIndex = 0;
   for (std::size_t s = 0; s < model.partition.segments.size(); ++s) {
     const compiler::Segment& segment = model.partition.segments[s];
@@ -292,22 +314,22 @@ MainJobReport runMainJob(const MainJobOptions& options) {
     const compiler::QuantizedGraph& npuGraph = compiled.graphs.at(npuIndex);
     const compiler::CompiledProgram& program = compiled.programs.at(npuIndex);
     const std::vector<LayerStats> stats =
-        layerStats(program, npuGraph, compiled.hw, endCycles[npuIndex]);
-    for (std::size_t i = 0; i < stats.size(); ++i) {
+        layerStats(program, npuGraph, compiled.hw, timing.endCycles[npuIndex]);
+    for (const LayerStats& layer : stats) {
       LayerRow row;
-      row.layer = stats[i].layer;
-      row.kind = stats[i].kind;
+      row.layer = layer.layer;
+      row.kind = layer.kind;
       row.device = "npu";
       row.segment = s;
-      row.macs = stats[i].macs;
-      row.cycles = stats[i].cycles;
-      row.macUtilization = stats[i].macUtilization;
-      row.ddrBytes = stats[i].ddrBytesRead + stats[i].ddrBytesWritten;
-      if (stats[i].ddrBurstBytes > 0) {
+      row.macs = layer.macs;
+      row.cycles = layer.cycles;
+      row.macUtilization = layer.macUtilization;
+      row.ddrBytes = layer.ddrBytesRead + layer.ddrBytesWritten;
+      if (layer.ddrBurstBytes > 0) {
         row.ddrEfficiency =
-            static_cast<double>(row.ddrBytes) / static_cast<double>(stats[i].ddrBurstBytes);
+            static_cast<double>(row.ddrBytes) / static_cast<double>(layer.ddrBurstBytes);
       }
-      row.rooflineCycles = stats[i].rooflineCycles;
+      row.rooflineCycles = layer.rooflineCycles;
       if (auto it = cosine.find(row.layer); it != cosine.end()) {
         row.cosine = it->second;
       }
@@ -315,7 +337,7 @@ MainJobReport runMainJob(const MainJobOptions& options) {
       report.ddrBytes += row.ddrBytes;
       report.layers.push_back(row);
     }
-    report.totalCycles += segmentCycles[npuIndex];
+    report.totalCycles += timing.totalCycles[npuIndex];
     report.programBytes += program.program.instructions.size() * isa::kWordBytes;
     ++npuIndex;
   }
@@ -325,6 +347,26 @@ MainJobReport runMainJob(const MainJobOptions& options) {
         (static_cast<double>(report.totalCycles) * static_cast<double>(report.peakMacsPerCycle));
     report.inferencesPerSecond = report.clockMhz * 1e6 / static_cast<double>(report.totalCycles);
   }
+}
+
+}  // namespace
+
+MainJobReport runMainJob(const MainJobOptions& options) {
+  if (options.engine == Engine::Rtl) {
+    fail(
+        "the main job runs its inputs on the functional or timed engine; the RTL co-simulates the "
+        "first one (--rtl)");
+  }
+  const PreparedModel prepared = prepareModel(options);  // the compiler driver
+  const compiler::CompiledModel& compiled = prepared.compiled;
+  MainJobReport report;
+  describeCompilation(report, options, prepared);
+  const Inputs data =
+      loadData(options, compiled.model.graph, compiled.calibration, prepared.calibrationSource);
+  report.dataSource = data.source;
+  const std::vector<SegmentRun> firstRun = runInputs(report, options, compiled, data);
+  const SegmentTiming timing = timeSegments(options, compiled, data, firstRun);
+  addLayers(report, compiled, timing, layerCosines(compiled.model, data));
   if (options.rtl && !data.samples.empty()) {
     report.rtl = cosimulateModel(compiled, data.samples.front());
   }
