@@ -81,8 +81,9 @@ std::string resultFigures(const SubnetResult& r) {
   }
   std::string text = fmt::format(
       "{} cycles ({}), {} MACs, MAC utilization {}, output cosine vs fp32 {:.5f} (min {}), {}",
-      grouped(r.cycles), baseline, grouped(r.macs), percent(r.utilization), r.cosine,
-      r.entry.minCosine, r.bitExact ? "bit-exact against golden" : "NOT bit-exact");
+      grouped(r.job.totalCycles), baseline, grouped(r.job.totalMacs), percent(r.job.macUtilization),
+      r.job.outputCosine, r.entry.minCosine,
+      r.bitExact() ? "bit-exact against golden" : "NOT bit-exact");
   if (r.rtl) {
     text +=
         fmt::format(", RTL {} ({} cycles, delta {})", r.rtl->matches ? "identical" : "DIFFERENT",
@@ -98,8 +99,9 @@ std::string formatProgressLine(std::size_t done, std::size_t total, const Subnet
   if (!r.error.empty()) {
     return line + " " + r.error + "\n";
   }
-  line += fmt::format(" {:>11} cycles {:>8}  util {:>6}  cos {:.5f}  {:.1f} s", grouped(r.cycles),
-                      changeText(r), percent(r.utilization), r.cosine, r.seconds);
+  line += fmt::format(" {:>11} cycles {:>8}  util {:>6}  cos {:.5f}  {:.1f} s",
+                      grouped(r.job.totalCycles), changeText(r), percent(r.job.macUtilization),
+                      r.job.outputCosine, r.seconds);
   for (const std::string& reason : r.failures) {
     line += "\n      " + reason;
   }
@@ -132,10 +134,11 @@ std::string formatBenchTable(const BenchReport& report) {
       out += fmt::format("{:<{}}  {:<6} {}\n", r.entry.name, width, "ERROR", r.error);
       continue;
     }
-    out += fmt::format("{:<{}}  {:<6} {:>12} {:>12} {:>8} {:<11} {:>6} {:>8.5f} {:>7} {:<9}",
-                       r.entry.name, width, statusText(r), grouped(r.cycles), baselineText(r),
-                       changeText(r), verdictText(r), percent(r.utilization), r.cosine,
-                       r.entry.minCosine, r.bitExact ? "yes" : "NO");
+    out +=
+        fmt::format("{:<{}}  {:<6} {:>12} {:>12} {:>8} {:<11} {:>6} {:>8.5f} {:>7} {:<9}",
+                    r.entry.name, width, statusText(r), grouped(r.job.totalCycles), baselineText(r),
+                    changeText(r), verdictText(r), percent(r.job.macUtilization),
+                    r.job.outputCosine, r.entry.minCosine, r.bitExact() ? "yes" : "NO");
     out += report.rtl ? fmt::format(" {:<16}", rtlText(r)) : "";
     out += fmt::format(" {:>5.1f} s\n", r.seconds);
   }
@@ -171,9 +174,10 @@ std::string benchMarkdown(const BenchReport& report) {
       continue;
     }
     out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {:.5f} | {} | {} |{} {:.1f} |\n",
-                       r.entry.name, statusText(r), grouped(r.cycles), baselineText(r),
-                       changeText(r), verdictText(r), percent(r.utilization), grouped(r.macs),
-                       r.cosine, r.entry.minCosine, r.bitExact ? "yes" : "**NO**",
+                       r.entry.name, statusText(r), grouped(r.job.totalCycles), baselineText(r),
+                       changeText(r), verdictText(r), percent(r.job.macUtilization),
+                       grouped(r.job.totalMacs), r.job.outputCosine, r.entry.minCosine,
+                       r.bitExact() ? "yes" : "**NO**",
                        report.rtl ? fmt::format(" {} |", rtlText(r)) : "", r.seconds);
   }
   if (report.failed() > 0) {
@@ -189,7 +193,7 @@ std::string benchMarkdown(const BenchReport& report) {
     for (const SubnetResult& r : report.results) {
       if (r.error.empty() && r.cycleCheck.verdict == CycleVerdict::Improvement) {
         out += fmt::format("- `{}`: {} cycles, baseline {} ({:+.2f}%)\n", r.entry.name,
-                           grouped(r.cycles), grouped(r.cycleCheck.baseline),
+                           grouped(r.job.totalCycles), grouped(r.cycleCheck.baseline),
                            100.0 * r.cycleCheck.change);
       }
     }
@@ -227,23 +231,23 @@ std::string benchJson(const BenchReport& report) {
     s["error"] = r.error;
     s["seconds"] = r.seconds;
     if (r.error.empty()) {
-      s["bit_exact"] = r.bitExact;
-      s["first_mismatch"] = r.mismatch;
-      s["cosine"] = r.cosine;
+      s["bit_exact"] = r.bitExact();
+      s["first_mismatch"] = r.job.firstMismatch;
+      s["cosine"] = r.job.outputCosine;
       s["min_cosine"] = r.entry.minCosine;
       s["baseline_cosine"] =
           r.baselineCosine ? nlohmann::json(*r.baselineCosine) : nlohmann::json();
-      s["cycles"] = r.cycles;
+      s["cycles"] = r.job.totalCycles;
       const bool compared = r.cycleCheck.verdict != CycleVerdict::NoBaseline;
       s["baseline_cycles"] = compared ? nlohmann::json(r.cycleCheck.baseline) : nlohmann::json();
       s["cycle_change"] = compared ? nlohmann::json(r.cycleCheck.change) : nlohmann::json();
       s["cycle_verdict"] = cycleVerdictName(r.cycleCheck.verdict);
       s["cycle_tolerance"] = r.entry.cycleTolerance;
-      s["macs"] = r.macs;
-      s["mac_utilization"] = r.utilization;
-      s["ddr_bytes"] = r.ddrBytes;
-      s["npu_ops"] = r.npuOps;
-      s["host_ops"] = r.hostOps;
+      s["macs"] = r.job.totalMacs;
+      s["mac_utilization"] = r.job.macUtilization;
+      s["ddr_bytes"] = r.job.ddrBytes;
+      s["npu_ops"] = r.job.npuOps;
+      s["host_ops"] = r.job.hostOps;
       if (r.rtl) {
         s["rtl"] = {{"matches", r.rtl->matches},
                     {"cycles", r.rtl->cycles},
@@ -251,7 +255,7 @@ std::string benchJson(const BenchReport& report) {
                     {"detail", r.rtl->detail}};
       }
       nlohmann::ordered_json layers = nlohmann::ordered_json::array();
-      for (const runtime::LayerRow& row : r.layers) {
+      for (const runtime::LayerRow& row : r.job.layers) {
         layers.push_back(runtime::layerRowJson(row));
       }
       s["layers"] = layers;
@@ -280,8 +284,10 @@ std::string benchHtml(const BenchReport& report) {
     if (!r.error.empty()) {
       continue;
     }
-    cycles.push_back({r.entry.name, static_cast<double>(r.cycles), grouped(r.cycles), ""});
-    utilization.push_back({r.entry.name, 100.0 * r.utilization, percent(r.utilization), ""});
+    cycles.push_back(
+        {r.entry.name, static_cast<double>(r.job.totalCycles), grouped(r.job.totalCycles), ""});
+    utilization.push_back(
+        {r.entry.name, 100.0 * r.job.macUtilization, percent(r.job.macUtilization), ""});
     if (r.cycleCheck.verdict != CycleVerdict::NoBaseline) {
       const char* color = r.cycleCheck.verdict == CycleVerdict::Regression    ? "#c33"
                           : r.cycleCheck.verdict == CycleVerdict::Improvement ? "#393"
@@ -315,9 +321,9 @@ std::string benchHtml(const BenchReport& report) {
     html += fmt::format(
         "<tr><td>{}</td><td class='{}'>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
         "<td>{}</td><td>{}</td><td>{:.5f}</td><td>{}</td><td>{}</td>{}<td>{:.1f}</td></tr>\n",
-        escapeMarkup(r.entry.name), cls, statusText(r), grouped(r.cycles), baselineText(r),
-        changeText(r), verdictText(r), percent(r.utilization), grouped(r.macs), r.cosine,
-        r.entry.minCosine, r.bitExact ? "yes" : "NO",
+        escapeMarkup(r.entry.name), cls, statusText(r), grouped(r.job.totalCycles), baselineText(r),
+        changeText(r), verdictText(r), percent(r.job.macUtilization), grouped(r.job.totalMacs),
+        r.job.outputCosine, r.entry.minCosine, r.bitExact() ? "yes" : "NO",
         report.rtl ? "<td>" + escapeMarkup(rtlText(r)) + "</td>" : "", r.seconds);
   }
   html += "</table>\n";
@@ -341,8 +347,8 @@ std::string benchHtml(const BenchReport& report) {
         "<details><summary>{} ({} layers)</summary>\n<table><tr><th>layer</th><th>kind</th>"
         "<th>device</th><th>MACs</th><th>cycles</th><th>MAC util</th><th>DDR bytes</th>"
         "<th>cosine</th></tr>\n",
-        escapeMarkup(r.entry.name), r.layers.size());
-    for (const runtime::LayerRow& row : r.layers) {
+        escapeMarkup(r.entry.name), r.job.layers.size());
+    for (const runtime::LayerRow& row : r.job.layers) {
       const bool npu = row.device == "npu";
       html += fmt::format(
           "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"

@@ -92,17 +92,17 @@ void judge(SubnetResult& r, bool updatingBaselines) {
     r.failures.push_back("error: " + r.error);
     return;
   }
-  if (!r.bitExact) {
-    r.failures.push_back("bit mismatch: " + r.mismatch);
+  if (!r.bitExact()) {
+    r.failures.push_back("bit mismatch: " + r.job.firstMismatch);
   }
-  if (r.cosine < r.entry.minCosine) {
-    r.failures.push_back(fmt::format("accuracy: output cosine vs fp32 {:.5f} is below {}", r.cosine,
-                                     r.entry.minCosine));
+  if (r.job.outputCosine < r.entry.minCosine) {
+    r.failures.push_back(fmt::format("accuracy: output cosine vs fp32 {:.5f} is below {}",
+                                     r.job.outputCosine, r.entry.minCosine));
   }
   if (r.cycleCheck.verdict == CycleVerdict::Regression && !updatingBaselines) {
     r.failures.push_back(fmt::format("cycles: {} vs baseline {} ({:+.2f}%, tolerance {:.2f}%)",
-                                     r.cycles, r.cycleCheck.baseline, 100.0 * r.cycleCheck.change,
-                                     100.0 * r.entry.cycleTolerance));
+                                     r.job.totalCycles, r.cycleCheck.baseline,
+                                     100.0 * r.cycleCheck.change, 100.0 * r.entry.cycleTolerance));
   }
   if (r.rtl && !r.rtl->matches) {
     r.failures.push_back("RTL: " + r.rtl->detail);
@@ -123,17 +123,7 @@ SubnetResult runSubnet(const SubnetEntry& entry, const Baselines* baselines,
     job.engine = options.engine;
     job.maxInputs = 1;
     job.rtl = options.rtl;
-    const runtime::MainJobReport report = runtime::runMainJob(job);
-    r.bitExact = report.pass();
-    r.mismatch = report.firstMismatch;
-    r.cosine = report.outputCosine;
-    r.cycles = report.totalCycles;
-    r.macs = report.totalMacs;
-    r.ddrBytes = report.ddrBytes;
-    r.utilization = report.macUtilization;
-    r.npuOps = report.npuOps;
-    r.hostOps = report.hostOps;
-    r.layers = report.layers;
+    r.job = runtime::runMainJob(job);
     std::optional<std::uint64_t> baseline;
     if (baselines != nullptr) {
       if (auto it = baselines->subnets.find(entry.name); it != baselines->subnets.end()) {
@@ -141,9 +131,9 @@ SubnetResult runSubnet(const SubnetEntry& entry, const Baselines* baselines,
         r.baselineCosine = it->second.cosine;
       }
     }
-    r.cycleCheck = compareCycles(r.cycles, baseline, entry.cycleTolerance);
+    r.cycleCheck = compareCycles(r.job.totalCycles, baseline, entry.cycleTolerance);
     if (options.rtl) {
-      r.rtl = rtlCheck(report.rtl);
+      r.rtl = rtlCheck(r.job.rtl);
     }
   } catch (const std::exception& e) {
     r.error = e.what();
@@ -197,7 +187,8 @@ std::size_t updateBaselines(Baselines& baselines, const BenchReport& report) {
     if (!r.passed()) {
       continue;
     }
-    baselines.subnets[r.entry.name] = {r.cycles, r.macs, r.utilization, r.cosine};
+    baselines.subnets[r.entry.name] = {r.job.totalCycles, r.job.totalMacs, r.job.macUtilization,
+                                       r.job.outputCosine};
     ++written;
   }
   return written;

@@ -261,11 +261,12 @@ SubnetResult result(const std::string& name, std::uint64_t cycles, std::uint64_t
   r.entry.location = "s.yaml:3";
   r.entry.minCosine = 0.99;
   r.entry.cycleTolerance = 0.02;
-  r.bitExact = true;
-  r.cosine = 0.999;
-  r.cycles = cycles;
-  r.macs = 1000;
-  r.utilization = 0.5;
+  r.job.inputs = 1;
+  r.job.bitExactInputs = 1;
+  r.job.outputCosine = 0.999;
+  r.job.totalCycles = cycles;
+  r.job.totalMacs = 1000;
+  r.job.macUtilization = 0.5;
   r.cycleCheck = compareCycles(cycles, baseline, r.entry.cycleTolerance);
   judge(r, false);
   return r;
@@ -281,9 +282,10 @@ TEST(BenchJudge, FailsOnMismatchAccuracyAndRegressionOnly) {
   EXPECT_TRUE(slower.passed());
 
   SubnetResult bad = result("bad", 1000, 1000);
-  bad.bitExact = false;
-  bad.mismatch = "NPU segment 0: out[0,1,2,3]";
-  bad.cosine = 0.5;
+  bad.job.inputs = 1;
+  bad.job.bitExactInputs = 0;
+  bad.job.firstMismatch = "NPU segment 0: out[0,1,2,3]";
+  bad.job.outputCosine = 0.5;
   judge(bad, true);
   ASSERT_EQ(bad.failures.size(), 2U);
   EXPECT_EQ(bad.failures[0], "bit mismatch: NPU segment 0: out[0,1,2,3]");
@@ -385,8 +387,9 @@ BenchReport sampleReport() {
   report.baselinePath = "subnet_bench/baselines/npu-s.yaml";
   report.results = {result("ok", 1000, 1000), result("slow<&>\"'", 1100, 1000),
                     result("broken", 0, 0)};
-  report.results[1].mismatch = "x";
-  report.results[1].bitExact = false;
+  report.results[1].job.firstMismatch = "x";
+  report.results[1].job.inputs = 1;
+  report.results[1].job.bitExactInputs = 0;
   judge(report.results[1], false);
   report.results[2].error = "bad \x01 graph <a & b>";
   judge(report.results[2], false);

@@ -49,29 +49,21 @@ struct SubnetResult {
   /// Set when the subnet could not run to a verdict (bad graph, shape mismatch, simulator
   /// fault): the error's message.
   std::string error;
-  bool bitExact = false;
-  /// The first mismatch (segment, region, coordinate), when not bit-exact.
-  std::string mismatch;
-  /// Cosine similarity of the graph outputs, NPU run vs fp32.
-  double cosine = 0.0;
-  std::uint64_t cycles = 0;
-  std::uint64_t macs = 0;
-  std::uint64_t ddrBytes = 0;
-  double utilization = 0.0;
-  std::int64_t npuOps = 0;
-  std::int64_t hostOps = 0;
+  /// The main job's report on the subnet (its first input): verification, cycles, MACs, the
+  /// per-layer table; default when `error` is set.
+  runtime::MainJobReport job;
   CycleComparison cycleCheck;
   /// The baseline's cosine, for context.
   std::optional<double> baselineCosine;
   std::optional<RtlCheck> rtl;
-  /// Per layer (NPU ops and host nodes), for the reports.
-  std::vector<runtime::LayerRow> layers;
   double seconds = 0.0;
   /// Why it failed, one line each ("bit mismatch: ...", "accuracy: ...", "cycles: ...",
   /// "RTL: ...", "error: ..."); empty when it passed.
   std::vector<std::string> failures;
 
   [[nodiscard]] bool passed() const { return failures.empty(); }
+  /// The NPU run matched golden bit for bit.
+  [[nodiscard]] bool bitExact() const { return job.pass(); }
 };
 
 struct BenchReport {
