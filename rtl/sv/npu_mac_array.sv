@@ -45,8 +45,9 @@ module npu_mac_array
 
   // Loop state.
   logic running;
-  logic [11:0] oy, ox, ocb, icb;
+  logic [11:0] ocb, icb;
   logic [31:0] pix_off, pidx_off, ocb_c, w_ocb, prm_ocb, icb_r;
+  logic px_step;  // the group is the pixel's last: the walker moves on
   logic [7:0] tap, tb;
   logic [3:0] kx, tb_kx;
   logic [31:0] tap_off, t_in, tb_r, tb_off;
@@ -67,9 +68,22 @@ module npu_mac_array
   always_comb begin
     grp_first = depthwise ? tb == 0 : tap == 0 && icb == 0;
     grp_last = depthwise ? tb == n_tb - 1 : tap == ntap - 1 && icb == n_icb - 1;
-    px_last = oy == out_h - 1 && ox == out_w - 1;
     ocb_last = ocb == n_ocb - 1;
   end
+  assign px_step = !rst && !go && running && grp_last && ocb_last;
+  npu_pixel_walker walker (
+      .clk,
+      .start(!rst && go),
+      .advance(px_step),
+      .out_h,
+      .out_w,
+      .pix_dx,
+      .pix_wrap,
+      .pidx_step(32'(out_c)),
+      .pix_off,
+      .pidx_off,
+      .px_last
+  );
 
   // Depthwise: kernel tap offsets of the R taps of this block (and where the next block starts).
   logic [31:0] row_off[R+1];
@@ -213,16 +227,12 @@ module npu_mac_array
             s_in_c;
         ocb_wstep <= 32'(C) * s_wstride;
         for (int c = 0; c < C; c++) wcol[c] <= 32'(c) * s_wstride;
-        oy <= '0;
-        ox <= '0;
         ocb <= '0;
         icb <= '0;
         tap <= '0;
         tb <= '0;
         kx <= '0;
         tb_kx <= '0;
-        pix_off <= '0;
-        pidx_off <= '0;
         ocb_c <= '0;
         w_ocb <= '0;
         prm_ocb <= '0;
@@ -278,16 +288,6 @@ module npu_mac_array
             prm_ocb <= '0;
             if (px_last) begin
               running <= 1'b0;
-            end else begin
-              pidx_off <= pidx_off + 32'(out_c);
-              if (ox != out_w - 1) begin
-                ox <= ox + 1;
-                pix_off <= pix_off + pix_dx;
-              end else begin
-                ox <= '0;
-                oy <= oy + 1;
-                pix_off <= pix_off + pix_wrap;
-              end
             end
           end
         end

@@ -32,7 +32,7 @@ module npu_vector
   logic use_lut, dbl;
   // POOL.
   logic [31:0] in_addr, channels, pix_dx, pix_wrap, tap_wrap;
-  logic [11:0] out_h, out_w, n_cb, oy, ox, cb;
+  logic [11:0] out_h, out_w, n_cb, cb;
   logic [7:0] kh, kw, ky, kx;
   logic [31:0] avg_mult, avg_shift;
   logic [31:0] pix_off, tap_off, pidx_off, cb_c;
@@ -54,8 +54,20 @@ module npu_vector
     tap_first = ky == 0 && kx == 0;
     tap_last = ky == kh - 1 && kx == kw - 1;
     cb_last = cb == n_cb - 1;
-    px_last = oy == out_h - 1 && ox == out_w - 1;
   end
+  npu_pixel_walker walker (
+      .clk,
+      .start(!rst && go),
+      .advance(!rst && !go && running && is_pool && tap_last && cb_last),
+      .out_h,
+      .out_w,
+      .pix_dx,
+      .pix_wrap,
+      .pidx_step(channels),
+      .pix_off,
+      .pidx_off,
+      .px_last
+  );
 
   logic [31:0] val[C];
   logic [C-1:0] lane_ok;
@@ -162,14 +174,10 @@ module npu_vector
         running <= 1'b1;
         is_pool <= opcode_of(word) == OP_POOL;
         i0 <= '0;
-        oy <= '0;
-        ox <= '0;
         cb <= '0;
         ky <= '0;
         kx <= '0;
-        pix_off <= '0;
         tap_off <= '0;
-        pidx_off <= '0;
         cb_c <= '0;
         if (opcode_of(word) == OP_POOL) begin
           op <= word[POOL_OP_LSB+:POOL_OP_WIDTH];
@@ -235,16 +243,6 @@ module npu_vector
             cb_c <= '0;
             if (px_last) begin
               running <= 1'b0;
-            end else begin
-              pidx_off <= pidx_off + channels;
-              if (ox != out_w - 1) begin
-                ox <= ox + 1;
-                pix_off <= pix_off + pix_dx;
-              end else begin
-                ox <= '0;
-                oy <= oy + 1;
-                pix_off <= pix_off + pix_wrap;
-              end
             end
           end
         end
