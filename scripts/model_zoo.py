@@ -16,8 +16,8 @@ peer cosine; a model FX cannot trace or quantize gets "n/a (reason)".
 Prints a Markdown table (to stdout; progress goes to stderr). --write-doc FILE replaces the text
 between the model-zoo markers of FILE with the command line and the table. --check exits 1, one
 line per failing model, unless every model's `npu run` exits 0, passes, is bit-exact on every
-input, has at most MAX_SEGMENTS[model] partition segments and, unless listed in HOST_MACS_ALLOWED,
-runs every MAC (conv, FC) on the NPU.
+input, has at most MAX_SEGMENTS[model] partition segments, reports no layer above 100% MAC
+utilization and, unless listed in HOST_MACS_ALLOWED, runs every MAC (conv, FC) on the NPU.
 """
 import argparse
 import contextlib
@@ -214,6 +214,10 @@ def failures(rows, n_eval):
                 why.append("no MAX_SEGMENTS entry (%d segments measured)" % segments(r))
             elif segments(r) > limit:
                 why.append("%d segments, MAX_SEGMENTS allows %d" % (segments(r), limit))
+            over = [l for l in r["layers"] if l.get("mac_utilization", 0.0) > 1.0]
+            if over:
+                why.append("layer %s reports %.1f%% MAC utilization (above 100%%)" %
+                           (over[0]["layer"], 100.0 * over[0]["mac_utilization"]))
             host_macs = r["partition"]["host_macs"]
             if host_macs and name not in HOST_MACS_ALLOWED:
                 why.append("%d MACs on the host" % host_macs)

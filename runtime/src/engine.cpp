@@ -65,6 +65,7 @@ EngineRun runOnEngine(const isa::Program& program, Engine engine, const EngineOp
   run.totalCycles = result.stats.totalCycles;
   run.endCycles = std::move(result.endCycles);
   run.stats = std::move(result.stats);
+  run.trace = std::move(result.trace);
   if (result.fault) {
     run.fault = fmt::format("{}: {}", engineName(engine), result.fault->what());
   }

@@ -20,7 +20,8 @@ std::uint64_t opMacs(const compiler::QuantizedGraph& graph, const compiler::QOp&
 
 std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
                                    const compiler::QuantizedGraph& graph, const isa::NpuConfig& hw,
-                                   std::span<const std::uint64_t> endCycles) {
+                                   std::span<const std::uint64_t> endCycles,
+                                   std::span<const sim::TraceSpan> trace) {
   std::vector<LayerStats> layers(graph.ops.size());
   std::vector<std::uint64_t> layerEnd(graph.ops.size(), 0);
   for (std::size_t i = 0; i < graph.ops.size(); ++i) {
@@ -45,6 +46,15 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
           std::max(layerEnd[static_cast<std::size_t>(op)], endCycles[k]);
     }
   }
+  for (const sim::TraceSpan& span : trace) {
+    if (span.unit != "compute" || span.instruction >= compiled.instructionOp.size()) {
+      continue;
+    }
+    const std::int64_t op = compiled.instructionOp[span.instruction];
+    if (op >= 0) {
+      layers[static_cast<std::size_t>(op)].computeCycles += span.end - span.start;
+    }
+  }
   const double peak = static_cast<double>(hw.macRows * hw.macCols);
   std::uint64_t previousEnd = 0;
   for (std::size_t i = 0; i < layers.size(); ++i) {
@@ -54,9 +64,9 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
       layer.cycles = end - previousEnd;
       previousEnd = end;
     }
-    if (layer.cycles > 0) {
+    if (layer.computeCycles > 0) {
       layer.macUtilization =
-          static_cast<double>(layer.macs) / (static_cast<double>(layer.cycles) * peak);
+          static_cast<double>(layer.macs) / (static_cast<double>(layer.computeCycles) * peak);
     }
     const double ddr = static_cast<double>(layer.ddrBytesRead + layer.ddrBytesWritten);
     layer.rooflineCycles = std::max(static_cast<double>(layer.macs) / peak,

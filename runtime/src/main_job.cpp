@@ -187,7 +187,10 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
   std::vector<SegmentRun> firstRun;
   for (std::size_t k = 0; k < data.samples.size(); ++k) {
     const compiler::TensorMap& input = data.samples[k];
-    const InferenceRun run = runInference(compiled, input, simOptionsFor(options.engine));
+    sim::SimOptions simOptions = simOptionsFor(options.engine);
+    // The first input's spans give each layer its own busy time (the per-layer table).
+    simOptions.collectTrace = k == 0 && options.engine == Engine::Timed;
+    const InferenceRun run = runInference(compiled, input, simOptions);
     const compiler::TensorMap reference = fp32.run(input);
     ++report.inputs;
     if (run.bitExact()) {
@@ -233,9 +236,10 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
   return firstRun;
 }
 
-/// Per NPU segment: every instruction's end cycle and the total.
+/// Per NPU segment: every instruction's end cycle and span, and the total.
 struct SegmentTiming {
   std::vector<std::vector<std::uint64_t>> endCycles;
+  std::vector<std::vector<sim::TraceSpan>> traces;
   std::vector<std::uint64_t> totalCycles;
 };
 
@@ -244,6 +248,7 @@ struct SegmentTiming {
 SegmentTiming timeSegments(const MainJobOptions& options, const compiler::CompiledModel& compiled,
                            const Inputs& data, const std::vector<SegmentRun>& firstRun) {
   SegmentTiming timing{std::vector<std::vector<std::uint64_t>>(compiled.programs.size()),
+                       std::vector<std::vector<sim::TraceSpan>>(compiled.programs.size()),
                        std::vector<std::uint64_t>(compiled.programs.size(), 0)};
   if (data.samples.empty()) {
     return timing;
@@ -251,6 +256,7 @@ SegmentTiming timeSegments(const MainJobOptions& options, const compiler::Compil
   if (options.engine == Engine::Timed) {
     for (const SegmentRun& s : firstRun) {
       timing.endCycles[s.npuSegment] = s.endCycles;
+      timing.traces[s.npuSegment] = s.trace;
       timing.totalCycles[s.npuSegment] = s.stats.totalCycles;
     }
     return timing;
@@ -261,12 +267,14 @@ SegmentTiming timeSegments(const MainJobOptions& options, const compiler::Compil
     compiler::setProgramInputs(program, compiled.graphs[i], compiled.programInputs(i, inputs[i]));
     EngineOptions countOnly;
     countOnly.sim.countOnly = true;
+    countOnly.sim.collectTrace = true;
     EngineRun run = runOnEngine(program.program, Engine::Timed, countOnly);
     if (run.fault) {
       fail("{}: NPU segment {}: {}", compiled.model.graph.source(),
            compiled.model.npuSegments[i].segment, *run.fault);
     }
     timing.endCycles[i] = std::move(run.endCycles);
+    timing.traces[i] = std::move(run.trace);
     timing.totalCycles[i] = run.totalCycles;
   }
   return timing;
@@ -313,8 +321,8 @@ void addLayers(MainJobReport& report, const compiler::CompiledModel& compiled,
     }
     const compiler::QuantizedGraph& npuGraph = compiled.graphs.at(npuIndex);
     const compiler::CompiledProgram& program = compiled.programs.at(npuIndex);
-    const std::vector<LayerStats> stats =
-        layerStats(program, npuGraph, compiled.hw, timing.endCycles[npuIndex]);
+    const std::vector<LayerStats> stats = layerStats(
+        program, npuGraph, compiled.hw, timing.endCycles[npuIndex], timing.traces[npuIndex]);
     for (const LayerStats& layer : stats) {
       LayerRow row;
       row.layer = layer.layer;
@@ -323,6 +331,7 @@ void addLayers(MainJobReport& report, const compiler::CompiledModel& compiled,
       row.segment = s;
       row.macs = layer.macs;
       row.cycles = layer.cycles;
+      row.computeCycles = layer.computeCycles;
       row.macUtilization = layer.macUtilization;
       row.ddrBytes = layer.ddrBytesRead + layer.ddrBytesWritten;
       if (layer.ddrBurstBytes > 0) {

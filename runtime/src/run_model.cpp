@@ -55,6 +55,7 @@ InferenceRun runInference(const compiler::CompiledModel& model, const compiler::
     segmentRun.npuSegment = index;
     segmentRun.stats = result.stats;
     segmentRun.endCycles = std::move(result.endCycles);
+    segmentRun.trace = std::move(result.trace);
     const compiler::QuantizedGraph& graph = model.graphs[index];
     segmentRun.mismatch = verifyDdr(images.compiled, graph, images.expected, result.ddr);
     run.segments.push_back(std::move(segmentRun));

@@ -57,18 +57,19 @@ std::string formatLayerTable(const MainJobReport& r) {
   for (const LayerRow& row : r.layers) {
     width = std::max(width, row.layer.size());
   }
-  std::string out =
-      fmt::format("{:<{}}  {:<13} {:<4} {:>12} {:>10} {:>6} {:>10} {:>7} {:>8}\n", "layer", width,
-                  "kind", "dev", "MACs", "cycles", "util", "DDR bytes", "DDR eff", "cosine");
+  std::string out = fmt::format(
+      "{:<{}}  {:<13} {:<4} {:>12} {:>10} {:>10} {:>6} {:>10} {:>7} {:>8}\n", "layer", width,
+      "kind", "dev", "MACs", "cycles", "compute", "util", "DDR bytes", "DDR eff", "cosine");
   for (const LayerRow& row : r.layers) {
     if (row.device == "host") {
-      out += fmt::format("{:<{}}  {:<13} {:<4} {:>12} {:>10} {:>6} {:>10} {:>7} {:>8}\n", row.layer,
-                         width, row.kind, row.device, row.macs, "-", "-", "-", "-", "-");
+      out += fmt::format("{:<{}}  {:<13} {:<4} {:>12} {:>10} {:>10} {:>6} {:>10} {:>7} {:>8}\n",
+                         row.layer, width, row.kind, row.device, row.macs, "-", "-", "-", "-", "-",
+                         "-");
     } else {
-      out += fmt::format("{:<{}}  {:<13} {:<4} {:>12} {:>10} {:>6} {:>10} {:>7} {:>8}\n", row.layer,
-                         width, row.kind, row.device, row.macs, row.cycles,
-                         row.macs > 0 ? percent(row.macUtilization) : "-", row.ddrBytes,
-                         percent(row.ddrEfficiency), cosineText(row));
+      out += fmt::format("{:<{}}  {:<13} {:<4} {:>12} {:>10} {:>10} {:>6} {:>10} {:>7} {:>8}\n",
+                         row.layer, width, row.kind, row.device, row.macs, row.cycles,
+                         row.computeCycles, row.macs > 0 ? percent(row.macUtilization) : "-",
+                         row.ddrBytes, percent(row.ddrEfficiency), cosineText(row));
     }
   }
   return out;
@@ -107,16 +108,19 @@ std::string runReportMarkdown(const MainJobReport& r) {
       r.weightQuantization);
   out += "## Partition\n\n```\n" + r.partitionReport + "```\n\n";
   out +=
-      "## Layers\n\n| layer | kind | device | MACs | cycles | MAC util | DDR bytes | DDR "
+      "## Layers\n\n*cycles*: from the previous layer's end to this one's (the rows add up to the "
+      "total; units overlap across layers); *compute cycles*: the compute unit's busy time on "
+      "this layer; *MAC util*: MACs over compute cycles times the array's MACs per cycle.\n\n"
+      "| layer | kind | device | MACs | cycles | compute cycles | MAC util | DDR bytes | DDR "
       "efficiency | roofline bound (cycles) | cosine vs fp32 |\n"
-      "|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
+      "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const LayerRow& row : r.layers) {
     if (row.device == "host") {
-      out += fmt::format("| {} | {} | host | {} | - | - | - | - | - | - |\n", row.layer, row.kind,
-                         row.macs);
+      out += fmt::format("| {} | {} | host | {} | - | - | - | - | - | - | - |\n", row.layer,
+                         row.kind, row.macs);
     } else {
-      out += fmt::format("| {} | {} | npu | {} | {} | {} | {} | {} | {:.0f} | {} |\n", row.layer,
-                         row.kind, row.macs, row.cycles,
+      out += fmt::format("| {} | {} | npu | {} | {} | {} | {} | {} | {} | {:.0f} | {} |\n",
+                         row.layer, row.kind, row.macs, row.cycles, row.computeCycles,
                          row.macs > 0 ? percent(row.macUtilization) : "-", row.ddrBytes,
                          percent(row.ddrEfficiency), row.rooflineCycles, cosineText(row));
     }
@@ -133,6 +137,7 @@ nlohmann::ordered_json layerRowJson(const LayerRow& row) {
   l["macs"] = row.macs;
   if (row.device == "npu") {
     l["cycles"] = row.cycles;
+    l["compute_cycles"] = row.computeCycles;
     l["mac_utilization"] = row.macUtilization;
     l["ddr_bytes"] = row.ddrBytes;
     l["ddr_efficiency"] = row.ddrEfficiency;
@@ -287,15 +292,16 @@ std::string runReportHtml(const MainJobReport& r) {
   html += "<h2>Roofline</h2>\n" + roofline(npuRows, r);
   html +=
       "<h2>Layers</h2>\n<table><tr><th>layer</th><th>kind</th><th>device</th><th>MACs</th>"
-      "<th>cycles</th><th>MAC util</th><th>DDR bytes</th><th>DDR efficiency</th><th>roofline "
+      "<th>cycles</th><th>compute cycles</th><th>MAC util</th><th>DDR bytes</th><th>DDR "
+      "efficiency</th><th>roofline "
       "bound</th><th>cosine</th></tr>\n";
   for (const LayerRow& row : r.layers) {
     const bool npu = row.device == "npu";
     html += fmt::format(
         "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}"
-        "</td><td>{}</td><td>{}</td></tr>\n",
+        "</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
         escapeMarkup(row.layer), escapeMarkup(row.kind), row.device, row.macs,
-        npu ? std::to_string(row.cycles) : "-",
+        npu ? std::to_string(row.cycles) : "-", npu ? std::to_string(row.computeCycles) : "-",
         npu && row.macs > 0 ? percent(row.macUtilization) : "-",
         npu ? std::to_string(row.ddrBytes) : "-", npu ? percent(row.ddrEfficiency) : "-",
         npu ? fmt::format("{:.0f}", row.rooflineCycles) : "-", npu ? cosineText(row) : "-");

@@ -53,6 +53,8 @@ struct EngineRun {
   std::optional<std::string> fault;
   /// Per-unit figures of the simulators (empty for the RTL).
   sim::SimStats stats;
+  /// The timed simulator's spans, with EngineOptions::sim.collectTrace.
+  std::vector<sim::TraceSpan> trace;
   /// CPU seconds the run took.
   double seconds = 0.0;
 };

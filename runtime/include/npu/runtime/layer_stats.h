@@ -8,6 +8,7 @@
 
 #include "npu/compiler/codegen/codegen.h"
 #include "npu/isa/npu_config.h"
+#include "npu/simulator/simulate.h"
 
 namespace npu::runtime {
 
@@ -20,23 +21,29 @@ struct LayerStats {
   /// Useful multiply-accumulates (no padding of channels or tiles).
   std::uint64_t macs = 0;
   /// From the end of the previous layer's last instruction to the end of this layer's last one,
-  /// so the layers' cycles add up to the program's (the units overlap within a layer).
+  /// so the layers' cycles add up to the program's. Units overlap across layers (a layer's
+  /// loads run while the previous one computes), so this is not the layer's own time.
   std::uint64_t cycles = 0;
+  /// The compute unit's busy cycles on this layer's instructions (CONV, ELTWISE, POOL): the
+  /// layer's own time on the unit its MACs need, whatever overlaps it.
+  std::uint64_t computeCycles = 0;
   std::uint64_t ddrBytesRead = 0;
   std::uint64_t ddrBytesWritten = 0;
   /// What the DDR port moved for those bytes in whole bursts (docs/timing.md).
   std::uint64_t ddrBurstBytes = 0;
-  /// macs / (cycles * rows * cols).
+  /// macs / (computeCycles * rows * cols): how full the array was while it worked on this
+  /// layer; never above 1 (a step does at most rows * cols MACs).
   double macUtilization = 0.0;
   /// max(macs / (rows * cols), DDR bytes / bytes per cycle): no schedule can do better.
   double rooflineCycles = 0.0;
 };
 
 /// Per op of `graph` (program order). `endCycles` are the timed run's per-instruction end cycles
-/// (SimResult::endCycles); empty gives cycles 0.
+/// (SimResult::endCycles) and `trace` its spans (SimOptions::collectTrace); empty gives cycles 0.
 std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
                                    const compiler::QuantizedGraph& graph, const isa::NpuConfig& hw,
-                                   std::span<const std::uint64_t> endCycles);
+                                   std::span<const std::uint64_t> endCycles,
+                                   std::span<const sim::TraceSpan> trace);
 
 /// The MACs one op performs.
 std::uint64_t opMacs(const compiler::QuantizedGraph& graph, const compiler::QOp& op);

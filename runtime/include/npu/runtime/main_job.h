@@ -49,7 +49,10 @@ struct LayerRow {
   std::string device;  // "npu" or "host"
   std::size_t segment = 0;
   std::uint64_t macs = 0;
+  /// From the previous layer's end to this layer's end (the rows add up to the total).
   std::uint64_t cycles = 0;
+  /// The compute unit's busy cycles on this layer; MAC utilisation is MACs over these.
+  std::uint64_t computeCycles = 0;
   double macUtilization = 0.0;
   std::uint64_t ddrBytes = 0;
   /// ddrBytes / the bytes the DDR port moved for them in whole bursts (1 when nothing moved).

@@ -20,6 +20,8 @@ struct SegmentRun {
   sim::SimStats stats;
   /// Per instruction (timed mode; empty in functional mode).
   std::vector<std::uint64_t> endCycles;
+  /// Every instruction's span on its unit (timed mode with SimOptions::collectTrace).
+  std::vector<sim::TraceSpan> trace;
   /// The first byte where the simulator's final DDR differs from golden's; nullopt when
   /// bit-exact.
   std::optional<Mismatch> mismatch;
