@@ -1,7 +1,12 @@
-// File helpers: read fully or fail with the path; write atomically through a rename.
+// File helpers: read fully or fail with the path; write a plain file atomically through a rename,
+// anything else (a device, a FIFO, a symlink, "-" for standard output) in place.
 #include "npu/support/file_io.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -28,21 +33,52 @@ std::string readAll(const std::filesystem::path& path) {
   return data;
 }
 
-void writeAll(const std::filesystem::path& path, const char* data, std::size_t size) {
+/// Writes all of `data` to `fd`; false (errno set) on any failure, a full device included.
+bool writeFd(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return false;
+    }
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+/// Writes through an existing path that is not a plain file (a character device such as
+/// /dev/stdout or /dev/full, a FIFO, a symlink): in place, never replacing it.
+void writeInPlace(const std::filesystem::path& path, const char* data, std::size_t size) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) {
+    fail("{}: cannot open for writing: {}", path.string(), std::strerror(errno));
+  }
+  const bool written = writeFd(fd, data, size);
+  const int writeErrno = errno;
+  if (::close(fd) != 0 || !written) {
+    fail("{}: write failed: {}", path.string(), std::strerror(written ? errno : writeErrno));
+  }
+}
+
+/// A regular file: written to PATH.tmp, synced, then renamed over PATH, so a failed write never
+/// leaves a half-written file under the final name.
+void writeReplacing(const std::filesystem::path& path, const char* data, std::size_t size) {
   std::filesystem::path tmp = path;
   tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      fail("{}: cannot open for writing: {}", path.string(), std::strerror(errno));
-    }
-    out.write(data, static_cast<std::streamsize>(size));
-    out.flush();
-    if (!out) {
-      std::error_code ignored;
-      std::filesystem::remove(tmp, ignored);
-      fail("{}: write failed", path.string());
-    }
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    fail("{}: cannot open for writing: {}", path.string(), std::strerror(errno));
+  }
+  const bool written = writeFd(fd, data, size) && ::fsync(fd) == 0;
+  const int writeErrno = errno;
+  const bool closed = ::close(fd) == 0;
+  if (!written || !closed) {
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    fail("{}: write failed: {}", path.string(), std::strerror(written ? errno : writeErrno));
   }
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
@@ -50,6 +86,26 @@ void writeAll(const std::filesystem::path& path, const char* data, std::size_t s
     std::filesystem::remove(tmp, ec);
     fail("{}: cannot move the written file into place", path.string());
   }
+}
+
+void writeAll(const std::filesystem::path& path, const char* data, std::size_t size) {
+  if (path == "-") {  // standard output, as the command-line convention has it
+    std::fflush(stdout);
+    if (!writeFd(STDOUT_FILENO, data, size)) {
+      fail("standard output: write failed: {}", std::strerror(errno));
+    }
+    return;
+  }
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::symlink_status(path, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    if (std::filesystem::is_directory(status)) {
+      fail("{}: is a directory, expected a file", path.string());
+    }
+    writeInPlace(path, data, size);
+    return;
+  }
+  writeReplacing(path, data, size);
 }
 
 }  // namespace

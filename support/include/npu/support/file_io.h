@@ -16,8 +16,11 @@ std::vector<std::uint8_t> readBinaryFile(const std::filesystem::path& path);
 /// Reads a whole file as text; throws Error naming the path when it cannot.
 std::string readTextFile(const std::filesystem::path& path);
 
-/// Writes a file through a temporary next to it and a rename, so a failed write never leaves a
-/// half-written file behind under the final name.
+/// Writes a plain (or new) file through a synced temporary next to it and a rename, so a failed
+/// write never leaves a half-written file behind under the final name. A path that exists and is
+/// not a plain file (a character device such as /dev/stdout, a FIFO, a symlink) is written in
+/// place and never replaced; "-" is standard output. Every write error (a full device included)
+/// throws Error naming the path and the reason.
 void writeBinaryFile(const std::filesystem::path& path, std::span<const std::uint8_t> bytes);
 
 /// Text variant of writeBinaryFile.
