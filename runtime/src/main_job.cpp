@@ -184,6 +184,15 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
   std::size_t int8Correct = 0;
   std::size_t agree = 0;
   compiler::AgreementAccumulator outputAgreement;
+  std::vector<compiler::AgreementAccumulator> perOutput(graph.outputs().size());
+  const compiler::Shape& firstShape = graph.value(graph.outputs().front()).shape;
+  report.classScores =
+      !firstShape.empty() && firstShape.back() > 1 &&
+      std::all_of(firstShape.begin(), firstShape.end() - 1, [](std::int64_t d) { return d == 1; });
+  if (!data.labels.empty() && !report.classScores) {
+    fail("labels given, but the first output '{}' {} holds no class scores (one row of values)",
+         graph.value(graph.outputs().front()).name, compiler::formatShape(firstShape));
+  }
   std::vector<SegmentRun> firstRun;
   for (std::size_t k = 0; k < data.samples.size(); ++k) {
     const compiler::TensorMap& input = data.samples[k];
@@ -205,9 +214,10 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
         }
       }
     }
-    for (compiler::ValueId id : graph.outputs()) {
-      const std::string& name = graph.value(id).name;
+    for (std::size_t o = 0; o < graph.outputs().size(); ++o) {
+      const std::string& name = graph.value(graph.outputs()[o]).name;
       outputAgreement.add(reference.at(name).data, run.outputs.at(name).data);
+      perOutput[o].add(reference.at(name).data, run.outputs.at(name).data);
     }
     const std::string& outName = graph.value(graph.outputs().front()).name;
     const std::size_t predicted = argmax(run.outputs.at(outName));
@@ -228,6 +238,10 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
     const double n = static_cast<double>(report.inputs);
     report.top1Agreement = 100.0 * static_cast<double>(agree) / n;
     report.outputCosine = outputAgreement.result().cosine;
+    for (std::size_t o = 0; o < graph.outputs().size(); ++o) {
+      const compiler::Agreement a = perOutput[o].result();
+      report.outputs.push_back({graph.value(graph.outputs()[o]).name, a.cosine, a.sqnrDb});
+    }
     if (!data.labels.empty()) {
       report.fp32Top1 = 100.0 * static_cast<double>(fp32Correct) / n;
       report.int8Top1 = 100.0 * static_cast<double>(int8Correct) / n;

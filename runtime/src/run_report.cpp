@@ -27,6 +27,15 @@ std::string verdict(const MainJobReport& r) {
 }
 
 std::string accuracyLine(const MainJobReport& r) {
+  if (!r.classScores) {
+    // A detector or segmenter: no class to agree on; how close each output is.
+    std::string line = "int8 vs fp32 per output:";
+    for (std::size_t o = 0; o < r.outputs.size(); ++o) {
+      line += fmt::format("{}'{}' cosine {:.5f}, SQNR {:.1f} dB", o == 0 ? " " : "; ",
+                          r.outputs[o].name, r.outputs[o].cosine, r.outputs[o].sqnrDb);
+    }
+    return line;
+  }
   std::string line;
   if (r.fp32Top1 && r.int8Top1) {
     line = fmt::format(
@@ -166,10 +175,19 @@ std::string runReportJson(const MainJobReport& r) {
                     {"host_segments", r.hostSegments}, {"npu_ops", r.npuOps},
                     {"host_ops", r.hostOps},           {"npu_macs", r.npuMacs},
                     {"host_macs", r.hostMacs}};
-  j["accuracy"] = {{"fp32_top1", r.fp32Top1 ? nlohmann::json(*r.fp32Top1) : nlohmann::json()},
-                   {"int8_top1", r.int8Top1 ? nlohmann::json(*r.int8Top1) : nlohmann::json()},
-                   {"top1_agreement", r.top1Agreement},
-                   {"output_cosine", r.outputCosine}};
+  j["accuracy"] = {
+      {"fp32_top1", r.fp32Top1 ? nlohmann::json(*r.fp32Top1) : nlohmann::json()},
+      {"int8_top1", r.int8Top1 ? nlohmann::json(*r.int8Top1) : nlohmann::json()},
+      {"top1_agreement", r.classScores ? nlohmann::json(r.top1Agreement) : nlohmann::json()},
+      {"output_cosine", r.outputCosine}};
+  nlohmann::ordered_json outputs = nlohmann::ordered_json::array();
+  for (const OutputAccuracy& o : r.outputs) {
+    outputs.push_back(
+        {{"name", o.name},
+         {"cosine", o.cosine},
+         {"sqnr_db", std::isfinite(o.sqnrDb) ? nlohmann::json(o.sqnrDb) : nlohmann::json("inf")}});
+  }
+  j["accuracy"]["outputs"] = outputs;
   j["performance"] = {{"total_cycles", r.totalCycles},
                       {"total_macs", r.totalMacs},
                       {"mac_utilization", r.macUtilization},

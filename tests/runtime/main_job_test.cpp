@@ -129,6 +129,25 @@ TEST(MainJob, BranchingGraphsReportNoLayerAboveFullUtilization) {
   }
 }
 
+TEST(MainJob, NonClassifiersGetPerOutputAgreementNotTopOne) {
+  MainJobOptions options;
+  options.model =
+      std::filesystem::path(NPU_SOURCE_DIR) / "subnet_bench/graphs/resnet_basic_block.yaml";
+  options.hw = std::filesystem::path(NPU_SOURCE_DIR) / "configs" / "npu-s.yaml";
+  options.maxInputs = 1;
+  const MainJobReport r = runMainJob(options);
+  EXPECT_FALSE(r.classScores);  // a [1, 64, 56, 56] feature map
+  ASSERT_EQ(r.outputs.size(), 1U);
+  EXPECT_GT(r.outputs[0].cosine, 0.99);
+  EXPECT_GT(r.outputs[0].sqnrDb, 10.0);
+  const auto json = nlohmann::json::parse(runReportJson(r));
+  EXPECT_TRUE(json["accuracy"]["top1_agreement"].is_null());
+  EXPECT_EQ(json["accuracy"]["outputs"].size(), 1U);
+  EXPECT_EQ(runReportMarkdown(r).find("top class"), std::string::npos);
+  // The digits model's probabilities are class scores.
+  EXPECT_TRUE(runMainJob(digits(Engine::Functional, 1)).classScores);
+}
+
 TEST(MainJob, WithoutDataTheCalibrationInputsRun) {
   // A YAML graph without --calib calibrates on 8 synthetic inputs and, without --data, runs all
   // of them (no labels: no top-1, but the output agreement and the verdict).

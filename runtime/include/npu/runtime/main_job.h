@@ -63,6 +63,14 @@ struct LayerRow {
   std::optional<double> cosine;
 };
 
+/// How one graph output of the int8 run agrees with fp32, over every input that ran.
+struct OutputAccuracy {
+  std::string name;
+  double cosine = 0.0;
+  /// Signal-to-quantization-noise ratio in dB (+infinity when identical).
+  double sqnrDb = 0.0;
+};
+
 struct MainJobReport {
   std::string model;
   std::string hardware;
@@ -92,8 +100,13 @@ struct MainJobReport {
   /// Labelled data only.
   std::optional<double> fp32Top1;
   std::optional<double> int8Top1;
-  /// Share of inputs where int8 and fp32 pick the same class (%).
+  /// The first output holds class scores (one row of N > 1 values): only then are top-1 figures
+  /// meaningful. A detector's or segmenter's outputs get per-output cosine and SQNR only.
+  bool classScores = false;
+  /// Share of inputs where int8 and fp32 pick the same class (%); class scores only.
   double top1Agreement = 0.0;
+  /// Per graph output, in graph order.
+  std::vector<OutputAccuracy> outputs;
   /// Cosine similarity of the graph outputs (all of them, over every input that ran): the NPU
   /// run (simulator, with host segments in fp32) against the fp32 model.
   double outputCosine = 0.0;
