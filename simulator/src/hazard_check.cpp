@@ -2,6 +2,8 @@
 // unit; a conflicting access from another unit must be ordered after them by tokens.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <map>
 #include <memory>
 
@@ -101,11 +103,20 @@ std::string describe(std::span<const isa::Instruction> instructions, std::size_t
 }  // namespace
 
 void checkHazards(std::span<const isa::Instruction> instructions, const TokenOrder& order,
-                  const isa::NpuConfig& /*config*/) {
+                  const isa::NpuConfig& config) {
   std::array<ShadowMemory, 6> memories;
   for (std::size_t i = 0; i < instructions.size(); ++i) {
     if (order.unit[i] == kEndUnit) {
       continue;
+    }
+    // An access outside its memory faults when the instruction runs (checkBounds), so nothing
+    // from there on executes; walking its footprint could take billions of steps (a damaged
+    // LOAD with 65535 x 65535 columns), so the analysis ends here.
+    const std::vector<isa::Access> accesses = isa::footprint(instructions[i]);
+    if (std::any_of(accesses.begin(), accesses.end(), [&](const isa::Access& access) {
+          return access.end() > isa::spaceBytes(config, access.space);
+        })) {
+      return;
     }
     const std::size_t u = order.unit[i];
     const auto self = static_cast<std::int32_t>(i);
@@ -119,7 +130,7 @@ void checkHazards(std::span<const isa::Instruction> instructions, const TokenOrd
                       isa::memorySpaceName(access.space), address, describe(instructions, other),
                       what, other < self ? "earlier in program order" : "later"));
     };
-    for (const isa::Access& access : isa::footprint(instructions[i])) {
+    for (const isa::Access& access : accesses) {
       ShadowMemory& memory = memories[static_cast<std::size_t>(access.space)];
       access.forEachRun([&](std::uint64_t first, std::uint64_t length) {
         memory.access(first, first + length, access.write, u, self,

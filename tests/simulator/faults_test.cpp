@@ -34,6 +34,18 @@ TEST_P(Faults, SramOutOfRange) {
   EXPECT_EQ(result.fault->instruction(), 1);
 }
 
+TEST_P(Faults, AHugeDamagedLoadFaultsAtOnce) {
+  // A LOAD whose sizes were damaged to 61456 x 65535 x 65535 bytes: the hazard analysis before
+  // the run must not walk its 4e9 DDR runs (it took minutes), the run faults on the SRAM bound.
+  const isa::Program program = assembleProgram(
+      "LOAD sram_addr=0x0 ddr_addr=0x1000 y_size=61456 x_size=65535 c_bytes=65535\n"
+      "END\n");
+  const SimResult result = run(program, GetParam());
+  ASSERT_TRUE(result.fault);
+  EXPECT_EQ(result.fault->kind(), FaultKind::SramOutOfRange);
+  EXPECT_EQ(result.fault->instruction(), 0);
+}
+
 TEST_P(Faults, DdrOutOfRange) {
   const isa::Program program = assembleProgram(
       "LOAD sram_addr=0x0 ddr_addr=0x3ffffff y_size=1 x_size=1 c_bytes=2\n"
