@@ -23,6 +23,15 @@ MainJobOptions digits(Engine engine, std::size_t count) {
   return options;
 }
 
+/// One input of subnet_bench/graphs/NAME.yaml on npu-s.
+MainJobOptions subnet(const std::string& name) {
+  MainJobOptions options;
+  options.model = std::filesystem::path(NPU_SOURCE_DIR) / "subnet_bench/graphs" / (name + ".yaml");
+  options.hw = std::filesystem::path(NPU_SOURCE_DIR) / "configs" / "npu-s.yaml";
+  options.maxInputs = 1;
+  return options;
+}
+
 TEST(MainJob, DigitsBitExactInBothEnginesWithTheSameCycles) {
   const MainJobReport timed = runMainJob(digits(Engine::Timed, 12));
   const MainJobReport functional = runMainJob(digits(Engine::Functional, 60));
@@ -100,11 +109,7 @@ TEST(MainJob, LayerFiguresAddUp) {
 TEST(MainJob, BranchingGraphsReportNoLayerAboveFullUtilization) {
   // GoogLeNet's inception block: four branches whose loads overlap each other's compute, which
   // made "cycles since the previous layer ended" undercount a layer (utilisation above 100%).
-  MainJobOptions options;
-  options.model =
-      std::filesystem::path(NPU_SOURCE_DIR) / "subnet_bench/graphs/inception_concat.yaml";
-  options.hw = std::filesystem::path(NPU_SOURCE_DIR) / "configs" / "npu-s.yaml";
-  options.maxInputs = 1;
+  MainJobOptions options = subnet("inception_concat");
   std::vector<std::uint64_t> timedCompute;
   for (const Engine engine : {Engine::Timed, Engine::Functional}) {
     options.engine = engine;
@@ -130,12 +135,7 @@ TEST(MainJob, BranchingGraphsReportNoLayerAboveFullUtilization) {
 }
 
 TEST(MainJob, NonClassifiersGetPerOutputAgreementNotTopOne) {
-  MainJobOptions options;
-  options.model =
-      std::filesystem::path(NPU_SOURCE_DIR) / "subnet_bench/graphs/resnet_basic_block.yaml";
-  options.hw = std::filesystem::path(NPU_SOURCE_DIR) / "configs" / "npu-s.yaml";
-  options.maxInputs = 1;
-  const MainJobReport r = runMainJob(options);
+  const MainJobReport r = runMainJob(subnet("resnet_basic_block"));
   EXPECT_FALSE(r.classScores);  // a [1, 64, 56, 56] feature map
   ASSERT_EQ(r.outputs.size(), 1U);
   EXPECT_GT(r.outputs[0].cosine, 0.99);
