@@ -16,6 +16,7 @@
 #include "npu/compiler/quant/run_partitioned.h"
 #include "npu/isa/encoding.h"
 #include "npu/isa/npu_config.h"
+#include "npu/runtime/host_cost.h"
 #include "npu/runtime/run_model.h"
 #include "npu/support/error.h"
 
@@ -329,8 +330,13 @@ void addLayers(MainJobReport& report, const compiler::CompiledModel& compiled,
         row.device = "host";
         row.segment = s;
         row.macs = static_cast<std::uint64_t>(compiler::nodeMacs(graph, node));
+        row.cycles = hostNodeCycles(graph, node, compiled.hw);
+        report.hostCycles += row.cycles;
         report.layers.push_back(row);
       }
+      const std::uint64_t border = borderCycles(graph, model.partition, s, compiled.hw);
+      report.borderCycles += border;
+      report.hostCycles += border;
       continue;
     }
     const compiler::QuantizedGraph& npuGraph = compiled.graphs.at(npuIndex);
@@ -368,7 +374,8 @@ void addLayers(MainJobReport& report, const compiler::CompiledModel& compiled,
     report.macUtilization =
         static_cast<double>(report.totalMacs) /
         (static_cast<double>(report.totalCycles) * static_cast<double>(report.peakMacsPerCycle));
-    report.inferencesPerSecond = report.clockMhz * 1e6 / static_cast<double>(report.totalCycles);
+    report.inferencesPerSecond =
+        report.clockMhz * 1e6 / static_cast<double>(report.totalCycles + report.hostCycles);
   }
 }
 

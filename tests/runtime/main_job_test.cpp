@@ -10,6 +10,7 @@
 #include "npu/runtime/run_model.h"
 #include "npu/runtime/run_report.h"
 #include "npu/support/error.h"
+#include "npu/support/file_io.h"
 
 namespace npu::runtime {
 namespace {
@@ -146,6 +147,26 @@ TEST(MainJob, NonClassifiersGetPerOutputAgreementNotTopOne) {
   EXPECT_EQ(runReportMarkdown(r).find("top class"), std::string::npos);
   // The digits model's probabilities are class scores.
   EXPECT_TRUE(runMainJob(digits(Engine::Functional, 1)).classScores);
+}
+
+TEST(MainJob, AHostFallbackNeverCostsLessThanTheNpu) {
+  // The same layers on the NPU, then kept on the host (host_layers): end to end, the host's
+  // modelled cycles and its NPU/host borders never undercut the NPU's simulated ones.
+  const MainJobReport npu = runMainJob(subnet("resnet_basic_block"));
+  EXPECT_EQ(npu.hostCycles, 0U);
+  const auto dir = std::filesystem::temp_directory_path() / "npu_host_fallback_test";
+  std::filesystem::create_directories(dir);
+  for (const std::string& layer : {"conv2", "add"}) {
+    MainJobOptions options = subnet("resnet_basic_block");
+    options.quantConfig = dir / (layer + ".yaml");
+    writeTextFile(options.quantConfig, "host_layers: [" + layer + "]\n");
+    const MainJobReport fallback = runMainJob(options);
+    EXPECT_GT(fallback.hostCycles, 0U) << layer;
+    EXPECT_GT(fallback.borderCycles, 0U) << layer;
+    EXPECT_GE(fallback.totalCycles + fallback.hostCycles, npu.totalCycles) << layer;
+    EXPECT_LT(fallback.inferencesPerSecond, npu.inferencesPerSecond) << layer;
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(MainJob, WithoutDataTheCalibrationInputsRun) {

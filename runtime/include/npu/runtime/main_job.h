@@ -111,11 +111,17 @@ struct MainJobReport {
   /// run (simulator, with host segments in fp32) against the fp32 model.
   double outputCosine = 0.0;
 
+  /// The NPU segments' cycles (timed simulation), what baselines compare.
   std::uint64_t totalCycles = 0;
+  /// The host segments' cycles by the host cost model (docs/timing.md), NPU/host borders
+  /// included, and the borders alone.
+  std::uint64_t hostCycles = 0;
+  std::uint64_t borderCycles = 0;
   std::uint64_t totalMacs = 0;
   std::uint64_t ddrBytes = 0;
   double macUtilization = 0.0;
   double clockMhz = 0.0;
+  /// At the configured clock, end to end: NPU and (modelled) host cycles.
   double inferencesPerSecond = 0.0;
   std::int64_t peakMacsPerCycle = 0;
   std::int64_t ddrBytesPerCycle = 0;
