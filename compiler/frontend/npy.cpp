@@ -27,8 +27,11 @@ std::vector<T> elements(const std::uint8_t* bytes, std::size_t count) {
 }  // namespace
 
 Tensor readNpy(const std::filesystem::path& path) {
-  std::vector<std::uint8_t> bytes = readBinaryFile(path);
-  std::string file = path.string();
+  return parseNpy(readBinaryFile(path), path.string());
+}
+
+Tensor parseNpy(std::span<const std::uint8_t> bytes, std::string_view source) {
+  const std::string file(source);
   if (bytes.size() < 10 || std::memcmp(bytes.data(), kMagic, 6) != 0) {
     fail("{}: not a .npy file (bad magic)", file);
   }
