@@ -2,12 +2,16 @@
 #include "compute_unit.h"
 
 #include "npu/simulator/timing.h"
-#include "unit_protocol.h"
 
 namespace npu::sim {
 namespace {
 
-constexpr std::size_t kComputeUnit = isa::unitIndex(isa::Unit::Compute);
+/// Records that the compute unit runs instruction i for `cycleCount` cycles from now.
+void markComputeBusy(TimedContext& ctx, std::size_t i, std::uint64_t cycleCount) {
+  UnitState& state = ctx.unitState[isa::unitIndex(isa::Unit::Compute)];
+  state = UnitState(UnitState::Activity::Busy, i);
+  state.until = TimedContext::now() + cycleCount;
+}
 
 /// Runs instruction i on the sub-unit `unit` (mac_array or vector): its datapath, its cycles,
 /// its counters and its span on the sub-unit's trace track.
@@ -17,7 +21,7 @@ bool runTimedInstruction(TimedContext& ctx, std::size_t i, const std::string& un
     return false;
   }
   const std::uint64_t duration = instructionCycles(ctx.stream[i], ctx.config);
-  markBusy(ctx, kComputeUnit, i, duration);
+  markComputeBusy(ctx, i, duration);
   sc_core::wait(cycles(duration));
   if (ctx.stopping) {
     return false;
@@ -47,8 +51,7 @@ bool VectorUnit::run(std::size_t i) {
 }
 
 ComputeUnit::ComputeUnit(const sc_core::sc_module_name& name, TimedContext& context)
-    : sc_core::sc_module(name),
-      m_context(context),
+    : ExecutingUnit(name, context, isa::Unit::Compute),
       m_macArray("mac_array", context),
       m_vectorUnit("vector", context) {
   SC_HAS_PROCESS(ComputeUnit);
@@ -57,10 +60,9 @@ ComputeUnit::ComputeUnit(const sc_core::sc_module_name& name, TimedContext& cont
 
 void ComputeUnit::run() {
   TimedContext& ctx = m_context;
-  const std::string name = "compute";
-  while (const auto next = waitForCommand(ctx, kComputeUnit, name)) {
+  while (const auto next = waitForCommand()) {
     const std::size_t i = *next;
-    if (!popTokens(ctx, kComputeUnit, i, name)) {
+    if (!popTokens(i)) {
       return;
     }
     const std::uint64_t start = TimedContext::now();
@@ -70,7 +72,7 @@ void ComputeUnit::run() {
       ok = m_macArray.run(i);
     } else if (std::holds_alternative<isa::Sync>(instruction)) {
       const std::uint64_t duration = instructionCycles(instruction, ctx.config);
-      markBusy(ctx, kComputeUnit, i, duration);
+      markBusy(i, duration);
       sc_core::wait(cycles(duration));
       ok = !ctx.stopping;
     } else {
@@ -80,13 +82,13 @@ void ComputeUnit::run() {
       return;
     }
     const std::uint64_t end = TimedContext::now();
-    if (!pushTokens(ctx, kComputeUnit, i, name)) {
+    if (!pushTokens(i)) {
       return;
     }
-    ctx.finish(name, i, start, end);
+    ctx.finish(m_name, i, start, end);
     ctx.advanceSerial(i);
   }
-  ctx.unitFinished[kComputeUnit] = true;
+  markFinished();
 }
 
 }  // namespace npu::sim

@@ -4,7 +4,7 @@
 
 #include <systemc>
 
-#include "timed_context.h"
+#include "unit_protocol.h"
 
 namespace npu::sim {
 
@@ -30,13 +30,12 @@ class VectorUnit : public sc_core::sc_module {
   TimedContext& m_context;
 };
 
-class ComputeUnit : public sc_core::sc_module {
+class ComputeUnit : public ExecutingUnit {
  public:
   ComputeUnit(const sc_core::sc_module_name& name, TimedContext& context);
 
  private:
   void run();
-  TimedContext& m_context;
   MacArray m_macArray;
   VectorUnit m_vectorUnit;
 };

@@ -6,7 +6,7 @@
 namespace npu::sim {
 
 FetchUnit::FetchUnit(const sc_core::sc_module_name& name, TimedContext& context)
-    : sc_core::sc_module(name), m_context(context) {
+    : sc_core::sc_module(name), q_push("q_push", isa::kExecutingUnits), m_context(context) {
   SC_HAS_PROCESS(FetchUnit);
   SC_THREAD(run);
 }
@@ -23,18 +23,17 @@ void FetchUnit::run() {
       ctx.finish("fetch", i, start, start);
       break;
     }
-    CommandQueue& queue = ctx.queues[unitIndex(isa::executingUnit(ctx.stream[i]))];
+    CommandQueueIf& queue = *q_push[unitIndex(isa::executingUnit(ctx.stream[i]))].operator->();
     ctx.fetchState = {.activity = FetchState::Activity::QueueFull, .instruction = i, .until = 0};
-    while (queue.entries.size() >= queue.depth && !ctx.stopping) {
-      sc_core::wait(queue.changed);
+    while (queue.size() >= queue.depth() && !ctx.stopping) {
+      sc_core::wait(queue.changed() | ctx.stopEvent);
     }
     if (ctx.stopping) {
       return;
     }
     const std::uint64_t dispatched = TimedContext::now();
     ctx.addStall("fetch", "queue_full", dispatched - start);
-    queue.entries.push_back(i);
-    queue.changed.notify(sc_core::SC_ZERO_TIME);
+    queue.push(i);
     ctx.fetchState = {.activity = FetchState::Activity::Reading,
                       .instruction = i + 1,
                       .until = dispatched + kFetchCyclesPerWord};
@@ -47,8 +46,9 @@ void FetchUnit::run() {
     ++ctx.stats.units["fetch"].instructions;
     ctx.addSpan("fetch", i, dispatched, dispatched + kFetchCyclesPerWord);
   }
-  ctx.fetchDone = true;
-  ctx.fetchDoneEvent.notify(sc_core::SC_ZERO_TIME);
+  for (sc_core::sc_port<CommandQueueIf>& queue : q_push) {
+    queue->close();
+  }
 }
 
 }  // namespace npu::sim

@@ -3,7 +3,6 @@
 
 #include "../bounds_check.h"
 #include "../engine_common.h"
-#include "ddr_port.h"
 #include "npu/isa/footprint.h"
 #include "npu/simulator/datapath.h"
 
@@ -13,12 +12,6 @@ TimedContext::TimedContext(const isa::NpuConfig& cfg,
                            const std::vector<isa::Instruction>& instructions, isa::DdrImage& image,
                            const SimOptions& opts)
     : config(cfg), stream(instructions), ddr(image), options(opts), sram(cfg) {
-  for (CommandQueue& queue : queues) {
-    queue.depth = static_cast<std::size_t>(cfg.instructionQueueDepth);
-  }
-  for (TokenChannel& channel : tokens) {
-    channel.depth = static_cast<std::size_t>(cfg.tokenQueueDepth);
-  }
   endCycles.assign(instructions.size(), 0);
   stats.mode = "timed";
   // Every unit appears in the statistics, also one the program never uses.
@@ -82,17 +75,8 @@ void TimedContext::stop() {
     stopCycle = now();
   }
   stopping = true;
-  for (CommandQueue& queue : queues) {
-    queue.changed.notify(sc_core::SC_ZERO_TIME);
-  }
-  for (TokenChannel& channel : tokens) {
-    channel.changed.notify(sc_core::SC_ZERO_TIME);
-  }
-  fetchDoneEvent.notify(sc_core::SC_ZERO_TIME);
+  stopEvent.notify(sc_core::SC_ZERO_TIME);
   serialAdvanced.notify(sc_core::SC_ZERO_TIME);
-  if (ddrPort != nullptr) {
-    ddrPort->shutdown();
-  }
 }
 
 void TimedContext::advanceSerial(std::size_t i) {

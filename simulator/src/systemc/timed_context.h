@@ -1,10 +1,10 @@
-// State every SystemC unit of one timed run shares: the program, SRAMs, DDR, queues, statistics.
+// State every SystemC unit of one timed run shares: the program, SRAMs, DDR image, statistics and
+// the stop flag. The queues between units and the DDR port are channels behind ports (NpuTop).
 #pragma once
 
 #include <systemc>
 
 #include <array>
-#include <deque>
 #include <optional>
 #include <vector>
 
@@ -16,23 +16,6 @@
 
 namespace npu::sim {
 
-class DdrPort;
-
-/// An in-order instruction queue between fetch and one unit, `depth` entries deep. An entry
-/// leaves when its unit starts the instruction.
-struct CommandQueue {
-  std::deque<std::size_t> entries;
-  std::size_t depth = 1;
-  sc_core::sc_event changed;
-};
-
-/// A dependency-token queue: a counter bounded by the configured depth.
-struct TokenChannel {
-  std::size_t count = 0;
-  std::size_t depth = 1;
-  sc_core::sc_event changed;
-};
-
 struct TimedContext {
   TimedContext(const isa::NpuConfig& cfg, const std::vector<isa::Instruction>& instructions,
                isa::DdrImage& image, const SimOptions& opts);
@@ -43,18 +26,13 @@ struct TimedContext {
   SimOptions options;
   SramState sram;
 
-  std::array<CommandQueue, 3> queues;  // load, compute, store
-  std::array<TokenChannel, kTokenQueues> tokens;
-  bool fetchDone = false;
-  sc_core::sc_event fetchDoneEvent;
-
   /// Set when the run must end (fault, watchdog, or the end of the run): every wait loop checks
   /// it after waking, so each SystemC thread returns normally and unwinds its stack.
   bool stopping = false;
   /// Cycle at which stop() was first called.
   std::uint64_t stopCycle = 0;
-  /// The DDR port, woken by stop() (not owned).
-  DdrPort* ddrPort = nullptr;
+  /// Notified (one delta later) by stop(): every wait also waits for it.
+  sc_core::sc_event stopEvent;
 
   /// Force-serial mode: index of the next instruction allowed to start.
   std::size_t serialNext = 0;

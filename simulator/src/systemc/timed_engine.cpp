@@ -2,36 +2,77 @@
 // to completion (or the watchdog), and gathers DDR, cycles, statistics and trace.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <thread>
 
 #include "../engine_common.h"
+#include "channels.h"
 #include "compute_unit.h"
 #include "ddr_port.h"
 #include "dma_unit.h"
 #include "fetch_unit.h"
 #include "npu/simulator/token_analysis.h"
+#include "simulation_context.h"
 #include "timed_context.h"
+#include "unit_protocol.h"
 
 namespace npu::sim {
 namespace {
 
-/// The NPU top level: fetch, load, compute (MAC array + vector), store and the DDR port.
+/// The NPU top level (RTL npu_top): fetch, the load and store DMA units, compute (MAC array +
+/// vector), the DDR port arbiter, and the channels between them, named as npu_top.sv names its
+/// signals: the instruction queues q_load/q_compute/q_store and the token queues tq_l2c, tq_c2l,
+/// tq_c2s, tq_s2c.
 class NpuTop : public sc_core::sc_module {
  public:
   NpuTop(const sc_core::sc_module_name& name, TimedContext& context)
       : sc_core::sc_module(name),
         m_ddrPort("ddr_port"),
         m_fetch("fetch", context),
-        m_load("load", context, m_ddrPort, isa::unitIndex(isa::Unit::Load)),
+        m_load("load_dma", context, isa::Unit::Load),
         m_compute("compute", context),
-        m_store("store", context, m_ddrPort, isa::unitIndex(isa::Unit::Store)) {
-    context.ddrPort = &m_ddrPort;
+        m_store("store_dma", context, isa::Unit::Store) {
+    const auto instructionDepth = static_cast<std::size_t>(context.config.instructionQueueDepth);
+    const auto tokenDepth = static_cast<std::size_t>(context.config.tokenQueueDepth);
+    const std::array<ExecutingUnit*, isa::kExecutingUnits> units{&m_load, &m_compute, &m_store};
+    for (std::size_t u = 0; u < isa::kExecutingUnits; ++u) {
+      const std::string queueName = "q_" + std::string(isa::unitName(isa::unitAt(u)));
+      m_queues[u] = std::make_unique<CommandQueue>(queueName.c_str(), instructionDepth);
+      m_fetch.q_push[u].bind(*m_queues[u]);
+      units[u]->q_head.bind(*m_queues[u]);
+    }
+    for (const isa::TokenQueueInfo& info : isa::kTokenQueueTable) {
+      auto& channel = m_tokens[static_cast<std::size_t>(info.queue)];
+      channel =
+          std::make_unique<TokenQueueChannel>(tokenQueuePortName(info.queue).c_str(), tokenDepth);
+      units[isa::unitIndex(info.producer)]->tokenPort(info.queue).bind(*channel);
+      units[isa::unitIndex(info.consumer)]->tokenPort(info.queue).bind(*channel);
+    }
+    m_load.ddr.bind(m_ddrPort);
+    m_store.ddr.bind(m_ddrPort);
+    SC_HAS_PROCESS(NpuTop);
+    SC_METHOD(shutDownDdrPort);
+    sensitive << context.stopEvent;
+    dont_initialize();
   }
 
+  /// Whether fetch has reached END (it closes every queue then).
+  [[nodiscard]] bool fetchDone() const {
+    return std::ranges::all_of(m_queues, [](const auto& queue) { return queue->closed(); });
+  }
+  /// The requester holding the DDR port, or -1 when it is free.
+  [[nodiscard]] int ddrPortOwner() const { return m_ddrPort.owner(); }
+
  private:
+  /// Releases the DDR port's waiters once the run stops.
+  void shutDownDdrPort() { m_ddrPort.shutdown(); }
+
+  std::array<std::unique_ptr<CommandQueue>, isa::kExecutingUnits> m_queues;
+  std::array<std::unique_ptr<TokenQueueChannel>, kTokenQueues> m_tokens;
   DdrPort m_ddrPort;
   FetchUnit m_fetch;
   DmaUnit m_load;
@@ -39,38 +80,12 @@ class NpuTop : public sc_core::sc_module {
   DmaUnit m_store;
 };
 
-/// SystemC 2.3 cannot elaborate a second design in a finished context, so every run gets its own
-/// context, deleted (with the coroutines of any thread still waiting) when the run is over.
+/// Runs are serialised because SystemC's kernel state is global.
 std::mutex g_systemcMutex;
 
-class SimulationContext {
- public:
-  SimulationContext() {
-    static const bool quiet = [] {
-      setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-      return true;
-    }();
-    (void)quiet;
-    m_context = std::make_unique<sc_core::sc_simcontext>();
-    sc_core::sc_curr_simcontext = m_context.get();
-    sc_core::sc_default_global_context = m_context.get();
-  }
-  SimulationContext(const SimulationContext&) = delete;
-  SimulationContext& operator=(const SimulationContext&) = delete;
-  ~SimulationContext() {
-    m_context.reset();
-    sc_core::sc_curr_simcontext = nullptr;
-    sc_core::sc_default_global_context = nullptr;
-  }
-
- private:
-  std::unique_ptr<sc_core::sc_simcontext> m_context;
-};
-
 /// Every unit's state and fetch's, naming the holder of the DDR port for a unit waiting for it.
-std::string unitStates(const TimedContext& ctx) {
+std::string unitStates(const TimedContext& ctx, int owner) {
   std::array<UnitState, 3> units = ctx.unitState;
-  const int owner = ctx.ddrPort != nullptr ? ctx.ddrPort->owner() : -1;
   for (UnitState& state : units) {
     if (state.activity == UnitState::Activity::DdrPort && owner >= 0) {
       state.portHolder = owner == DdrPort::kLoad ? "load" : "store";
@@ -79,18 +94,18 @@ std::string unitStates(const TimedContext& ctx) {
   return describeUnits(units, ctx.fetchState, ctx.stream);
 }
 
-SimFault unfinishedFault(const TimedContext& ctx, std::uint64_t stopped, bool pastLimit,
-                         const SimOptions& options) {
+SimFault unfinishedFault(const TimedContext& ctx, int portOwner, std::uint64_t stopped,
+                         bool pastLimit, const SimOptions& options) {
   const std::int64_t oldest = oldestHeldInstruction(ctx.unitState, ctx.fetchState);
   if (pastLimit) {
     return SimFault(FaultKind::Watchdog, oldest,
                     fmt::format("watchdog fault: still running after {} cycles{}",
-                                options.maxCycles, unitStates(ctx)));
+                                options.maxCycles, unitStates(ctx, portOwner)));
   }
   // The token analysis finds deadlocks before the run; this is the model's own safety net.
-  return SimFault(
-      FaultKind::Deadlock, oldest,
-      fmt::format("deadlock fault: no unit can progress at cycle {}{}", stopped, unitStates(ctx)));
+  return SimFault(FaultKind::Deadlock, oldest,
+                  fmt::format("deadlock fault: no unit can progress at cycle {}{}", stopped,
+                              unitStates(ctx, portOwner)));
 }
 
 void runKernel(const isa::NpuConfig& config, isa::DdrImage& ddr,
@@ -151,9 +166,9 @@ void runKernel(const isa::NpuConfig& config, isa::DdrImage& ddr,
     const bool pastLimit = !ctx.stopping && sc_core::sc_pending_activity();
     stopped = ctx.stopping ? ctx.stopCycle : (pastLimit ? options.maxCycles : TimedContext::now());
     const bool finished =
-        ctx.fetchDone && ctx.unitFinished[0] && ctx.unitFinished[1] && ctx.unitFinished[2];
+        top.fetchDone() && ctx.unitFinished[0] && ctx.unitFinished[1] && ctx.unitFinished[2];
     if (!ctx.fault && !finished) {
-      ctx.fault = unfinishedFault(ctx, stopped, pastLimit, options);
+      ctx.fault = unfinishedFault(ctx, top.ddrPortOwner(), stopped, pastLimit, options);
     }
     // Let every thread return normally so no coroutine is left suspended.
     ctx.stop();
