@@ -1,5 +1,5 @@
-// One SystemC unit alone: the load DMA unit bound to stub channels and a stub DDR port, with no
-// fetch, compute, store or arbiter around it.
+// One SystemC unit alone: the load DMA unit bound to stub channels, a stub DDR port arbiter and
+// the DDR memory model, with no fetch, compute, store or arbiter around it.
 #include <gtest/gtest.h>
 
 #include <systemc>
@@ -12,6 +12,7 @@
 #include "npu/simulator/timing.h"
 #include "sim_test_util.h"
 #include "systemc/channels.h"
+#include "systemc/ddr_memory.h"
 #include "systemc/dma_unit.h"
 #include "systemc/simulation_context.h"
 #include "systemc/timed_context.h"
@@ -77,17 +78,19 @@ TEST(SystemcUnits, LoadDmaRunsAloneAgainstStubs) {
   // The kernel runs on a thread of its own, as in runTimed.
   std::thread([&] {
     const SimulationContext simulationContext;
-    TimedContext ctx(program.config, program.instructions, ddr, options);
+    TimedContext ctx(program.config, program.instructions, options);
     CommandQueue queue("q_load", 2);
     TokenQueueChannel c2l("tq_c2l", 1);
     TokenQueueChannel l2c("tq_l2c", 2);
     StubDdrPort port;
+    DdrMemory memory("ddr", ddr);
     StubNeighbours neighbours("neighbours", kTokenCycle);
     DmaUnit load("load_dma", ctx, isa::Unit::Load);
     load.q_head.bind(queue);
     load.tokenPort(TokenQueue::ComputeToLoad).bind(c2l);
     load.tokenPort(TokenQueue::LoadToCompute).bind(l2c);
-    load.ddr.bind(port);
+    load.ddr_port.bind(port);
+    load.ddr.bind(memory.rd);
     neighbours.q_push.bind(queue);
     neighbours.tq_c2l.bind(c2l);
     EXPECT_FALSE(load.hasTokenPort(TokenQueue::ComputeToStore));

@@ -1,10 +1,22 @@
 // ComputeUnit, MacArray and VectorUnit.
 #include "compute_unit.h"
 
+#include <stdexcept>
+
 #include "npu/simulator/timing.h"
 
 namespace npu::sim {
 namespace {
+
+/// The compute unit has no DDR port: none of its instructions reaches DDR.
+class NoDdr final : public DdrAccess {
+ public:
+  void read(std::uint64_t /*address*/, std::span<std::uint8_t> /*out*/) override { fail(); }
+  void write(std::uint64_t /*address*/, std::span<const std::uint8_t> /*in*/) override { fail(); }
+
+ private:
+  [[noreturn]] static void fail() { throw std::logic_error("the compute unit has no DDR port"); }
+};
 
 /// Records that the compute unit runs instruction i for `cycleCount` cycles from now.
 void markComputeBusy(TimedContext& ctx, std::size_t i, std::uint64_t cycleCount) {
@@ -17,7 +29,8 @@ void markComputeBusy(TimedContext& ctx, std::size_t i, std::uint64_t cycleCount)
 /// its counters and its span on the sub-unit's trace track.
 bool runTimedInstruction(TimedContext& ctx, std::size_t i, const std::string& unit) {
   const std::uint64_t start = TimedContext::now();
-  if (!ctx.execute(i)) {
+  NoDdr noDdr;
+  if (!ctx.execute(i, noDdr)) {
     return false;
   }
   const std::uint64_t duration = instructionCycles(ctx.stream[i], ctx.config);

@@ -9,9 +9,9 @@
 namespace npu::sim {
 
 TimedContext::TimedContext(const isa::NpuConfig& cfg,
-                           const std::vector<isa::Instruction>& instructions, isa::DdrImage& image,
+                           const std::vector<isa::Instruction>& instructions,
                            const SimOptions& opts)
-    : config(cfg), stream(instructions), ddr(image), options(opts), sram(cfg) {
+    : config(cfg), stream(instructions), options(opts), sram(cfg) {
   endCycles.assign(instructions.size(), 0);
   stats.mode = "timed";
   // Every unit appears in the statistics, also one the program never uses.
@@ -30,7 +30,7 @@ void TimedContext::addStall(const std::string& unit, const std::string& reason, 
   }
 }
 
-bool TimedContext::execute(std::size_t i) {
+bool TimedContext::execute(std::size_t i, DdrAccess& ddr) {
   try {
     checkBounds(stream[i], i, config);
     if (!options.countOnly) {

@@ -1,5 +1,5 @@
-// State every SystemC unit of one timed run shares: the program, SRAMs, DDR image, statistics and
-// the stop flag. The queues between units and the DDR port are channels behind ports (NpuTop).
+// State every SystemC unit of one timed run shares: the program, SRAMs, statistics and the stop
+// flag. The queues between units and the DDR port are channels behind ports (NpuTop).
 #pragma once
 
 #include <systemc>
@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "../datapath_ops.h"
 #include "../unit_state.h"
 #include "npu/isa/instruction.h"
 #include "npu/simulator/simulate.h"
@@ -18,11 +19,10 @@ namespace npu::sim {
 
 struct TimedContext {
   TimedContext(const isa::NpuConfig& cfg, const std::vector<isa::Instruction>& instructions,
-               isa::DdrImage& image, const SimOptions& opts);
+               const SimOptions& opts);
 
   const isa::NpuConfig& config;
   const std::vector<isa::Instruction>& stream;
-  isa::DdrImage& ddr;
   SimOptions options;
   SramState sram;
 
@@ -51,8 +51,9 @@ struct TimedContext {
   [[nodiscard]] static std::uint64_t now();
   /// Adds `cycles` to a unit's stall counter for `reason`.
   void addStall(const std::string& unit, const std::string& reason, std::uint64_t cycles);
-  /// Bounds check and datapath of instruction i; on a fault records it and stops the run.
-  bool execute(std::size_t i);
+  /// Bounds check and datapath of instruction i, a LOAD or STORE reaching the DDR through
+  /// `ddr`; on a fault records it and stops the run.
+  bool execute(std::size_t i, DdrAccess& ddr);
   /// Records a finished instruction: its unit's counters, its end cycle and its trace span.
   void finish(const std::string& unit, std::size_t i, std::uint64_t start, std::uint64_t end);
   /// Records a trace span of instruction i on `unit`'s track (when tracing).

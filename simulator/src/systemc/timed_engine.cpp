@@ -12,6 +12,7 @@
 #include "../engine_common.h"
 #include "channels.h"
 #include "compute_unit.h"
+#include "ddr_memory.h"
 #include "ddr_port.h"
 #include "dma_unit.h"
 #include "fetch_unit.h"
@@ -24,13 +25,14 @@ namespace npu::sim {
 namespace {
 
 /// The NPU top level (RTL npu_top): fetch, the load and store DMA units, compute (MAC array +
-/// vector), the DDR port arbiter, and the channels between them, named as npu_top.sv names its
-/// signals: the instruction queues q_load/q_compute/q_store and the token queues tq_l2c, tq_c2l,
-/// tq_c2s, tq_s2c.
+/// vector), the DDR port arbiter, the DDR memory (a TLM-2.0 target with rd and wr sockets), and
+/// the channels between them, named as npu_top.sv names its signals: the instruction queues
+/// q_load/q_compute/q_store and the token queues tq_l2c, tq_c2l, tq_c2s, tq_s2c.
 class NpuTop : public sc_core::sc_module {
  public:
-  NpuTop(const sc_core::sc_module_name& name, TimedContext& context)
+  NpuTop(const sc_core::sc_module_name& name, TimedContext& context, isa::DdrImage& ddr)
       : sc_core::sc_module(name),
+        m_ddr("ddr", ddr),
         m_ddrPort("ddr_port"),
         m_fetch("fetch", context),
         m_load("load_dma", context, isa::Unit::Load),
@@ -52,8 +54,10 @@ class NpuTop : public sc_core::sc_module {
       units[isa::unitIndex(info.producer)]->tokenPort(info.queue).bind(*channel);
       units[isa::unitIndex(info.consumer)]->tokenPort(info.queue).bind(*channel);
     }
-    m_load.ddr.bind(m_ddrPort);
-    m_store.ddr.bind(m_ddrPort);
+    m_load.ddr_port.bind(m_ddrPort);
+    m_store.ddr_port.bind(m_ddrPort);
+    m_load.ddr.bind(m_ddr.rd);
+    m_store.ddr.bind(m_ddr.wr);
     SC_HAS_PROCESS(NpuTop);
     SC_METHOD(shutDownDdrPort);
     sensitive << context.stopEvent;
@@ -73,6 +77,7 @@ class NpuTop : public sc_core::sc_module {
 
   std::array<std::unique_ptr<CommandQueue>, isa::kExecutingUnits> m_queues;
   std::array<std::unique_ptr<TokenQueueChannel>, kTokenQueues> m_tokens;
+  DdrMemory m_ddr;
   DdrPort m_ddrPort;
   FetchUnit m_fetch;
   DmaUnit m_load;
@@ -155,10 +160,10 @@ void runKernel(const isa::NpuConfig& config, isa::DdrImage& ddr,
                const std::vector<isa::Instruction>& stream, const SimOptions& options,
                SimResult& result) {
   const SimulationContext simulationContext;
-  TimedContext ctx(config, stream, ddr, options);
+  TimedContext ctx(config, stream, options);
   std::uint64_t stopped = 0;
   {
-    NpuTop top("npu", ctx);
+    NpuTop top("npu", ctx, ddr);
     sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
     sc_core::sc_start(cycles(options.maxCycles), sc_core::SC_EXIT_ON_STARVATION);
     // Stopping on starvation leaves the clock at the last event; work still scheduled past the
