@@ -1,5 +1,5 @@
-// One SystemC unit alone: the load DMA unit bound to stub channels, a stub DDR port arbiter and
-// the DDR memory model, with no fetch, compute, store or arbiter around it.
+// One SystemC unit alone, with stubs on its ports: the load DMA unit (stub channels, a stub DDR
+// port arbiter and the DDR memory model) and the compute unit (stub channels and stub engines).
 #include <gtest/gtest.h>
 
 #include <systemc>
@@ -12,6 +12,7 @@
 #include "npu/simulator/timing.h"
 #include "sim_test_util.h"
 #include "systemc/channels.h"
+#include "systemc/compute_unit.h"
 #include "systemc/ddr_memory.h"
 #include "systemc/dma_unit.h"
 #include "systemc/simulation_context.h"
@@ -117,6 +118,98 @@ TEST(SystemcUnits, LoadDmaRunsAloneAgainstStubs) {
       EXPECT_EQ(static_cast<std::uint8_t>(ctx.sram.input[b]), bytes[b]) << b;
       EXPECT_EQ(static_cast<std::uint8_t>(ctx.sram.input[0x10 + b]), bytes[b]) << b;
     }
+  }).join();
+}
+
+/// An engine that logs every start and takes a fixed number of cycles.
+class StubEngine : public sc_core::sc_prim_channel, public ComputeEngineIf {
+ public:
+  StubEngine(const char* name, std::uint64_t cycleCount)
+      : sc_core::sc_prim_channel(name), m_cycles(cycleCount) {}
+  bool run(std::size_t i) override {
+    started.emplace_back(TimedContext::now(), i);
+    sc_core::wait(cycles(m_cycles));
+    return true;
+  }
+  std::vector<std::pair<std::uint64_t, std::size_t>> started;
+
+ private:
+  std::uint64_t m_cycles;
+};
+
+/// Stands in for fetch and the store unit: dispatches instructions 0 and 1 at cycle 0, then takes
+/// one compute->store token at cycle `takeCycle`.
+class StubFetchAndStore : public sc_core::sc_module {
+ public:
+  sc_core::sc_port<CommandQueueIf> q_push;
+  sc_core::sc_port<TokenQueueIf> tq_c2s;
+
+  StubFetchAndStore(const sc_core::sc_module_name& name, std::uint64_t takeCycle)
+      : sc_core::sc_module(name), q_push("q_push"), tq_c2s("tq_c2s"), m_takeCycle(takeCycle) {
+    SC_HAS_PROCESS(StubFetchAndStore);
+    SC_THREAD(run);
+  }
+
+ private:
+  void run() {
+    q_push->push(0);
+    q_push->push(1);
+    q_push->close();
+    sc_core::wait(cycles(m_takeCycle));
+    tq_c2s->take();
+  }
+  std::uint64_t m_takeCycle;
+};
+
+TEST(SystemcUnits, ComputeRunsAloneAgainstStubEngines) {
+  const isa::Program program = testing::assembleProgram(
+      "CONV pop_prev=1 push_next=1 out_h=4 out_w=4 in_w=4 in_c=8 out_c=8 kh=1 kw=1 sh=1 sw=1 dh=1 "
+      "dw=1 in_zp=-1 clip_lo=-128 clip_hi=127 acc_init=1 finalize=1\n"
+      "ELTWISE pop_prev=1 push_next=1 op=2 a_addr=0x10 lut_addr=0x100 count=64\n"
+      "END\n");
+  constexpr std::uint64_t kMacCycles = 10;
+  constexpr std::uint64_t kVectorCycles = 20;
+  constexpr std::uint64_t kTakeCycle = 100;
+  const SimOptions options;
+  std::thread([&] {
+    const SimulationContext simulationContext;
+    TimedContext ctx(program.config, program.instructions, options);
+    CommandQueue queue("q_compute", 2);
+    TokenQueueChannel l2c("tq_l2c", 2, 2);
+    TokenQueueChannel c2l("tq_c2l", 2);
+    TokenQueueChannel c2s("tq_c2s", 1);
+    TokenQueueChannel s2c("tq_s2c", 2);
+    StubEngine mac("mac_array", kMacCycles);
+    StubEngine vector("vector", kVectorCycles);
+    StubFetchAndStore neighbours("neighbours", kTakeCycle);
+    ComputeUnit compute("compute", ctx);
+    compute.q_head.bind(queue);
+    compute.tokenPort(TokenQueue::LoadToCompute).bind(l2c);
+    compute.tokenPort(TokenQueue::ComputeToLoad).bind(c2l);
+    compute.tokenPort(TokenQueue::ComputeToStore).bind(c2s);
+    compute.tokenPort(TokenQueue::StoreToCompute).bind(s2c);
+    compute.go_mac.bind(mac);
+    compute.go_vector.bind(vector);
+    neighbours.q_push.bind(queue);
+    neighbours.tq_c2s.bind(c2s);
+    sc_core::sc_start();
+
+    EXPECT_FALSE(ctx.fault.has_value());
+    EXPECT_TRUE(ctx.unitFinished[isa::unitIndex(isa::Unit::Compute)]);
+    using Start = std::pair<std::uint64_t, std::size_t>;
+    EXPECT_EQ(mac.started, (std::vector<Start>{{0, 0}}));
+    EXPECT_EQ(vector.started, (std::vector<Start>{{kMacCycles, 1}}));
+    EXPECT_EQ(ctx.endCycles[0], kMacCycles);
+    EXPECT_EQ(ctx.endCycles[1], kMacCycles + kVectorCycles);
+    // The ELTWISE's token waits for room in the full compute->store queue until the stub store
+    // takes the CONV's token.
+    const UnitStats& stats = ctx.stats.units.at("compute");
+    EXPECT_EQ(stats.instructions, 2U);
+    EXPECT_EQ(stats.busyCycles, kMacCycles + kVectorCycles);
+    EXPECT_EQ(stats.stallCycles.at("token_full"), kTakeCycle - kMacCycles - kVectorCycles);
+    EXPECT_EQ(l2c.count(), 0U);
+    EXPECT_EQ(c2s.count(), 1U);
+    EXPECT_EQ(c2l.count(), 0U);
   }).join();
 }
 

@@ -1,7 +1,8 @@
-// ComputeUnit, MacArray and VectorUnit.
+// ComputeUnit and its engines, MacArray and VectorUnit.
 #include "compute_unit.h"
 
 #include <stdexcept>
+#include <utility>
 
 #include "npu/simulator/timing.h"
 
@@ -25,9 +26,14 @@ void markComputeBusy(TimedContext& ctx, std::size_t i, std::uint64_t cycleCount)
   state.until = TimedContext::now() + cycleCount;
 }
 
-/// Runs instruction i on the sub-unit `unit` (mac_array or vector): its datapath, its cycles,
-/// its counters and its span on the sub-unit's trace track.
-bool runTimedInstruction(TimedContext& ctx, std::size_t i, const std::string& unit) {
+}  // namespace
+
+ComputeEngine::ComputeEngine(const sc_core::sc_module_name& name, TimedContext& context,
+                             std::string track)
+    : sc_core::sc_module(name), m_context(context), m_track(std::move(track)) {}
+
+bool ComputeEngine::run(std::size_t i) {
+  TimedContext& ctx = m_context;
   const std::uint64_t start = TimedContext::now();
   NoDdr noDdr;
   if (!ctx.execute(i, noDdr)) {
@@ -40,33 +46,21 @@ bool runTimedInstruction(TimedContext& ctx, std::size_t i, const std::string& un
     return false;
   }
   const std::uint64_t end = TimedContext::now();
-  UnitStats& stats = ctx.stats.units[unit];
+  UnitStats& stats = ctx.stats.units[m_track];
   ++stats.instructions;
   stats.busyCycles += end - start;
-  ctx.addSpan(unit, i, start, end);
+  ctx.addSpan(m_track, i, start, end);
   return true;
 }
 
-}  // namespace
-
 MacArray::MacArray(const sc_core::sc_module_name& name, TimedContext& context)
-    : sc_core::sc_module(name), m_context(context) {}
-
-bool MacArray::run(std::size_t i) {
-  return runTimedInstruction(m_context, i, "mac_array");
-}
+    : ComputeEngine(name, context, "mac_array") {}
 
 VectorUnit::VectorUnit(const sc_core::sc_module_name& name, TimedContext& context)
-    : sc_core::sc_module(name), m_context(context) {}
-
-bool VectorUnit::run(std::size_t i) {
-  return runTimedInstruction(m_context, i, "vector");
-}
+    : ComputeEngine(name, context, "vector") {}
 
 ComputeUnit::ComputeUnit(const sc_core::sc_module_name& name, TimedContext& context)
-    : ExecutingUnit(name, context, isa::Unit::Compute),
-      m_macArray("mac_array", context),
-      m_vectorUnit("vector", context) {
+    : ExecutingUnit(name, context, isa::Unit::Compute), go_mac("go_mac"), go_vector("go_vector") {
   SC_HAS_PROCESS(ComputeUnit);
   SC_THREAD(run);
 }
@@ -82,14 +76,14 @@ void ComputeUnit::run() {
     const isa::Instruction& instruction = ctx.stream[i];
     bool ok = true;
     if (std::holds_alternative<isa::Conv>(instruction)) {
-      ok = m_macArray.run(i);
+      ok = go_mac->run(i);
     } else if (std::holds_alternative<isa::Sync>(instruction)) {
       const std::uint64_t duration = instructionCycles(instruction, ctx.config);
       markBusy(i, duration);
       sc_core::wait(cycles(duration));
       ok = !ctx.stopping;
     } else {
-      ok = m_vectorUnit.run(i);
+      ok = go_vector->run(i);
     }
     if (!ok) {
       return;

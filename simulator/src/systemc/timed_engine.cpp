@@ -24,10 +24,10 @@
 namespace npu::sim {
 namespace {
 
-/// The NPU top level (RTL npu_top): fetch, the load and store DMA units, compute (MAC array +
-/// vector), the DDR port arbiter, the DDR memory (a TLM-2.0 target with rd and wr sockets), and
-/// the channels between them, named as npu_top.sv names its signals: the instruction queues
-/// q_load/q_compute/q_store and the token queues tq_l2c, tq_c2l, tq_c2s, tq_s2c.
+/// The NPU top level (RTL npu_top): fetch, the load and store DMA units, the compute unit and its
+/// engines (MAC array, vector unit), the DDR port arbiter, the DDR memory (a TLM-2.0 target with rd
+/// and wr sockets), and the channels between them, named as npu_top.sv names its signals: the
+/// instruction queues q_load/q_compute/q_store and the token queues tq_l2c, tq_c2l, tq_c2s, tq_s2c.
 class NpuTop : public sc_core::sc_module {
  public:
   NpuTop(const sc_core::sc_module_name& name, TimedContext& context, isa::DdrImage& ddr)
@@ -37,6 +37,8 @@ class NpuTop : public sc_core::sc_module {
         m_fetch("fetch", context),
         m_load("load_dma", context, isa::Unit::Load),
         m_compute("compute", context),
+        m_macArray("mac_array", context),
+        m_vector("vector", context),
         m_store("store_dma", context, isa::Unit::Store) {
     const auto instructionDepth = static_cast<std::size_t>(context.config.instructionQueueDepth);
     const auto tokenDepth = static_cast<std::size_t>(context.config.tokenQueueDepth);
@@ -54,6 +56,8 @@ class NpuTop : public sc_core::sc_module {
       units[isa::unitIndex(info.producer)]->tokenPort(info.queue).bind(*channel);
       units[isa::unitIndex(info.consumer)]->tokenPort(info.queue).bind(*channel);
     }
+    m_compute.go_mac.bind(m_macArray);
+    m_compute.go_vector.bind(m_vector);
     m_load.ddr_port.bind(m_ddrPort);
     m_store.ddr_port.bind(m_ddrPort);
     m_load.ddr.bind(m_ddr.rd);
@@ -82,6 +86,8 @@ class NpuTop : public sc_core::sc_module {
   FetchUnit m_fetch;
   DmaUnit m_load;
   ComputeUnit m_compute;
+  MacArray m_macArray;
+  VectorUnit m_vector;
   DmaUnit m_store;
 };
 
