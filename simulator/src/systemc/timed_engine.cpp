@@ -25,14 +25,21 @@ namespace npu::sim {
 namespace {
 
 /// The NPU top level (RTL npu_top): fetch, the load and store DMA units, the compute unit and its
-/// engines (MAC array, vector unit), the DDR port arbiter, the DDR memory (a TLM-2.0 target with rd
-/// and wr sockets), and the channels between them, named as npu_top.sv names its signals: the
-/// instruction queues q_load/q_compute/q_store and the token queues tq_l2c, tq_c2l, tq_c2s, tq_s2c.
+/// engines (MAC array, vector unit), the DDR port arbiter, and the channels between them, named as
+/// npu_top.sv names its signals: the instruction queues q_load/q_compute/q_store and the token
+/// queues tq_l2c, tq_c2l, tq_c2s, tq_s2c. The DDR is outside, behind the TLM-2.0 sockets rd and wr,
+/// so the NPU embeds in any platform with a TLM memory.
 class NpuTop : public sc_core::sc_module {
  public:
-  NpuTop(const sc_core::sc_module_name& name, TimedContext& context, isa::DdrImage& ddr)
+  /// The DDR read channel of the load engine (RTL rd_req_*/rd_*).
+  tlm::tlm_initiator_socket<> rd;
+  /// The DDR write channel of the store engine (RTL wr_*).
+  tlm::tlm_initiator_socket<> wr;
+
+  NpuTop(const sc_core::sc_module_name& name, TimedContext& context)
       : sc_core::sc_module(name),
-        m_ddr("ddr", ddr),
+        rd("rd"),
+        wr("wr"),
         m_ddrPort("ddr_port"),
         m_fetch("fetch", context),
         m_load("load_dma", context, isa::Unit::Load),
@@ -60,8 +67,8 @@ class NpuTop : public sc_core::sc_module {
     m_compute.go_vector.bind(m_vector);
     m_load.ddr_port.bind(m_ddrPort);
     m_store.ddr_port.bind(m_ddrPort);
-    m_load.ddr.bind(m_ddr.rd);
-    m_store.ddr.bind(m_ddr.wr);
+    m_load.ddr.bind(rd);
+    m_store.ddr.bind(wr);
     SC_HAS_PROCESS(NpuTop);
     SC_METHOD(shutDownDdrPort);
     sensitive << context.stopEvent;
@@ -81,7 +88,6 @@ class NpuTop : public sc_core::sc_module {
 
   std::array<std::unique_ptr<CommandQueue>, isa::kExecutingUnits> m_queues;
   std::array<std::unique_ptr<TokenQueueChannel>, kTokenQueues> m_tokens;
-  DdrMemory m_ddr;
   DdrPort m_ddrPort;
   FetchUnit m_fetch;
   DmaUnit m_load;
@@ -169,7 +175,11 @@ void runKernel(const isa::NpuConfig& config, isa::DdrImage& ddr,
   TimedContext ctx(config, stream, options);
   std::uint64_t stopped = 0;
   {
-    NpuTop top("npu", ctx, ddr);
+    // The NPU reaches its DDR only through its sockets, as npu_top does through its ports.
+    DdrMemory memory("ddr", ddr);
+    NpuTop top("npu", ctx);
+    top.rd.bind(memory.rd);
+    top.wr.bind(memory.wr);
     sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
     sc_core::sc_start(cycles(options.maxCycles), sc_core::SC_EXIT_ON_STARVATION);
     // Stopping on starvation leaves the clock at the last event; work still scheduled past the
