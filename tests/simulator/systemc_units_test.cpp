@@ -1,5 +1,6 @@
 // One SystemC unit alone, with stubs on its ports: the load DMA unit (stub channels, a stub DDR
-// port arbiter and the DDR memory model) and the compute unit (stub channels and stub engines).
+// port arbiter and the DDR memory model), the compute unit (stub channels and stub engines) and
+// the DDR port arbiter (stub requesters).
 #include <gtest/gtest.h>
 
 #include <systemc>
@@ -14,6 +15,7 @@
 #include "systemc/channels.h"
 #include "systemc/compute_unit.h"
 #include "systemc/ddr_memory.h"
+#include "systemc/ddr_port.h"
 #include "systemc/dma_unit.h"
 #include "systemc/simulation_context.h"
 #include "systemc/timed_context.h"
@@ -210,6 +212,60 @@ TEST(SystemcUnits, ComputeRunsAloneAgainstStubEngines) {
     EXPECT_EQ(l2c.count(), 0U);
     EXPECT_EQ(c2s.count(), 1U);
     EXPECT_EQ(c2l.count(), 0U);
+  }).join();
+}
+
+/// A DMA unit's side of the DDR port: for each (request cycle, hold) in turn, requests the port at
+/// that cycle (or when the previous hold ends, if later), logs the grant cycle, holds it.
+class StubRequester : public sc_core::sc_module {
+ public:
+  sc_core::sc_port<DdrPortIf> ddr_port;
+
+  StubRequester(const sc_core::sc_module_name& name, DdrPortIf::Requester who,
+                std::vector<std::pair<std::uint64_t, std::uint64_t>> requests)
+      : sc_core::sc_module(name),
+        ddr_port("ddr_port"),
+        m_who(who),
+        m_requests(std::move(requests)) {
+    SC_HAS_PROCESS(StubRequester);
+    SC_THREAD(run);
+  }
+  std::vector<std::uint64_t> granted;
+
+ private:
+  void run() {
+    for (const auto& [cycle, hold] : m_requests) {
+      if (cycle > currentCycle()) {
+        sc_core::wait(cycles(cycle - currentCycle()));
+      }
+      ASSERT_TRUE(ddr_port->acquire(m_who));
+      granted.push_back(currentCycle());
+      sc_core::wait(cycles(hold));
+      ddr_port->release();
+    }
+  }
+  DdrPortIf::Requester m_who;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> m_requests;
+};
+
+TEST(SystemcUnits, DdrPortServesRequestsInCycleOrderAndTheStoreWinsATie) {
+  std::thread([&] {
+    const SimulationContext simulationContext;
+    DdrPort port("ddr_port");
+    // Cycle 0: both ask and the store wins the tie. The older request wins otherwise, even
+    // against the store.
+    StubRequester load("load", DdrPortIf::kLoad, {{0, 7}, {20, 5}});
+    StubRequester store("store", DdrPortIf::kStore, {{0, 10}, {10, 4}, {19, 1}});
+    load.ddr_port.bind(port);
+    store.ddr_port.bind(port);
+    sc_core::sc_start();
+    // store 0-10; load (asked at 0) beats store (asked at 10): 10-17; store 17-21; load (asked
+    // at 20) beats store (asked at 21, after its hold): 21-26; store 26-27.
+    EXPECT_EQ(store.granted, (std::vector<std::uint64_t>{0, 17, 26}));
+    EXPECT_EQ(load.granted, (std::vector<std::uint64_t>{10, 21}));
+    EXPECT_EQ(port.owner(), -1);
+    port.shutdown();
+    sc_core::sc_start();
   }).join();
 }
 

@@ -21,7 +21,7 @@ TimedContext::TimedContext(const isa::NpuConfig& cfg,
 }
 
 std::uint64_t TimedContext::now() {
-  return static_cast<std::uint64_t>(sc_core::sc_time_stamp().to_seconds() * 1e9 + 0.5);
+  return currentCycle();
 }
 
 void TimedContext::addStall(const std::string& unit, const std::string& reason, std::uint64_t n) {

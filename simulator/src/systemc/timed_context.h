@@ -10,6 +10,7 @@
 
 #include "../datapath_ops.h"
 #include "../unit_state.h"
+#include "cycle_time.h"
 #include "npu/isa/instruction.h"
 #include "npu/simulator/simulate.h"
 #include "npu/simulator/sram_state.h"
@@ -65,10 +66,5 @@ struct TimedContext {
   /// Marks instruction i done for force-serial.
   void advanceSerial(std::size_t i);
 };
-
-/// Cycle length: one nanosecond of SystemC time per NPU cycle.
-inline sc_core::sc_time cycles(std::uint64_t n) {
-  return sc_core::sc_time(static_cast<double>(n), sc_core::SC_NS);
-}
 
 }  // namespace npu::sim
