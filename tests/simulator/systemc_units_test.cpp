@@ -100,7 +100,7 @@ TEST(SystemcUnits, LoadDmaRunsAloneAgainstStubs) {
     sc_core::sc_start();
 
     EXPECT_FALSE(ctx.fault.has_value());
-    EXPECT_TRUE(ctx.unitFinished[isa::unitIndex(isa::Unit::Load)]);
+    EXPECT_TRUE(load.finished());
     // Instruction 0 starts at once; instruction 1 waits for the token at kTokenCycle.
     using Acquire = std::pair<std::uint64_t, DdrPortIf::Requester>;
     EXPECT_EQ(port.acquired,
@@ -197,7 +197,7 @@ TEST(SystemcUnits, ComputeRunsAloneAgainstStubEngines) {
     sc_core::sc_start();
 
     EXPECT_FALSE(ctx.fault.has_value());
-    EXPECT_TRUE(ctx.unitFinished[isa::unitIndex(isa::Unit::Compute)]);
+    EXPECT_TRUE(compute.finished());
     using Start = std::pair<std::uint64_t, std::size_t>;
     EXPECT_EQ(mac.started, (std::vector<Start>{{0, 0}}));
     EXPECT_EQ(vector.started, (std::vector<Start>{{kMacCycles, 1}}));

@@ -19,13 +19,6 @@ class NoDdr final : public DdrAccess {
   [[noreturn]] static void fail() { throw std::logic_error("the compute unit has no DDR port"); }
 };
 
-/// Records that the compute unit runs instruction i for `cycleCount` cycles from now.
-void markComputeBusy(TimedContext& ctx, std::size_t i, std::uint64_t cycleCount) {
-  UnitState& state = ctx.unitState[isa::unitIndex(isa::Unit::Compute)];
-  state = UnitState(UnitState::Activity::Busy, i);
-  state.until = TimedContext::now() + cycleCount;
-}
-
 }  // namespace
 
 ComputeEngine::ComputeEngine(const sc_core::sc_module_name& name, TimedContext& context,
@@ -40,7 +33,6 @@ bool ComputeEngine::run(std::size_t i) {
     return false;
   }
   const std::uint64_t duration = instructionCycles(ctx.stream[i], ctx.config);
-  markComputeBusy(ctx, i, duration);
   sc_core::wait(cycles(duration));
   if (ctx.stopping) {
     return false;
@@ -74,12 +66,12 @@ void ComputeUnit::run() {
     }
     const std::uint64_t start = TimedContext::now();
     const isa::Instruction& instruction = ctx.stream[i];
+    const std::uint64_t duration = instructionCycles(instruction, ctx.config);
+    markBusy(i, duration);
     bool ok = true;
     if (std::holds_alternative<isa::Conv>(instruction)) {
       ok = go_mac->run(i);
     } else if (std::holds_alternative<isa::Sync>(instruction)) {
-      const std::uint64_t duration = instructionCycles(instruction, ctx.config);
-      markBusy(i, duration);
       sc_core::wait(cycles(duration));
       ok = !ctx.stopping;
     } else {

@@ -67,7 +67,7 @@ void DmaUnit::run() {
     const bool transfers = !std::holds_alternative<isa::Sync>(ctx.stream[i]);
     if (transfers) {
       const std::uint64_t since = TimedContext::now();
-      ctx.unitState[m_index] = UnitState(UnitState::Activity::DdrPort, i);
+      m_state = UnitState(UnitState::Activity::DdrPort, i);
       // The port shuts down a delta cycle after the run stops; a grant in between is refused.
       if (!ddr_port->acquire(requester) || ctx.stopping) {
         return;

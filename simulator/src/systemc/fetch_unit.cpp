@@ -14,17 +14,17 @@ FetchUnit::FetchUnit(const sc_core::sc_module_name& name, TimedContext& context)
 void FetchUnit::run() {
   TimedContext& ctx = m_context;
   const auto latency = static_cast<std::uint64_t>(ctx.config.ddrLatencyCycles);
-  ctx.fetchState = {.activity = FetchState::Activity::Reading, .instruction = 0, .until = latency};
+  m_state = {.activity = FetchState::Activity::Reading, .instruction = 0, .until = latency};
   sc_core::wait(cycles(latency));
   for (std::size_t i = 0; i < ctx.stream.size(); ++i) {
     const std::uint64_t start = TimedContext::now();
     if (std::holds_alternative<isa::End>(ctx.stream[i])) {
-      ctx.fetchState = {.activity = FetchState::Activity::Done, .instruction = i, .until = 0};
+      m_state = {.activity = FetchState::Activity::Done, .instruction = i, .until = 0};
       ctx.finish("fetch", i, start, start);
       break;
     }
     CommandQueueIf& queue = *q_push[unitIndex(isa::executingUnit(ctx.stream[i]))].operator->();
-    ctx.fetchState = {.activity = FetchState::Activity::QueueFull, .instruction = i, .until = 0};
+    m_state = {.activity = FetchState::Activity::QueueFull, .instruction = i, .until = 0};
     while (queue.size() >= queue.depth() && !ctx.stopping) {
       sc_core::wait(queue.changed() | ctx.stopEvent);
     }
@@ -34,9 +34,9 @@ void FetchUnit::run() {
     const std::uint64_t dispatched = TimedContext::now();
     ctx.addStall("fetch", "queue_full", dispatched - start);
     queue.push(i);
-    ctx.fetchState = {.activity = FetchState::Activity::Reading,
-                      .instruction = i + 1,
-                      .until = dispatched + kFetchCyclesPerWord};
+    m_state = {.activity = FetchState::Activity::Reading,
+               .instruction = i + 1,
+               .until = dispatched + kFetchCyclesPerWord};
     sc_core::wait(cycles(kFetchCyclesPerWord));
     if (ctx.stopping) {
       return;

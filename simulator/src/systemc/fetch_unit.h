@@ -18,9 +18,13 @@ class FetchUnit : public sc_core::sc_module {
 
   FetchUnit(const sc_core::sc_module_name& name, TimedContext& context);
 
+  /// What fetch is doing now, for watchdog and deadlock messages.
+  [[nodiscard]] const FetchState& state() const { return m_state; }
+
  private:
   void run();
   TimedContext& m_context;
+  FetchState m_state;
 };
 
 }  // namespace npu::sim

@@ -43,10 +43,6 @@ struct TimedContext {
   std::vector<TraceSpan> trace;
   std::vector<std::uint64_t> endCycles;
   std::optional<SimFault> fault;
-  std::array<bool, 3> unitFinished{};
-  /// What each executing unit and fetch is doing, for watchdog and deadlock messages.
-  std::array<UnitState, 3> unitState{};
-  FetchState fetchState{};
 
   /// The current cycle.
   [[nodiscard]] static std::uint64_t now();

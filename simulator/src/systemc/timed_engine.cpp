@@ -79,10 +79,31 @@ class NpuTop : public sc_core::sc_module {
   [[nodiscard]] bool fetchDone() const {
     return std::ranges::all_of(m_queues, [](const auto& queue) { return queue->closed(); });
   }
-  /// The requester holding the DDR port, or -1 when it is free.
-  [[nodiscard]] int ddrPortOwner() const { return m_ddrPort.owner(); }
+  /// Whether fetch has reached END and every unit has drained its queue.
+  [[nodiscard]] bool finished() const {
+    return fetchDone() && m_load.finished() && m_compute.finished() && m_store.finished();
+  }
+  /// The executing units' states (naming the holder of the DDR port for a unit waiting for it)
+  /// and fetch's, as watchdog and deadlock messages describe them.
+  [[nodiscard]] std::string describeStates(const std::vector<isa::Instruction>& stream) const {
+    std::array<UnitState, isa::kExecutingUnits> units = unitStates();
+    const int owner = m_ddrPort.owner();
+    for (UnitState& state : units) {
+      if (state.activity == UnitState::Activity::DdrPort && owner >= 0) {
+        state.portHolder = owner == DdrPort::kLoad ? "load" : "store";
+      }
+    }
+    return describeUnits(units, m_fetch.state(), stream);
+  }
+  /// The oldest instruction a unit or fetch holds, or -1.
+  [[nodiscard]] std::int64_t oldestHeld() const {
+    return oldestHeldInstruction(unitStates(), m_fetch.state());
+  }
 
  private:
+  [[nodiscard]] std::array<UnitState, isa::kExecutingUnits> unitStates() const {
+    return {m_load.state(), m_compute.state(), m_store.state()};
+  }
   /// Releases the DDR port's waiters once the run stops.
   void shutDownDdrPort() { m_ddrPort.shutdown(); }
 
@@ -100,29 +121,18 @@ class NpuTop : public sc_core::sc_module {
 /// Runs are serialised because SystemC's kernel state is global.
 std::mutex g_systemcMutex;
 
-/// Every unit's state and fetch's, naming the holder of the DDR port for a unit waiting for it.
-std::string unitStates(const TimedContext& ctx, int owner) {
-  std::array<UnitState, 3> units = ctx.unitState;
-  for (UnitState& state : units) {
-    if (state.activity == UnitState::Activity::DdrPort && owner >= 0) {
-      state.portHolder = owner == DdrPort::kLoad ? "load" : "store";
-    }
-  }
-  return describeUnits(units, ctx.fetchState, ctx.stream);
-}
-
-SimFault unfinishedFault(const TimedContext& ctx, int portOwner, std::uint64_t stopped,
-                         bool pastLimit, const SimOptions& options) {
-  const std::int64_t oldest = oldestHeldInstruction(ctx.unitState, ctx.fetchState);
+SimFault unfinishedFault(const NpuTop& top, const std::vector<isa::Instruction>& stream,
+                         std::uint64_t stopped, bool pastLimit, const SimOptions& options) {
+  const std::int64_t oldest = top.oldestHeld();
   if (pastLimit) {
     return SimFault(FaultKind::Watchdog, oldest,
                     fmt::format("watchdog fault: still running after {} cycles{}",
-                                options.maxCycles, unitStates(ctx, portOwner)));
+                                options.maxCycles, top.describeStates(stream)));
   }
   // The token analysis finds deadlocks before the run; this is the model's own safety net.
   return SimFault(FaultKind::Deadlock, oldest,
                   fmt::format("deadlock fault: no unit can progress at cycle {}{}", stopped,
-                              unitStates(ctx, portOwner)));
+                              top.describeStates(stream)));
 }
 
 void runKernel(const isa::NpuConfig& config, isa::DdrImage& ddr,
@@ -186,10 +196,8 @@ void runKernel(const isa::NpuConfig& config, isa::DdrImage& ddr,
     // limit means the watchdog fired.
     const bool pastLimit = !ctx.stopping && sc_core::sc_pending_activity();
     stopped = ctx.stopping ? ctx.stopCycle : (pastLimit ? options.maxCycles : TimedContext::now());
-    const bool finished =
-        top.fetchDone() && ctx.unitFinished[0] && ctx.unitFinished[1] && ctx.unitFinished[2];
-    if (!ctx.fault && !finished) {
-      ctx.fault = unfinishedFault(ctx, top.ddrPortOwner(), stopped, pastLimit, options);
+    if (!ctx.fault && !top.finished()) {
+      ctx.fault = unfinishedFault(top, stream, stopped, pastLimit, options);
     }
     // Let every thread return normally so no coroutine is left suspended.
     ctx.stop();

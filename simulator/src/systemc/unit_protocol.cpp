@@ -48,7 +48,7 @@ TokenQueueIf& ExecutingUnit::tokens(TokenQueue queue) {
 
 std::optional<std::size_t> ExecutingUnit::waitForCommand() {
   TimedContext& ctx = m_context;
-  ctx.unitState[m_index] = UnitState{};
+  m_state = UnitState{};
   const std::uint64_t since = TimedContext::now();
   while (q_head->size() == 0 || ctx.stopping) {
     if (q_head->closed() || ctx.stopping) {
@@ -62,7 +62,7 @@ std::optional<std::size_t> ExecutingUnit::waitForCommand() {
 
 bool ExecutingUnit::popTokens(std::size_t i) {
   TimedContext& ctx = m_context;
-  UnitState& state = ctx.unitState[m_index];
+  UnitState& state = m_state;
   if (ctx.options.forceSerial) {
     state = UnitState(UnitState::Activity::SerialTurn, i);
   }
@@ -96,15 +96,14 @@ bool ExecutingUnit::popTokens(std::size_t i) {
 }
 
 void ExecutingUnit::markBusy(std::size_t i, std::uint64_t cycleCount) {
-  UnitState& state = m_context.unitState[m_index];
-  state = UnitState(UnitState::Activity::Busy, i);
-  state.until = TimedContext::now() + cycleCount;
+  m_state = UnitState(UnitState::Activity::Busy, i);
+  m_state.until = TimedContext::now() + cycleCount;
 }
 
 bool ExecutingUnit::pushTokens(std::size_t i) {
   TimedContext& ctx = m_context;
   const TokenOps ops = tokenOps(ctx.stream[i]);
-  UnitState& state = ctx.unitState[m_index];
+  UnitState& state = m_state;
   const std::uint64_t since = TimedContext::now();
   for (std::size_t p = 0; p < ops.pushCount; ++p) {
     TokenQueueIf& queue = tokens(ops.pushes[p]);
@@ -122,7 +121,7 @@ bool ExecutingUnit::pushTokens(std::size_t i) {
 }
 
 void ExecutingUnit::markFinished() {
-  m_context.unitFinished[m_index] = true;
+  m_finished = true;
 }
 
 }  // namespace npu::sim

@@ -25,6 +25,10 @@ class ExecutingUnit : public sc_core::sc_module {
   [[nodiscard]] sc_core::sc_port<TokenQueueIf>& tokenPort(TokenQueue queue);
   /// Whether this unit has a port for `queue`.
   [[nodiscard]] bool hasTokenPort(TokenQueue queue) const;
+  /// What the unit is doing now, for watchdog and deadlock messages.
+  [[nodiscard]] const UnitState& state() const { return m_state; }
+  /// Whether the unit has drained its queue after fetch reached END (or the run stopped).
+  [[nodiscard]] bool finished() const { return m_finished; }
 
  protected:
   ExecutingUnit(const sc_core::sc_module_name& name, TimedContext& context, isa::Unit unit);
@@ -48,9 +52,11 @@ class ExecutingUnit : public sc_core::sc_module {
   std::size_t m_index;
   /// The unit's name in statistics and traces ("load", "compute", "store").
   std::string m_name;
+  UnitState m_state;
 
  private:
   TokenQueueIf& tokens(TokenQueue queue);
+  bool m_finished = false;
   std::array<std::unique_ptr<sc_core::sc_port<TokenQueueIf>>, kTokenQueues> m_tokenPorts;
 };
 
