@@ -2,121 +2,20 @@
 // to completion (or the watchdog), and gathers DDR, cycles, statistics and trace.
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <array>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <thread>
 
 #include "../engine_common.h"
-#include "channels.h"
-#include "compute_unit.h"
 #include "ddr_memory.h"
-#include "ddr_port.h"
-#include "dma_unit.h"
-#include "fetch_unit.h"
 #include "npu/simulator/token_analysis.h"
+#include "npu_top.h"
 #include "simulation_context.h"
 #include "timed_context.h"
-#include "unit_protocol.h"
 
 namespace npu::sim {
 namespace {
-
-/// The NPU top level (RTL npu_top): fetch, the load and store DMA units, the compute unit and its
-/// engines (MAC array, vector unit), the DDR port arbiter, and the channels between them, named as
-/// npu_top.sv names its signals: the instruction queues q_load/q_compute/q_store and the token
-/// queues tq_l2c, tq_c2l, tq_c2s, tq_s2c. The DDR is outside, behind the TLM-2.0 sockets rd and wr,
-/// so the NPU embeds in any platform with a TLM memory.
-class NpuTop : public sc_core::sc_module {
- public:
-  /// The DDR read channel of the load engine (RTL rd_req_*/rd_*).
-  tlm::tlm_initiator_socket<> rd;
-  /// The DDR write channel of the store engine (RTL wr_*).
-  tlm::tlm_initiator_socket<> wr;
-
-  NpuTop(const sc_core::sc_module_name& name, TimedContext& context)
-      : sc_core::sc_module(name),
-        rd("rd"),
-        wr("wr"),
-        m_ddrPort("ddr_port"),
-        m_fetch("fetch", context),
-        m_load("load_dma", context, isa::Unit::Load),
-        m_compute("compute", context),
-        m_macArray("mac_array", context),
-        m_vector("vector", context),
-        m_store("store_dma", context, isa::Unit::Store) {
-    const auto instructionDepth = static_cast<std::size_t>(context.config.instructionQueueDepth);
-    const auto tokenDepth = static_cast<std::size_t>(context.config.tokenQueueDepth);
-    const std::array<ExecutingUnit*, isa::kExecutingUnits> units{&m_load, &m_compute, &m_store};
-    for (std::size_t u = 0; u < isa::kExecutingUnits; ++u) {
-      const std::string queueName = "q_" + std::string(isa::unitName(isa::unitAt(u)));
-      m_queues[u] = std::make_unique<CommandQueue>(queueName.c_str(), instructionDepth);
-      m_fetch.q_push[u].bind(*m_queues[u]);
-      units[u]->q_head.bind(*m_queues[u]);
-    }
-    for (const isa::TokenQueueInfo& info : isa::kTokenQueueTable) {
-      auto& channel = m_tokens[static_cast<std::size_t>(info.queue)];
-      channel =
-          std::make_unique<TokenQueueChannel>(tokenQueuePortName(info.queue).c_str(), tokenDepth);
-      units[isa::unitIndex(info.producer)]->tokenPort(info.queue).bind(*channel);
-      units[isa::unitIndex(info.consumer)]->tokenPort(info.queue).bind(*channel);
-    }
-    m_compute.go_mac.bind(m_macArray);
-    m_compute.go_vector.bind(m_vector);
-    m_load.ddr_port.bind(m_ddrPort);
-    m_store.ddr_port.bind(m_ddrPort);
-    m_load.ddr.bind(rd);
-    m_store.ddr.bind(wr);
-    SC_HAS_PROCESS(NpuTop);
-    SC_METHOD(shutDownDdrPort);
-    sensitive << context.stopEvent;
-    dont_initialize();
-  }
-
-  /// Whether fetch has reached END (it closes every queue then).
-  [[nodiscard]] bool fetchDone() const {
-    return std::ranges::all_of(m_queues, [](const auto& queue) { return queue->closed(); });
-  }
-  /// Whether fetch has reached END and every unit has drained its queue.
-  [[nodiscard]] bool finished() const {
-    return fetchDone() && m_load.finished() && m_compute.finished() && m_store.finished();
-  }
-  /// The executing units' states (naming the holder of the DDR port for a unit waiting for it)
-  /// and fetch's, as watchdog and deadlock messages describe them.
-  [[nodiscard]] std::string describeStates(const std::vector<isa::Instruction>& stream) const {
-    std::array<UnitState, isa::kExecutingUnits> units = unitStates();
-    const int owner = m_ddrPort.owner();
-    for (UnitState& state : units) {
-      if (state.activity == UnitState::Activity::DdrPort && owner >= 0) {
-        state.portHolder = owner == DdrPort::kLoad ? "load" : "store";
-      }
-    }
-    return describeUnits(units, m_fetch.state(), stream);
-  }
-  /// The oldest instruction a unit or fetch holds, or -1.
-  [[nodiscard]] std::int64_t oldestHeld() const {
-    return oldestHeldInstruction(unitStates(), m_fetch.state());
-  }
-
- private:
-  [[nodiscard]] std::array<UnitState, isa::kExecutingUnits> unitStates() const {
-    return {m_load.state(), m_compute.state(), m_store.state()};
-  }
-  /// Releases the DDR port's waiters once the run stops.
-  void shutDownDdrPort() { m_ddrPort.shutdown(); }
-
-  std::array<std::unique_ptr<CommandQueue>, isa::kExecutingUnits> m_queues;
-  std::array<std::unique_ptr<TokenQueueChannel>, kTokenQueues> m_tokens;
-  DdrPort m_ddrPort;
-  FetchUnit m_fetch;
-  DmaUnit m_load;
-  ComputeUnit m_compute;
-  MacArray m_macArray;
-  VectorUnit m_vector;
-  DmaUnit m_store;
-};
 
 /// Runs are serialised because SystemC's kernel state is global.
 std::mutex g_systemcMutex;
