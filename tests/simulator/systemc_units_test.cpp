@@ -1,6 +1,7 @@
 // One SystemC unit alone, with stubs on its ports: the load DMA unit (stub channels, a stub DDR
 // port arbiter and the DDR memory model), the compute unit (stub channels and stub engines) and
-// the DDR port arbiter (stub requesters).
+// the DDR port arbiter (stub requesters); and NpuTop embedded beside a DDR memory, its modules,
+// channels and ports named as rtl/sv/npu_top.sv names them.
 #include <gtest/gtest.h>
 
 #include <systemc>
@@ -17,6 +18,7 @@
 #include "systemc/ddr_memory.h"
 #include "systemc/ddr_port.h"
 #include "systemc/dma_unit.h"
+#include "systemc/npu_top.h"
 #include "systemc/simulation_context.h"
 #include "systemc/timed_context.h"
 
@@ -267,6 +269,62 @@ TEST(SystemcUnits, DdrPortServesRequestsInCycleOrderAndTheStoreWinsATie) {
     port.shutdown();
     sc_core::sc_start();
   }).join();
+}
+
+TEST(SystemcUnits, NpuTopEmbedsBesideATlmMemory) {
+  const isa::Program program = testing::assembleProgram(
+      "LOAD ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=16\n"
+      "STORE ddr_addr=0x2000 y_size=1 x_size=1 c_bytes=16\n"
+      "END\n");
+  isa::DdrImage ddr = isa::DdrImage::fromProgram(program);
+  ASSERT_NE(ddr.readRange(0x2000, 16), std::vector<std::uint8_t>(16, 0));
+  const SimOptions options;
+  std::thread([&] {
+    const SimulationContext simulationContext;
+    TimedContext ctx(program.config, program.instructions, options);
+    DdrMemory memory("ddr", ddr);
+    NpuTop top("npu", ctx);
+    top.rd.bind(memory.rd);
+    top.wr.bind(memory.wr);
+    for (const char* name : {"npu.fetch",
+                             "npu.fetch.q_push_0",
+                             "npu.load_dma",
+                             "npu.load_dma.q_head",
+                             "npu.load_dma.tq_c2l",
+                             "npu.load_dma.tq_l2c",
+                             "npu.load_dma.ddr_port",
+                             "npu.compute",
+                             "npu.compute.go_mac",
+                             "npu.compute.go_vector",
+                             "npu.compute.tq_s2c",
+                             "npu.mac_array",
+                             "npu.vector",
+                             "npu.store_dma",
+                             "npu.store_dma.tq_c2s",
+                             "npu.ddr_port",
+                             "npu.q_load",
+                             "npu.q_compute",
+                             "npu.q_store",
+                             "npu.tq_l2c",
+                             "npu.tq_c2l",
+                             "npu.tq_c2s",
+                             "npu.tq_s2c",
+                             "npu.rd",
+                             "npu.wr",
+                             "ddr.rd",
+                             "ddr.wr"}) {
+      EXPECT_NE(sc_core::sc_find_object(name), nullptr) << name;
+    }
+    EXPECT_EQ(sc_core::sc_find_object("npu.load_dma.tq_c2s"), nullptr);
+    sc_core::sc_start();
+    EXPECT_TRUE(top.finished());
+    EXPECT_FALSE(ctx.fault.has_value());
+    ctx.stop();
+    sc_core::sc_start();
+  }).join();
+  // The STORE reached the memory through npu.wr: the output SRAM's zeros replaced the fill
+  // pattern.
+  EXPECT_EQ(ddr.readRange(0x2000, 16), std::vector<std::uint8_t>(16, 0));
 }
 
 }  // namespace
