@@ -7,8 +7,26 @@
 #include "datapath_ops.h"
 
 namespace npu::sim {
+namespace {
 
-void executeLoad(const isa::Load& load, SramState& sram, const isa::DdrImage& ddr) {
+/// DdrAccess straight to the image.
+class ImageAccess final : public DdrAccess {
+ public:
+  explicit ImageAccess(isa::DdrImage& image) : m_image(image) {}
+  void read(std::uint64_t address, std::span<std::uint8_t> out) override {
+    m_image.read(address, out);
+  }
+  void write(std::uint64_t address, std::span<const std::uint8_t> in) override {
+    m_image.write(address, in);
+  }
+
+ private:
+  isa::DdrImage& m_image;
+};
+
+}  // namespace
+
+void executeLoad(const isa::Load& load, SramState& sram, DdrAccess& ddr) {
   std::uint8_t* target = nullptr;
   switch (load.buf) {
     case 0:
@@ -46,7 +64,7 @@ void executeLoad(const isa::Load& load, SramState& sram, const isa::DdrImage& dd
   }
 }
 
-void executeStore(const isa::Store& store, const SramState& sram, isa::DdrImage& ddr) {
+void executeStore(const isa::Store& store, const SramState& sram, DdrAccess& ddr) {
   const auto c = static_cast<std::size_t>(store.c_bytes);
   const auto* in = reinterpret_cast<const std::uint8_t*>(sram.output.data()) + store.sram_addr;
   for (std::int64_t y = 0; y < store.y_size; ++y) {
@@ -60,6 +78,12 @@ void executeStore(const isa::Store& store, const SramState& sram, isa::DdrImage&
 }
 
 void executeDatapath(const isa::Instruction& instruction, SramState& sram, isa::DdrImage& ddr,
+                     unsigned threads) {
+  ImageAccess access(ddr);
+  executeDatapath(instruction, sram, access, threads);
+}
+
+void executeDatapath(const isa::Instruction& instruction, SramState& sram, DdrAccess& ddr,
                      unsigned threads) {
   if (const auto* load = std::get_if<isa::Load>(&instruction)) {
     executeLoad(*load, sram, ddr);

@@ -11,8 +11,20 @@
 
 namespace npu::sim {
 
-void executeLoad(const isa::Load& load, SramState& sram, const isa::DdrImage& ddr);
-void executeStore(const isa::Store& store, const SramState& sram, isa::DdrImage& ddr);
+/// The DDR side of LOAD and STORE: reads and writes of contiguous byte runs, one per pixel row of
+/// `c_bytes` (the image itself, or the SystemC DMA units' TLM socket to the DDR model).
+class DdrAccess {
+ public:
+  virtual ~DdrAccess() = default;
+  virtual void read(std::uint64_t address, std::span<std::uint8_t> out) = 0;
+  virtual void write(std::uint64_t address, std::span<const std::uint8_t> in) = 0;
+};
+
+void executeLoad(const isa::Load& load, SramState& sram, DdrAccess& ddr);
+void executeStore(const isa::Store& store, const SramState& sram, DdrAccess& ddr);
+/// executeDatapath with the DDR reached through `ddr`.
+void executeDatapath(const isa::Instruction& instruction, SramState& sram, DdrAccess& ddr,
+                     unsigned threads);
 /// `threads` > 1 splits a large conv's output rows over that many threads (same results).
 void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads);
 void executeEltwise(const isa::Eltwise& eltwise, SramState& sram);

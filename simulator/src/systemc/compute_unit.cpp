@@ -1,92 +1,93 @@
-// ComputeUnit, MacArray and VectorUnit.
+// ComputeUnit and its engines, MacArray and VectorUnit.
 #include "compute_unit.h"
 
+#include <stdexcept>
+#include <utility>
+
 #include "npu/simulator/timing.h"
-#include "unit_protocol.h"
 
 namespace npu::sim {
 namespace {
 
-constexpr std::size_t kComputeUnit = isa::unitIndex(isa::Unit::Compute);
+/// The compute unit has no DDR port: none of its instructions reaches DDR.
+class NoDdr final : public DdrAccess {
+ public:
+  void read(std::uint64_t /*address*/, std::span<std::uint8_t> /*out*/) override { fail(); }
+  void write(std::uint64_t /*address*/, std::span<const std::uint8_t> /*in*/) override { fail(); }
 
-/// Runs instruction i on the sub-unit `unit` (mac_array or vector): its datapath, its cycles,
-/// its counters and its span on the sub-unit's trace track.
-bool runTimedInstruction(TimedContext& ctx, std::size_t i, const std::string& unit) {
+ private:
+  [[noreturn]] static void fail() { throw std::logic_error("the compute unit has no DDR port"); }
+};
+
+}  // namespace
+
+ComputeEngine::ComputeEngine(const sc_core::sc_module_name& name, TimedContext& context,
+                             std::string track)
+    : sc_core::sc_module(name), m_context(context), m_track(std::move(track)) {}
+
+bool ComputeEngine::run(std::size_t i) {
+  TimedContext& ctx = m_context;
   const std::uint64_t start = TimedContext::now();
-  if (!ctx.execute(i)) {
+  NoDdr noDdr;
+  if (!ctx.execute(i, noDdr)) {
     return false;
   }
   const std::uint64_t duration = instructionCycles(ctx.stream[i], ctx.config);
-  markBusy(ctx, kComputeUnit, i, duration);
   sc_core::wait(cycles(duration));
   if (ctx.stopping) {
     return false;
   }
   const std::uint64_t end = TimedContext::now();
-  UnitStats& stats = ctx.stats.units[unit];
+  UnitStats& stats = ctx.stats.units[m_track];
   ++stats.instructions;
   stats.busyCycles += end - start;
-  ctx.addSpan(unit, i, start, end);
+  ctx.addSpan(m_track, i, start, end);
   return true;
 }
 
-}  // namespace
-
 MacArray::MacArray(const sc_core::sc_module_name& name, TimedContext& context)
-    : sc_core::sc_module(name), m_context(context) {}
-
-bool MacArray::run(std::size_t i) {
-  return runTimedInstruction(m_context, i, "mac_array");
-}
+    : ComputeEngine(name, context, "mac_array") {}
 
 VectorUnit::VectorUnit(const sc_core::sc_module_name& name, TimedContext& context)
-    : sc_core::sc_module(name), m_context(context) {}
-
-bool VectorUnit::run(std::size_t i) {
-  return runTimedInstruction(m_context, i, "vector");
-}
+    : ComputeEngine(name, context, "vector") {}
 
 ComputeUnit::ComputeUnit(const sc_core::sc_module_name& name, TimedContext& context)
-    : sc_core::sc_module(name),
-      m_context(context),
-      m_macArray("mac_array", context),
-      m_vectorUnit("vector", context) {
+    : ExecutingUnit(name, context, isa::Unit::Compute), go_mac("go_mac"), go_vector("go_vector") {
   SC_HAS_PROCESS(ComputeUnit);
   SC_THREAD(run);
 }
 
 void ComputeUnit::run() {
   TimedContext& ctx = m_context;
-  const std::string name = "compute";
-  while (const auto next = waitForCommand(ctx, kComputeUnit, name)) {
+  while (const auto next = waitForCommand()) {
     const std::size_t i = *next;
-    if (!popTokens(ctx, kComputeUnit, i, name)) {
+    if (!popTokens(i)) {
       return;
     }
     const std::uint64_t start = TimedContext::now();
     const isa::Instruction& instruction = ctx.stream[i];
+    const std::uint64_t duration = instructionCycles(instruction, ctx.config);
+    markBusy(i, duration);
     bool ok = true;
     if (std::holds_alternative<isa::Conv>(instruction)) {
-      ok = m_macArray.run(i);
+      ok = go_mac->run(i);
     } else if (std::holds_alternative<isa::Sync>(instruction)) {
-      const std::uint64_t duration = instructionCycles(instruction, ctx.config);
-      markBusy(ctx, kComputeUnit, i, duration);
       sc_core::wait(cycles(duration));
       ok = !ctx.stopping;
     } else {
-      ok = m_vectorUnit.run(i);
+      ok = go_vector->run(i);
     }
     if (!ok) {
       return;
     }
     const std::uint64_t end = TimedContext::now();
-    if (!pushTokens(ctx, kComputeUnit, i, name)) {
+    if (!pushTokens(i)) {
       return;
     }
-    ctx.finish(name, i, start, end);
+    ctx.finish(m_name, i, start, end);
     ctx.advanceSerial(i);
   }
-  ctx.unitFinished[kComputeUnit] = true;
+  markFinished();
 }
 
 }  // namespace npu::sim

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "timed_context.h"
+#include "cycle_time.h"
 
 namespace npu::sim {
 
@@ -14,7 +14,7 @@ DdrPort::DdrPort(const sc_core::sc_module_name& name) : sc_core::sc_module(name)
 }
 
 bool DdrPort::acquire(Requester who) {
-  m_pending.push_back({TimedContext::now(), who});
+  m_pending.push_back({currentCycle(), who});
   m_requested.notify(sc_core::SC_ZERO_TIME);
   while (m_owner != static_cast<int>(who) && !m_stopping) {
     sc_core::wait(m_granted[who]);

@@ -1,6 +1,7 @@
-// The single DDR port shared by the load and store units. Arbitration is per instruction: a
-// granted LOAD or STORE holds the port for its whole transfer; requests are served in the order
-// of the cycle they were made, and a store wins a tie with a load (it frees an output buffer).
+// The single DDR port shared by the load and store units, reached through DdrPortIf. Arbitration
+// is per instruction: a granted LOAD or STORE holds the port for its whole transfer; requests are
+// served in the order of the cycle they were made, and a store wins a tie with a load (it frees an
+// output buffer).
 #pragma once
 
 #include <systemc>
@@ -11,18 +12,26 @@
 
 namespace npu::sim {
 
-class DdrPort : public sc_core::sc_module {
+/// What a DMA unit sees of the DDR: the port, granted per instruction (RTL rd_req_* for the load
+/// engine, wr_* for the store engine, one arbiter in npu_control).
+class DdrPortIf : public virtual sc_core::sc_interface {
  public:
   enum Requester : std::uint8_t { kLoad = 0, kStore = 1 };
+  /// Blocks the calling thread until the port is granted to `who`; false when shut down.
+  virtual bool acquire(Requester who) = 0;
+  /// Gives the port back.
+  virtual void release() = 0;
+};
 
+/// The arbiter: a hierarchical channel with a thread of its own.
+class DdrPort : public sc_core::sc_module, public DdrPortIf {
+ public:
   explicit DdrPort(const sc_core::sc_module_name& name);
 
-  /// Blocks the calling thread until the port is granted to `who`; false when shut down.
-  bool acquire(Requester who);
+  bool acquire(Requester who) override;
+  void release() override;
   /// Ends the arbiter and releases every waiting requester (end of the run).
   void shutdown();
-  /// Gives the port back.
-  void release();
   /// The requester holding the port, or -1 when it is free.
   [[nodiscard]] int owner() const { return m_owner; }
 

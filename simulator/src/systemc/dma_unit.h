@@ -1,28 +1,30 @@
-// The load and store units: DMA engines between DDR and the SRAMs. Both run the same protocol
-// (command, tokens, DDR port, transfer, tokens) on their own queue and port side.
+// The load and store units: DMA engines between DDR and the SRAMs (RTL npu_load_dma and
+// npu_store_dma). Both run the same protocol (command, tokens, DDR port, transfer, tokens) on
+// their own instruction queue, token queues and side of the DDR port.
 #pragma once
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
-
-#include <string>
+#include <tlm>
 
 #include "ddr_port.h"
-#include "timed_context.h"
+#include "unit_protocol.h"
 
 namespace npu::sim {
 
-class DmaUnit : public sc_core::sc_module {
+class DmaUnit : public ExecutingUnit {
  public:
-  /// `unit` is 0 for the load unit and 2 for the store unit.
-  DmaUnit(const sc_core::sc_module_name& name, TimedContext& context, DdrPort& port,
-          std::size_t unit);
+  /// The grant of the shared DDR port (the arbiter in RTL npu_control), held per instruction.
+  sc_core::sc_port<DdrPortIf> ddr_port;
+  /// The DDR data (RTL rd_req_*/rd_* on the load engine, wr_* on the store engine): one TLM
+  /// READ or WRITE per pixel (c_bytes contiguous bytes), while the unit holds ddr_port.
+  tlm_utils::simple_initiator_socket<DmaUnit> ddr;
+
+  /// `unit` is isa::Unit::Load or isa::Unit::Store.
+  DmaUnit(const sc_core::sc_module_name& name, TimedContext& context, isa::Unit unit);
 
  private:
   void run();
-  TimedContext& m_context;
-  DdrPort& m_port;
-  std::size_t m_unit;
-  std::string m_name;
 };
 
 }  // namespace npu::sim

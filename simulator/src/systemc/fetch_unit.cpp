@@ -6,7 +6,7 @@
 namespace npu::sim {
 
 FetchUnit::FetchUnit(const sc_core::sc_module_name& name, TimedContext& context)
-    : sc_core::sc_module(name), m_context(context) {
+    : sc_core::sc_module(name), q_push("q_push", isa::kExecutingUnits), m_context(context) {
   SC_HAS_PROCESS(FetchUnit);
   SC_THREAD(run);
 }
@@ -14,30 +14,29 @@ FetchUnit::FetchUnit(const sc_core::sc_module_name& name, TimedContext& context)
 void FetchUnit::run() {
   TimedContext& ctx = m_context;
   const auto latency = static_cast<std::uint64_t>(ctx.config.ddrLatencyCycles);
-  ctx.fetchState = {.activity = FetchState::Activity::Reading, .instruction = 0, .until = latency};
+  m_state = {.activity = FetchState::Activity::Reading, .instruction = 0, .until = latency};
   sc_core::wait(cycles(latency));
   for (std::size_t i = 0; i < ctx.stream.size(); ++i) {
     const std::uint64_t start = TimedContext::now();
     if (std::holds_alternative<isa::End>(ctx.stream[i])) {
-      ctx.fetchState = {.activity = FetchState::Activity::Done, .instruction = i, .until = 0};
+      m_state = {.activity = FetchState::Activity::Done, .instruction = i, .until = 0};
       ctx.finish("fetch", i, start, start);
       break;
     }
-    CommandQueue& queue = ctx.queues[unitIndex(isa::executingUnit(ctx.stream[i]))];
-    ctx.fetchState = {.activity = FetchState::Activity::QueueFull, .instruction = i, .until = 0};
-    while (queue.entries.size() >= queue.depth && !ctx.stopping) {
-      sc_core::wait(queue.changed);
+    CommandQueueIf& queue = *q_push[unitIndex(isa::executingUnit(ctx.stream[i]))].operator->();
+    m_state = {.activity = FetchState::Activity::QueueFull, .instruction = i, .until = 0};
+    while (queue.size() >= queue.depth() && !ctx.stopping) {
+      sc_core::wait(queue.changed() | ctx.stopEvent);
     }
     if (ctx.stopping) {
       return;
     }
     const std::uint64_t dispatched = TimedContext::now();
     ctx.addStall("fetch", "queue_full", dispatched - start);
-    queue.entries.push_back(i);
-    queue.changed.notify(sc_core::SC_ZERO_TIME);
-    ctx.fetchState = {.activity = FetchState::Activity::Reading,
-                      .instruction = i + 1,
-                      .until = dispatched + kFetchCyclesPerWord};
+    queue.push(i);
+    m_state = {.activity = FetchState::Activity::Reading,
+               .instruction = i + 1,
+               .until = dispatched + kFetchCyclesPerWord};
     sc_core::wait(cycles(kFetchCyclesPerWord));
     if (ctx.stopping) {
       return;
@@ -47,8 +46,9 @@ void FetchUnit::run() {
     ++ctx.stats.units["fetch"].instructions;
     ctx.addSpan("fetch", i, dispatched, dispatched + kFetchCyclesPerWord);
   }
-  ctx.fetchDone = true;
-  ctx.fetchDoneEvent.notify(sc_core::SC_ZERO_TIME);
+  for (sc_core::sc_port<CommandQueueIf>& queue : q_push) {
+    queue->close();
+  }
 }
 
 }  // namespace npu::sim

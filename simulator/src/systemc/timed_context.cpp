@@ -3,22 +3,15 @@
 
 #include "../bounds_check.h"
 #include "../engine_common.h"
-#include "ddr_port.h"
 #include "npu/isa/footprint.h"
 #include "npu/simulator/datapath.h"
 
 namespace npu::sim {
 
 TimedContext::TimedContext(const isa::NpuConfig& cfg,
-                           const std::vector<isa::Instruction>& instructions, isa::DdrImage& image,
+                           const std::vector<isa::Instruction>& instructions,
                            const SimOptions& opts)
-    : config(cfg), stream(instructions), ddr(image), options(opts), sram(cfg) {
-  for (CommandQueue& queue : queues) {
-    queue.depth = static_cast<std::size_t>(cfg.instructionQueueDepth);
-  }
-  for (TokenChannel& channel : tokens) {
-    channel.depth = static_cast<std::size_t>(cfg.tokenQueueDepth);
-  }
+    : config(cfg), stream(instructions), options(opts), sram(cfg) {
   endCycles.assign(instructions.size(), 0);
   stats.mode = "timed";
   // Every unit appears in the statistics, also one the program never uses.
@@ -28,7 +21,7 @@ TimedContext::TimedContext(const isa::NpuConfig& cfg,
 }
 
 std::uint64_t TimedContext::now() {
-  return static_cast<std::uint64_t>(sc_core::sc_time_stamp().to_seconds() * 1e9 + 0.5);
+  return currentCycle();
 }
 
 void TimedContext::addStall(const std::string& unit, const std::string& reason, std::uint64_t n) {
@@ -37,7 +30,7 @@ void TimedContext::addStall(const std::string& unit, const std::string& reason, 
   }
 }
 
-bool TimedContext::execute(std::size_t i) {
+bool TimedContext::execute(std::size_t i, DdrAccess& ddr) {
   try {
     checkBounds(stream[i], i, config);
     if (!options.countOnly) {
@@ -82,17 +75,8 @@ void TimedContext::stop() {
     stopCycle = now();
   }
   stopping = true;
-  for (CommandQueue& queue : queues) {
-    queue.changed.notify(sc_core::SC_ZERO_TIME);
-  }
-  for (TokenChannel& channel : tokens) {
-    channel.changed.notify(sc_core::SC_ZERO_TIME);
-  }
-  fetchDoneEvent.notify(sc_core::SC_ZERO_TIME);
+  stopEvent.notify(sc_core::SC_ZERO_TIME);
   serialAdvanced.notify(sc_core::SC_ZERO_TIME);
-  if (ddrPort != nullptr) {
-    ddrPort->shutdown();
-  }
 }
 
 void TimedContext::advanceSerial(std::size_t i) {

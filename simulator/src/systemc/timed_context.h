@@ -1,14 +1,16 @@
-// State every SystemC unit of one timed run shares: the program, SRAMs, DDR, queues, statistics.
+// State every SystemC unit of one timed run shares: the program, SRAMs, statistics and the stop
+// flag. The queues between units and the DDR port are channels behind ports (NpuTop).
 #pragma once
 
 #include <systemc>
 
 #include <array>
-#include <deque>
 #include <optional>
 #include <vector>
 
+#include "../datapath_ops.h"
 #include "../unit_state.h"
+#include "cycle_time.h"
 #include "npu/isa/instruction.h"
 #include "npu/simulator/simulate.h"
 #include "npu/simulator/sram_state.h"
@@ -16,45 +18,22 @@
 
 namespace npu::sim {
 
-class DdrPort;
-
-/// An in-order instruction queue between fetch and one unit, `depth` entries deep. An entry
-/// leaves when its unit starts the instruction.
-struct CommandQueue {
-  std::deque<std::size_t> entries;
-  std::size_t depth = 1;
-  sc_core::sc_event changed;
-};
-
-/// A dependency-token queue: a counter bounded by the configured depth.
-struct TokenChannel {
-  std::size_t count = 0;
-  std::size_t depth = 1;
-  sc_core::sc_event changed;
-};
-
 struct TimedContext {
   TimedContext(const isa::NpuConfig& cfg, const std::vector<isa::Instruction>& instructions,
-               isa::DdrImage& image, const SimOptions& opts);
+               const SimOptions& opts);
 
   const isa::NpuConfig& config;
   const std::vector<isa::Instruction>& stream;
-  isa::DdrImage& ddr;
   SimOptions options;
   SramState sram;
-
-  std::array<CommandQueue, 3> queues;  // load, compute, store
-  std::array<TokenChannel, kTokenQueues> tokens;
-  bool fetchDone = false;
-  sc_core::sc_event fetchDoneEvent;
 
   /// Set when the run must end (fault, watchdog, or the end of the run): every wait loop checks
   /// it after waking, so each SystemC thread returns normally and unwinds its stack.
   bool stopping = false;
   /// Cycle at which stop() was first called.
   std::uint64_t stopCycle = 0;
-  /// The DDR port, woken by stop() (not owned).
-  DdrPort* ddrPort = nullptr;
+  /// Notified (one delta later) by stop(): every wait also waits for it.
+  sc_core::sc_event stopEvent;
 
   /// Force-serial mode: index of the next instruction allowed to start.
   std::size_t serialNext = 0;
@@ -64,17 +43,14 @@ struct TimedContext {
   std::vector<TraceSpan> trace;
   std::vector<std::uint64_t> endCycles;
   std::optional<SimFault> fault;
-  std::array<bool, 3> unitFinished{};
-  /// What each executing unit and fetch is doing, for watchdog and deadlock messages.
-  std::array<UnitState, 3> unitState{};
-  FetchState fetchState{};
 
   /// The current cycle.
   [[nodiscard]] static std::uint64_t now();
   /// Adds `cycles` to a unit's stall counter for `reason`.
   void addStall(const std::string& unit, const std::string& reason, std::uint64_t cycles);
-  /// Bounds check and datapath of instruction i; on a fault records it and stops the run.
-  bool execute(std::size_t i);
+  /// Bounds check and datapath of instruction i, a LOAD or STORE reaching the DDR through
+  /// `ddr`; on a fault records it and stops the run.
+  bool execute(std::size_t i, DdrAccess& ddr);
   /// Records a finished instruction: its unit's counters, its end cycle and its trace span.
   void finish(const std::string& unit, std::size_t i, std::uint64_t start, std::uint64_t end);
   /// Records a trace span of instruction i on `unit`'s track (when tracing).
@@ -86,10 +62,5 @@ struct TimedContext {
   /// Marks instruction i done for force-serial.
   void advanceSerial(std::size_t i);
 };
-
-/// Cycle length: one nanosecond of SystemC time per NPU cycle.
-inline sc_core::sc_time cycles(std::uint64_t n) {
-  return sc_core::sc_time(static_cast<double>(n), sc_core::SC_NS);
-}
 
 }  // namespace npu::sim

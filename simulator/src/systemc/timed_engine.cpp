@@ -8,89 +8,30 @@
 #include <thread>
 
 #include "../engine_common.h"
-#include "compute_unit.h"
-#include "ddr_port.h"
-#include "dma_unit.h"
-#include "fetch_unit.h"
+#include "ddr_memory.h"
 #include "npu/simulator/token_analysis.h"
+#include "npu_top.h"
+#include "simulation_context.h"
 #include "timed_context.h"
 
 namespace npu::sim {
 namespace {
 
-/// The NPU top level: fetch, load, compute (MAC array + vector), store and the DDR port.
-class NpuTop : public sc_core::sc_module {
- public:
-  NpuTop(const sc_core::sc_module_name& name, TimedContext& context)
-      : sc_core::sc_module(name),
-        m_ddrPort("ddr_port"),
-        m_fetch("fetch", context),
-        m_load("load", context, m_ddrPort, isa::unitIndex(isa::Unit::Load)),
-        m_compute("compute", context),
-        m_store("store", context, m_ddrPort, isa::unitIndex(isa::Unit::Store)) {
-    context.ddrPort = &m_ddrPort;
-  }
-
- private:
-  DdrPort m_ddrPort;
-  FetchUnit m_fetch;
-  DmaUnit m_load;
-  ComputeUnit m_compute;
-  DmaUnit m_store;
-};
-
-/// SystemC 2.3 cannot elaborate a second design in a finished context, so every run gets its own
-/// context, deleted (with the coroutines of any thread still waiting) when the run is over.
+/// Runs are serialised because SystemC's kernel state is global.
 std::mutex g_systemcMutex;
 
-class SimulationContext {
- public:
-  SimulationContext() {
-    static const bool quiet = [] {
-      setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-      return true;
-    }();
-    (void)quiet;
-    m_context = std::make_unique<sc_core::sc_simcontext>();
-    sc_core::sc_curr_simcontext = m_context.get();
-    sc_core::sc_default_global_context = m_context.get();
-  }
-  SimulationContext(const SimulationContext&) = delete;
-  SimulationContext& operator=(const SimulationContext&) = delete;
-  ~SimulationContext() {
-    m_context.reset();
-    sc_core::sc_curr_simcontext = nullptr;
-    sc_core::sc_default_global_context = nullptr;
-  }
-
- private:
-  std::unique_ptr<sc_core::sc_simcontext> m_context;
-};
-
-/// Every unit's state and fetch's, naming the holder of the DDR port for a unit waiting for it.
-std::string unitStates(const TimedContext& ctx) {
-  std::array<UnitState, 3> units = ctx.unitState;
-  const int owner = ctx.ddrPort != nullptr ? ctx.ddrPort->owner() : -1;
-  for (UnitState& state : units) {
-    if (state.activity == UnitState::Activity::DdrPort && owner >= 0) {
-      state.portHolder = owner == DdrPort::kLoad ? "load" : "store";
-    }
-  }
-  return describeUnits(units, ctx.fetchState, ctx.stream);
-}
-
-SimFault unfinishedFault(const TimedContext& ctx, std::uint64_t stopped, bool pastLimit,
-                         const SimOptions& options) {
-  const std::int64_t oldest = oldestHeldInstruction(ctx.unitState, ctx.fetchState);
+SimFault unfinishedFault(const NpuTop& top, const std::vector<isa::Instruction>& stream,
+                         std::uint64_t stopped, bool pastLimit, const SimOptions& options) {
+  const std::int64_t oldest = top.oldestHeld();
   if (pastLimit) {
     return SimFault(FaultKind::Watchdog, oldest,
                     fmt::format("watchdog fault: still running after {} cycles{}",
-                                options.maxCycles, unitStates(ctx)));
+                                options.maxCycles, top.describeStates(stream)));
   }
   // The token analysis finds deadlocks before the run; this is the model's own safety net.
-  return SimFault(
-      FaultKind::Deadlock, oldest,
-      fmt::format("deadlock fault: no unit can progress at cycle {}{}", stopped, unitStates(ctx)));
+  return SimFault(FaultKind::Deadlock, oldest,
+                  fmt::format("deadlock fault: no unit can progress at cycle {}{}", stopped,
+                              top.describeStates(stream)));
 }
 
 void runKernel(const isa::NpuConfig& config, isa::DdrImage& ddr,
@@ -140,20 +81,22 @@ void runKernel(const isa::NpuConfig& config, isa::DdrImage& ddr,
                const std::vector<isa::Instruction>& stream, const SimOptions& options,
                SimResult& result) {
   const SimulationContext simulationContext;
-  TimedContext ctx(config, stream, ddr, options);
+  TimedContext ctx(config, stream, options);
   std::uint64_t stopped = 0;
   {
+    // The NPU reaches its DDR only through its sockets, as npu_top does through its ports.
+    DdrMemory memory("ddr", ddr);
     NpuTop top("npu", ctx);
+    top.rd.bind(memory.rd);
+    top.wr.bind(memory.wr);
     sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
     sc_core::sc_start(cycles(options.maxCycles), sc_core::SC_EXIT_ON_STARVATION);
     // Stopping on starvation leaves the clock at the last event; work still scheduled past the
     // limit means the watchdog fired.
     const bool pastLimit = !ctx.stopping && sc_core::sc_pending_activity();
     stopped = ctx.stopping ? ctx.stopCycle : (pastLimit ? options.maxCycles : TimedContext::now());
-    const bool finished =
-        ctx.fetchDone && ctx.unitFinished[0] && ctx.unitFinished[1] && ctx.unitFinished[2];
-    if (!ctx.fault && !finished) {
-      ctx.fault = unfinishedFault(ctx, stopped, pastLimit, options);
+    if (!ctx.fault && !top.finished()) {
+      ctx.fault = unfinishedFault(top, stream, stopped, pastLimit, options);
     }
     // Let every thread return normally so no coroutine is left suspended.
     ctx.stop();

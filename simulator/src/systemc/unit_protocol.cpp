@@ -1,25 +1,68 @@
-// Command and token handshakes of the executing units.
+// Ports and handshakes of the executing units.
 #include "unit_protocol.h"
+
+#include <cctype>
+#include <stdexcept>
 
 namespace npu::sim {
 
-std::optional<std::size_t> waitForCommand(TimedContext& ctx, std::size_t unit,
-                                          const std::string& name) {
-  CommandQueue& queue = ctx.queues[unit];
-  ctx.unitState[unit] = UnitState{};
-  const std::uint64_t since = TimedContext::now();
-  while (queue.entries.empty() || ctx.stopping) {
-    if (ctx.fetchDone || ctx.stopping) {
-      return std::nullopt;
-    }
-    sc_core::wait(queue.changed | ctx.fetchDoneEvent);
+std::string tokenQueuePortName(TokenQueue queue) {
+  std::string name = "tq_";
+  for (const char c : isa::tokenQueueInfo(queue).svName) {
+    name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
-  ctx.addStall(name, "idle", TimedContext::now() - since);
-  return queue.entries.front();
+  return name;
 }
 
-bool popTokens(TimedContext& ctx, std::size_t unit, std::size_t i, const std::string& name) {
-  UnitState& state = ctx.unitState[unit];
+ExecutingUnit::ExecutingUnit(const sc_core::sc_module_name& name, TimedContext& context,
+                             isa::Unit unit)
+    : sc_core::sc_module(name),
+      q_head("q_head"),
+      m_context(context),
+      m_unit(unit),
+      m_index(isa::unitIndex(unit)),
+      m_name(isa::unitName(unit)) {
+  for (const isa::TokenQueueInfo& info : isa::kTokenQueueTable) {
+    if (info.producer == unit || info.consumer == unit) {
+      m_tokenPorts[static_cast<std::size_t>(info.queue)] =
+          std::make_unique<sc_core::sc_port<TokenQueueIf>>(tokenQueuePortName(info.queue).c_str());
+    }
+  }
+}
+
+bool ExecutingUnit::hasTokenPort(TokenQueue queue) const {
+  return m_tokenPorts[static_cast<std::size_t>(queue)] != nullptr;
+}
+
+sc_core::sc_port<TokenQueueIf>& ExecutingUnit::tokenPort(TokenQueue queue) {
+  if (!hasTokenPort(queue)) {
+    throw std::logic_error(m_name + " unit has no port for token queue " +
+                           std::string(tokenQueueName(queue)));
+  }
+  return *m_tokenPorts[static_cast<std::size_t>(queue)];
+}
+
+TokenQueueIf& ExecutingUnit::tokens(TokenQueue queue) {
+  return *tokenPort(queue).operator->();
+}
+
+std::optional<std::size_t> ExecutingUnit::waitForCommand() {
+  TimedContext& ctx = m_context;
+  m_state = UnitState{};
+  const std::uint64_t since = TimedContext::now();
+  while (q_head->size() == 0 || ctx.stopping) {
+    if (q_head->closed() || ctx.stopping) {
+      return std::nullopt;
+    }
+    sc_core::wait(q_head->changed() | ctx.stopEvent);
+  }
+  ctx.addStall(m_name, "idle", TimedContext::now() - since);
+  return q_head->front();
+}
+
+bool ExecutingUnit::popTokens(std::size_t i) {
+  TimedContext& ctx = m_context;
+  UnitState& state = m_state;
   if (ctx.options.forceSerial) {
     state = UnitState(UnitState::Activity::SerialTurn, i);
   }
@@ -29,56 +72,56 @@ bool popTokens(TimedContext& ctx, std::size_t unit, std::size_t i, const std::st
   const TokenOps ops = tokenOps(ctx.stream[i]);
   const std::uint64_t since = TimedContext::now();
   for (std::size_t p = 0; p < ops.popCount; ++p) {
-    TokenChannel& channel = ctx.tokens[static_cast<std::size_t>(ops.pops[p])];
-    while (channel.count == 0) {
+    TokenQueueIf& queue = tokens(ops.pops[p]);
+    while (queue.count() == 0) {
       // Name every token still missing, not only the one waited for first.
       state = UnitState(UnitState::Activity::TokenWait, i);
       for (std::size_t q = p; q < ops.popCount; ++q) {
-        if (ctx.tokens[static_cast<std::size_t>(ops.pops[q])].count == 0) {
+        if (tokens(ops.pops[q]).count() == 0) {
           state.tokens.push_back(ops.pops[q]);
         }
       }
-      sc_core::wait(channel.changed);
+      sc_core::wait(queue.changed() | ctx.stopEvent);
       if (ctx.stopping) {
         return false;
       }
     }
   }
   for (std::size_t p = 0; p < ops.popCount; ++p) {
-    TokenChannel& channel = ctx.tokens[static_cast<std::size_t>(ops.pops[p])];
-    --channel.count;
-    channel.changed.notify(sc_core::SC_ZERO_TIME);
+    tokens(ops.pops[p]).take();
   }
-  ctx.addStall(name, "token_wait", TimedContext::now() - since);
-  ctx.queues[unit].entries.pop_front();
-  ctx.queues[unit].changed.notify(sc_core::SC_ZERO_TIME);
+  ctx.addStall(m_name, "token_wait", TimedContext::now() - since);
+  q_head->pop();
   return true;
 }
 
-void markBusy(TimedContext& ctx, std::size_t unit, std::size_t i, std::uint64_t cycleCount) {
-  UnitState& state = ctx.unitState[unit];
-  state = UnitState(UnitState::Activity::Busy, i);
-  state.until = TimedContext::now() + cycleCount;
+void ExecutingUnit::markBusy(std::size_t i, std::uint64_t cycleCount) {
+  m_state = UnitState(UnitState::Activity::Busy, i);
+  m_state.until = TimedContext::now() + cycleCount;
 }
 
-bool pushTokens(TimedContext& ctx, std::size_t unit, std::size_t i, const std::string& name) {
+bool ExecutingUnit::pushTokens(std::size_t i) {
+  TimedContext& ctx = m_context;
   const TokenOps ops = tokenOps(ctx.stream[i]);
-  UnitState& state = ctx.unitState[unit];
+  UnitState& state = m_state;
   const std::uint64_t since = TimedContext::now();
   for (std::size_t p = 0; p < ops.pushCount; ++p) {
-    TokenChannel& channel = ctx.tokens[static_cast<std::size_t>(ops.pushes[p])];
-    while (channel.count >= channel.depth) {
+    TokenQueueIf& queue = tokens(ops.pushes[p]);
+    while (queue.count() >= queue.depth()) {
       state = UnitState(UnitState::Activity::TokenFull, i, {ops.pushes[p]});
-      sc_core::wait(channel.changed);
+      sc_core::wait(queue.changed() | ctx.stopEvent);
       if (ctx.stopping) {
         return false;
       }
     }
-    ++channel.count;
-    channel.changed.notify(sc_core::SC_ZERO_TIME);
+    queue.put();
   }
-  ctx.addStall(name, "token_full", TimedContext::now() - since);
+  ctx.addStall(m_name, "token_full", TimedContext::now() - since);
   return true;
+}
+
+void ExecutingUnit::markFinished() {
+  m_finished = true;
 }
 
 }  // namespace npu::sim
