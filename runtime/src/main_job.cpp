@@ -250,8 +250,8 @@ MainJobReport runMainJob(const MainJobOptions& options) {
         sim::SimResult timing = sim::simulate(
             program.program, sim::SimOptions{.mode = sim::SimMode::Timed, .countOnly = true});
         if (timing.fault) {
-          fail("{}: NPU segment {}: {}", graph.source(), model.npuSegments[i].segment,
-               timing.fault->what());
+          fail(ErrorKind::Verification, "{}: NPU segment {}: {}", graph.source(),
+               model.npuSegments[i].segment, timing.fault->what());
         }
         endCycles[i] = std::move(timing.endCycles);
         segmentCycles[i] = timing.stats.totalCycles;
