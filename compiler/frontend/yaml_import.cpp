@@ -10,6 +10,7 @@
 #include "npu/compiler/passes/infer_shapes.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/yaml_reader.h"
 #include "weight_init.h"
 #include "yaml_layers.h"
 
@@ -322,12 +323,7 @@ class YamlImporter {
 
 Graph parseGraphYaml(const std::string& text, const std::string& source,
                      const std::filesystem::path& baseDir) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    fail("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg);
-  }
+  const YAML::Node root = yaml::parse(text, source).raw();  // syntax errors FILE:LINE:COL
   try {
     return YamlImporter(source, baseDir).run(root);
   } catch (const YAML::Exception& e) {

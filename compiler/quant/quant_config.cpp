@@ -10,6 +10,7 @@
 
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/yaml_reader.h"
 
 namespace npu::compiler {
 namespace {
@@ -289,12 +290,7 @@ std::string_view weightMethodName(WeightMethod method) {
 }
 
 QuantConfig parseQuantConfig(const std::string& text, const std::string& source) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    fail("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg);
-  }
+  const YAML::Node root = yaml::parse(text, source).raw();  // syntax errors FILE:LINE:COL
   try {
     return ConfigParser(source).run(root);
   } catch (const YAML::Exception& e) {

@@ -1,63 +1,19 @@
 // YAML <-> NpuConfig with strict validation: unknown, missing, zero and inconsistent values are
-// errors naming the key and the file.
+// errors `FILE:LINE: ...` naming the key (the shared reader, npu/support/yaml_reader.h).
 #include "npu/isa/npu_config.h"
-
-#include <yaml-cpp/yaml.h>
 
 #include <cmath>
 #include <cstdlib>
 #include <limits>
-#include <set>
 #include <vector>
 
 #include "npu/isa/limits.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/yaml_reader.h"
 
 namespace npu::isa {
 namespace {
-
-struct Reader {
-  std::string_view source;
-
-  [[noreturn]] void error(std::string_view key, std::string_view what) const {
-    fail("{}: '{}': {}", source, key, what);
-  }
-
-  void expectKeys(const YAML::Node& node, std::string_view where,
-                  const std::set<std::string>& allowed) const {
-    if (!node.IsMap()) {
-      error(where, "expected a mapping");
-    }
-    for (const auto& entry : node) {
-      const auto key = entry.first.as<std::string>();
-      if (allowed.count(key) == 0) {
-        const std::string path = where.empty() ? key : std::string(where) + "." + key;
-        error(path, "unknown key");
-      }
-    }
-    for (const std::string& key : allowed) {
-      if (!node[key]) {
-        const std::string path = where.empty() ? key : std::string(where) + "." + key;
-        error(path, "missing key");
-      }
-    }
-  }
-
-  std::int64_t integer(const YAML::Node& node, const std::string& path, std::int64_t lowest,
-                       std::int64_t highest) const {
-    std::int64_t value = 0;
-    try {
-      value = node.as<std::int64_t>();
-    } catch (const YAML::Exception&) {
-      error(path, "expected an integer");
-    }
-    if (value < lowest || value > highest) {
-      error(path, fmt::format("{} is out of range [{}, {}]", value, lowest, highest));
-    }
-    return value;
-  }
-};
 
 bool isPowerOfTwo(std::int64_t value) {
   return value > 0 && (value & (value - 1)) == 0;
@@ -66,91 +22,79 @@ bool isPowerOfTwo(std::int64_t value) {
 }  // namespace
 
 NpuConfig parseNpuConfig(std::string_view yamlText, std::string_view source) {
-  const Reader reader{source};
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(yamlText));
-  } catch (const YAML::Exception& e) {
-    fail("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg);
-  }
-  reader.expectKeys(root, "", {"name", "mac_array", "sram_bytes", "ddr", "clock_mhz", "queues"});
+  const yaml::Node root = yaml::parse(yamlText, source);
+  constexpr std::string_view kWhat = "the hardware config";
+  root.expectMap(kWhat, {"name", "mac_array", "sram_bytes", "ddr", "clock_mhz", "queues"});
   NpuConfig config;
-  try {
-    config.name = root["name"].as<std::string>();
-  } catch (const YAML::Exception&) {
-    reader.error("name", "expected a string");
-  }
-  if (config.name.empty()) {
-    reader.error("name", "must not be empty");
-  }
+  config.name = root.required("name", kWhat).nonEmptyText();
 
-  const YAML::Node mac = root["mac_array"];
-  reader.expectKeys(mac, "mac_array", {"rows", "cols"});
-  config.macRows = reader.integer(mac["rows"], "mac_array.rows", 1, 256);
-  config.macCols = reader.integer(mac["cols"], "mac_array.cols", 1, 256);
+  const yaml::Node mac = root.required("mac_array", kWhat);
+  mac.expectMap("'mac_array'", {"rows", "cols"});
+  config.macRows = mac.required("rows", "'mac_array'").integer(1, 256);
+  config.macCols = mac.required("cols", "'mac_array'").integer(1, 256);
 
-  const YAML::Node sram = root["sram_bytes"];
-  reader.expectKeys(sram, "sram_bytes", {"input", "weight", "accumulator", "output", "parameter"});
-  config.inputSramBytes =
-      reader.integer(sram["input"], "sram_bytes.input", 1, limits::kInputSramReach);
-  config.weightSramBytes =
-      reader.integer(sram["weight"], "sram_bytes.weight", 1, limits::kWeightSramReach);
-  config.accumulatorSramBytes = reader.integer(sram["accumulator"], "sram_bytes.accumulator", 4,
-                                               4 * limits::kAccumulatorSramEntries);
-  config.outputSramBytes =
-      reader.integer(sram["output"], "sram_bytes.output", 1, limits::kOutputSramReach);
-  config.parameterSramBytes =
-      reader.integer(sram["parameter"], "sram_bytes.parameter", 1, limits::kParameterSramReach);
+  const yaml::Node sram = root.required("sram_bytes", kWhat);
+  sram.expectMap("'sram_bytes'", {"input", "weight", "accumulator", "output", "parameter"});
+  const auto sramSize = [&](std::string_view key, std::int64_t lowest, std::int64_t highest) {
+    const yaml::Node node = sram.required(key, "'sram_bytes'");
+    return std::pair{node, node.integer(lowest, highest)};
+  };
+  config.inputSramBytes = sramSize("input", 1, limits::kInputSramReach).second;
+  const auto [weight, weightBytes] = sramSize("weight", 1, limits::kWeightSramReach);
+  config.weightSramBytes = weightBytes;
+  const auto [accumulator, accumulatorBytes] =
+      sramSize("accumulator", 4, 4 * limits::kAccumulatorSramEntries);
+  config.accumulatorSramBytes = accumulatorBytes;
+  config.outputSramBytes = sramSize("output", 1, limits::kOutputSramReach).second;
+  const auto [parameter, parameterBytes] = sramSize("parameter", 1, limits::kParameterSramReach);
+  config.parameterSramBytes = parameterBytes;
 
-  const YAML::Node ddr = root["ddr"];
-  reader.expectKeys(ddr, "ddr", {"size_bytes", "bytes_per_cycle", "latency_cycles", "burst_bytes"});
-  config.ddrBytes = reader.integer(ddr["size_bytes"], "ddr.size_bytes", 1, limits::kDdrReach);
-  config.ddrBytesPerCycle = reader.integer(ddr["bytes_per_cycle"], "ddr.bytes_per_cycle", 1, 1024);
-  config.ddrLatencyCycles = reader.integer(ddr["latency_cycles"], "ddr.latency_cycles", 1, 100000);
-  config.ddrBurstBytes = reader.integer(ddr["burst_bytes"], "ddr.burst_bytes", 1, 65536);
+  const yaml::Node ddr = root.required("ddr", kWhat);
+  ddr.expectMap("'ddr'", {"size_bytes", "bytes_per_cycle", "latency_cycles", "burst_bytes"});
+  config.ddrBytes = ddr.required("size_bytes", "'ddr'").integer(1, limits::kDdrReach);
+  const yaml::Node bytesPerCycle = ddr.required("bytes_per_cycle", "'ddr'");
+  config.ddrBytesPerCycle = bytesPerCycle.integer(1, 1024);
+  config.ddrLatencyCycles = ddr.required("latency_cycles", "'ddr'").integer(1, 100000);
+  const yaml::Node burst = ddr.required("burst_bytes", "'ddr'");
+  config.ddrBurstBytes = burst.integer(1, 65536);
 
-  try {
-    config.clockMhz = root["clock_mhz"].as<double>();
-  } catch (const YAML::Exception&) {
-    reader.error("clock_mhz", "expected a number");
-  }
-  if (!std::isfinite(config.clockMhz) || config.clockMhz <= 0.0 || config.clockMhz > 100000.0) {
-    reader.error("clock_mhz", "must be a positive number of MHz (at most 100000)");
+  const yaml::Node clock = root.required("clock_mhz", kWhat);
+  config.clockMhz = clock.number();
+  if (config.clockMhz <= 0.0 || config.clockMhz > 100000.0) {
+    clock.fail("'clock_mhz': must be a positive number of MHz (at most 100000)");
   }
 
-  const YAML::Node queues = root["queues"];
-  reader.expectKeys(queues, "queues", {"instruction_depth", "token_depth"});
-  config.instructionQueueDepth =
-      reader.integer(queues["instruction_depth"], "queues.instruction_depth", 1, 4096);
-  config.tokenQueueDepth = reader.integer(queues["token_depth"], "queues.token_depth", 1, 4096);
+  const yaml::Node queues = root.required("queues", kWhat);
+  queues.expectMap("'queues'", {"instruction_depth", "token_depth"});
+  config.instructionQueueDepth = queues.required("instruction_depth", "'queues'").integer(1, 4096);
+  config.tokenQueueDepth = queues.required("token_depth", "'queues'").integer(1, 4096);
 
   // Consistency between values.
   if (config.accumulatorSramBytes % 4 != 0) {
-    reader.error("sram_bytes.accumulator", "must be a multiple of 4 (int32 entries)");
+    accumulator.fail("'sram_bytes.accumulator': must be a multiple of 4 (int32 entries)");
   }
   if (!isPowerOfTwo(config.ddrBytesPerCycle)) {
-    reader.error("ddr.bytes_per_cycle", "must be a power of two");
+    bytesPerCycle.fail("'ddr.bytes_per_cycle': must be a power of two");
   }
   if (config.ddrBurstBytes % config.ddrBytesPerCycle != 0) {
-    reader.error("ddr.burst_bytes", fmt::format("{} is not a multiple of ddr.bytes_per_cycle ({})",
-                                                config.ddrBurstBytes, config.ddrBytesPerCycle));
+    burst.fail("'ddr.burst_bytes': {} is not a multiple of ddr.bytes_per_cycle ({})",
+               config.ddrBurstBytes, config.ddrBytesPerCycle);
   }
   // Bursts are aligned address windows (docs/timing.md); hardware finds a burst by masking.
   if (!isPowerOfTwo(config.ddrBurstBytes)) {
-    reader.error("ddr.burst_bytes", "must be a power of two");
+    burst.fail("'ddr.burst_bytes': must be a power of two");
   }
   if (config.weightSramBytes < config.macRows * config.macCols) {
-    reader.error("sram_bytes.weight",
-                 fmt::format("{} bytes cannot hold one {}x{} weight block", config.weightSramBytes,
-                             config.macRows, config.macCols));
+    weight.fail("'sram_bytes.weight': {} bytes cannot hold one {}x{} weight block",
+                config.weightSramBytes, config.macRows, config.macCols);
   }
   if (config.accumulatorSramBytes < 4 * config.macCols) {
-    reader.error("sram_bytes.accumulator",
-                 fmt::format("{} bytes cannot hold one row of {} int32 partial sums",
-                             config.accumulatorSramBytes, config.macCols));
+    accumulator.fail(
+        "'sram_bytes.accumulator': {} bytes cannot hold one row of {} int32 partial sums",
+        config.accumulatorSramBytes, config.macCols);
   }
   if (config.parameterSramBytes < 256) {
-    reader.error("sram_bytes.parameter", "must hold at least one 256-byte LUT");
+    parameter.fail("'sram_bytes.parameter': must hold at least one 256-byte LUT");
   }
   return config;
 }

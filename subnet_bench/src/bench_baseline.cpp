@@ -8,6 +8,7 @@
 
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/yaml_reader.h"
 
 namespace npu::bench {
 namespace {
@@ -103,12 +104,7 @@ Baselines parseRoot(const YAML::Node& root, const std::string& source) {
 }  // namespace
 
 Baselines parseBaselines(std::string_view text, const std::string& source) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(text));
-  } catch (const YAML::ParserException& e) {
-    fail("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg);
-  }
+  const YAML::Node root = yaml::parse(text, source).raw();  // syntax errors FILE:LINE:COL
   try {
     return parseRoot(root, source);
   } catch (const YAML::Exception& e) {

@@ -13,6 +13,7 @@
 
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/yaml_reader.h"
 
 namespace npu::bench {
 namespace {
@@ -251,12 +252,7 @@ class SuiteParser {
 
 BenchSuite parseSuite(std::string_view text, const std::string& source,
                       const std::filesystem::path& baseDir) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(text));
-  } catch (const YAML::ParserException& e) {
-    fail("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg);
-  }
+  const YAML::Node root = yaml::parse(text, source).raw();  // syntax errors FILE:LINE:COL
   try {
     return SuiteParser(source, baseDir).run(root);
   } catch (const YAML::Exception& e) {

@@ -11,6 +11,7 @@
 
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/yaml_reader.h"
 
 namespace npu::bench {
 namespace {
@@ -500,12 +501,7 @@ std::string reproToYaml(const Repro& repro) {
 }
 
 Repro parseRepro(std::string_view text, std::string_view source) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(text));
-  } catch (const YAML::ParserException& e) {
-    fail("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg);
-  }
+  const YAML::Node root = yaml::parse(text, source).raw();  // syntax errors FILE:LINE:COL
   return ReproReader(source).read(root);
 }
 

@@ -44,7 +44,7 @@ set +e
 "$npu" cosim "$tmp/moved" > /dev/null 2> "$tmp/err"; rc=$?
 set -e
 [ $rc -eq 3 ] || { echo "moved region: exit $rc"; cat "$tmp/err"; exit 1; }
-grep -q "^npu: error: $tmp/moved/manifest.yaml: region '.*' \[0x174876e7ff, +[0-9]*) is empty or outside the 67108864-byte DDR$" "$tmp/err" \
+grep -q "^npu: error: $tmp/moved/manifest.yaml:[0-9]*: region '.*' \[0x174876e7ff, +[0-9]*) is empty or outside the 67108864-byte DDR$" "$tmp/err" \
   || { cat "$tmp/err"; exit 1; }
 
 expect_error() {  # exit 3 (bad input) unless EXPECTED_RC says otherwise, e.g. 2 for usage errors

@@ -256,7 +256,7 @@ TEST(YamlImport, BadSpecs) {
   EXPECT_EQ(yamlError(head + "  - {name: c, op: Conv, stride: fast}\n"),
             "net.yaml:3: layer 'c' (Conv): 'stride' must be an integer or a list of integers");
   EXPECT_EQ(yamlError("inputs: {x: [1, 3]}\nlayers: [\n"),
-            "net.yaml:3: YAML syntax error: end of sequence flow not found");
+            "net.yaml:3:1: YAML syntax error: end of sequence flow not found");
   EXPECT_EQ(yamlError("layers:\n  - {op: Relu}\n"),
             "net.yaml: 'inputs' must list at least one input");
   EXPECT_EQ(yamlError(head + "  - {op: Relu}\ncolour: red\n"),

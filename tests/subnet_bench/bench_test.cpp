@@ -90,7 +90,7 @@ TEST(BenchSuite, BadFilesNameFileAndLine) {
   EXPECT_EQ(suiteError("suite: x\n"), "s.yaml: no 'subnets:' list");
   EXPECT_EQ(suiteError("subnets: []\n"), "s.yaml:1: 'subnets' must be a non-empty list");
   EXPECT_EQ(suiteError("subnets:\n  - [1\n"),
-            "s.yaml:3: YAML syntax error: end of sequence flow not found");
+            "s.yaml:3:1: YAML syntax error: end of sequence flow not found");
   EXPECT_EQ(suiteError("subnets:\n" + entry), "s.yaml:2: subnet 'a' has no 'input'");
   EXPECT_EQ(suiteError("subnets:\n  - {graph: ../graphs/gap_fc_head.yaml, input: [1]}\n"),
             "s.yaml:2: subnet has no 'name'");

@@ -258,7 +258,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "opcheck_repro: 1\ncase:\n  op: shuffle\n  input: [1, 1, 10]\n  groups: 1\n",
                  "bad.yaml: case: shuffle groups 1 is outside [2, 10]"},
         BadRepro{"yaml_syntax_error", "opcheck_repro: 1\ncase: {op: [\n",
-                 "bad.yaml:3: YAML syntax error: end of sequence flow not found"}),
+                 "bad.yaml:3:1: YAML syntax error: end of sequence flow not found"}),
     [](const ::testing::TestParamInfo<BadRepro>& info) { return std::string(info.param.name); });
 
 /// Replays every repro in a folder.
