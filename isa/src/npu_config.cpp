@@ -1,7 +1,11 @@
 // YAML <-> NpuConfig with strict validation: unknown, missing, zero and inconsistent values are
-// errors `FILE:LINE: ...` naming the key (the shared reader, npu/support/yaml_reader.h).
+// errors `FILE:LINE: ...` naming the key (the shared reader, npu/support/yaml_reader.h). The keys,
+// types and ranges come from npu_config.def.
 #include "npu/isa/npu_config.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -15,86 +19,119 @@
 namespace npu::isa {
 namespace {
 
+constexpr std::string_view kWhat = "the hardware config";
+
 bool isPowerOfTwo(std::int64_t value) {
   return value > 0 && (value & (value - 1)) == 0;
 }
 
+/// The value of `section.key` ("key" at the top level), every key being required.
+yaml::Node fieldNode(const yaml::Node& root, std::string_view section, std::string_view key) {
+  if (section.empty()) {
+    return root.required(key, kWhat);
+  }
+  return root.required(section, kWhat).required(key, fmt::format("'{}'", section));
+}
+
+std::string readText(const yaml::Node& node, std::int64_t /*lowest*/, std::int64_t /*highest*/) {
+  return node.nonEmptyText();
+}
+
+std::int64_t readInteger(const yaml::Node& node, std::int64_t lowest, std::int64_t highest) {
+  return node.integer(lowest, highest);
+}
+
+double readReal(const yaml::Node& node, std::int64_t lowest, std::int64_t highest) {
+  const double value = node.number();
+  if (value <= static_cast<double>(lowest) || value > static_cast<double>(highest)) {
+    node.fail("{}: {} is out of range ({}, {}]", node.name(), value, lowest, highest);
+  }
+  return value;
+}
+
+/// Appends `key: value` to a YAML text, opening the key's section when it changes.
+template <typename Value>
+void appendField(std::string& out, std::string_view& openSection, std::string_view section,
+                 std::string_view key, const Value& value) {
+  if (section != openSection && !section.empty()) {
+    out += fmt::format("{}:\n", section);
+  }
+  openSection = section;
+  out += fmt::format("{}{}: {}\n", section.empty() ? "" : "  ", key, value);
+}
+
 }  // namespace
+
+std::span<const ConfigField> configFields() {
+  static constexpr ConfigField kFields[] = {
+#define NPU_CONFIG_FIELD(member, section, key, type, lowest, highest, sv, meaning) \
+  {section, key, ConfigFieldType::type, lowest, highest, sv, meaning},
+#include "npu/isa/npu_config.def"
+#undef NPU_CONFIG_FIELD
+  };
+  return kFields;
+}
 
 NpuConfig parseNpuConfig(std::string_view yamlText, std::string_view source) {
   const yaml::Node root = yaml::parse(yamlText, source);
-  constexpr std::string_view kWhat = "the hardware config";
-  root.expectMap(kWhat, {"name", "mac_array", "sram_bytes", "ddr", "clock_mhz", "queues"});
-  NpuConfig config;
-  config.name = root.required("name", kWhat).nonEmptyText();
-
-  const yaml::Node mac = root.required("mac_array", kWhat);
-  mac.expectMap("'mac_array'", {"rows", "cols"});
-  config.macRows = mac.required("rows", "'mac_array'").integer(1, 256);
-  config.macCols = mac.required("cols", "'mac_array'").integer(1, 256);
-
-  const yaml::Node sram = root.required("sram_bytes", kWhat);
-  sram.expectMap("'sram_bytes'", {"input", "weight", "accumulator", "output", "parameter"});
-  const auto sramSize = [&](std::string_view key, std::int64_t lowest, std::int64_t highest) {
-    const yaml::Node node = sram.required(key, "'sram_bytes'");
-    return std::pair{node, node.integer(lowest, highest)};
-  };
-  config.inputSramBytes = sramSize("input", 1, limits::kInputSramReach).second;
-  const auto [weight, weightBytes] = sramSize("weight", 1, limits::kWeightSramReach);
-  config.weightSramBytes = weightBytes;
-  const auto [accumulator, accumulatorBytes] =
-      sramSize("accumulator", 4, 4 * limits::kAccumulatorSramEntries);
-  config.accumulatorSramBytes = accumulatorBytes;
-  config.outputSramBytes = sramSize("output", 1, limits::kOutputSramReach).second;
-  const auto [parameter, parameterBytes] = sramSize("parameter", 1, limits::kParameterSramReach);
-  config.parameterSramBytes = parameterBytes;
-
-  const yaml::Node ddr = root.required("ddr", kWhat);
-  ddr.expectMap("'ddr'", {"size_bytes", "bytes_per_cycle", "latency_cycles", "burst_bytes"});
-  config.ddrBytes = ddr.required("size_bytes", "'ddr'").integer(1, limits::kDdrReach);
-  const yaml::Node bytesPerCycle = ddr.required("bytes_per_cycle", "'ddr'");
-  config.ddrBytesPerCycle = bytesPerCycle.integer(1, 1024);
-  config.ddrLatencyCycles = ddr.required("latency_cycles", "'ddr'").integer(1, 100000);
-  const yaml::Node burst = ddr.required("burst_bytes", "'ddr'");
-  config.ddrBurstBytes = burst.integer(1, 65536);
-
-  const yaml::Node clock = root.required("clock_mhz", kWhat);
-  config.clockMhz = clock.number();
-  if (config.clockMhz <= 0.0 || config.clockMhz > 100000.0) {
-    clock.fail("'clock_mhz': must be a positive number of MHz (at most 100000)");
+  // The keys of the top level and of each section, in table order.
+  std::vector<std::string_view> topKeys;
+  for (const ConfigField& field : configFields()) {
+    const std::string_view top = field.section.empty() ? field.key : field.section;
+    if (std::find(topKeys.begin(), topKeys.end(), top) == topKeys.end()) {
+      topKeys.push_back(top);
+    }
   }
-
-  const yaml::Node queues = root.required("queues", kWhat);
-  queues.expectMap("'queues'", {"instruction_depth", "token_depth"});
-  config.instructionQueueDepth = queues.required("instruction_depth", "'queues'").integer(1, 4096);
-  config.tokenQueueDepth = queues.required("token_depth", "'queues'").integer(1, 4096);
+  root.expectMap(kWhat, topKeys);
+  for (const std::string_view section : topKeys) {
+    std::vector<std::string_view> keys;
+    for (const ConfigField& field : configFields()) {
+      if (field.section == section) {
+        keys.push_back(field.key);
+      }
+    }
+    if (!keys.empty()) {
+      root.required(section, kWhat).expectMap(fmt::format("'{}'", section), keys);
+    }
+  }
+  NpuConfig config;
+#define NPU_CONFIG_FIELD(member, section, key, type, lowest, highest, sv, meaning) \
+  config.member = read##type(fieldNode(root, section, key), lowest, highest);
+#include "npu/isa/npu_config.def"
+#undef NPU_CONFIG_FIELD
 
   // Consistency between values.
+  const auto failAt = [&](std::string_view section, std::string_view key, const std::string& what) {
+    const yaml::Node node = fieldNode(root, section, key);
+    node.fail("{}: {}", node.name(), what);
+  };
   if (config.accumulatorSramBytes % 4 != 0) {
-    accumulator.fail("'sram_bytes.accumulator': must be a multiple of 4 (int32 entries)");
+    failAt("sram_bytes", "accumulator", "must be a multiple of 4 (int32 entries)");
   }
   if (!isPowerOfTwo(config.ddrBytesPerCycle)) {
-    bytesPerCycle.fail("'ddr.bytes_per_cycle': must be a power of two");
+    failAt("ddr", "bytes_per_cycle", "must be a power of two");
   }
   if (config.ddrBurstBytes % config.ddrBytesPerCycle != 0) {
-    burst.fail("'ddr.burst_bytes': {} is not a multiple of ddr.bytes_per_cycle ({})",
-               config.ddrBurstBytes, config.ddrBytesPerCycle);
+    failAt("ddr", "burst_bytes",
+           fmt::format("{} is not a multiple of ddr.bytes_per_cycle ({})", config.ddrBurstBytes,
+                       config.ddrBytesPerCycle));
   }
   // Bursts are aligned address windows (docs/timing.md); hardware finds a burst by masking.
   if (!isPowerOfTwo(config.ddrBurstBytes)) {
-    burst.fail("'ddr.burst_bytes': must be a power of two");
+    failAt("ddr", "burst_bytes", "must be a power of two");
   }
   if (config.weightSramBytes < config.macRows * config.macCols) {
-    weight.fail("'sram_bytes.weight': {} bytes cannot hold one {}x{} weight block",
-                config.weightSramBytes, config.macRows, config.macCols);
+    failAt("sram_bytes", "weight",
+           fmt::format("{} bytes cannot hold one {}x{} weight block", config.weightSramBytes,
+                       config.macRows, config.macCols));
   }
   if (config.accumulatorSramBytes < 4 * config.macCols) {
-    accumulator.fail(
-        "'sram_bytes.accumulator': {} bytes cannot hold one row of {} int32 partial sums",
-        config.accumulatorSramBytes, config.macCols);
+    failAt("sram_bytes", "accumulator",
+           fmt::format("{} bytes cannot hold one row of {} int32 partial sums",
+                       config.accumulatorSramBytes, config.macCols));
   }
   if (config.parameterSramBytes < 256) {
-    parameter.fail("'sram_bytes.parameter': must hold at least one 256-byte LUT");
+    failAt("sram_bytes", "parameter", "must hold at least one 256-byte LUT");
   }
   return config;
 }
@@ -104,16 +141,13 @@ NpuConfig loadNpuConfig(const std::filesystem::path& path) {
 }
 
 std::string toYaml(const NpuConfig& c) {
-  return fmt::format(
-      "name: {}\n"
-      "mac_array:\n  rows: {}\n  cols: {}\n"
-      "sram_bytes:\n  input: {}\n  weight: {}\n  accumulator: {}\n  output: {}\n  parameter: {}\n"
-      "ddr:\n  size_bytes: {}\n  bytes_per_cycle: {}\n  latency_cycles: {}\n  burst_bytes: {}\n"
-      "clock_mhz: {}\n"
-      "queues:\n  instruction_depth: {}\n  token_depth: {}\n",
-      c.name, c.macRows, c.macCols, c.inputSramBytes, c.weightSramBytes, c.accumulatorSramBytes,
-      c.outputSramBytes, c.parameterSramBytes, c.ddrBytes, c.ddrBytesPerCycle, c.ddrLatencyCycles,
-      c.ddrBurstBytes, c.clockMhz, c.instructionQueueDepth, c.tokenQueueDepth);
+  std::string out;
+  std::string_view openSection;
+#define NPU_CONFIG_FIELD(member, section, key, type, lowest, highest, sv, meaning) \
+  appendField(out, openSection, section, key, c.member);
+#include "npu/isa/npu_config.def"
+#undef NPU_CONFIG_FIELD
+  return out;
 }
 
 std::filesystem::path resolveConfigPath(std::string_view nameOrPath,
