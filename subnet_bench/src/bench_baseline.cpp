@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "npu/support/error.h"
@@ -14,7 +15,7 @@ namespace npu::bench {
 namespace {
 
 std::string at(const std::string& source, const YAML::Node& node) {
-  return fmt::format("{}:{}", source, node.Mark().line + 1);
+  return fmt::format("{}:{}", source, std::max(node.Mark().line, 0) + 1);
 }
 
 template <typename T>
@@ -66,7 +67,7 @@ BaselineEntry readEntry(const std::string& source, const std::string& name,
 
 Baselines parseRoot(const YAML::Node& root, const std::string& source) {
   if (!root.IsMap()) {
-    fail("{}: a baseline file is a map with 'hardware:' and 'subnets:'", source);
+    fail("{}: a baseline file is a map with 'hardware:' and 'subnets:'", at(source, root));
   }
   Baselines baselines;
   bool haveSubnets = false;
@@ -96,7 +97,7 @@ Baselines parseRoot(const YAML::Node& root, const std::string& source) {
     }
   }
   if (baselines.hardware.empty() || !haveSubnets) {
-    fail("{}: a baseline file needs 'hardware:' and 'subnets:'", source);
+    fail("{}: a baseline file needs 'hardware:' and 'subnets:'", at(source, root));
   }
   return baselines;
 }

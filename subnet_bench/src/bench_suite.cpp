@@ -36,7 +36,7 @@ class SuiteParser {
 
   BenchSuite run(const YAML::Node& root) {
     if (!root.IsMap()) {
-      fail("{}: a suite file is a map with 'subnets:' (see docs/bench.md)", m_source);
+      fail("{}: a suite file is a map with 'subnets:' (see docs/bench.md)", at(root));
     }
     BenchSuite suite;
     suite.name = fs::path(m_source).stem().string();
@@ -60,7 +60,7 @@ class SuiteParser {
       }
     }
     if (!subnets) {
-      fail("{}: no 'subnets:' list", m_source);
+      fail("{}: no 'subnets:' list", at(root));
     }
     if (!subnets->IsSequence() || subnets->size() == 0) {
       fail("{}: 'subnets' must be a non-empty list", at(*subnets));
@@ -79,7 +79,7 @@ class SuiteParser {
 
  private:
   std::string at(const YAML::Node& node) const {
-    return fmt::format("{}:{}", m_source, node.Mark().line + 1);
+    return fmt::format("{}:{}", m_source, std::max(node.Mark().line, 0) + 1);
   }
 
   std::string text(const YAML::Node& node, std::string_view key) const {

@@ -364,10 +364,10 @@ class ReproReader {
 
   Repro read(const YAML::Node& root) {
     if (!root.IsMap() || !root["opcheck_repro"]) {
-      fail("{}: not an opcheck repro file (no 'opcheck_repro: {}')", m_source, kVersion);
+      fail("{}: not an opcheck repro file (no 'opcheck_repro: {}')", at(root), kVersion);
     }
     Repro repro;
-    bool haveCase = false;
+    std::string caseWhere;  // FILE:LINE of the 'case' key
     for (const auto& entry : root) {
       const std::string key = entry.first.as<std::string>();
       const YAML::Node& value = entry.second;
@@ -398,26 +398,26 @@ class ReproReader {
         repro.bug = *bug;
       } else if (key == "case") {
         repro.opCase = readCase(entry.first, value);
-        haveCase = true;
+        caseWhere = where;
       } else {
         fail("{}: unknown key '{}' (expected opcheck_repro, hw, mode, inject_bug, case)", where,
              key);
       }
     }
-    if (!haveCase) {
-      fail("{}: 'case' is missing", m_source);
+    if (caseWhere.empty()) {
+      fail("{}: 'case' is missing", at(root));
     }
     try {
       validateCase(repro.opCase);
     } catch (const Error& e) {
-      fail("{}: {}", m_source, e.what());
+      fail("{}: {}", caseWhere, e.what());
     }
     return repro;
   }
 
  private:
   std::string at(const YAML::Node& node) const {
-    return fmt::format("{}:{}", m_source, node.Mark().line + 1);
+    return fmt::format("{}:{}", m_source, std::max(node.Mark().line, 0) + 1);
   }
 
   OpCase readCase(const YAML::Node& keyNode, const YAML::Node& node) {

@@ -11,7 +11,7 @@
 namespace npu::yaml {
 
 std::string Node::at() const {
-  return fmt::format("{}:{}", m_source, m_node.Mark().line + 1);
+  return fmt::format("{}:{}", m_source, std::max(m_node.Mark().line, 0) + 1);  // 1 when empty
 }
 
 std::string Node::name() const {
