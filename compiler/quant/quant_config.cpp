@@ -112,16 +112,12 @@ class ConfigParser {
     return fmt::format("{}:{}", m_source, node.Mark().line + 1);
   }
 
+  /// Rejects keys outside `keys` with the shared reader's message.
   template <std::size_t N>
   void checkKeys(const YAML::Node& map, const std::array<const char*, N>& keys,
                  std::string_view where) const {
-    for (const auto& entry : map) {
-      std::string key = entry.first.as<std::string>();
-      if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-        fail("{}: unknown key '{}' in {} (keys: {})", at(entry.first), key, where,
-             fmt::join(keys, ", "));
-      }
-    }
+    const std::vector<std::string_view> allowed(keys.begin(), keys.end());
+    yaml::Node(map, m_source).expectMap(where, allowed);
   }
 
   std::string scalar(const YAML::Node& node) const {

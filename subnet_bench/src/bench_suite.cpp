@@ -20,9 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view kTopKeys = "suite, baselines, defaults, subnets";
-constexpr std::string_view kEntryKeys = "name, graph, input, quant, cosine, cycle_tolerance";
-
 /// The per-entry settings `defaults:` may set.
 struct Defaults {
   double minCosine = 0.99;
@@ -38,6 +35,7 @@ class SuiteParser {
     if (!root.IsMap()) {
       fail("{}: a suite file is a map with 'subnets:' (see docs/bench.md)", at(root));
     }
+    reader(root).expectMap("the suite", {"suite", "baselines", "defaults", "subnets"});
     BenchSuite suite;
     suite.name = fs::path(m_source).stem().string();
     suite.baselineDir = m_baseDir / "../baselines";
@@ -55,8 +53,6 @@ class SuiteParser {
         readDefaults(value, defaults);
       } else if (key == "subnets") {
         subnets = entry.second;
-      } else {
-        fail("{}: unknown key '{}' (keys: {})", at(entry.first), key, kTopKeys);
       }
     }
     if (!subnets) {
@@ -78,6 +74,9 @@ class SuiteParser {
   }
 
  private:
+  /// `value` as a node of the shared reader, for its key checks.
+  [[nodiscard]] yaml::Node reader(const YAML::Node& value) const { return {value, m_source}; }
+
   std::string at(const YAML::Node& node) const {
     return fmt::format("{}:{}", m_source, std::max(node.Mark().line, 0) + 1);
   }
@@ -147,15 +146,13 @@ class SuiteParser {
     if (!node.IsMap()) {
       fail("{}: 'defaults' must be a map of cosine and cycle_tolerance", at(node));
     }
+    reader(node).expectMap("'defaults'", {"cosine", "cycle_tolerance"});
     for (const auto& entry : node) {
       const std::string key = entry.first.as<std::string>();
       if (key == "cosine") {
         defaults.minCosine = cosine(entry.second);
       } else if (key == "cycle_tolerance") {
         defaults.cycleTolerance = tolerance(entry.second);
-      } else {
-        fail("{}: unknown key '{}' in 'defaults' (keys: cosine, cycle_tolerance)", at(entry.first),
-             key);
       }
     }
   }
@@ -210,6 +207,8 @@ class SuiteParser {
     if (!node.IsMap()) {
       fail("{}: a subnet is a map with name, graph and input", at(node));
     }
+    reader(node).expectMap("a subnet",
+                           {"name", "graph", "input", "quant", "cosine", "cycle_tolerance"});
     SubnetEntry entry;
     entry.location = at(node);
     entry.minCosine = defaults.minCosine;
@@ -229,8 +228,6 @@ class SuiteParser {
         entry.minCosine = cosine(value);
       } else if (key == "cycle_tolerance") {
         entry.cycleTolerance = tolerance(value);
-      } else {
-        fail("{}: unknown key '{}' in a subnet (keys: {})", at(item.first), key, kEntryKeys);
       }
     }
     for (const auto& [key, missing] :

@@ -85,8 +85,9 @@ TEST(BenchSuite, BundledSuitesLoad) {
 
 TEST(BenchSuite, BadFilesNameFileAndLine) {
   const std::string entry = "  - name: a\n    graph: ../graphs/gap_fc_head.yaml\n";
-  EXPECT_EQ(suiteError("subnet: []\n"),
-            "s.yaml:1: unknown key 'subnet' (keys: suite, baselines, defaults, subnets)");
+  EXPECT_EQ(
+      suiteError("subnet: []\n"),
+      "s.yaml:1: unknown key 'subnet' in the suite (keys: suite, baselines, defaults, subnets)");
   EXPECT_EQ(suiteError("suite: x\n"), "s.yaml:1: no 'subnets:' list");
   EXPECT_EQ(suiteError("subnets: []\n"), "s.yaml:1: 'subnets' must be a non-empty list");
   EXPECT_EQ(suiteError("subnets:\n  - [1\n"),
