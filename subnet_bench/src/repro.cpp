@@ -366,6 +366,8 @@ class ReproReader {
     if (!root.IsMap() || !root["opcheck_repro"]) {
       fail("{}: not an opcheck repro file (no 'opcheck_repro: {}')", at(root), kVersion);
     }
+    yaml::Node(root, std::string(m_source))
+        .expectMap("a repro", {"opcheck_repro", "hw", "mode", "inject_bug", "case"});
     Repro repro;
     std::string caseWhere;  // FILE:LINE of the 'case' key
     for (const auto& entry : root) {
@@ -399,9 +401,6 @@ class ReproReader {
       } else if (key == "case") {
         repro.opCase = readCase(entry.first, value);
         caseWhere = where;
-      } else {
-        fail("{}: unknown key '{}' (expected opcheck_repro, hw, mode, inject_bug, case)", where,
-             key);
       }
     }
     if (caseWhere.empty()) {

@@ -174,7 +174,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadRepro{"unsupported_version", "opcheck_repro: 2\ncase: {op: lut}\n",
                  "bad.yaml:1: unsupported opcheck_repro version 2 (this build reads 1)"},
         BadRepro{"unknown_top_level_key", "opcheck_repro: 1\nhardware: npu-s\n",
-                 "bad.yaml:2: unknown key 'hardware' (expected opcheck_repro, hw, mode, "
+                 "bad.yaml:2: unknown key 'hardware' in a repro (keys: opcheck_repro, hw, mode, "
                  "inject_bug, case)"},
         BadRepro{"missing_case", "opcheck_repro: 1\nhw: npu-s\n", "bad.yaml:1: 'case' is missing"},
         BadRepro{"unknown_mode", "opcheck_repro: 1\nmode: fast\ncase: {op: lut}\n",
