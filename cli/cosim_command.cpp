@@ -31,18 +31,18 @@ void checkAgainstBundle(const std::filesystem::path& dir, const runtime::Bundle&
     const std::vector<std::uint8_t> actual = report.rtl.ddr.readRange(region.base, region.size);
     for (std::size_t i = 0; i < expected.size(); ++i) {
       if (expected[i] != actual[i]) {
-        fail(
-            "{}: region '{}' differs at 0x{:x} (offset {}): expected 0x{:02x}, the RTL wrote "
-            "0x{:02x}",
-            dir.string(), region.name, region.base + i, i, expected[i], actual[i]);
+        fail(ErrorKind::Verification,
+             "{}: region '{}' differs at 0x{:x} (offset {}): expected 0x{:02x}, the RTL wrote "
+             "0x{:02x}",
+             dir.string(), region.name, region.base + i, i, expected[i], actual[i]);
       }
     }
   }
   fmt::print("bundle {}: {} regions equal to the expected images; expected cycles {}, RTL {}\n",
              dir.string(), bundle.regions.size(), bundle.expectedCycles, report.rtl.totalCycles);
   if (report.rtl.totalCycles != bundle.expectedCycles) {
-    fail("{}: the RTL ran {} cycles, the bundle expects {}", dir.string(), report.rtl.totalCycles,
-         bundle.expectedCycles);
+    fail(ErrorKind::Verification, "{}: the RTL ran {} cycles, the bundle expects {}", dir.string(),
+         report.rtl.totalCycles, bundle.expectedCycles);
   }
 }
 
@@ -90,7 +90,7 @@ void addCosimCommand(CLI::App& app, Action& action) {
         checkAgainstBundle(input, *bundle, report);
       }
       if (!report.matches()) {
-        fail("co-simulation of {} failed: {}", options->program,
+        fail(ErrorKind::Verification, "co-simulation of {} failed: {}", options->program,
              report.firstDdrDifference ? "the final DDR differs" : "the cycle counts differ");
       }
       return 0;

@@ -14,8 +14,26 @@
 
 namespace {
 
-/// Exit status of a command-line usage error (an npu::Error or a failed check exits 1).
-constexpr int kUsageErrorExit = 2;
+/// Exit status of each kind of error; 0 is success. A failed check (a verification failure, an
+/// opcheck sweep with failing cases, a bench regression) exits 1; docs/architecture.md lists them.
+constexpr int exitStatus(npu::ErrorKind kind) {
+  switch (kind) {
+    case npu::ErrorKind::Verification:
+      return 1;
+    case npu::ErrorKind::Usage:
+      return 2;
+    case npu::ErrorKind::BadInput:
+      return 3;
+    case npu::ErrorKind::Unsupported:
+      return 4;
+    case npu::ErrorKind::Internal:
+      return 5;
+  }
+  return 5;
+}
+
+/// Exit status of a command-line usage error.
+constexpr int kUsageErrorExit = exitStatus(npu::ErrorKind::Usage);
 
 /// The arguments `app` itself did not understand (a `--` separator aside).
 std::vector<std::string> unparsedArguments(const CLI::App& app) {
@@ -65,10 +83,12 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", fmt::format("npu {}", NPU_VERSION));
   app.require_subcommand(1);
   app.footer(
-      fmt::format("Exit status: 0 success, 1 error or failed check, {} command-line usage error; "
-                  "an error is one "
-                  "line 'npu: error: ...' on stderr.",
-                  kUsageErrorExit));
+      fmt::format("Exit status: 0 success, {} failed check (verification failure), {} "
+                  "command-line usage error, {} bad input, {} unsupported by the NPU or the "
+                  "toolchain, {} internal error; an error is one line 'npu: error: ...' on stderr.",
+                  exitStatus(npu::ErrorKind::Verification), kUsageErrorExit,
+                  exitStatus(npu::ErrorKind::BadInput), exitStatus(npu::ErrorKind::Unsupported),
+                  exitStatus(npu::ErrorKind::Internal)));
   npu::cli::Action action;
   npu::cli::addAsmCommands(app, action);
   npu::cli::addSimCommand(app, action);
@@ -89,9 +109,11 @@ int main(int argc, char** argv) {
   try {
     return action ? action() : 0;
   } catch (const npu::Error& e) {
-    fmt::print(stderr, "npu: error: {}\n", e.what());
+    fmt::print(stderr, "npu: {}: {}\n",
+               e.kind() == npu::ErrorKind::Internal ? "internal error" : "error", e.what());
+    return exitStatus(e.kind());
   } catch (const std::exception& e) {
     fmt::print(stderr, "npu: internal error: {}\n", e.what());
   }
-  return 1;
+  return exitStatus(npu::ErrorKind::Internal);
 }

@@ -152,7 +152,8 @@ void addCompileCommand(CLI::App& app, Action& action) {
       const runtime::PreparedModel prepared = runtime::prepareModel(job, *stages);
       const auto& programs = prepared.compiled.programs;
       if (programs.empty()) {
-        fail("{}: no layer runs on the NPU (nothing to compile)", job.model.string());
+        fail(ErrorKind::Unsupported, "{}: no layer runs on the NPU (nothing to compile)",
+             job.model.string());
       }
       for (std::size_t i = 0; i < programs.size(); ++i) {
         fs::path path = *output;
@@ -184,7 +185,8 @@ void addExportCommand(CLI::App& app, Action& action) {
           runtime::segmentInputs(prepared.compiled, prepared.compiled.calibration.front());
       const std::size_t count = prepared.compiled.programs.size();
       if (count == 0) {
-        fail("{}: no layer runs on the NPU (nothing to export)", job.model.string());
+        fail(ErrorKind::Unsupported, "{}: no layer runs on the NPU (nothing to export)",
+             job.model.string());
       }
       for (std::size_t i = 0; i < count; ++i) {
         const runtime::SegmentImages images =
@@ -192,10 +194,11 @@ void addExportCommand(CLI::App& app, Action& action) {
         const runtime::EngineRun timed =
             runtime::runOnEngine(images.compiled.program, runtime::Engine::Timed);
         if (timed.fault) {
-          fail("export: NPU segment {}: {}", i, *timed.fault);
+          fail(ErrorKind::Verification, "export: NPU segment {}: {}", i, *timed.fault);
         }
         if (timed.ddr.firstDifference(images.expected)) {
-          fail("export: NPU segment {}: the simulator's final DDR differs from golden", i);
+          fail(ErrorKind::Verification,
+               "export: NPU segment {}: the simulator's final DDR differs from golden", i);
         }
         const fs::path dir =
             count == 1 ? fs::path(o->out) : fs::path(o->out) / fmt::format("segment{}", i);

@@ -38,7 +38,8 @@ struct OpcheckOptions {
 bench::InjectedBug parseBugOption(const std::string& name) {
   const auto bug = bench::parseBug(name);
   if (!bug) {
-    fail("opcheck: unknown injected bug '{}' (one of {})", name, bench::bugNames());
+    fail(ErrorKind::Usage, "opcheck: unknown injected bug '{}' (one of {})", name,
+         bench::bugNames());
   }
   return *bug;
 }
@@ -157,12 +158,13 @@ void addOpcheckCommand(CLI::App& app, Action& action) {
     action = [options] {
       if (!options->repro.empty()) {
         if (!options->op.empty()) {
-          fail("opcheck: give either OP or --repro, not both");
+          fail(ErrorKind::Usage, "opcheck: give either OP or --repro, not both");
         }
         return replay(*options);
       }
       if (options->op.empty()) {
         fail(
+            ErrorKind::Usage,
             "opcheck: name an OP (conv, eltwise, pool, lut, concat, upsample, slice, shuffle, all) "
             "or --repro FILE");
       }

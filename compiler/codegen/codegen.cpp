@@ -202,7 +202,8 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
   program.codeAddress = alignUp(constants.base + constants.bytes.size(), alignment);
   const std::uint64_t end = program.codeAddress + program.instructions.size() * isa::kWordBytes;
   if (end > static_cast<std::uint64_t>(config.ddrBytes)) {
-    fail("codegen: the plan needs {} bytes of DDR, '{}' has {}", end, config.name, config.ddrBytes);
+    fail(ErrorKind::Unsupported, "codegen: the plan needs {} bytes of DDR, '{}' has {}", end,
+         config.name, config.ddrBytes);
   }
   setProgramInputs(compiled, graph, inputData);
   isa::validateProgram(program, "codegen");

@@ -89,11 +89,13 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
   const std::string& name = conv.name;
   if (!isa::limits::convWindowFits(s.kh, s.kw, p.strides[0], p.strides[1], p.dilations[0],
                                    p.dilations[1])) {
-    fail("layer '{}': kernel, stride and dilation must be at most {} on the NPU", name,
+    fail(ErrorKind::Unsupported,
+         "layer '{}': kernel, stride and dilation must be at most {} on the NPU", name,
          isa::limits::kConvKernelH);
   }
   if (!isa::limits::paddingFits(p.pads[0], p.pads[1], p.pads[2], p.pads[3])) {
-    fail("layer '{}': padding above {} is not supported by LOAD", name, isa::limits::kPadTop);
+    fail(ErrorKind::Unsupported, "layer '{}': padding above {} is not supported by LOAD", name,
+         isa::limits::kPadTop);
   }
   plan.effKh = (s.kh - 1) * p.dilations[0] + 1;
   plan.inW = s.w + p.pads[1] + p.pads[3];
@@ -117,7 +119,7 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
       cb = cb > cols ? std::max(cols, (cb / 2) / cols * cols) : cb / 2;
     }
     if (!fits(cb)) {
-      fail("layer '{}': SRAM too small for one depthwise channel", name);
+      fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for one depthwise channel", name);
     }
     for (std::int64_t c0 = 0; c0 < s.c; c0 += cb) {
       plan.units.push_back({c0, std::min(cb, s.c - c0), c0, std::min(cb, s.c - c0), 1, 0});
@@ -140,7 +142,8 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
       icChunk = icChunk > rows ? std::max(rows, (icChunk / 2) / rows * rows) : icChunk / 2;
     }
     if (!weightsFit(ob, icChunk)) {
-      fail("layer '{}': weight SRAM too small for one {}-channel weight block", name, ob);
+      fail(ErrorKind::Unsupported,
+           "layer '{}': weight SRAM too small for one {}-channel weight block", name, ob);
     }
     for (std::int64_t g = 0; g < s.groups; ++g) {
       for (std::int64_t o = 0; o < s.kg; o += ob) {
@@ -197,7 +200,8 @@ void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
       const RowBand band =
           rowBand(oy, std::min(unit.bandRows, s.oh - oy), p.strides[0], plan.effKh, p.pads[0], s.h);
       if (band.inRows < 1) {
-        fail("layer '{}': an output band reads only padding; not supported", name);
+        fail(ErrorKind::Unsupported, "layer '{}': an output band reads only padding; not supported",
+             name);
       }
       std::int64_t outputSram = 0;
       for (std::int64_t chunk = 0; chunk < unit.chunks; ++chunk) {

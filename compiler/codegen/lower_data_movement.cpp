@@ -28,7 +28,8 @@ void copyBands(LoweringContext& ctx, const std::string& name, const DdrBlock& wi
   const std::int64_t h = window.rows, w = window.cols, c = window.bytes;
   checkTileWidth(name, w, w);
   if (c > kMaxTileDim) {
-    fail("layer '{}': {} channels exceed the {} a copy tile can hold", name, c, kMaxTileDim);
+    fail(ErrorKind::Unsupported, "layer '{}': {} channels exceed the {} a copy tile can hold", name,
+         c, kMaxTileDim);
   }
   const std::int64_t rows = maxRows(
       name, h,
@@ -73,10 +74,10 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
     const QTensor& tensor = ctx.graph.tensors[id];
     if (tensor.zeroPoint != ctx.graph.tensors[output].zeroPoint ||
         tensor.scale != ctx.graph.tensors[output].scale) {
-      fail(
-          "layer '{}': input '{}' does not share the output's scale and zero point (the NPU "
-          "moves bytes without arithmetic here)",
-          name, tensor.name);
+      fail(ErrorKind::Unsupported,
+           "layer '{}': input '{}' does not share the output's scale and zero point (the NPU "
+           "moves bytes without arithmetic here)",
+           name, tensor.name);
     }
   }
   if (const auto* concat = std::get_if<QConcat>(&op)) {
@@ -116,7 +117,8 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
       copyBands(ctx, name, channelWindow(ctx, shuffle->input, g * perGroup, perGroup),
                 [&](std::int64_t sram, std::int64_t y, std::int64_t n) {
                   if (n * w > isa::limits::kStoreRows) {
-                    fail("layer '{}': a band of {} pixels exceeds the {} rows of a STORE", name,
+                    fail(ErrorKind::Unsupported,
+                         "layer '{}': a band of {} pixels exceeds the {} rows of a STORE", name,
                          n * w, isa::limits::kStoreRows);
                   }
                   ctx.store(sram, {static_cast<std::int64_t>(outputAddress) + y * w * c + g, n * w,

@@ -33,10 +33,10 @@ void lowerEltwise(LoweringContext& ctx, const QOp& op) {
   for (const TensorId id : inputs) {
     const std::int64_t size = elements(ctx.graph.tensors[id].shape);
     if (size != n && (size != channels || ctx.graph.tensors[id].shape.back() != channels)) {
-      fail(
-          "layer '{}': element-wise operands must have the output's shape or hold one value per "
-          "channel",
-          name);
+      fail(ErrorKind::Unsupported,
+           "layer '{}': element-wise operands must have the output's shape or hold one value per "
+           "channel",
+           name);
     }
     perChannel.push_back(size != n);
   }
@@ -96,7 +96,7 @@ void lowerEltwise(LoweringContext& ctx, const QOp& op) {
     chunk = std::min(chunk / channels, isa::limits::kLoadColumns) * channels;
   }
   if (chunk < 1 || static_cast<std::int64_t>(parameters.size()) > ctx.slots.parameterBytes()) {
-    fail("layer '{}': SRAM too small for any element-wise tile", name);
+    fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for any element-wise tile", name);
   }
   bool loadParameters = false;
   const std::int64_t parameterSram = ctx.slots.parameterSlot(name, loadParameters);

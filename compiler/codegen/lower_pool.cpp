@@ -26,11 +26,13 @@ void emitPool(LoweringContext& ctx, const PoolJob& job) {
   const auto& out = ctx.graph.tensors[job.output].shape;
   const std::int64_t h = in[1], w = in[2], c = in[3], oh = out[1], ow = out[2];
   if (!isa::limits::poolWindowFits(job.kh, job.kw, job.sh, job.sw)) {
-    fail("layer '{}': pooling window above {} or stride above {} is not supported", job.name,
+    fail(ErrorKind::Unsupported,
+         "layer '{}': pooling window above {} or stride above {} is not supported", job.name,
          isa::limits::kPoolWindowH, isa::limits::kPoolStrideH);
   }
   if (!isa::limits::paddingFits(job.pads[0], job.pads[1], job.pads[2], job.pads[3])) {
-    fail("layer '{}': padding above {} is not supported by LOAD", job.name, isa::limits::kPadTop);
+    fail(ErrorKind::Unsupported, "layer '{}': padding above {} is not supported by LOAD", job.name,
+         isa::limits::kPadTop);
   }
   const std::int64_t inW = w + job.pads[1] + job.pads[3];
   checkTileWidth(job.name, inW, ow);
@@ -55,7 +57,8 @@ void emitPool(LoweringContext& ctx, const PoolJob& job) {
     for (std::int64_t oy = 0; oy < oh; oy += bandRows) {
       const RowBand band = rowBand(oy, std::min(bandRows, oh - oy), job.sh, job.kh, job.pads[0], h);
       if (band.inRows < 1) {
-        fail("layer '{}': an output band reads only padding; not supported", job.name);
+        fail(ErrorKind::Unsupported, "layer '{}': an output band reads only padding; not supported",
+             job.name);
       }
       const auto [inputSram, outputSram] = ctx.slots.nextStep();
       ctx.load(0, inputSram,

@@ -123,17 +123,17 @@ RowBand rowBand(std::int64_t outRow, std::int64_t outRows, std::int64_t stride, 
 
 void checkTileWidth(const std::string& layer, std::int64_t inputWidth, std::int64_t outputWidth) {
   if (inputWidth > kMaxTileDim || outputWidth > kMaxTileDim) {
-    fail(
-        "layer '{}': a row of {} input / {} output columns exceeds the {} columns a tile can "
-        "hold (no column tiling yet)",
-        layer, inputWidth, outputWidth, kMaxTileDim);
+    fail(ErrorKind::Unsupported,
+         "layer '{}': a row of {} input / {} output columns exceeds the {} columns a tile can "
+         "hold (no column tiling yet)",
+         layer, inputWidth, outputWidth, kMaxTileDim);
   }
 }
 
 std::int64_t maxRows(const std::string& layer, std::int64_t outHeight,
                      const std::function<bool(std::int64_t)>& fits, const std::string& what) {
   if (!fits(1)) {
-    fail("layer '{}': SRAM too small for any tile ({})", layer, what);
+    fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for any tile ({})", layer, what);
   }
   // Tile sizes travel in 12-bit instruction fields.
   std::int64_t rows = 1;

@@ -4,12 +4,14 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <map>
 
 #include "npu/compiler/ir/verify.h"
 #include "npu/compiler/passes/infer_shapes.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/yaml_reader.h"
 #include "weight_init.h"
 #include "yaml_layers.h"
 
@@ -65,15 +67,10 @@ class YamlImporter {
 
   Graph run(const YAML::Node& root) {
     if (!root.IsMap()) {
-      fail("{}: a graph spec must be a map with inputs and layers", m_source);
+      fail("{}: a graph spec must be a map with inputs and layers", at(root));
     }
-    for (const auto& entry : root) {
-      auto key = entry.first.as<std::string>();
-      if (key != "name" && key != "seed" && key != "inputs" && key != "layers" &&
-          key != "outputs" && key != "blocks") {
-        fail("{}:{}: unknown top-level key '{}'", m_source, entry.first.Mark().line + 1, key);
-      }
-    }
+    yaml::Node(root, m_source)
+        .expectMap("the graph", {"name", "seed", "inputs", "layers", "outputs", "blocks"});
     std::string name = root["name"] ? root["name"].as<std::string>()
                                     : std::filesystem::path(m_source).stem().string();
     m_graph = Graph(name, m_source);
@@ -81,13 +78,13 @@ class YamlImporter {
     if (root["blocks"]) {
       m_blocks.reset(root["blocks"]);
       if (!m_blocks.IsMap()) {
-        fail("{}: 'blocks' must be a map of block name to block", m_source);
+        fail("{}: 'blocks' must be a map of block name to block", at(m_blocks));
       }
     }
     Scope top;
-    addInputs(root["inputs"], top);
+    addInputs(root["inputs"], root, top);
     if (!root["layers"] || !root["layers"].IsSequence() || root["layers"].size() == 0) {
-      fail("{}: 'layers' must be a non-empty list", m_source);
+      fail("{}: 'layers' must be a non-empty list", at(root["layers"] ? root["layers"] : root));
     }
     buildList(root["layers"], root["layers"], top, 0);
     addOutputs(root["outputs"], top);
@@ -99,12 +96,12 @@ class YamlImporter {
 
  private:
   std::string at(const YAML::Node& node) const {
-    return fmt::format("{}:{}", m_source, node.Mark().line + 1);
+    return fmt::format("{}:{}", m_source, std::max(node.Mark().line, 0) + 1);
   }
 
-  void addInputs(const YAML::Node& inputs, Scope& scope) {
+  void addInputs(const YAML::Node& inputs, const YAML::Node& root, Scope& scope) {
     if (!inputs || inputs.size() == 0) {
-      fail("{}: 'inputs' must list at least one input", m_source);
+      fail("{}: 'inputs' must list at least one input", at(inputs ? inputs : root));
     }
     auto add = [&](const std::string& name, const YAML::Node& shapeNode) {
       Value v;
@@ -322,12 +319,7 @@ class YamlImporter {
 
 Graph parseGraphYaml(const std::string& text, const std::string& source,
                      const std::filesystem::path& baseDir) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    fail("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg);
-  }
+  const YAML::Node root = yaml::parse(text, source).raw();  // syntax errors FILE:LINE:COL
   try {
     return YamlImporter(source, baseDir).run(root);
   } catch (const YAML::Exception& e) {

@@ -24,6 +24,16 @@ NpuSupport host(std::string reason) {
   return NpuSupport{std::nullopt, std::move(reason)};
 }
 
+/// Host placement for a node whose attributes the shared parameter helpers reject (bad input) or
+/// the NPU cannot take (unsupported); any other kind of error is not a placement question and is
+/// rethrown. Called only from a catch block.
+NpuSupport hostFor(const Error& error) {
+  if (error.kind() != ErrorKind::BadInput && error.kind() != ErrorKind::Unsupported) {
+    throw;  // NOLINT(misc-throw-by-value-catch-by-reference): rethrows the caught error as is
+  }
+  return host(error.what());
+}
+
 NpuSupport npu(NpuOpKind kind) {
   return NpuSupport{kind, {}};
 }
@@ -78,7 +88,7 @@ NpuSupport convSupport(const Graph& graph, const Node& node) {
   try {
     p = convParams(node, graph.value(node.input(0)).shape, graph.value(node.input(1)).shape);
   } catch (const Error& e) {
-    return host(e.what());
+    return hostFor(e);
   }
   const Shape& ws = graph.value(node.input(1)).shape;
   if (!limits::convWindowFits(ws[2], ws[3], p.strides[0], p.strides[1], p.dilations[0],
@@ -176,7 +186,7 @@ NpuSupport poolSupport(const Graph& graph, const Node& node) {
   try {
     p = poolParams(node, in);
   } catch (const Error& e) {
-    return host(e.what());
+    return hostFor(e);
   }
   if (p.dilations[0] != 1 || p.dilations[1] != 1) {
     return host("dilated pooling has no NPU form");
@@ -300,7 +310,7 @@ NpuSupport resizeSupport(const Graph& graph, const Node& node) {
       }
     }
   } catch (const Error& e) {
-    return host(e.what());
+    return hostFor(e);
   }
   return npu(NpuOpKind::Upsample);
 }

@@ -10,6 +10,7 @@
 
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/yaml_reader.h"
 
 namespace npu::compiler {
 namespace {
@@ -111,16 +112,12 @@ class ConfigParser {
     return fmt::format("{}:{}", m_source, node.Mark().line + 1);
   }
 
+  /// Rejects keys outside `keys` with the shared reader's message.
   template <std::size_t N>
   void checkKeys(const YAML::Node& map, const std::array<const char*, N>& keys,
                  std::string_view where) const {
-    for (const auto& entry : map) {
-      std::string key = entry.first.as<std::string>();
-      if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-        fail("{}: unknown key '{}' in {} (keys: {})", at(entry.first), key, where,
-             fmt::join(keys, ", "));
-      }
-    }
+    const std::vector<std::string_view> allowed(keys.begin(), keys.end());
+    yaml::Node(map, m_source).expectMap(where, allowed);
   }
 
   std::string scalar(const YAML::Node& node) const {
@@ -289,12 +286,7 @@ std::string_view weightMethodName(WeightMethod method) {
 }
 
 QuantConfig parseQuantConfig(const std::string& text, const std::string& source) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    fail("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg);
-  }
+  const YAML::Node root = yaml::parse(text, source).raw();  // syntax errors FILE:LINE:COL
   try {
     return ConfigParser(source).run(root);
   } catch (const YAML::Exception& e) {

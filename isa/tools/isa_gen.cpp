@@ -2,6 +2,7 @@
 //   isa-gen sv-isa OUT.sv          SystemVerilog ISA package
 //   isa-gen sv-config CONFIG OUT   SystemVerilog config package of one hardware YAML
 //   isa-gen doc DOC.md             rewrites the generated field tables inside docs/isa.md
+//   isa-gen doc-config DOC.md      rewrites the key table inside docs/hardware-config.md
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -23,8 +24,15 @@ int main(int argc, char** argv) {
       const std::string doc = npu::readTextFile(argv[2]);
       npu::writeTextFile(
           argv[2], npu::isa::spliceGeneratedTables(doc, npu::isa::generateIsaMarkdownTables()));
+    } else if (mode == "doc-config" && argc == 3) {
+      const std::string doc = npu::readTextFile(argv[2]);
+      npu::writeTextFile(argv[2], npu::isa::spliceGeneratedTables(
+                                      doc, npu::isa::generateConfigMarkdownTable(),
+                                      npu::isa::kConfigTableBegin, npu::isa::kConfigTableEnd));
     } else {
-      fmt::print(stderr, "usage: isa-gen sv-isa OUT | sv-config CONFIG OUT | doc DOC.md\n");
+      fmt::print(stderr,
+                 "usage: isa-gen sv-isa OUT | sv-config CONFIG OUT | doc DOC.md | doc-config "
+                 "DOC.md\n");
       return 2;
     }
   } catch (const npu::Error& e) {

@@ -175,7 +175,8 @@ bool sameHardware(const isa::NpuConfig& a, const isa::NpuConfig& b) {
 void checkRtlHardware(const isa::NpuConfig& target) {
   const isa::NpuConfig& config = rtlConfig();
   if (!sameHardware(config, target)) {
-    fail("the program targets hardware config '{}', but the RTL model was built for '{}'",
+    fail(ErrorKind::Unsupported,
+         "the program targets hardware config '{}', but the RTL model was built for '{}'",
          target.name, config.name);
   }
 }

@@ -11,13 +11,15 @@ CosimReport cosimulate(const isa::Program& program, const rtl::RtlOptions& optio
   CosimReport report;
   report.timed = runOnEngine(program, Engine::Timed);
   if (report.timed.fault) {
-    fail("the SystemC model faulted, nothing to compare: {}", *report.timed.fault);
+    fail(ErrorKind::Verification, "the SystemC model faulted, nothing to compare: {}",
+         *report.timed.fault);
   }
   EngineOptions rtlOptions;
   rtlOptions.rtl = options;
   report.rtl = runOnEngine(program, Engine::Rtl, rtlOptions);
   if (report.rtl.fault) {
-    fail("{}", *report.rtl.fault);  // watchdog, illegal word, DDR bound: nothing to compare
+    fail(ErrorKind::Verification, "{}",
+         *report.rtl.fault);  // watchdog, illegal word, DDR bound: nothing to compare
   }
   report.firstDdrDifference = report.timed.ddr.firstDifference(report.rtl.ddr);
   const std::vector<std::uint64_t>& want = report.timed.endCycles;

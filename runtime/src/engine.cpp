@@ -33,7 +33,7 @@ std::string engineNames() {
 
 sim::SimOptions simOptionsFor(Engine engine) {
   if (engine == Engine::Rtl) {
-    fail("the RTL is not a simulator mode (use runOnEngine)");
+    fail(ErrorKind::Usage, "the RTL is not a simulator mode (use runOnEngine)");
   }
   sim::SimOptions options;
   options.mode = engine == Engine::Timed ? sim::SimMode::Timed : sim::SimMode::Functional;

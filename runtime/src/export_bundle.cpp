@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 
 #include "npu/isa/program.h"
 #include "npu/support/crc32.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/yaml_reader.h"
 
 namespace npu::runtime {
 namespace {
@@ -109,12 +111,8 @@ void writeBundle(const std::filesystem::path& dir, const compiler::CompiledProgr
 
 Bundle readBundle(const std::filesystem::path& dir) {
   const std::filesystem::path manifestPath = dir / "manifest.yaml";
-  YAML::Node root;
-  try {
-    root = YAML::Load(readTextFile(manifestPath));
-  } catch (const YAML::Exception& e) {
-    fail("{}: not a valid manifest: {}", manifestPath.string(), e.what());
-  }
+  const yaml::Node root = yaml::load(manifestPath);
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
   Bundle bundle;
   auto checkFile = [&](const std::string& file, const std::string& crcText, std::uint64_t size) {
     const std::vector<std::uint8_t> bytes = readBinaryFile(dir / file);
@@ -127,40 +125,50 @@ Bundle readBundle(const std::filesystem::path& dir) {
            crcText);
     }
   };
-  try {
-    if (root["format"].as<std::string>() != "npu-bundle-1") {
-      fail("{}: unknown bundle format '{}'", manifestPath.string(),
-           root["format"].as<std::string>());
-    }
-    bundle.hardware = root["hardware"].as<std::string>();
-    bundle.programFile = root["program"].as<std::string>();
-    bundle.expectedCycles = root["expected_cycles"].as<std::uint64_t>();
-    for (const auto& node : root["regions"]) {
-      BundleRegion region;
-      region.name = node["name"].as<std::string>();
-      region.kind = node["kind"].as<std::string>();
-      region.base = node["base"].as<std::uint64_t>();
-      region.size = node["size"].as<std::uint64_t>();
-      region.initFile = node["file"].as<std::string>();
-      region.expectedFile = node["expected_file"].as<std::string>();
-      checkFile(region.initFile, node["crc32"].as<std::string>(), region.size);
-      checkFile(region.expectedFile, node["expected_crc32"].as<std::string>(), region.size);
-      bundle.regions.push_back(region);
-    }
-    for (const auto& node : root["layers"]) {
-      checkFile(node["file"].as<std::string>(), node["crc32"].as<std::string>(), 0);
-      bundle.layerDumps.push_back(node["file"].as<std::string>());
-    }
-  } catch (const YAML::Exception& e) {
-    fail("{}: malformed manifest: {}", manifestPath.string(), e.what());
+  constexpr std::string_view kWhat = "the manifest";
+  root.expectMap(kWhat, {"format", "hardware", "hardware_file", "program", "code_address",
+                         "instructions", "expected_cycles", "ddr_fill", "regions", "layers"});
+  const yaml::Node format = root.required("format", kWhat);
+  if (format.text() != "npu-bundle-1") {
+    format.fail("unknown bundle format '{}'", format.text());
+  }
+  bundle.hardware = root.required("hardware", kWhat).nonEmptyText();
+  bundle.programFile = root.required("program", kWhat).nonEmptyText();
+  bundle.expectedCycles =
+      static_cast<std::uint64_t>(root.required("expected_cycles", kWhat).integer(0, kMax));
+  std::vector<yaml::Node> regionNodes;
+  for (const yaml::Node& node : root.required("regions", kWhat).items()) {
+    constexpr std::string_view kRegion = "a region";
+    node.expectMap(kRegion, {"name", "kind", "base", "size", "file", "crc32", "expected_file",
+                             "expected_crc32"});
+    BundleRegion region;
+    region.name = node.required("name", kRegion).nonEmptyText();
+    region.kind = node.required("kind", kRegion).text();
+    region.base = static_cast<std::uint64_t>(node.required("base", kRegion).integer(0, kMax));
+    region.size = static_cast<std::uint64_t>(node.required("size", kRegion).integer(0, kMax));
+    region.initFile = node.required("file", kRegion).nonEmptyText();
+    region.expectedFile = node.required("expected_file", kRegion).nonEmptyText();
+    checkFile(region.initFile, node.required("crc32", kRegion).text(), region.size);
+    checkFile(region.expectedFile, node.required("expected_crc32", kRegion).text(), region.size);
+    bundle.regions.push_back(region);
+    regionNodes.push_back(node);
+  }
+  for (const yaml::Node& node : root.required("layers", kWhat).items()) {
+    constexpr std::string_view kLayer = "a layer dump";
+    node.expectMap(kLayer, {"layer", "tensor", "shape_nhwc", "scale", "zero_point", "address",
+                            "file", "crc32"});
+    const std::string file = node.required("file", kLayer).nonEmptyText();
+    checkFile(file, node.required("crc32", kLayer).text(), 0);
+    bundle.layerDumps.push_back(file);
   }
   const isa::Program program = isa::readProgramFile(dir / bundle.programFile);
   // The cosim reads each region's bytes out of the DDR: they must lie inside it.
   const auto ddrBytes = static_cast<std::uint64_t>(program.config.ddrBytes);
-  for (const BundleRegion& region : bundle.regions) {
+  for (std::size_t i = 0; i < bundle.regions.size(); ++i) {
+    const BundleRegion& region = bundle.regions[i];
     if (region.size == 0 || region.base > ddrBytes || region.size > ddrBytes - region.base) {
-      fail("{}: region '{}' [0x{:x}, +{}) is empty or outside the {}-byte DDR",
-           manifestPath.string(), region.name, region.base, region.size, ddrBytes);
+      regionNodes[i].fail("region '{}' [0x{:x}, +{}) is empty or outside the {}-byte DDR",
+                          region.name, region.base, region.size, ddrBytes);
     }
   }
   return bundle;

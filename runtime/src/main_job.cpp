@@ -285,7 +285,7 @@ SegmentTiming timeSegments(const MainJobOptions& options, const compiler::Compil
     countOnly.sim.collectTrace = true;
     EngineRun run = runOnEngine(program.program, Engine::Timed, countOnly);
     if (run.fault) {
-      fail("{}: NPU segment {}: {}", compiled.model.graph.source(),
+      fail(ErrorKind::Verification, "{}: NPU segment {}: {}", compiled.model.graph.source(),
            compiled.model.npuSegments[i].segment, *run.fault);
     }
     timing.endCycles[i] = std::move(run.endCycles);

@@ -23,7 +23,8 @@ std::size_t segmentIndex(const compiler::CompiledModel& model,
       return i;
     }
   }
-  fail("runtime: NPU segment {} is not part of the compiled model", segment.segment);
+  fail(ErrorKind::Usage, "runtime: NPU segment {} is not part of the compiled model",
+       segment.segment);
 }
 
 }  // namespace
@@ -48,8 +49,8 @@ InferenceRun runInference(const compiler::CompiledModel& model, const compiler::
     SegmentImages images = segmentImages(model, index, in);
     sim::SimResult result = sim::simulate(images.compiled.program, options);
     if (result.fault) {
-      fail("{}: NPU segment {}: {}", model.model.graph.source(), segment.segment,
-           result.fault->what());
+      fail(ErrorKind::Verification, "{}: NPU segment {}: {}", model.model.graph.source(),
+           segment.segment, result.fault->what());
     }
     SegmentRun segmentRun;
     segmentRun.npuSegment = index;

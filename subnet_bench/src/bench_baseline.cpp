@@ -5,97 +5,81 @@
 #include <yaml-cpp/yaml.h>
 
 #include <limits>
+#include <optional>
 
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/yaml_reader.h"
 
 namespace npu::bench {
 namespace {
 
-std::string at(const std::string& source, const YAML::Node& node) {
-  return fmt::format("{}:{}", source, node.Mark().line + 1);
-}
-
+/// A non-negative number of type T.
 template <typename T>
-T read(const std::string& source, const YAML::Node& node, std::string_view key) {
-  if (node.IsScalar()) {
+T read(const yaml::Node& node, std::string_view key) {
+  if (node.raw().IsScalar()) {
     try {
-      const T v = node.as<T>();
+      const T v = node.raw().as<T>();
       if (v >= T{0}) {
         return v;
       }
     } catch (const YAML::Exception&) {
     }
   }
-  fail("{}: '{}' must be a non-negative number", at(source, node), key);
+  node.fail("'{}' must be a non-negative number", key);
 }
 
-BaselineEntry readEntry(const std::string& source, const std::string& name,
-                        const YAML::Node& node) {
-  if (!node.IsMap()) {
-    fail("{}: the baseline of '{}' must be a map with cycles", at(source, node), name);
-  }
+BaselineEntry readEntry(const yaml::Node& node, const std::string& name) {
+  node.expectMap(fmt::format("the baseline of '{}'", name),
+                 {"cycles", "macs", "utilization", "cosine"});
   BaselineEntry entry;
-  bool haveCycles = false;
-  for (const auto& item : node) {
-    const std::string key = item.first.as<std::string>();
-    if (key == "cycles") {
-      entry.cycles = read<std::uint64_t>(source, item.second, key);
-      if (entry.cycles == 0) {
-        fail("{}: the baseline of '{}' has 0 cycles (a run takes at least one)",
-             at(source, item.second), name);
-      }
-      haveCycles = true;
-    } else if (key == "macs") {
-      entry.macs = read<std::uint64_t>(source, item.second, key);
-    } else if (key == "utilization") {
-      entry.utilization = read<double>(source, item.second, key);
-    } else if (key == "cosine") {
-      entry.cosine = read<double>(source, item.second, key);
-    } else {
-      fail("{}: unknown key '{}' in the baseline of '{}' (keys: cycles, macs, utilization, cosine)",
-           at(source, item.first), key, name);
-    }
+  const std::optional<yaml::Node> cycles = node.optional("cycles");
+  if (!cycles) {
+    node.fail("the baseline of '{}' has no 'cycles'", name);
   }
-  if (!haveCycles) {
-    fail("{}: the baseline of '{}' has no 'cycles'", at(source, node), name);
+  entry.cycles = read<std::uint64_t>(*cycles, "cycles");
+  if (entry.cycles == 0) {
+    cycles->fail("the baseline of '{}' has 0 cycles (a run takes at least one)", name);
+  }
+  if (const std::optional<yaml::Node> macs = node.optional("macs")) {
+    entry.macs = read<std::uint64_t>(*macs, "macs");
+  }
+  if (const std::optional<yaml::Node> utilization = node.optional("utilization")) {
+    entry.utilization = read<double>(*utilization, "utilization");
+  }
+  if (const std::optional<yaml::Node> cosine = node.optional("cosine")) {
+    entry.cosine = read<double>(*cosine, "cosine");
   }
   return entry;
 }
 
-Baselines parseRoot(const YAML::Node& root, const std::string& source) {
-  if (!root.IsMap()) {
-    fail("{}: a baseline file is a map with 'hardware:' and 'subnets:'", source);
+Baselines parseRoot(const yaml::Node& root) {
+  if (!root.raw().IsMap()) {
+    root.fail("a baseline file is a map with 'hardware:' and 'subnets:'");
+  }
+  root.expectMap("a baseline file", {"hardware", "subnets"});
+  const std::optional<yaml::Node> hardware = root.optional("hardware");
+  const std::optional<yaml::Node> subnets = root.optional("subnets");
+  if (!hardware || !subnets) {
+    root.fail("a baseline file needs 'hardware:' and 'subnets:'");
   }
   Baselines baselines;
-  bool haveSubnets = false;
-  for (const auto& entry : root) {
-    const std::string key = entry.first.as<std::string>();
-    if (key == "hardware") {
-      if (!entry.second.IsScalar() || entry.second.Scalar().empty()) {
-        fail("{}: 'hardware' must be a hardware config name", at(source, entry.second));
-      }
-      baselines.hardware = entry.second.Scalar();
-    } else if (key == "subnets") {
-      haveSubnets = true;
-      if (entry.second.IsNull()) {
-        continue;
-      }
-      if (!entry.second.IsMap()) {
-        fail("{}: 'subnets' must be a map of subnet name to its figures", at(source, entry.second));
-      }
-      for (const auto& subnet : entry.second) {
-        const std::string name = subnet.first.as<std::string>();
-        if (!baselines.subnets.emplace(name, readEntry(source, name, subnet.second)).second) {
-          fail("{}: subnet '{}' has a second baseline entry", at(source, subnet.first), name);
-        }
-      }
-    } else {
-      fail("{}: unknown key '{}' (keys: hardware, subnets)", at(source, entry.first), key);
-    }
+  if (!hardware->raw().IsScalar() || hardware->raw().Scalar().empty()) {
+    hardware->fail("'hardware' must be a hardware config name");
   }
-  if (baselines.hardware.empty() || !haveSubnets) {
-    fail("{}: a baseline file needs 'hardware:' and 'subnets:'", source);
+  baselines.hardware = hardware->raw().Scalar();
+  if (subnets->raw().IsNull()) {
+    return baselines;
+  }
+  if (!subnets->raw().IsMap()) {
+    subnets->fail("'subnets' must be a map of subnet name to its figures");
+  }
+  for (const auto& subnet : subnets->raw()) {
+    const std::string name = subnet.first.as<std::string>();
+    const yaml::Node figures(subnet.second, root.source(), fmt::format("subnets.{}", name));
+    if (!baselines.subnets.emplace(name, readEntry(figures, name)).second) {
+      yaml::Node(subnet.first, root.source()).fail("subnet '{}' has a second baseline entry", name);
+    }
   }
   return baselines;
 }
@@ -103,14 +87,9 @@ Baselines parseRoot(const YAML::Node& root, const std::string& source) {
 }  // namespace
 
 Baselines parseBaselines(std::string_view text, const std::string& source) {
-  YAML::Node root;
+  const yaml::Node root = yaml::parse(text, source);
   try {
-    root = YAML::Load(std::string(text));
-  } catch (const YAML::ParserException& e) {
-    fail("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg);
-  }
-  try {
-    return parseRoot(root, source);
+    return parseRoot(root);
   } catch (const YAML::Exception& e) {
     fail("{}:{}: {}", source, e.mark.line + 1, e.msg);
   }

@@ -13,14 +13,12 @@
 
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/yaml_reader.h"
 
 namespace npu::bench {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr std::string_view kTopKeys = "suite, baselines, defaults, subnets";
-constexpr std::string_view kEntryKeys = "name, graph, input, quant, cosine, cycle_tolerance";
 
 /// The per-entry settings `defaults:` may set.
 struct Defaults {
@@ -35,8 +33,9 @@ class SuiteParser {
 
   BenchSuite run(const YAML::Node& root) {
     if (!root.IsMap()) {
-      fail("{}: a suite file is a map with 'subnets:' (see docs/bench.md)", m_source);
+      fail("{}: a suite file is a map with 'subnets:' (see docs/bench.md)", at(root));
     }
+    reader(root).expectMap("the suite", {"suite", "baselines", "defaults", "subnets"});
     BenchSuite suite;
     suite.name = fs::path(m_source).stem().string();
     suite.baselineDir = m_baseDir / "../baselines";
@@ -54,12 +53,10 @@ class SuiteParser {
         readDefaults(value, defaults);
       } else if (key == "subnets") {
         subnets = entry.second;
-      } else {
-        fail("{}: unknown key '{}' (keys: {})", at(entry.first), key, kTopKeys);
       }
     }
     if (!subnets) {
-      fail("{}: no 'subnets:' list", m_source);
+      fail("{}: no 'subnets:' list", at(root));
     }
     if (!subnets->IsSequence() || subnets->size() == 0) {
       fail("{}: 'subnets' must be a non-empty list", at(*subnets));
@@ -77,8 +74,11 @@ class SuiteParser {
   }
 
  private:
+  /// `value` as a node of the shared reader, for its key checks.
+  [[nodiscard]] yaml::Node reader(const YAML::Node& value) const { return {value, m_source}; }
+
   std::string at(const YAML::Node& node) const {
-    return fmt::format("{}:{}", m_source, node.Mark().line + 1);
+    return fmt::format("{}:{}", m_source, std::max(node.Mark().line, 0) + 1);
   }
 
   std::string text(const YAML::Node& node, std::string_view key) const {
@@ -146,15 +146,13 @@ class SuiteParser {
     if (!node.IsMap()) {
       fail("{}: 'defaults' must be a map of cosine and cycle_tolerance", at(node));
     }
+    reader(node).expectMap("'defaults'", {"cosine", "cycle_tolerance"});
     for (const auto& entry : node) {
       const std::string key = entry.first.as<std::string>();
       if (key == "cosine") {
         defaults.minCosine = cosine(entry.second);
       } else if (key == "cycle_tolerance") {
         defaults.cycleTolerance = tolerance(entry.second);
-      } else {
-        fail("{}: unknown key '{}' in 'defaults' (keys: cosine, cycle_tolerance)", at(entry.first),
-             key);
       }
     }
   }
@@ -209,6 +207,8 @@ class SuiteParser {
     if (!node.IsMap()) {
       fail("{}: a subnet is a map with name, graph and input", at(node));
     }
+    reader(node).expectMap("a subnet",
+                           {"name", "graph", "input", "quant", "cosine", "cycle_tolerance"});
     SubnetEntry entry;
     entry.location = at(node);
     entry.minCosine = defaults.minCosine;
@@ -228,8 +228,6 @@ class SuiteParser {
         entry.minCosine = cosine(value);
       } else if (key == "cycle_tolerance") {
         entry.cycleTolerance = tolerance(value);
-      } else {
-        fail("{}: unknown key '{}' in a subnet (keys: {})", at(item.first), key, kEntryKeys);
       }
     }
     for (const auto& [key, missing] :
@@ -251,12 +249,7 @@ class SuiteParser {
 
 BenchSuite parseSuite(std::string_view text, const std::string& source,
                       const std::filesystem::path& baseDir) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(text));
-  } catch (const YAML::ParserException& e) {
-    fail("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg);
-  }
+  const YAML::Node root = yaml::parse(text, source).raw();  // syntax errors FILE:LINE:COL
   try {
     return SuiteParser(source, baseDir).run(root);
   } catch (const YAML::Exception& e) {

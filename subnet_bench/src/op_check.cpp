@@ -25,12 +25,6 @@ constexpr std::array<std::string_view, 5> kBugNames{"none", "conv-bias-bit", "co
 /// Data seeds tried per shrinking candidate before it is rejected.
 constexpr int kSeedsPerCandidate = 3;
 
-/// Codegen's deliberate refusals name the layer (or the DDR plan) and the limit; anything else
-/// it throws (an invalid program, a failed encoding) is a codegen bug.
-bool isUnsupported(const std::string& message) {
-  return message.starts_with("layer '") || message.starts_with("codegen: the plan needs");
-}
-
 /// The DDR init byte at `address`, for the program-side bugs that patch constants.
 std::uint8_t* segmentByte(isa::Program& program, std::uint64_t address) {
   for (isa::DdrSegment& segment : program.segments) {
@@ -152,11 +146,12 @@ CaseResult checkValidCase(const OpCase& opCase, const CheckOptions& options) {
   try {
     compiled = compiler::generateProgram(built.graph, options.hw, built.inputs);
   } catch (const Error& e) {
-    const std::string message = e.what();
-    if (isUnsupported(message)) {
-      return {Verdict::Unsupported, "", message};
+    // Codegen's deliberate refusals (a layer or the DDR plan beyond a limit) are Unsupported;
+    // anything else it throws (an invalid program, a failed encoding) is a codegen bug.
+    if (e.kind() == ErrorKind::Unsupported) {
+      return {Verdict::Unsupported, "", e.what()};
     }
-    return {Verdict::Fail, "codegen-error", message};
+    return {Verdict::Fail, "codegen-error", e.what()};
   }
   const std::uint32_t features = programFeatures(compiled.program);
   injectIntoProgram(compiled, options.bug);
@@ -431,7 +426,7 @@ CaseResult checkCase(const OpCase& opCase, const CheckOptions& options) {
   try {
     return checkValidCase(opCase, options);
   } catch (const Error& e) {
-    if (std::string_view(e.what()).starts_with("opcheck: ")) {
+    if (e.kind() == ErrorKind::Usage) {  // a question opcheck cannot ask, not a failing case
       throw;
     }
     return {Verdict::Fail, "crash", fmt::format("npu::Error escaped: {}", e.what())};

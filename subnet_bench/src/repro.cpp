@@ -11,6 +11,7 @@
 
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/yaml_reader.h"
 
 namespace npu::bench {
 namespace {
@@ -363,10 +364,12 @@ class ReproReader {
 
   Repro read(const YAML::Node& root) {
     if (!root.IsMap() || !root["opcheck_repro"]) {
-      fail("{}: not an opcheck repro file (no 'opcheck_repro: {}')", m_source, kVersion);
+      fail("{}: not an opcheck repro file (no 'opcheck_repro: {}')", at(root), kVersion);
     }
+    yaml::Node(root, std::string(m_source))
+        .expectMap("a repro", {"opcheck_repro", "hw", "mode", "inject_bug", "case"});
     Repro repro;
-    bool haveCase = false;
+    std::string caseWhere;  // FILE:LINE of the 'case' key
     for (const auto& entry : root) {
       const std::string key = entry.first.as<std::string>();
       const YAML::Node& value = entry.second;
@@ -397,26 +400,23 @@ class ReproReader {
         repro.bug = *bug;
       } else if (key == "case") {
         repro.opCase = readCase(entry.first, value);
-        haveCase = true;
-      } else {
-        fail("{}: unknown key '{}' (expected opcheck_repro, hw, mode, inject_bug, case)", where,
-             key);
+        caseWhere = where;
       }
     }
-    if (!haveCase) {
-      fail("{}: 'case' is missing", m_source);
+    if (caseWhere.empty()) {
+      fail("{}: 'case' is missing", at(root));
     }
     try {
       validateCase(repro.opCase);
     } catch (const Error& e) {
-      fail("{}: {}", m_source, e.what());
+      fail("{}: {}", caseWhere, e.what());
     }
     return repro;
   }
 
  private:
   std::string at(const YAML::Node& node) const {
-    return fmt::format("{}:{}", m_source, node.Mark().line + 1);
+    return fmt::format("{}:{}", m_source, std::max(node.Mark().line, 0) + 1);
   }
 
   OpCase readCase(const YAML::Node& keyNode, const YAML::Node& node) {
@@ -500,12 +500,7 @@ std::string reproToYaml(const Repro& repro) {
 }
 
 Repro parseRepro(std::string_view text, std::string_view source) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(text));
-  } catch (const YAML::ParserException& e) {
-    fail("{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.msg);
-  }
+  const YAML::Node root = yaml::parse(text, source).raw();  // syntax errors FILE:LINE:COL
   return ReproReader(source).read(root);
 }
 

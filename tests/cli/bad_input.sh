@@ -16,13 +16,15 @@ expect_error() {  # expect_error EXPECTED_LINE -- command...  (also EXPECTED_RC=
   fi
 }
 
+# Bad input exits 3 (docs/architecture.md lists the exit statuses).
+bad_input() { EXPECTED_RC=3 expect_error "$@"; }
 printf 'garbage\n' > "$tmp/hostname"
-expect_error "npu: error: $tmp/hostname: truncated program file: 8 bytes, the header alone needs 48" -- "$npu" disasm "$tmp/hostname"
+bad_input "npu: error: $tmp/hostname: truncated program file: 8 bytes, the header alone needs 48" -- "$npu" disasm "$tmp/hostname"
 head -c 100 /dev/zero > "$tmp/zeros"
-expect_error "npu: error: $tmp/zeros: not an NPU program file (bad magic)" -- "$npu" disasm "$tmp/zeros"
-expect_error "npu: error: $tmp/missing.npub: cannot open for reading: No such file or directory" -- "$npu" disasm "$tmp/missing.npub"
+bad_input "npu: error: $tmp/zeros: not an NPU program file (bad magic)" -- "$npu" disasm "$tmp/zeros"
+bad_input "npu: error: $tmp/missing.npub: cannot open for reading: No such file or directory" -- "$npu" disasm "$tmp/missing.npub"
 printf '.hw npu-s\nLOAD y_size=0 x_size=1 c_bytes=1\nEND\n' > "$tmp/bad.s"
-expect_error "npu: error: $tmp/bad.s:2: LOAD: field 'y_size' = 0 is out of range [1, 65535]" -- "$npu" asm "$tmp/bad.s" -o "$tmp/bad.npub"
+bad_input "npu: error: $tmp/bad.s:2: LOAD: field 'y_size' = 0 is out of range [1, 65535]" -- "$npu" asm "$tmp/bad.s" -o "$tmp/bad.npub"
 [ -e "$tmp/bad.npub" ] && { echo "FAIL: a failed asm left an output file"; status=1; }
 # Usage errors: one line naming what was not understood, exit 2 (CLI11's own two-line output aside).
 usage_error() { EXPECTED_RC=2 expect_error "$@"; }

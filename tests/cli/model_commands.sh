@@ -35,7 +35,7 @@ printf '\xff' | dd of="$tmp/broken/regions/$region" bs=1 seek=0 conv=notrunc 2>/
 set +e
 "$npu" cosim "$tmp/broken" > /dev/null 2> "$tmp/err"; rc=$?
 set -e
-[ $rc -eq 1 ]
+[ $rc -eq 3 ]  # bad input
 grep -q "^npu: error: $tmp/broken/regions/$region: CRC-32 0x[0-9a-f]* does not match the manifest's 0x[0-9a-f]*$" "$tmp/err"
 # A region moved outside the DDR in the manifest: an error naming the manifest, not a crash.
 cp -r "$tmp/bundle" "$tmp/moved"
@@ -43,16 +43,16 @@ sed -i '0,/^    base: .*/s//    base: 99999999999/' "$tmp/moved/manifest.yaml"
 set +e
 "$npu" cosim "$tmp/moved" > /dev/null 2> "$tmp/err"; rc=$?
 set -e
-[ $rc -eq 1 ] || { echo "moved region: exit $rc"; cat "$tmp/err"; exit 1; }
-grep -q "^npu: error: $tmp/moved/manifest.yaml: region '.*' \[0x174876e7ff, +[0-9]*) is empty or outside the 67108864-byte DDR$" "$tmp/err" \
+[ $rc -eq 3 ] || { echo "moved region: exit $rc"; cat "$tmp/err"; exit 1; }
+grep -q "^npu: error: $tmp/moved/manifest.yaml:[0-9]*: region '.*' \[0x174876e7ff, +[0-9]*) is empty or outside the 67108864-byte DDR$" "$tmp/err" \
   || { cat "$tmp/err"; exit 1; }
 
-expect_error() {  # EXPECTED_RC=2 for usage errors
+expect_error() {  # exit 3 (bad input) unless EXPECTED_RC says otherwise, e.g. 2 for usage errors
   local want="$1"; shift
   set +e
   "$npu" "$@" > /dev/null 2> "$tmp/err"; local rc=$?
   set -e
-  [ $rc -eq "${EXPECTED_RC:-1}" ] || { echo "exit $rc for: $*"; exit 1; }
+  [ $rc -eq "${EXPECTED_RC:-3}" ] || { echo "exit $rc for: $*"; exit 1; }
   [ "$(cat "$tmp/err")" = "$want" ] || { echo "got: $(cat "$tmp/err")"; echo "want: $want"; exit 1; }
 }
 expect_error "npu: error: $tmp/none.onnx: cannot open for reading: No such file or directory" \

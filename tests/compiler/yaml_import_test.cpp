@@ -256,11 +256,12 @@ TEST(YamlImport, BadSpecs) {
   EXPECT_EQ(yamlError(head + "  - {name: c, op: Conv, stride: fast}\n"),
             "net.yaml:3: layer 'c' (Conv): 'stride' must be an integer or a list of integers");
   EXPECT_EQ(yamlError("inputs: {x: [1, 3]}\nlayers: [\n"),
-            "net.yaml:3: YAML syntax error: end of sequence flow not found");
+            "net.yaml:3:1: YAML syntax error: end of sequence flow not found");
   EXPECT_EQ(yamlError("layers:\n  - {op: Relu}\n"),
-            "net.yaml: 'inputs' must list at least one input");
+            "net.yaml:1: 'inputs' must list at least one input");
   EXPECT_EQ(yamlError(head + "  - {op: Relu}\ncolour: red\n"),
-            "net.yaml:4: unknown top-level key 'colour'");
+            "net.yaml:4: unknown key 'colour' in the graph (keys: name, seed, inputs, layers, "
+            "outputs, blocks)");
   EXPECT_EQ(yamlError("inputs: {x: [1, 3, 8, 8]}\n"
                       "blocks:\n"
                       "  b: {params: {c: 3}, layers: [{name: r, op: Conv, out_channels: $c, "

@@ -1,5 +1,5 @@
-// Artefacts generated from the instruction table must match their committed copies; regenerate
-// with scripts/regen-isa.sh after editing instructions.def.
+// Artefacts generated from the instruction and hardware config tables must match their committed
+// copies; regenerate with scripts/regen-isa.sh after editing instructions.def or npu_config.def.
 #include <gtest/gtest.h>
 
 #include "npu/isa/generators.h"
@@ -19,6 +19,14 @@ TEST(GeneratedArtifacts, VerilogIsaPackageMatchesTheTable) {
   EXPECT_EQ(readTextFile(testing::sourcePath("rtl/generated/npu_isa_pkg.sv")),
             generateIsaSvPackage())
       << "rtl/generated/npu_isa_pkg.sv is stale: run scripts/regen-isa.sh";
+}
+
+TEST(GeneratedArtifacts, HardwareConfigDocTableMatchesTheTable) {
+  const std::string doc = readTextFile(testing::sourcePath("docs/hardware-config.md"));
+  EXPECT_EQ(
+      spliceGeneratedTables(doc, generateConfigMarkdownTable(), kConfigTableBegin, kConfigTableEnd),
+      doc)
+      << "docs/hardware-config.md is stale: run scripts/regen-isa.sh";
 }
 
 TEST(GeneratedArtifacts, ConfigPackageCarriesTheConfig) {

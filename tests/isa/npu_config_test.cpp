@@ -1,4 +1,5 @@
-// Hardware config: presets load, and every kind of bad file gets an error naming key and file.
+// Hardware config: presets load, and every kind of bad file gets an error `FILE:LINE: ...` naming
+// the key.
 #include "npu/isa/npu_config.h"
 
 #include <fmt/format.h>
@@ -66,7 +67,8 @@ TEST(NpuConfig, MemorySizesEndAtTheAddressFieldsReach) {
               "(no error)")
         << c.key;
     EXPECT_EQ(configError(replaced(kValid, c.yamlKey, fmt::format("{}: {}", name, c.reach + 4))),
-              fmt::format("hw.yaml: '{}': {} is out of range [{}, {}]", c.key, c.reach + 4,
+              fmt::format("hw.yaml:{}: '{}': {} is out of range [{}, {}]",
+                          c.key.starts_with("ddr") ? 4 : 3, c.key, c.reach + 4,
                           c.key == "sram_bytes.accumulator" ? 4 : 1, c.reach));
   }
 }
@@ -91,45 +93,61 @@ TEST(NpuConfig, ValidConfigParses) {
 }
 
 TEST(NpuConfig, UnknownKey) {
-  EXPECT_EQ(configError(kValid + "colour: red\n"), "hw.yaml: 'colour': unknown key");
+  EXPECT_EQ(configError(kValid + "colour: red\n"),
+            "hw.yaml:7: unknown key 'colour' in the hardware config (keys: name, mac_array, "
+            "sram_bytes, ddr, clock_mhz, queues)");
   EXPECT_EQ(configError(replaced(kValid, "rows: 16", "rows: 16, depth: 2")),
-            "hw.yaml: 'mac_array.depth': unknown key");
+            "hw.yaml:2: unknown key 'depth' in 'mac_array' (keys: rows, cols)");
 }
 
 TEST(NpuConfig, MissingKey) {
   EXPECT_EQ(configError(replaced(kValid, "clock_mhz: 500\n", "")),
-            "hw.yaml: 'clock_mhz': missing key");
+            "hw.yaml:1: missing key 'clock_mhz' in the hardware config");
   EXPECT_EQ(configError(replaced(kValid, "latency_cycles: 10, ", "")),
-            "hw.yaml: 'ddr.latency_cycles': missing key");
+            "hw.yaml:4: missing key 'latency_cycles' in 'ddr'");
 }
 
 TEST(NpuConfig, ZeroAndOutOfRange) {
   EXPECT_EQ(configError(replaced(kValid, "input: 1024", "input: 0")),
-            "hw.yaml: 'sram_bytes.input': 0 is out of range [1, 1048576]");
+            "hw.yaml:3: 'sram_bytes.input': 0 is out of range [1, 1048576]");
   EXPECT_EQ(configError(replaced(kValid, "cols: 16", "cols: 0")),
-            "hw.yaml: 'mac_array.cols': 0 is out of range [1, 256]");
+            "hw.yaml:2: 'mac_array.cols': 0 is out of range [1, 256]");
   EXPECT_EQ(configError(replaced(kValid, "clock_mhz: 500", "clock_mhz: 0")),
-            "hw.yaml: 'clock_mhz': must be a positive number of MHz (at most 100000)");
+            "hw.yaml:5: 'clock_mhz': 0 is out of range (0, 100000]");
   EXPECT_EQ(configError(replaced(kValid, "rows: 16", "rows: many")),
-            "hw.yaml: 'mac_array.rows': expected an integer");
+            "hw.yaml:2: 'mac_array.rows': expected an integer, got 'many'");
+}
+
+// The table drives the YAML both ways: every row is a key of the presets, written back in the
+// same order.
+TEST(NpuConfig, TableDrivesReaderAndWriter) {
+  const NpuConfig small = loadNpuConfig(testing::sourcePath("configs/npu-s.yaml"));
+  const std::string text = toYaml(small);
+  std::size_t at = 0;
+  for (const ConfigField& field : configFields()) {
+    const std::size_t found = text.find(fmt::format("{}:", field.key), at);
+    ASSERT_NE(found, std::string::npos) << field.key;
+    at = found;
+  }
+  EXPECT_EQ(parseNpuConfig(text, "x"), small);
 }
 
 TEST(NpuConfig, InconsistentValues) {
   EXPECT_EQ(configError(replaced(kValid, "burst_bytes: 64", "burst_bytes: 40")),
-            "hw.yaml: 'ddr.burst_bytes': 40 is not a multiple of ddr.bytes_per_cycle (16)");
+            "hw.yaml:4: 'ddr.burst_bytes': 40 is not a multiple of ddr.bytes_per_cycle (16)");
   EXPECT_EQ(configError(replaced(kValid, "burst_bytes: 64", "burst_bytes: 48")),
-            "hw.yaml: 'ddr.burst_bytes': must be a power of two");
+            "hw.yaml:4: 'ddr.burst_bytes': must be a power of two");
   EXPECT_EQ(configError(replaced(kValid, "bytes_per_cycle: 16", "bytes_per_cycle: 12")),
-            "hw.yaml: 'ddr.bytes_per_cycle': must be a power of two");
+            "hw.yaml:4: 'ddr.bytes_per_cycle': must be a power of two");
   EXPECT_EQ(configError(replaced(kValid, "weight: 1024", "weight: 100")),
-            "hw.yaml: 'sram_bytes.weight': 100 bytes cannot hold one 16x16 weight block");
+            "hw.yaml:3: 'sram_bytes.weight': 100 bytes cannot hold one 16x16 weight block");
   EXPECT_EQ(configError(replaced(kValid, "accumulator: 1024", "accumulator: 1022")),
-            "hw.yaml: 'sram_bytes.accumulator': must be a multiple of 4 (int32 entries)");
+            "hw.yaml:3: 'sram_bytes.accumulator': must be a multiple of 4 (int32 entries)");
 }
 
 TEST(NpuConfig, SyntaxErrorNamesLine) {
-  EXPECT_EQ(configError("name: t\nmac_array: [1,\n").substr(0, 29),
-            "hw.yaml:3: YAML syntax error:");
+  EXPECT_EQ(configError("name: t\nmac_array: [1,\n").substr(0, 31),
+            "hw.yaml:3:1: YAML syntax error:");
 }
 
 }  // namespace

@@ -106,7 +106,7 @@ TEST(QuantConfig, BadInputNamesTheLine) {
   EXPECT_EQ(error("histogram_bins: 100\n"),
             "q.yaml:1: histogram_bins must be an even number in [128, 65536], got 100");
   EXPECT_EQ(error("activations: [1\n"),
-            "q.yaml:2: YAML syntax error: end of sequence flow not found");
+            "q.yaml:2:1: YAML syntax error: end of sequence flow not found");
 
   Graph g = makeSmallNet();
   QuantConfig c = parseQuantConfig("host_layers: [add, conv9]\n", "q.yaml");

@@ -85,12 +85,13 @@ TEST(BenchSuite, BundledSuitesLoad) {
 
 TEST(BenchSuite, BadFilesNameFileAndLine) {
   const std::string entry = "  - name: a\n    graph: ../graphs/gap_fc_head.yaml\n";
-  EXPECT_EQ(suiteError("subnet: []\n"),
-            "s.yaml:1: unknown key 'subnet' (keys: suite, baselines, defaults, subnets)");
-  EXPECT_EQ(suiteError("suite: x\n"), "s.yaml: no 'subnets:' list");
+  EXPECT_EQ(
+      suiteError("subnet: []\n"),
+      "s.yaml:1: unknown key 'subnet' in the suite (keys: suite, baselines, defaults, subnets)");
+  EXPECT_EQ(suiteError("suite: x\n"), "s.yaml:1: no 'subnets:' list");
   EXPECT_EQ(suiteError("subnets: []\n"), "s.yaml:1: 'subnets' must be a non-empty list");
   EXPECT_EQ(suiteError("subnets:\n  - [1\n"),
-            "s.yaml:3: YAML syntax error: end of sequence flow not found");
+            "s.yaml:3:1: YAML syntax error: end of sequence flow not found");
   EXPECT_EQ(suiteError("subnets:\n" + entry), "s.yaml:2: subnet 'a' has no 'input'");
   EXPECT_EQ(suiteError("subnets:\n  - {graph: ../graphs/gap_fc_head.yaml, input: [1]}\n"),
             "s.yaml:2: subnet has no 'name'");
@@ -239,7 +240,7 @@ TEST(BenchBaseline, RoundTripsAndRejectsBadFiles) {
   EXPECT_EQ(error("hardware: npu-s\nsubnets:\n  a: {cycles: 3, speed: 1}\n"),
             "b.yaml:3: unknown key 'speed' in the baseline of 'a' (keys: cycles, macs, "
             "utilization, cosine)");
-  EXPECT_EQ(error("subnets: {}\n"), "b.yaml: a baseline file needs 'hardware:' and 'subnets:'");
+  EXPECT_EQ(error("subnets: {}\n"), "b.yaml:1: a baseline file needs 'hardware:' and 'subnets:'");
   EXPECT_EQ(error("hardware: npu-s\nsubnets:\n  a: {cycles: 0}\n"),
             "b.yaml:3: the baseline of 'a' has 0 cycles (a run takes at least one)");
   EXPECT_EQ(error("hardware: npu-s\nsubnets:\n  a: {cycles: 9}\n  a: {cycles: 1}\n"),

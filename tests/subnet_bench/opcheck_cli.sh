@@ -9,10 +9,10 @@ cd "$tmp"
 
 fail() { echo "FAIL: $*"; status=1; }
 
-expect_error() {  # expect_error EXPECTED_LINE -- command...
+expect_error() {  # expect_error EXPECTED_LINE -- command...  (EXPECTED_RC=n for an exact exit)
   local expected="$1"; shift; shift
   "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
-  if [ $rc -eq 0 ] || [ $rc -ge 128 ]; then
+  if [ $rc -eq 0 ] || [ $rc -ge 128 ] || { [ -n "${EXPECTED_RC:-}" ] && [ $rc -ne "$EXPECTED_RC" ]; }; then
     fail "'$*' exited with $rc"; return
   fi
   if [ "$(wc -l <"$tmp/err")" -ne 1 ] || [ "$(cat "$tmp/err")" != "$expected" ]; then
@@ -49,10 +49,10 @@ expect_error "npu: error: $tmp/missing.yaml: cannot open for reading: No such fi
 printf 'opcheck_repro: 1\ncase:\n  op: maxpool\n  dilation: [2, 2]\n' > bad.yaml
 expect_error "npu: error: bad.yaml:4: key 'dilation' does not apply to op 'maxpool'" -- \
   "$npu" opcheck --repro bad.yaml
-expect_error "npu: error: opcheck: unknown injected bug 'typo' (one of none, conv-bias-bit, conv-clip-hi, eltwise-zero-point, expected-off-by-one)" -- \
+EXPECTED_RC=2 expect_error "npu: error: opcheck: unknown injected bug 'typo' (one of none, conv-bias-bit, conv-clip-hi, eltwise-zero-point, expected-off-by-one)" -- \
   "$npu" opcheck conv --count 1 --inject-bug typo
-expect_error "npu: error: opcheck: name an OP (conv, eltwise, pool, lut, concat, upsample, slice, shuffle, all) or --repro FILE" -- \
+EXPECTED_RC=2 expect_error "npu: error: opcheck: name an OP (conv, eltwise, pool, lut, concat, upsample, slice, shuffle, all) or --repro FILE" -- \
   "$npu" opcheck
-expect_error "npu: error: opcheck: give either OP or --repro, not both" -- \
+EXPECTED_RC=2 expect_error "npu: error: opcheck: give either OP or --repro, not both" -- \
   "$npu" opcheck conv --repro bad.yaml
 exit $status

@@ -168,15 +168,15 @@ INSTANTIATE_TEST_SUITE_P(
     Messages, BadReproTest,
     ::testing::Values(
         BadRepro{"plain_text", "just text",
-                 "bad.yaml: not an opcheck repro file (no 'opcheck_repro: 1')"},
+                 "bad.yaml:1: not an opcheck repro file (no 'opcheck_repro: 1')"},
         BadRepro{"no_repro_marker", "hw: npu-s\n",
-                 "bad.yaml: not an opcheck repro file (no 'opcheck_repro: 1')"},
+                 "bad.yaml:1: not an opcheck repro file (no 'opcheck_repro: 1')"},
         BadRepro{"unsupported_version", "opcheck_repro: 2\ncase: {op: lut}\n",
                  "bad.yaml:1: unsupported opcheck_repro version 2 (this build reads 1)"},
         BadRepro{"unknown_top_level_key", "opcheck_repro: 1\nhardware: npu-s\n",
-                 "bad.yaml:2: unknown key 'hardware' (expected opcheck_repro, hw, mode, "
+                 "bad.yaml:2: unknown key 'hardware' in a repro (keys: opcheck_repro, hw, mode, "
                  "inject_bug, case)"},
-        BadRepro{"missing_case", "opcheck_repro: 1\nhw: npu-s\n", "bad.yaml: 'case' is missing"},
+        BadRepro{"missing_case", "opcheck_repro: 1\nhw: npu-s\n", "bad.yaml:1: 'case' is missing"},
         BadRepro{"unknown_mode", "opcheck_repro: 1\nmode: fast\ncase: {op: lut}\n",
                  "bad.yaml:2: mode 'fast' is not functional, timed or rtl"},
         BadRepro{"unknown_injected_bug", "opcheck_repro: 1\ninject_bug: typo\ncase: {op: lut}\n",
@@ -204,18 +204,19 @@ INSTANTIATE_TEST_SUITE_P(
         BadRepro{"lut_not_bool", "opcheck_repro: 1\ncase:\n  op: add\n  lut: maybe\n",
                  "bad.yaml:4: 'lut' must be true or false"},
         BadRepro{"empty_clip", "opcheck_repro: 1\ncase:\n  op: conv\n  clip: [10, 5]\n",
-                 "bad.yaml: case: clip [10, 5] is empty"},
+                 "bad.yaml:2: case: clip [10, 5] is empty"},
         BadRepro{"groups_not_dividing",
                  "opcheck_repro: 1\ncase:\n  op: conv\n  input: [4, 4, 4]\n  out_channels: 6\n"
                  "  groups: 4\n",
-                 "bad.yaml: case: groups 4 must divide both the input channels 4 and the output "
+                 "bad.yaml:2: case: groups 4 must divide both the input channels 4 and the output "
                  "channels 6"},
-        BadRepro{"window_larger_than_input",
-                 "opcheck_repro: 1\ncase:\n  op: maxpool\n  input: [3, 3, 1]\n  kernel: [5, 5]\n",
-                 "bad.yaml: case: the 5x5 window (dilation 1x1) does not fit the 3x3 input padded "
-                 "by 0,0,0,0"},
+        BadRepro{
+            "window_larger_than_input",
+            "opcheck_repro: 1\ncase:\n  op: maxpool\n  input: [3, 3, 1]\n  kernel: [5, 5]\n",
+            "bad.yaml:2: case: the 5x5 window (dilation 1x1) does not fit the 3x3 input padded "
+            "by 0,0,0,0"},
         BadRepro{"height_out_of_range", "opcheck_repro: 1\ncase:\n  op: lut\n  input: [0, 1, 1]\n",
-                 "bad.yaml: case: height 0 is outside [1, 65535]"},
+                 "bad.yaml:2: case: height 0 is outside [1, 65535]"},
         BadRepro{"empty_concat_channels",
                  "opcheck_repro: 1\ncase:\n  op: concat\n  concat_channels: []\n",
                  "bad.yaml:4: 'concat_channels' must be a non-empty list of integers"},
@@ -231,20 +232,20 @@ INSTANTIATE_TEST_SUITE_P(
         BadRepro{"slice_past_the_channels",
                  "opcheck_repro: 1\ncase:\n  op: slice\n  input: [2, 2, 8]\n  channel_begin: 6\n"
                  "  slice_channels: 3\n",
-                 "bad.yaml: case: slice channels 3 is outside [1, 2]"},
+                 "bad.yaml:2: case: slice channels 3 is outside [1, 2]"},
         BadRepro{"slice_begin_past_the_channels",
                  "opcheck_repro: 1\ncase:\n  op: slice\n  input: [2, 2, 8]\n  channel_begin: 8\n",
-                 "bad.yaml: case: slice channel begin 8 is outside [0, 7]"},
+                 "bad.yaml:2: case: slice channel begin 8 is outside [0, 7]"},
         BadRepro{"slice_rows_past_the_input",
                  "opcheck_repro: 1\ncase:\n  op: slice\n  input: [5, 4, 2]\n  row_begin: 1\n"
                  "  row_step: 2\n  slice_rows: 3\n",
-                 "bad.yaml: case: slice rows 3 is outside [1, 2]"},
+                 "bad.yaml:2: case: slice rows 3 is outside [1, 2]"},
         BadRepro{"slice_row_begin_past_the_input",
                  "opcheck_repro: 1\ncase:\n  op: slice\n  input: [4, 4, 2]\n  row_begin: 4\n",
-                 "bad.yaml: case: slice row begin 4 is outside [0, 3]"},
+                 "bad.yaml:2: case: slice row begin 4 is outside [0, 3]"},
         BadRepro{"slice_column_step_zero",
                  "opcheck_repro: 1\ncase:\n  op: slice\n  input: [4, 4, 2]\n  col_step: 0\n",
-                 "bad.yaml: case: slice column step 0 is outside [1, 65535]"},
+                 "bad.yaml:2: case: slice column step 0 is outside [1, 65535]"},
         BadRepro{"slice_cols_not_an_integer",
                  "opcheck_repro: 1\ncase:\n  op: slice\n  slice_cols: two\n",
                  "bad.yaml:4: 'slice_cols' must be an integer, got 'two'"},
@@ -253,12 +254,12 @@ INSTANTIATE_TEST_SUITE_P(
                  "bad.yaml:4: key 'row_step' does not apply to op 'upsample'"},
         BadRepro{"shuffle_groups_not_dividing",
                  "opcheck_repro: 1\ncase:\n  op: shuffle\n  input: [1, 1, 10]\n  groups: 4\n",
-                 "bad.yaml: case: shuffle groups 4 must divide the channels 10"},
+                 "bad.yaml:2: case: shuffle groups 4 must divide the channels 10"},
         BadRepro{"shuffle_one_group",
                  "opcheck_repro: 1\ncase:\n  op: shuffle\n  input: [1, 1, 10]\n  groups: 1\n",
-                 "bad.yaml: case: shuffle groups 1 is outside [2, 10]"},
+                 "bad.yaml:2: case: shuffle groups 1 is outside [2, 10]"},
         BadRepro{"yaml_syntax_error", "opcheck_repro: 1\ncase: {op: [\n",
-                 "bad.yaml:3: YAML syntax error: end of sequence flow not found"}),
+                 "bad.yaml:3:1: YAML syntax error: end of sequence flow not found"}),
     [](const ::testing::TestParamInfo<BadRepro>& info) { return std::string(info.param.name); });
 
 /// Replays every repro in a folder.

@@ -3,36 +3,45 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <string_view>
 
 namespace npu::isa {
 
-/// One NPU instance: array shape, on-chip SRAM sizes, the virtual DDR and queue depths. One
-/// simulator binary serves every configuration; the RTL gets a generated header from the same data.
+/// The C++ type of each value type of npu_config.def.
+#define NPU_CONFIG_TYPE_Text std::string
+#define NPU_CONFIG_TYPE_Integer std::int64_t
+#define NPU_CONFIG_TYPE_Real double
+
+/// One NPU instance: array shape, on-chip SRAM sizes, the virtual DDR, the clock and queue depths,
+/// one member per row of npu_config.def (which documents each). One simulator binary serves
+/// every configuration; the RTL gets a generated parameter package from the same data.
 struct NpuConfig {
-  std::string name;
-  /// MAC array: `macRows` input channels x `macCols` output channels per cycle.
-  std::int64_t macRows = 0;
-  std::int64_t macCols = 0;
-  /// SRAM sizes in bytes. The accumulator holds int32 partial sums (4 bytes each).
-  std::int64_t inputSramBytes = 0;
-  std::int64_t weightSramBytes = 0;
-  std::int64_t accumulatorSramBytes = 0;
-  std::int64_t outputSramBytes = 0;
-  std::int64_t parameterSramBytes = 0;
-  /// Virtual DDR: size, sustained bytes per cycle, latency of a burst request, burst size.
-  std::int64_t ddrBytes = 0;
-  std::int64_t ddrBytesPerCycle = 0;
-  std::int64_t ddrLatencyCycles = 0;
-  std::int64_t ddrBurstBytes = 0;
-  double clockMhz = 0.0;
-  /// Depth of each unit's instruction queue and of each dependency-token queue.
-  std::int64_t instructionQueueDepth = 0;
-  std::int64_t tokenQueueDepth = 0;
+#define NPU_CONFIG_FIELD(member, section, key, type, lowest, highest, sv, meaning) \
+  NPU_CONFIG_TYPE_##type member{};
+#include "npu/isa/npu_config.def"
+#undef NPU_CONFIG_FIELD
 
   friend bool operator==(const NpuConfig&, const NpuConfig&) = default;
 };
+
+/// The value type of a config key.
+enum class ConfigFieldType : std::uint8_t { Text, Integer, Real };
+
+/// One row of npu_config.def, for generators and docs.
+struct ConfigField {
+  std::string_view section;  ///< the YAML mapping holding the key; empty at the top level
+  std::string_view key;
+  ConfigFieldType type;
+  std::int64_t lowest;  ///< Integer: [lowest, highest]; Real: (lowest, highest]
+  std::int64_t highest;
+  std::string_view svParameter;  ///< localparam of the RTL config package; empty for none
+  std::string_view meaning;
+};
+
+/// The rows of npu_config.def in file order.
+std::span<const ConfigField> configFields();
 
 /// Parses and validates a configuration; `source` names the file in error messages.
 NpuConfig parseNpuConfig(std::string_view yamlText, std::string_view source);

@@ -25,7 +25,7 @@ std::string_view faultKindName(FaultKind kind);
 class SimFault : public Error {
  public:
   SimFault(FaultKind kind, std::int64_t instruction, const std::string& message)
-      : Error(message), m_kind(kind), m_instruction(instruction) {}
+      : Error(message, ErrorKind::Verification), m_kind(kind), m_instruction(instruction) {}
 
   [[nodiscard]] FaultKind kind() const { return m_kind; }
   /// Index of the instruction in the stream, or -1 when no single instruction is to blame.

@@ -3,23 +3,67 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace npu {
 
-/// An error in the user's input or in a program, carrying a message that names where it happened
-/// (file, line, node, instruction index). Thrown by every layer and caught once at the CLI.
-class Error : public std::runtime_error {
- public:
-  explicit Error(const std::string& message) : std::runtime_error(message) {}
+/// What kind of failure an Error reports. Callers decide by kind, never by message text: opcheck
+/// tells a codegen refusal (Unsupported) from a bug, partition places a node on the host when its
+/// attributes are rejected, and the CLI maps each kind to its own exit status.
+enum class ErrorKind : std::uint8_t {
+  Usage,         ///< The command line or an API was used wrongly (a question that cannot be asked).
+  BadInput,      ///< A file, model, program or value given by the user is invalid (the default).
+  Unsupported,   ///< Valid input the toolchain deliberately refuses (an NPU or codegen limit).
+  Verification,  ///< A check ran and failed: a mismatch, a fault, a regression.
+  Internal,      ///< A broken invariant inside the toolchain: a bug to report.
 };
 
-/// Throws an Error whose message is formatted with fmt.
+/// The lowercase name of `kind` ("usage", "bad input", ...), for messages and docs.
+constexpr std::string_view errorKindName(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::Usage:
+      return "usage";
+    case ErrorKind::BadInput:
+      return "bad input";
+    case ErrorKind::Unsupported:
+      return "unsupported";
+    case ErrorKind::Verification:
+      return "verification failure";
+    case ErrorKind::Internal:
+      return "internal";
+  }
+  return "internal";
+}
+
+/// An error in the user's input or in a program, carrying a message that names where it happened
+/// (file:line, node, instruction index) and its kind. Thrown by every layer and caught once at
+/// the CLI.
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& message, ErrorKind kind = ErrorKind::BadInput)
+      : std::runtime_error(message), m_kind(kind) {}
+
+  /// What kind of failure this is; BadInput unless the thrower said otherwise.
+  [[nodiscard]] ErrorKind kind() const { return m_kind; }
+
+ private:
+  ErrorKind m_kind;
+};
+
+/// Throws a BadInput Error whose message is formatted with fmt.
 template <typename... Args>
 [[noreturn]] void fail(fmt::format_string<Args...> format, Args&&... args) {
   throw Error(fmt::format(format, std::forward<Args>(args)...));
+}
+
+/// Throws an Error of `kind` whose message is formatted with fmt.
+template <typename... Args>
+[[noreturn]] void fail(ErrorKind kind, fmt::format_string<Args...> format, Args&&... args) {
+  throw Error(fmt::format(format, std::forward<Args>(args)...), kind);
 }
 
 }  // namespace npu
