@@ -39,15 +39,22 @@ class StubDdrPort : public sc_core::sc_prim_channel, public DdrPortIf {
   std::vector<std::uint64_t> released;
 };
 
-/// Stands in for fetch and compute: dispatches instructions 0 and 1 at cycle 0 and closes the
-/// queue, then hands the load unit a compute->load token at cycle `tokenCycle`.
+/// Stands in for a unit's neighbours: fetch dispatches instructions 0 and 1 at cycle 0 and closes
+/// the queue; at cycle `tokenCycle` the neighbouring unit puts a token on `tq` (`Put`) or takes
+/// one from it (`Take`).
 class StubNeighbours : public sc_core::sc_module {
  public:
-  sc_core::sc_port<CommandQueueIf> q_push;
-  sc_core::sc_port<TokenQueueIf> tq_c2l;
+  enum class TokenAction { Put, Take };
 
-  StubNeighbours(const sc_core::sc_module_name& name, std::uint64_t tokenCycle)
-      : sc_core::sc_module(name), q_push("q_push"), tq_c2l("tq_c2l"), m_tokenCycle(tokenCycle) {
+  sc_core::sc_port<CommandQueueIf> q_push;
+  sc_core::sc_port<TokenQueueIf> tq;
+
+  StubNeighbours(const sc_core::sc_module_name& name, std::uint64_t tokenCycle, TokenAction action)
+      : sc_core::sc_module(name),
+        q_push("q_push"),
+        tq("tq"),
+        m_tokenCycle(tokenCycle),
+        m_action(action) {
     SC_HAS_PROCESS(StubNeighbours);
     SC_THREAD(run);
   }
@@ -58,9 +65,14 @@ class StubNeighbours : public sc_core::sc_module {
     q_push->push(1);
     q_push->close();
     sc_core::wait(cycles(m_tokenCycle));
-    tq_c2l->put();
+    if (m_action == TokenAction::Put) {
+      tq->put();
+    } else {
+      tq->take();
+    }
   }
   std::uint64_t m_tokenCycle;
+  TokenAction m_action;
 };
 
 TEST(SystemcUnits, LoadDmaRunsAloneAgainstStubs) {
@@ -89,7 +101,7 @@ TEST(SystemcUnits, LoadDmaRunsAloneAgainstStubs) {
     TokenQueueChannel l2c("tq_l2c", 2);
     StubDdrPort port;
     DdrMemory memory("ddr", ddr);
-    StubNeighbours neighbours("neighbours", kTokenCycle);
+    StubNeighbours neighbours("neighbours", kTokenCycle, StubNeighbours::TokenAction::Put);
     DmaUnit load("load_dma", ctx, isa::Unit::Load);
     load.q_head.bind(queue);
     load.tokenPort(TokenQueue::ComputeToLoad).bind(c2l);
@@ -97,7 +109,7 @@ TEST(SystemcUnits, LoadDmaRunsAloneAgainstStubs) {
     load.ddr_port.bind(port);
     load.ddr.bind(memory.rd);
     neighbours.q_push.bind(queue);
-    neighbours.tq_c2l.bind(c2l);
+    neighbours.tq.bind(c2l);
     EXPECT_FALSE(load.hasTokenPort(TokenQueue::ComputeToStore));
     sc_core::sc_start();
 
@@ -141,30 +153,6 @@ class StubEngine : public sc_core::sc_prim_channel, public ComputeEngineIf {
   std::uint64_t m_cycles;
 };
 
-/// Stands in for fetch and the store unit: dispatches instructions 0 and 1 at cycle 0, then takes
-/// one compute->store token at cycle `takeCycle`.
-class StubFetchAndStore : public sc_core::sc_module {
- public:
-  sc_core::sc_port<CommandQueueIf> q_push;
-  sc_core::sc_port<TokenQueueIf> tq_c2s;
-
-  StubFetchAndStore(const sc_core::sc_module_name& name, std::uint64_t takeCycle)
-      : sc_core::sc_module(name), q_push("q_push"), tq_c2s("tq_c2s"), m_takeCycle(takeCycle) {
-    SC_HAS_PROCESS(StubFetchAndStore);
-    SC_THREAD(run);
-  }
-
- private:
-  void run() {
-    q_push->push(0);
-    q_push->push(1);
-    q_push->close();
-    sc_core::wait(cycles(m_takeCycle));
-    tq_c2s->take();
-  }
-  std::uint64_t m_takeCycle;
-};
-
 TEST(SystemcUnits, ComputeRunsAloneAgainstStubEngines) {
   const isa::Program program = testing::assembleProgram(
       "CONV pop_prev=1 push_next=1 out_h=4 out_w=4 in_w=4 in_c=8 out_c=8 kh=1 kw=1 sh=1 sw=1 dh=1 "
@@ -185,7 +173,7 @@ TEST(SystemcUnits, ComputeRunsAloneAgainstStubEngines) {
     TokenQueueChannel s2c("tq_s2c", 2);
     StubEngine mac("mac_array", kMacCycles);
     StubEngine vector("vector", kVectorCycles);
-    StubFetchAndStore neighbours("neighbours", kTakeCycle);
+    StubNeighbours neighbours("neighbours", kTakeCycle, StubNeighbours::TokenAction::Take);
     ComputeUnit compute("compute", ctx);
     compute.q_head.bind(queue);
     compute.tokenPort(TokenQueue::LoadToCompute).bind(l2c);
@@ -195,7 +183,7 @@ TEST(SystemcUnits, ComputeRunsAloneAgainstStubEngines) {
     compute.go_mac.bind(mac);
     compute.go_vector.bind(vector);
     neighbours.q_push.bind(queue);
-    neighbours.tq_c2s.bind(c2s);
+    neighbours.tq.bind(c2s);
     sc_core::sc_start();
 
     EXPECT_FALSE(ctx.fault.has_value());
