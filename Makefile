@@ -4,7 +4,7 @@ PRESET ?= release
 BUILD_DIR := $(if $(filter debug,$(PRESET)),build-debug,$(if $(filter asan-ubsan,$(PRESET)),build-asan,build))
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test bench asan clean format
+.PHONY: all deps configure build run test bench asan fuzz fuzz-smoke clean format
 
 all: build
 
@@ -28,6 +28,23 @@ test: build
 bench: build
 	$(BUILD_DIR)/npu bench --jobs $(JOBS) --out $(BUILD_DIR)/bench-report/default
 	$(BUILD_DIR)/npu bench --suite subnet_bench/suites/full.yaml --jobs $(JOBS) --out $(BUILD_DIR)/bench-report/full
+
+# Fuzzing (docs/reliability.md): the libFuzzer targets (clang, ASan/UBSan), and a bounded run of
+# each over its seeds; `make test` replays the seeds and tests/fuzz/regressions/ in any build.
+FUZZ_TARGETS := asm npub npy onnx
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	cmake --preset fuzz >/dev/null
+	cmake --build --preset fuzz -j $(JOBS) --target $(addprefix fuzz_,$(FUZZ_TARGETS)) npu
+
+fuzz-smoke: fuzz
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p build-fuzz/corpus/$$t && \
+	  echo "fuzz_$$t: $(FUZZ_SECONDS) s" && \
+	  build-fuzz/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=1 \
+	    -artifact_prefix=build-fuzz/corpus/$$t- build-fuzz/corpus/$$t tests/fuzz/regressions/$$t \
+	    $$(scripts/fuzz-seeds.sh $$t) || exit 1; \
+	done
 
 asan: deps
 	cmake --preset asan-ubsan >/dev/null

@@ -158,8 +158,10 @@ Instruction parseInstruction(std::string_view line, std::string_view where) {
   std::vector<bool> given(info->fields.size(), false);
   for (std::size_t w = 1; w < words.size(); ++w) {
     const auto [key, value] = splitKeyValue(words[w], where);
+    // A named copy: clang 14 cannot capture a structured binding.
+    const auto& name = key;
     const auto field = std::find_if(info->fields.begin(), info->fields.end(),
-                                    [&](const FieldInfo& f) { return f.name == key; });
+                                    [&name](const FieldInfo& f) { return f.name == name; });
     if (field == info->fields.end()) {
       fail("{}: {} has no field '{}'", where, info->mnemonic, key);
     }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <string_view>
 
 #include "npu/isa/encoding.h"
 #include "npu/support/error.h"
@@ -11,6 +12,38 @@ namespace npu::isa {
 namespace {
 
 constexpr std::array kRegionKindNames = {"program", "weights", "input", "output", "scratch"};
+
+/// Whether `text` is printable UTF-8 (names go into the JSON manifest and into messages).
+bool isPrintableUtf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    std::size_t length = 0;
+    if (c < 0x80) {
+      if (c < 0x20 || c == 0x7F) {
+        return false;
+      }
+      length = 1;
+    } else if ((c & 0xE0) == 0xC0 && c >= 0xC2) {
+      length = 2;
+    } else if ((c & 0xF0) == 0xE0) {
+      length = 3;
+    } else if ((c & 0xF8) == 0xF0 && c <= 0xF4) {
+      length = 4;
+    } else {
+      return false;
+    }
+    if (i + length > text.size()) {
+      return false;
+    }
+    for (std::size_t k = 1; k < length; ++k) {
+      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) {
+        return false;
+      }
+    }
+    i += length;
+  }
+  return true;
+}
 
 struct Range {
   std::uint64_t begin;
@@ -87,6 +120,9 @@ void validateProgram(const Program& program, std::string_view source) {
   for (const Region& region : program.regions) {
     if (region.name.empty()) {
       fail("{}: a manifest region has an empty name", source);
+    }
+    if (!isPrintableUtf8(region.name)) {
+      fail("{}: a manifest region's name is not printable UTF-8", source);
     }
     if (region.kind == RegionKind::Program) {
       fail("{}: region '{}': kind 'program' is implied by the code address, not listed", source,
