@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "npu/support/error.h"
 #include "npu/support/file_io.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
@@ -26,7 +27,13 @@ int main(int argc, char** argv) {
   }
   std::sort(files.begin(), files.end());
   for (const auto& file : files) {
-    const std::vector<std::uint8_t> bytes = npu::readBinaryFile(file);
+    std::vector<std::uint8_t> bytes;
+    try {
+      bytes = npu::readBinaryFile(file);
+    } catch (const npu::Error& e) {
+      std::fprintf(stderr, "replay: %s\n", e.what());
+      return 1;
+    }
     LLVMFuzzerTestOneInput(bytes.data(), bytes.size());
   }
   std::printf("replayed %zu inputs\n", files.size());

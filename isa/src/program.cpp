@@ -40,6 +40,14 @@ bool isPrintableUtf8(std::string_view text) {
         return false;
       }
     }
+    // The second byte's narrower ranges (Unicode Table 3-7): no overlong forms, surrogates or
+    // code points above U+10FFFF; and no C1 controls (U+0080..U+009F).
+    const auto second = static_cast<unsigned char>(length > 1 ? text[i + 1] : 0);
+    if ((c == 0xC2 && second < 0xA0) || (c == 0xE0 && second < 0xA0) ||
+        (c == 0xED && second > 0x9F) || (c == 0xF0 && second < 0x90) ||
+        (c == 0xF4 && second > 0x8F)) {
+      return false;
+    }
     i += length;
   }
   return true;

@@ -374,6 +374,9 @@ void addLayers(MainJobReport& report, const compiler::CompiledModel& compiled,
     report.macUtilization =
         static_cast<double>(report.totalMacs) /
         (static_cast<double>(report.totalCycles) * static_cast<double>(report.peakMacsPerCycle));
+  }
+  // End to end: a model kept wholly on the host still has a (modelled) rate.
+  if (report.totalCycles + report.hostCycles > 0) {
     report.inferencesPerSecond =
         report.clockMhz * 1e6 / static_cast<double>(report.totalCycles + report.hostCycles);
   }

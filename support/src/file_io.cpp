@@ -52,14 +52,18 @@ bool writeFd(int fd, const char* data, std::size_t size) {
 /// Writes through an existing path that is not a plain file (a character device such as
 /// /dev/stdout or /dev/full, a FIFO, a symlink): in place, never replacing it.
 void writeInPlace(const std::filesystem::path& path, const char* data, std::size_t size) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  // O_TRUNC: a symlink's regular target must not keep the tail of longer old contents
+  // (devices and FIFOs ignore it).
+  const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
   if (fd < 0) {
     fail("{}: cannot open for writing: {}", path.string(), std::strerror(errno));
   }
   const bool written = writeFd(fd, data, size);
   const int writeErrno = errno;
-  if (::close(fd) != 0 || !written) {
-    fail("{}: write failed: {}", path.string(), std::strerror(written ? errno : writeErrno));
+  const bool closed = ::close(fd) == 0;
+  const int closeErrno = errno;
+  if (!written || !closed) {
+    fail("{}: write failed: {}", path.string(), std::strerror(written ? closeErrno : writeErrno));
   }
 }
 
@@ -75,16 +79,19 @@ void writeReplacing(const std::filesystem::path& path, const char* data, std::si
   const bool written = writeFd(fd, data, size) && ::fsync(fd) == 0;
   const int writeErrno = errno;
   const bool closed = ::close(fd) == 0;
+  const int closeErrno = errno;
   if (!written || !closed) {
     std::error_code ignored;
     std::filesystem::remove(tmp, ignored);
-    fail("{}: write failed: {}", path.string(), std::strerror(written ? errno : writeErrno));
+    fail("{}: write failed: {}", path.string(), std::strerror(written ? closeErrno : writeErrno));
   }
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
   if (ec) {
-    std::filesystem::remove(tmp, ec);
-    fail("{}: cannot move the written file into place", path.string());
+    const std::string reason = ec.message();
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    fail("{}: cannot move the written file into place: {}", path.string(), reason);
   }
 }
 

@@ -107,6 +107,26 @@ TEST(ProgramFile, BuilderReproducesTheWriter) {
   EXPECT_EQ(buildFile(sectionsOf(bytes), 0), bytes);
 }
 
+TEST(ProgramFile, RegionNamesMustBePrintableUtf8) {
+  // Names go into the JSON manifest: invalid UTF-8 once killed `npu asm` with an internal error.
+  auto error = [](const std::string& name) {
+    try {
+      (void)assemble(".hw npu-s\n.region " + name + " kind=input base=0x10000 size=64\nEND\n",
+                     "names.s", "");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string rejected = "names.s: a manifest region's name is not printable UTF-8";
+  EXPECT_EQ(error("caf\xc3\xa9"), "");              // U+00E9: fine
+  EXPECT_EQ(error("s\xcd-rc"), rejected);           // a lead byte without its continuation
+  EXPECT_EQ(error("a\xc2\x85"), rejected);          // U+0085, a C1 control
+  EXPECT_EQ(error("a\xe0\x80\xaf"), rejected);      // an overlong '/'
+  EXPECT_EQ(error("a\xed\xa0\x80"), rejected);      // a surrogate
+  EXPECT_EQ(error("a\xf4\x90\x80\x80"), rejected);  // above U+10FFFF
+}
+
 TEST(ProgramFile, RoundTrips) {
   const Program program = smallProgram();
   const std::vector<std::uint8_t> bytes = serializeProgram(program);

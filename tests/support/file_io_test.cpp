@@ -23,9 +23,9 @@ TEST(FileIo, SpecialFilesAreWrittenInPlaceNeverReplaced) {
   // A symlink stays a symlink; its target gets the bytes.
   const auto target = dir / "target.txt";
   const auto link = dir / "link.txt";
-  npu::writeTextFile(target, "old");
+  npu::writeTextFile(target, "old contents");
   std::filesystem::create_symlink(target, link);
-  npu::writeTextFile(link, "new");
+  npu::writeTextFile(link, "new");  // shorter: nothing of the old may remain
   EXPECT_TRUE(std::filesystem::is_symlink(link));
   EXPECT_EQ(npu::readTextFile(target), "new");
   // A character device is written, not replaced by a regular file.
