@@ -221,6 +221,9 @@ NpuSupport sliceSupport(const Graph& graph, const Node& node) {
       return host("the slice bounds are not constants");
     }
   }
+  if (constantOf(graph, node.input(1)) == nullptr || constantOf(graph, node.input(2)) == nullptr) {
+    return host("the slice has no constant starts and ends");
+  }
   const Shape& in = graph.value(node.input(0)).shape;
   const Shape& out = graph.value(node.outputs[0]).shape;
   std::vector<std::int64_t> axes(constantOf(graph, node.input(1))->toInt64().size());
@@ -233,6 +236,9 @@ NpuSupport sliceSupport(const Graph& graph, const Node& node) {
                                         : std::vector<std::int64_t>(axes.size(), 1);
   for (std::size_t i = 0; i < axes.size() && i < steps.size(); ++i) {
     std::int64_t axis = axes[i] < 0 ? axes[i] + 4 : axes[i];
+    if (axis < 0 || axis > 3) {
+      return host("a slice axis outside the four of [1, C, H, W]");
+    }
     bool whole = in[static_cast<std::size_t>(axis)] == out[static_cast<std::size_t>(axis)];
     // Channels are read as one run of bytes; rows and columns at any DDR stride.
     if ((axis == 0 && !whole) || (axis == 1 && steps[i] != 1) || steps[i] < 1) {

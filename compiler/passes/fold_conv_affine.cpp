@@ -38,7 +38,9 @@ struct ChannelAffine {
 
 std::optional<ChannelAffine> affineOf(const Graph& graph, const Node& reader, ValueId convOut,
                                       std::int64_t channels) {
-  if (reader.inputs.size() != 2 || reader.outputs.size() != 1) {
+  // An epilogue activation on the Mul/Add would be lost in the fold.
+  if (reader.inputs.size() != 2 || reader.outputs.size() != 1 ||
+      fusedActivation(reader).op != OpKind::Identity) {
     return std::nullopt;
   }
   bool convFirst = reader.input(0) == convOut;
@@ -102,6 +104,9 @@ bool foldInto(Graph& graph, const Uses& uses, std::size_t n, std::vector<bool>& 
   std::size_t perOutput = weights.size() / static_cast<std::size_t>(channels);
   std::vector<float> newWeights(weights.size());
   std::vector<float> newBias = convBias(graph, conv);
+  if (newBias.size() != static_cast<std::size_t>(w.shape.at(0))) {
+    return false;  // a bias of the wrong size: the conv's own checks name it
+  }
   for (std::size_t c = 0; c < newBias.size(); ++c) {
     for (std::size_t i = 0; i < perOutput; ++i) {
       newWeights[c * perOutput + i] = weights[c * perOutput + i] * affine->scale[c];
@@ -163,6 +168,9 @@ bool foldFromProducer(Graph& graph, const Uses& uses, std::size_t n, std::vector
   std::int64_t outputsPerGroup = outputs / params.group;
   std::vector<float> newWeights(weights.size());
   std::vector<float> newBias = convBias(graph, conv);
+  if (newBias.size() != static_cast<std::size_t>(w.shape.at(0))) {
+    return false;  // a bias of the wrong size: the conv's own checks name it
+  }
   for (std::int64_t o = 0; o < outputs; ++o) {
     double shift = 0.0;
     for (std::int64_t i = 0; i < perGroupIn; ++i) {

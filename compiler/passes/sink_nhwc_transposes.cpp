@@ -265,7 +265,8 @@ void sinkNhwcTransposes(Graph& graph) {
   bool any = false;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const Node& node = nodes[i];
-    if (isTranspose(graph, node, kToNhwc)) {
+    // A second transpose to NHWC inside a region is an ordinary reader: its input is rebuilt.
+    if (isTranspose(graph, node, kToNhwc) && !sinker.hasTwin(node.input(0))) {
       sinker.setTwin(node.outputs[0], node.input(0));
       replaced[i] = std::vector<Node>{};
     } else if (isTranspose(graph, node, kToNchw) && sinker.hasTwin(node.input(0))) {

@@ -465,6 +465,18 @@ TEST(SinkNhwcTransposes, OtherReadersGetTheValueTransposedBack) {
             "Add Identity Mul Add Softmax Transpose Add");
 }
 
+TEST(SinkNhwcTransposes, ASecondTransposeInsideARegionReadsItsInputRebuilt) {
+  // Transpose(0, 2, 3, 1) twice with a Relu between: the second is an ordinary reader of the
+  // region, so its input must be rebuilt from its twin (once, it was left unproduced).
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 2, 3, 4});
+  ValueId t1 = b.node(OpKind::Transpose, "t1", {x}, attrs({{"perm", Ints{0, 2, 3, 1}}}));
+  ValueId r1 = b.node(OpKind::Relu, "r1", {t1});
+  ValueId t2 = b.node(OpKind::Transpose, "t2", {r1}, attrs({{"perm", Ints{0, 2, 3, 1}}}));
+  Graph g = b.finish({b.node(OpKind::Relu, "r2", {t2})});
+  runAndCompare(g, sinkNhwcTransposes);
+}
+
 TEST(SinkNhwcTransposes, LeavesRegionsWithNothingToMove) {
   GraphBuilder b;
   ValueId x = b.input("x", {1, 4, 3, 5});
