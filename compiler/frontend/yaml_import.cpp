@@ -88,9 +88,10 @@ class YamlImporter {
     }
     buildList(root["layers"], root["layers"], top, 0);
     addOutputs(root["outputs"], top);
-    estimateBatchNormStatistics(m_graph, m_seed, m_estimate);
+    // Shapes are inferred and bounded before the statistics pass runs the graph on a random input.
     inferShapes(m_graph);
     verifyGraph(m_graph);
+    estimateBatchNormStatistics(m_graph, m_seed, m_estimate);
     return std::move(m_graph);
   }
 
@@ -116,6 +117,7 @@ class YamlImporter {
         fail("{}: input '{}': shape {} must have positive dimensions", at(shapeNode), name,
              formatShape(v.shape));
       }
+      (void)boundedElementCount(v.shape, fmt::format("{}: input '{}'", at(shapeNode), name));
       v.typed = true;
       if (m_graph.findValue(name)) {
         fail("{}: input '{}' is declared twice", at(shapeNode), name);

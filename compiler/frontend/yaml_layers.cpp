@@ -71,6 +71,7 @@ class Builder {
   ValueId weight(const std::string& key, const Shape& shape,
                  const std::function<std::vector<float>()>& generate) {
     std::string name = m_b.graph.uniqueValueName(m_b.name + "." + key);
+    (void)boundedElementCount(shape, fmt::format("weight '{}'", name));
     if (std::optional<std::filesystem::path> file = m_files.path(key)) {
       Tensor t = readNpy(*file);
       if (t.data.dtype() != DType::Float32) {

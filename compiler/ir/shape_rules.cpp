@@ -640,6 +640,8 @@ std::vector<InferredOutput> inferOutputTypes(const Node& node,
       return inferSlice(in);
     case OpKind::ConstantOfShape:
       return inferConstantOfShape(node, in);
+    default:
+      break;  // the activation, unary-math and reduction families are handled above
   }
   fail("no shape rule");
 }

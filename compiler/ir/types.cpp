@@ -62,6 +62,15 @@ std::int64_t elementCount(std::span<const std::int64_t> shape) {
   return count;
 }
 
+std::int64_t boundedElementCount(std::span<const std::int64_t> shape, std::string_view what) {
+  const std::int64_t count = elementCount(shape);  // refuses negative and 64-bit overflow
+  if (count > kMaxTensorElements) {
+    fail("{} has shape {}: {} elements, above the limit of {} per tensor", what, formatShape(shape),
+         count, kMaxTensorElements);
+  }
+  return count;
+}
+
 std::string formatShape(std::span<const std::int64_t> shape) {
   return fmt::format("[{}]", fmt::join(shape, ", "));
 }

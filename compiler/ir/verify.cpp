@@ -17,6 +17,7 @@ void checkValue(const Graph& graph, ValueId id) {
   if (!v.typed) {
     fail("{}: value '{}' has no type", graph.source(), v.name);
   }
+  (void)boundedElementCount(v.shape, fmt::format("{}: value '{}'", graph.source(), v.name));
   if (v.data) {
     if (v.data->dtype() != v.dtype) {
       fail("{}: constant '{}' is declared {} but holds {} data", graph.source(), v.name,

@@ -232,6 +232,24 @@ TEST(YamlImport, TheDocumentedExampleImports) {
   runFrontEndPasses(g);
 }
 
+// Sizes read from a spec are bounded before anything is allocated (docs/reliability.md): a
+// huge input, weight or intermediate is refused by name, never a bad_alloc.
+TEST(YamlImport, TensorSizesAreBoundedBeforeAllocation) {
+  EXPECT_EQ(yamlError("inputs: {x: [1, 2147483647, 56, 56]}\nlayers:\n  - {name: r, op: Relu}\n"),
+            "net.yaml:1: input 'x' has shape [1, 2147483647, 56, 56]: 6734508716992 elements, "
+            "above the limit of 268435456 per tensor");
+  const std::string head = "inputs: {x: [1, 64, 8, 8]}\nlayers:\n";
+  EXPECT_EQ(yamlError(head + "  - {name: c, op: Conv, out_channels: 2147483647, kernel: 3}\n"),
+            "net.yaml:3: layer 'c' (Conv): weight 'c.weight' has shape [2147483647, 64, 3, 3]: "
+            "1236950580672 elements, above the limit of 268435456 per tensor");
+  // An intermediate that only shape inference knows: refused before the BatchNorm statistics
+  // pass would run the graph on a random input of that size.
+  EXPECT_EQ(yamlError(head + "  - {name: up, op: Upsample, scale: 8192}\n"
+                             "  - {name: bn, op: BatchNormalization}\n"),
+            "net.yaml: value 'up' has shape [1, 64, 65536, 65536]: 274877906944 elements, above "
+            "the limit of 268435456 per tensor");
+}
+
 TEST(YamlImport, BadSpecs) {
   const std::string head = "inputs: {x: [1, 3, 8, 8]}\nlayers:\n";
   EXPECT_EQ(yamlError(head + "  - {name: c, op: Conv, kernal: 3}\n"),

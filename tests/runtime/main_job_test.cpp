@@ -156,7 +156,7 @@ TEST(MainJob, AHostFallbackNeverCostsLessThanTheNpu) {
   EXPECT_EQ(npu.hostCycles, 0U);
   const auto dir = std::filesystem::temp_directory_path() / "npu_host_fallback_test";
   std::filesystem::create_directories(dir);
-  for (const std::string& layer : {"conv2", "add"}) {
+  for (const std::string layer : {"conv2", "add"}) {
     MainJobOptions options = subnet("resnet_basic_block");
     options.quantConfig = dir / (layer + ".yaml");
     writeTextFile(options.quantConfig, "host_layers: [" + layer + "]\n");

@@ -26,6 +26,17 @@ using Shape = std::vector<std::int64_t>;
 /// Number of elements (1 for a scalar).
 std::int64_t elementCount(std::span<const std::int64_t> shape);
 
+/// The most elements one tensor of a graph may hold (2^28: 1 GiB in fp32). Sizes read from a
+/// model or a graph spec are checked against it before anything is allocated, so a file claiming
+/// a 0x7fffffff-channel input is rejected by name instead of exhausting memory
+/// (docs/reliability.md, "Bounded resources").
+inline constexpr std::int64_t kMaxTensorElements = std::int64_t{1} << 28;
+
+/// elementCount(shape) (which refuses negative dimensions and 64-bit overflow), or a bad-input
+/// error `WHAT has shape S: N elements, above the limit of
+/// 268435456 per tensor` when it exceeds kMaxTensorElements.
+std::int64_t boundedElementCount(std::span<const std::int64_t> shape, std::string_view what);
+
 /// "[1, 3, 224, 224]".
 std::string formatShape(std::span<const std::int64_t> shape);
 
