@@ -185,6 +185,9 @@ void addOpcheckCommand(CLI::App& app, Action& action) {
         if (!options->op.empty()) {
           fail(ErrorKind::Usage, "opcheck: give either OP or --repro, not both");
         }
+        if (options->shard != "1/1" || !options->report.empty()) {
+          fail(ErrorKind::Usage, "opcheck: --shard and --report are for sweeps, not --repro");
+        }
         return replay(*options);
       }
       if (options->op.empty()) {
