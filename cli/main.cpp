@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "commands.h"
+#include "npu/subnet_bench/tool_version.h"
 #include "npu/support/error.h"
-#include "npu/support/tool_version.h"
 
 namespace {
 

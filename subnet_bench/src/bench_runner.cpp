@@ -14,8 +14,8 @@
 #include "npu/compiler/frontend/import.h"
 #include "npu/runtime/cosim.h"
 #include "npu/runtime/run_model.h"
+#include "npu/subnet_bench/tool_version.h"
 #include "npu/support/error.h"
-#include "npu/support/tool_version.h"
 
 namespace npu::bench {
 namespace {

@@ -11,10 +11,10 @@
 #include <utility>
 
 #include "npu/subnet_bench/bench_merge.h"
+#include "npu/subnet_bench/tool_version.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
 #include "npu/support/markup.h"
-#include "npu/support/tool_version.h"
 
 namespace npu::bench {
 namespace {
