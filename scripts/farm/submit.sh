@@ -6,7 +6,8 @@
 # One array of SHARDS tasks (bench-array.sbatch or opcheck-array.sbatch), each writing
 # OUT/shard-<i>, then merge.sbatch with --dependency=afterany on the whole array, writing
 # OUT/merged. Logs go to OUT/logs. Prints "<array job id> <merge job id>".
-# Environment: NPU (the npu binary, default build/npu); MERGE_ARGS (options for npu merge, e.g.
+# Environment: NPU (the npu binary, default build/npu); ARRAY_ARGS (more sbatch options for the
+# array, e.g. "--cpus-per-task=4 --time=30"); MERGE_ARGS (options for npu merge, e.g.
 # "--allow-partial" or "--update-baselines"); sbatch's own SBATCH_* variables (partition,
 # account, time limit) apply to every job.
 set -euo pipefail
@@ -22,10 +23,10 @@ case "$kind" in bench | opcheck) ;; *) usage ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 export NPU=${NPU:-build/npu} FARM_OUT=$out
 mkdir -p "$out/logs"
-array=$(sbatch --parsable --array="1-$shards" --output="$out/logs/%x-%A_%a.log" \
+# shellcheck disable=SC2086  # ARRAY_ARGS and MERGE_ARGS are lists of options
+array=$(sbatch --parsable --array="1-$shards" --output="$out/logs/%x-%A_%a.log" ${ARRAY_ARGS:-} \
   "$here/$kind-array.sbatch" "$@")
 array=${array%%;*}  # "jobid;cluster" on a federation
-# shellcheck disable=SC2086  # MERGE_ARGS is a list of options
 merge=$(sbatch --parsable --dependency="afterany:$array" --output="$out/logs/%x-%j.log" \
   "$here/merge.sbatch" ${MERGE_ARGS:-})
 echo "${array} ${merge%%;*}"

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The farm recipes as a user runs them (docs/bench.md, "Farms"): a one-node Slurm cluster (munged,
-# slurmctld and slurmd from Debian's munge and slurm-wlm, on private ports and a private munge
-# socket, as root) takes scripts/farm/submit.sh's npu bench array of 4 tasks and npu opcheck array
-# of 3, each with its merge chained by --dependency=afterany; the merged reports must equal a
-# single-machine run's apart from wall times and the shard list. Then every `run:` line of the
-# CI-matrix example (scripts/farm/github-actions.yml) runs with the matrix substituted, and its
-# merged report must equal the same single-machine run.
+# The farm recipes as a user runs them (docs/farm.md): a one-node Slurm cluster (munged, slurmctld
+# and slurmd from Debian's munge and slurm-wlm, on private ports and a private munge socket, as
+# root) takes scripts/farm/submit.sh's npu bench array of 4 tasks and npu opcheck array of 3, each
+# with its merge chained by --dependency=afterany; the merged reports must equal a single-machine
+# run's apart from wall times and the shard list. An array of 4 tasks updating one baseline file
+# loses no entry; a cancelled task makes the chained merge name its folder. Then every `run:` line
+# of the CI-matrix example (scripts/farm/github-actions.yml) runs with the matrix substituted, and
+# its merged report must equal the same single-machine run.
 # Exit 77 (ctest: skipped) with the reason when the scheduler cannot be started here; exit 1 when
 # it started and the recipes fail.
 set -uo pipefail
@@ -120,6 +121,24 @@ grep -q '^- Shards: merged from 4 shards of 4 ' farm/bench/merged/bench.md || fa
   || fail "the Slurm-merged bench reports differ from the single-machine run's"
 "$src/tests/subnet_bench/compare_merged.py" single/opcheck farm/opcheck/merged \
   || fail "the Slurm-merged opcheck reports differ from the single-machine run's"
+
+# The array of the issue that asked for all this: every task updates one shared baseline file
+# whose figures were all 5% high; afterwards a plain run finds every figure as measured. One CPU a
+# task, so that two tasks run at once on this node and their updates overlap.
+few='^(gap_fc_head|mbv2_inverted_residual_s1|mbv2_inverted_residual_s2|se_block|c2f_block|sppf)$'
+/usr/bin/python3 - "$src/subnet_bench/baselines/npu-s.yaml" <<'EOF' || fail "writing base.yaml"
+import re, sys
+text = open(sys.argv[1]).read()
+raise5 = lambda m: m.group(1) + str(int(m.group(2)) * 105 // 100)
+open("base.yaml", "w").write(re.sub(r"(cycles: )(\d+)", raise5, text))
+EOF
+read -r upd_array upd_merge < <(ARRAY_ARGS=--cpus-per-task=1 scripts/farm/submit.sh bench 4 farm/update --filter "$few" \
+  --baseline base.yaml --update-baselines) || fail "submit.sh bench --update-baselines"
+wait_jobs "$upd_array" "$upd_merge"
+build/npu bench --filter "$few" --baseline base.yaml --out after-update >after-update.log 2>&1 \
+  || fail "the run after the array's update: $(tail -3 after-update.log)"
+grep -q 'cycles vs baseline: 0 regressions, 0 improvements, 6 within tolerance' after-update.log \
+  || fail "baseline entries lost by the array's concurrent updates: $(grep "^bench " after-update.log)"
 
 # A task killed by the scheduler: the chained merge names its folder and fails.
 read -r kill_array kill_merge < <(scripts/farm/submit.sh bench 2 farm/killed --filter '^(resnet_bottleneck|gap_fc_head)$')
