@@ -248,8 +248,11 @@ std::string junit(const Json& j) {
     xml += fmt::format("    <testcase classname=\"opcheck.{}\" name=\"{}\" time=\"0.000\">\n",
                        escapeMarkup(op), escapeMarkup(kind));
     if (u64(k, "fail") > 0) {
+      // Every failing case of the kind, one line each; the type is the first one's failure kind
+      // ("mismatch", "fault", ...).
       std::string text;
       std::string first;
+      std::string type;
       for (const Json& f : j.at("failures")) {
         if (f.at("kind").get<std::string>() != kind) {
           continue;
@@ -257,13 +260,16 @@ std::string junit(const Json& j) {
         const std::string line =
             fmt::format("case {}: {}: {}", u64(f, "index"), f.at("failure").get<std::string>(),
                         f.at("message").get<std::string>());
-        first = first.empty() ? line : first;
+        if (first.empty()) {
+          first = line;
+          type = f.at("failure").get<std::string>();
+        }
         text += line + "\n";
       }
       xml += fmt::format(
           "      <failure message=\"{} of {} cases failed; {}\" type=\"{}\">{}</failure>\n",
           u64(k, "fail"), u64(k, "pass") + u64(k, "fail") + u64(k, "unsupported"),
-          escapeMarkup(first), "opcheck", escapeMarkup(text));
+          escapeMarkup(first), escapeMarkup(type), escapeMarkup(text));
     }
     xml += fmt::format("      <system-out>{} pass, {} fail, {} unsupported</system-out>\n",
                        u64(k, "pass"), u64(k, "fail"), u64(k, "unsupported"));
