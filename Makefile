@@ -4,7 +4,7 @@ PRESET ?= release
 BUILD_DIR := $(if $(filter debug,$(PRESET)),build-debug,$(if $(filter asan-ubsan,$(PRESET)),build-asan,build))
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test bench asan fuzz fuzz-smoke clean format
+.PHONY: all deps configure build run test test-farm bench asan fuzz fuzz-smoke clean format
 
 all: build
 
@@ -21,7 +21,13 @@ run: build
 	BUILD_DIR=$(BUILD_DIR) ./scripts/run-default.sh
 
 test: build
-	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) -LE farm
+
+# The farm recipes (scripts/farm/) on a one-node Slurm cluster started by the test itself, as
+# root (docs/bench.md, "Farms"): installs munge and slurm-wlm, then runs the tests labelled farm.
+test-farm: build
+	@./scripts/install-deps.sh --farm
+	cd $(BUILD_DIR) && ctest --verbose -L farm
 
 # The subnetwork benchmark: the default suite, then the full networks (ResNet-18, MobileNetV2),
 # each against subnet_bench/baselines/npu-s.yaml (docs/bench.md).
@@ -49,7 +55,7 @@ fuzz-smoke: fuzz
 asan: deps
 	cmake --preset asan-ubsan >/dev/null
 	cmake --build --preset asan-ubsan -j $(JOBS)
-	cd build-asan && ctest --output-on-failure -j $(JOBS)
+	cd build-asan && ctest --output-on-failure -j $(JOBS) -LE farm
 
 format:
 	git ls-files '*.cpp' '*.h' | xargs clang-format -i

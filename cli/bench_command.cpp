@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -12,6 +13,7 @@
 #include "npu/isa/npu_config.h"
 #include "npu/subnet_bench/bench_baseline.h"
 #include "npu/subnet_bench/bench_junit.h"
+#include "npu/subnet_bench/bench_merge.h"
 #include "npu/subnet_bench/bench_report.h"
 #include "npu/subnet_bench/bench_runner.h"
 #include "npu/subnet_bench/bench_selection.h"
@@ -65,6 +67,21 @@ bench::Baselines baselinesFor(const BenchCliOptions& o, const fs::path& path,
   return baselines;
 }
 
+}  // namespace
+
+void writeBaselines(const fs::path& path, const std::string& hardware,
+                    const bench::BenchReport& report) {
+  const std::map<std::string, bench::BaselineEntry> entries = bench::baselineEntries(report);
+  // Under a lock, re-read, merged, renamed into place: concurrent shards all keep their entries.
+  const bench::Baselines written = bench::updateBaselineFile(path, hardware, entries);
+  fmt::print(
+      "baselines: {} of {} subnets written to {} ({} entries in all){}\n", entries.size(),
+      report.results.size(), path.string(), written.subnets.size(),
+      entries.size() < report.results.size() ? "; failing subnets keep their old entries" : "");
+}
+
+namespace {
+
 int runBenchCommand(const BenchCliOptions& o) {
   const fs::path suitePath = o.suite.empty() ? bench::defaultSuitePath() : fs::path(o.suite);
   const bench::BenchSuite suite = bench::loadSuite(suitePath);
@@ -86,7 +103,13 @@ int runBenchCommand(const BenchCliOptions& o) {
   const fs::path baselinePath =
       o.baseline.empty() ? suite.baselineDir / (hw.name + ".yaml") : fs::path(o.baseline);
   bench::Baselines baselines = baselinesFor(o, baselinePath, hw.name, suite, selected);
-  createDirectories(o.out);  // the inputs are checked; fail now rather than after the run
+  // The inputs are checked; fail now rather than after the run. Until the reports are written
+  // the folder holds bench.partial, so a merge refuses the folder of a task killed mid-run.
+  const fs::path out(o.out);
+  bench::startOutputFolder(
+      out, bench::kBenchPartialMarker, {"bench.md", "bench.json", "bench.html", "junit.xml"},
+      fmt::format("npu bench --suite {} --hw {}{}", suitePath.string(), hw.name,
+                  shard.count > 1 ? " --shard " + bench::shardText(shard) : ""));
 
   fmt::print("npu bench: suite {} ({}), {} of {} subnets{} on {}, {} mode{}, {} job{}\n",
              suite.name, suitePath.string(), selected.size(), suite.subnets.size(),
@@ -102,25 +125,17 @@ int runBenchCommand(const BenchCliOptions& o) {
   report.hardware = hw.name;
   report.shard = shard;
   report.filter = o.filter;
+  report.filtered = bench::selectSubnets(suite, o.filter, {}).size();
   report.baselinePath = baselinePath;
 
   fmt::print("\n{}", bench::formatBenchTable(report));
-  const fs::path out(o.out);
-  writeTextFile(out / "bench.md", bench::benchMarkdown(report));
-  writeTextFile(out / "bench.json", bench::benchJson(report));
-  writeTextFile(out / "bench.html", bench::benchHtml(report));
-  writeTextFile(out / "junit.xml", bench::benchJunitXml(report));
+  if (o.update) {
+    writeBaselines(baselinePath, hw.name, report);
+  }
+  bench::writeBenchReports(out, report);
+  bench::finishOutputFolder(out, bench::kBenchPartialMarker);
   fmt::print("reports: {0}/bench.md, {0}/bench.json, {0}/bench.html, {0}/junit.xml\n",
              out.string());
-  if (o.update) {
-    const std::size_t written = bench::updateBaselines(baselines, report);
-    createDirectories(baselinePath.parent_path().empty() ? fs::path(".")
-                                                         : baselinePath.parent_path());
-    writeTextFile(baselinePath, bench::baselinesYaml(baselines));
-    fmt::print("baselines: {} of {} subnets written to {} ({} entries in all){}\n", written,
-               report.results.size(), baselinePath.string(), baselines.subnets.size(),
-               written < report.results.size() ? "; failing subnets keep their old entries" : "");
-  }
   return report.passed() ? 0 : 1;
 }
 

@@ -3,7 +3,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <functional>
+#include <string>
+
+namespace npu::bench {
+struct BenchReport;
+}
 
 namespace npu::cli {
 
@@ -27,6 +33,14 @@ void addOpcheckCommand(CLI::App& app, Action& action);
 
 /// `npu bench`.
 void addBenchCommand(CLI::App& app, Action& action);
+
+/// `npu merge`.
+void addMergeCommand(CLI::App& app, Action& action);
+
+/// Writes the figures of a bench report's passing subnets into the baseline file `path` (locked,
+/// re-read and merged: bench_baseline.h) and prints the line saying so.
+void writeBaselines(const std::filesystem::path& path, const std::string& hardware,
+                    const bench::BenchReport& report);
 
 /// `npu quant-report`.
 void addQuantReportCommand(CLI::App& app, Action& action);

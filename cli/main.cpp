@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "npu/subnet_bench/tool_version.h"
 #include "npu/support/error.h"
 
 namespace {
@@ -80,7 +81,7 @@ std::string usageMessage(const CLI::App& app, const CLI::ParseError& error) {
 
 int main(int argc, char** argv) {
   CLI::App app{"npu: NPU compiler, simulator and verification toolchain"};
-  app.set_version_flag("--version", fmt::format("npu {}", NPU_VERSION));
+  app.set_version_flag("--version", std::string(npu::toolVersion()));
   app.require_subcommand(1);
   app.footer(
       fmt::format("Exit status: 0 success, {} failed check (verification failure), {} "
@@ -96,6 +97,7 @@ int main(int argc, char** argv) {
   npu::cli::addImportCommand(app, action);
   npu::cli::addOpcheckCommand(app, action);
   npu::cli::addBenchCommand(app, action);
+  npu::cli::addMergeCommand(app, action);
   npu::cli::addModelCommands(app, action);
   npu::cli::addQuantReportCommand(app, action);
   try {

@@ -1,6 +1,6 @@
-// `npu opcheck OP [--count N] [--seed S] [--hw FILE] [--mode functional|timed] [--rtl]
-// [--inject-bug NAME] [--out DIR]` sweeps random one-op cases against golden;
-// `npu opcheck --repro FILE` replays one. Exit 1 on any failure.
+// `npu opcheck OP [--count N] [--seed S] [--shard i/n] [--hw FILE] [--mode functional|timed]
+// [--rtl] [--inject-bug NAME] [--out DIR] [--report DIR]` sweeps random one-op cases against
+// golden; `npu opcheck --repro FILE` replays one. Exit 1 on any failure.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -10,6 +10,9 @@
 
 #include "commands.h"
 #include "npu/isa/npu_config.h"
+#include "npu/subnet_bench/bench_merge.h"
+#include "npu/subnet_bench/bench_selection.h"
+#include "npu/subnet_bench/op_report.h"
 #include "npu/subnet_bench/op_sweep.h"
 #include "npu/subnet_bench/repro.h"
 #include "npu/support/error.h"
@@ -21,6 +24,8 @@ struct OpcheckOptions {
   std::string op;
   std::uint64_t count = 100;
   std::uint64_t seed = 1;
+  std::string shard = "1/1";
+  std::string report;
   std::string hw = "npu-s";
   std::string mode = "functional";
   bool rtl = false;
@@ -96,6 +101,7 @@ int sweep(const OpcheckOptions& o) {
   }
   options.count = o.count;
   options.seed = o.seed;
+  options.shard = bench::parseShard(o.shard);
   options.hwArgument = o.hw;
   options.check.hw =
       isa::loadNpuConfig(isa::resolveConfigPath(o.hw, std::filesystem::current_path()));
@@ -104,21 +110,35 @@ int sweep(const OpcheckOptions& o) {
   options.outDir = o.out;
   options.maxRepros = o.maxRepros;
   options.generator.fieldLimits = !o.noFieldLimits;
-  // A progress line every tenth of the sweep, and at least every 30 seconds.
-  const std::uint64_t step = std::max<std::uint64_t>(1, o.count / 10);
+  if (!o.report.empty()) {
+    // Until the reports are written the folder holds opcheck.partial, so a merge refuses the
+    // folder of a task killed mid-run.
+    bench::startOutputFolder(o.report, bench::kOpcheckPartialMarker,
+                             {"opcheck.md", "opcheck.json", "junit.xml"},
+                             fmt::format("npu opcheck {} --count {} --seed {} --shard {}", o.op,
+                                         o.count, o.seed, bench::shardText(options.shard)));
+  }
+  // A progress line every tenth of the sweep (of this shard), and at least every 30 seconds.
+  const std::uint64_t cases = bench::shardCases(o.count, options.shard);
+  const std::uint64_t step = std::max<std::uint64_t>(1, cases / 10);
   double lastPrint = 0.0;
   auto progress = [&](std::uint64_t done, const bench::SweepReport& report) {
-    if (done % step != 0 && done != o.count && report.seconds - lastPrint < 30.0) {
+    if (done % step != 0 && done != cases && report.seconds - lastPrint < 30.0) {
       return;
     }
     lastPrint = report.seconds;
     const bench::SweepCounts c = report.total();
-    fmt::print("opcheck: {}/{} cases: {} pass, {} fail, {} unsupported ({:.1f} s)\n", done, o.count,
+    fmt::print("opcheck: {}/{} cases: {} pass, {} fail, {} unsupported ({:.1f} s)\n", done, cases,
                c.pass, c.fail, c.unsupported, report.seconds);
     std::fflush(stdout);
   };
   const bench::SweepReport report = bench::runSweep(options, progress);
   fmt::print("{}", bench::formatSweepSummary(report, options));
+  if (!o.report.empty()) {
+    bench::writeOpcheckReports(o.report, bench::opcheckJson(report, options));
+    bench::finishOutputFolder(o.report, bench::kOpcheckPartialMarker);
+    fmt::print("reports: {0}/opcheck.md, {0}/opcheck.json, {0}/junit.xml\n", o.report);
+  }
   return report.failures.empty() ? 0 : 1;
 }
 
@@ -136,6 +156,11 @@ void addOpcheckCommand(CLI::App& app, Action& action) {
           {"conv", "eltwise", "pool", "lut", "concat", "upsample", "slice", "shuffle", "all"}));
   command->add_option("--count", options->count, "Cases to run (default 100)");
   command->add_option("--seed", options->seed, "Sweep seed (default 1)");
+  command->add_option("--shard", options->shard,
+                      "Run shard i of n (1-based): the sweep's cases k with k mod n = i-1");
+  command->add_option(
+      "--report", options->report,
+      "Write opcheck.md, opcheck.json and junit.xml here (merge shards: npu merge)");
   CLI::Option* hw =
       command->add_option("--hw", options->hw, "Hardware preset name or config file (npu-s)");
   CLI::Option* mode = command->add_option("--mode", options->mode, "functional (default) or timed")
@@ -159,6 +184,9 @@ void addOpcheckCommand(CLI::App& app, Action& action) {
       if (!options->repro.empty()) {
         if (!options->op.empty()) {
           fail(ErrorKind::Usage, "opcheck: give either OP or --repro, not both");
+        }
+        if (options->shard != "1/1" || !options->report.empty()) {
+          fail(ErrorKind::Usage, "opcheck: --shard and --report are for sweeps, not --repro");
         }
         return replay(*options);
       }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the project builds and tests with; idempotent and non-interactive.
+# With --farm, also the one-node Slurm cluster `make test-farm` starts (munge, slurm-wlm).
 set -euo pipefail
 
 packages=(
@@ -12,6 +13,9 @@ packages=(
   python3 python3-numpy python3-yaml
   python3-torch python3-torchvision python3-onnx python3-sklearn
 )
+if [ "${1:-}" = "--farm" ]; then
+  packages+=(munge slurm-wlm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

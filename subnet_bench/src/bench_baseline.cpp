@@ -1,10 +1,15 @@
 // Baseline files: reading, writing, and the cycle comparison.
 #include "npu/subnet_bench/bench_baseline.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
+#include <cerrno>
+#include <cstring>
 #include <limits>
+#include <mutex>
 #include <optional>
 
 #include "npu/support/error.h"
@@ -84,7 +89,78 @@ Baselines parseRoot(const yaml::Node& root) {
   return baselines;
 }
 
+/// An exclusive fcntl (POSIX record) lock on a lock file, held for the object's lifetime.
+///
+/// fcntl, not flock: POSIX locks are what NFS carries to the server (NLM on NFSv3, the protocol's
+/// own locks on NFSv4), so tasks on different machines exclude each other; flock() is local to
+/// one machine on some systems and NFS mounts (`local_lock=flock`). POSIX locks belong to the
+/// process, so threads of one process are excluded by a mutex first. The lock file is a file of
+/// its own, never replaced: the baseline file itself is replaced by a rename on every update, and
+/// a lock on its old inode would not exclude a writer that opened the new one.
+class FileLock {
+ public:
+  explicit FileLock(const std::filesystem::path& path) : m_threads(processMutex()) {
+    m_fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (m_fd < 0) {
+      fail("{}: cannot open the lock file: {}", path.string(), std::strerror(errno));
+    }
+    struct flock lock {};
+    lock.l_type = F_WRLCK;
+    lock.l_whence = SEEK_SET;  // l_start = l_len = 0: the whole file
+    int rc = 0;
+    while ((rc = ::fcntl(m_fd, F_SETLKW, &lock)) != 0 && errno == EINTR) {
+    }
+    if (rc != 0) {
+      const int error = errno;
+      ::close(m_fd);
+      fail(
+          "{}: cannot lock: {} (a file system without working locks: run the shards without "
+          "--update-baselines and apply their figures once with `npu merge --update-baselines`, "
+          "docs/bench.md)",
+          path.string(), std::strerror(error));
+    }
+  }
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+  ~FileLock() {
+    ::close(m_fd);  // releases the lock
+  }
+
+ private:
+  static std::mutex& processMutex() {
+    static std::mutex mutex;
+    return mutex;
+  }
+
+  std::lock_guard<std::mutex> m_threads;
+  int m_fd = -1;
+};
+
 }  // namespace
+
+Baselines updateBaselineFile(const std::filesystem::path& path, const std::string& hardware,
+                             const std::map<std::string, BaselineEntry>& entries) {
+  const std::filesystem::path parent = path.parent_path().empty() ? "." : path.parent_path();
+  createDirectories(parent);
+  std::filesystem::path lockPath = path;
+  lockPath += ".lock";
+  const FileLock lock(lockPath);
+  // Read under the lock: whatever another writer renamed into place before we got it is kept.
+  std::error_code ec;
+  Baselines baselines{hardware, {}};
+  if (std::filesystem::exists(path, ec)) {
+    baselines = loadBaselines(path);
+    if (baselines.hardware != hardware) {
+      fail("{}: the baselines are for hardware '{}', not '{}' (give --baseline or --hw)",
+           path.string(), baselines.hardware, hardware);
+    }
+  }
+  for (const auto& [name, entry] : entries) {
+    baselines.subnets[name] = entry;
+  }
+  writeTextFile(path, baselinesYaml(baselines));  // a synced temporary renamed into place
+  return baselines;
+}
 
 Baselines parseBaselines(std::string_view text, const std::string& source) {
   const yaml::Node root = yaml::parse(text, source);

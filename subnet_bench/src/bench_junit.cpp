@@ -9,29 +9,33 @@
 namespace npu::bench {
 
 std::string benchJunitXml(const BenchReport& report) {
-  const std::string suiteName =
-      fmt::format("subnet_bench.{}.{}{}", report.suite, report.hardware,
-                  report.shard.count > 1 ? " shard " + shardText(report.shard) : "");
-  const std::size_t errors = report.errors();
-  const std::size_t failures = report.failed() - errors;
+  const bool sharded = !report.merged() && report.shard.count > 1;
+  const std::string suiteName = fmt::format("subnet_bench.{}.{}{}", report.suite, report.hardware,
+                                            sharded ? " shard " + shardText(report.shard) : "");
+  // Each missing shard of a partial merge is an error of its own, so CI cannot miss it.
+  const std::size_t errors = report.errors() + report.missingShards.size();
+  const std::size_t failures = report.failed() - report.errors();
+  const std::size_t tests = report.results.size() + report.missingShards.size();
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   xml += fmt::format(
       "<testsuites name=\"npu bench\" tests=\"{}\" failures=\"{}\" errors=\"{}\" "
       "time=\"{:.3f}\">\n",
-      report.results.size(), failures, errors, report.seconds);
+      tests, failures, errors, report.seconds);
   xml += fmt::format(
       "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"0\" "
       "time=\"{:.3f}\">\n",
-      escapeMarkup(suiteName), report.results.size(), failures, errors, report.seconds);
+      escapeMarkup(suiteName), tests, failures, errors, report.seconds);
   xml += "    <properties>\n";
   for (const auto& [name, value] :
        {std::pair<std::string, std::string>{"suite_file", report.suitePath.string()},
         {"hardware", report.hardware},
         {"mode", report.mode},
         {"rtl", report.rtl ? "true" : "false"},
-        {"shard", shardText(report.shard)},
+        {"shard", report.merged() ? std::string("merged") : shardText(report.shard)},
         {"filter", report.filter},
-        {"baselines", report.baselinePath.string()}}) {
+        {"baselines", report.baselinePath.string()},
+        {"update_baselines", report.updatingBaselines ? "true" : "false"},
+        {"tool_version", report.toolVersion}}) {
     xml += fmt::format("      <property name=\"{}\" value=\"{}\"/>\n", name, escapeMarkup(value));
   }
   xml += "    </properties>\n";
@@ -54,6 +58,14 @@ std::string benchJunitXml(const BenchReport& report) {
     }
     xml += fmt::format("      <system-out>{}</system-out>\n", escapeMarkup(resultFigures(r)));
     xml += "    </testcase>\n";
+  }
+  for (const Shard& shard : report.missingShards) {
+    xml += fmt::format(
+        "    <testcase classname=\"subnet_bench.{}\" name=\"missing shard {}\" time=\"0.000\">\n"
+        "      <error message=\"shard {} missing: its subnets did not run\" type=\"missing "
+        "shard\">{}</error>\n    </testcase>\n",
+        escapeMarkup(report.suite), shardText(shard), shardText(shard),
+        escapeMarkup(missingShardsText(report)));
   }
   xml += "  </testsuite>\n</testsuites>\n";
   return xml;

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "npu/runtime/run_report.h"
+#include "npu/subnet_bench/bench_junit.h"
+#include "npu/support/file_io.h"
 #include "npu/support/markup.h"
 
 namespace npu::bench {
@@ -60,7 +62,51 @@ std::string baselineText(const SubnetResult& r) {
   return r.cycleCheck.verdict == CycleVerdict::NoBaseline ? "-" : grouped(r.cycleCheck.baseline);
 }
 
+std::string plural(std::size_t n, std::string_view word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+/// ", shard 2/4" for a shard, ", merged from 4 shards" for a merge, "" for a whole run.
+std::string shardLabel(const BenchReport& report) {
+  if (report.merged()) {
+    if (report.missingShards.empty()) {
+      return ", merged from " + plural(report.shardRuns.size(), "shard");
+    }
+    return fmt::format(", merged from {} of {} shards, PARTIAL", report.shardRuns.size(),
+                       report.shardRuns.front().shard.count);
+  }
+  return report.shard.count > 1 ? ", shard " + shardText(report.shard) : "";
+}
+
+/// "PASS", "FAIL", or "INCOMPLETE" (nothing failed, but shards are missing).
+std::string verdictWord(const BenchReport& report) {
+  if (report.passed()) {
+    return "PASS";
+  }
+  return report.failed() > 0 ? "FAIL" : "INCOMPLETE";
+}
+
+/// "1/4, 2/4 (1.2 s from a/), ..." of a merged report, for the shard line.
+std::string shardRunsText(const BenchReport& report) {
+  double seconds = 0.0;
+  for (const ShardRun& run : report.shardRuns) {
+    seconds += run.seconds;
+  }
+  return fmt::format("merged from {} of {} (shards {} to {}), {:.1f} s of task time",
+                     plural(report.shardRuns.size(), "shard"), report.shardRuns.front().shard.count,
+                     shardText(report.shardRuns.front().shard),
+                     shardText(report.shardRuns.back().shard), seconds);
+}
+
 }  // namespace
+
+std::string missingShardsText(const BenchReport& report) {
+  if (report.missingShards.empty()) {
+    return "";
+  }
+  return fmt::format("PARTIAL: {} missing; {} of {} subnets were not run",
+                     shardListText(report.missingShards), report.notRun(), report.filtered);
+}
 
 std::string statusText(const SubnetResult& r) {
   if (!r.error.empty()) {
@@ -112,11 +158,10 @@ std::string benchSummaryLine(const BenchReport& report) {
   return fmt::format(
       "bench {} on {} ({}{}{}): {} subnets, {} passed, {} failed ({} errors); cycles vs "
       "baseline: {} regressions, {} improvements, {} within tolerance; {:.1f} s",
-      report.suite, report.hardware, report.mode, report.rtl ? ", RTL" : "",
-      report.shard.count > 1 ? ", shard " + shardText(report.shard) : "", report.results.size(),
-      report.results.size() - report.failed(), report.failed(), report.errors(),
-      report.count(CycleVerdict::Regression), report.count(CycleVerdict::Improvement),
-      report.count(CycleVerdict::Within), report.seconds);
+      report.suite, report.hardware, report.mode, report.rtl ? ", RTL" : "", shardLabel(report),
+      report.results.size(), report.results.size() - report.failed(), report.failed(),
+      report.errors(), report.count(CycleVerdict::Regression),
+      report.count(CycleVerdict::Improvement), report.count(CycleVerdict::Within), report.seconds);
 }
 
 std::string formatBenchTable(const BenchReport& report) {
@@ -147,17 +192,28 @@ std::string formatBenchTable(const BenchReport& report) {
       out += fmt::format("{} {}: {}\n", statusText(r), r.entry.name, reason);
     }
   }
+  if (!report.missingShards.empty()) {
+    out += missingShardsText(report) + "\n";
+  }
   return out + benchSummaryLine(report) + "\n";
 }
 
 std::string benchMarkdown(const BenchReport& report) {
   std::string out = fmt::format("# npu bench: {}\n\n", report.suite);
-  out += fmt::format("- **{}**\n", report.passed() ? "PASS" : "FAIL");
+  if (!report.missingShards.empty()) {
+    out += fmt::format("> **{}**\n\n", missingShardsText(report));
+  }
+  out += fmt::format("- **{}**\n", verdictWord(report));
   out += fmt::format("- {}\n", benchSummaryLine(report));
-  out += fmt::format("- Suite: `{}`; baselines: `{}`\n", report.suitePath.string(),
-                     report.baselinePath.string());
+  out +=
+      fmt::format("- Suite: `{}`; baselines: `{}`{}\n", report.suitePath.string(),
+                  report.baselinePath.string(), report.updatingBaselines ? " (updating them)" : "");
   if (!report.filter.empty()) {
     out += fmt::format("- Filter: `{}`\n", report.filter);
+  }
+  out += fmt::format("- Tools: {}\n", report.toolVersion);
+  if (report.merged()) {
+    out += fmt::format("- Shards: {}\n", shardRunsText(report));
   }
   out +=
       "- A subnet fails on any bit mismatch against golden, an output cosine vs fp32 below its "
@@ -204,20 +260,39 @@ std::string benchMarkdown(const BenchReport& report) {
 
 std::string benchJson(const BenchReport& report) {
   nlohmann::ordered_json j;
+  j["format"] = kBenchJsonFormat;
+  j["tool_version"] = report.toolVersion;
   j["suite"] = report.suite;
   j["suite_file"] = report.suitePath.string();
+  j["suite_digest"] = report.suiteDigest;
   j["hardware"] = report.hardware;
   j["mode"] = report.mode;
   j["rtl"] = report.rtl;
-  j["shard"] = shardText(report.shard);
+  j["shard"] = report.merged() ? std::string("merged") : shardText(report.shard);
+  if (report.merged()) {
+    nlohmann::ordered_json shards = nlohmann::ordered_json::array();
+    for (const ShardRun& run : report.shardRuns) {
+      shards.push_back(
+          {{"shard", shardText(run.shard)}, {"from", run.source}, {"seconds", run.seconds}});
+    }
+    j["shards"] = shards;
+  }
+  nlohmann::ordered_json missing = nlohmann::ordered_json::array();
+  for (const Shard& shard : report.missingShards) {
+    missing.push_back(shardText(shard));
+  }
+  j["missing_shards"] = missing;
   j["filter"] = report.filter;
+  j["filtered_subnets"] = report.filtered;
   j["baselines"] = report.baselinePath.string();
+  j["update_baselines"] = report.updatingBaselines;
   j["pass"] = report.passed();
   j["seconds"] = report.seconds;
   j["summary"] = {{"subnets", report.results.size()},
                   {"passed", report.results.size() - report.failed()},
                   {"failed", report.failed()},
                   {"errors", report.errors()},
+                  {"not_run", report.notRun()},
                   {"regressions", report.count(CycleVerdict::Regression)},
                   {"improvements", report.count(CycleVerdict::Improvement)},
                   {"within_tolerance", report.count(CycleVerdict::Within)}};
@@ -225,16 +300,19 @@ std::string benchJson(const BenchReport& report) {
   for (const SubnetResult& r : report.results) {
     nlohmann::ordered_json s;
     s["name"] = r.entry.name;
+    s["index"] = r.suiteIndex;
+    s["location"] = r.entry.location;
     s["graph"] = r.entry.graph.string();
     s["pass"] = r.passed();
     s["failures"] = r.failures;
     s["error"] = r.error;
     s["seconds"] = r.seconds;
+    s["min_cosine"] = r.entry.minCosine;
+    s["cycle_tolerance"] = r.entry.cycleTolerance;
     if (r.error.empty()) {
       s["bit_exact"] = r.bitExact();
       s["first_mismatch"] = r.job.firstMismatch;
       s["cosine"] = r.job.outputCosine;
-      s["min_cosine"] = r.entry.minCosine;
       s["baseline_cosine"] =
           r.baselineCosine ? nlohmann::json(*r.baselineCosine) : nlohmann::json();
       s["cycles"] = r.job.totalCycles;
@@ -242,7 +320,6 @@ std::string benchJson(const BenchReport& report) {
       s["baseline_cycles"] = compared ? nlohmann::json(r.cycleCheck.baseline) : nlohmann::json();
       s["cycle_change"] = compared ? nlohmann::json(r.cycleCheck.change) : nlohmann::json();
       s["cycle_verdict"] = cycleVerdictName(r.cycleCheck.verdict);
-      s["cycle_tolerance"] = r.entry.cycleTolerance;
       s["macs"] = r.job.totalMacs;
       s["mac_utilization"] = r.job.macUtilization;
       s["ddr_bytes"] = r.job.ddrBytes;
@@ -270,12 +347,20 @@ std::string benchHtml(const BenchReport& report) {
   std::string html =
       htmlReportHead("npu bench: " + report.suite, "details{margin:4px 0}summary{cursor:pointer}");
   html += fmt::format("<h1>npu bench: {}</h1>\n", escapeMarkup(report.suite));
+  if (!report.missingShards.empty()) {
+    html += fmt::format("<h2 class='fail'>{}</h2>\n", escapeMarkup(missingShardsText(report)));
+  }
   html += fmt::format("<p class='{}'>{}</p>\n<p>{}</p>\n", report.passed() ? "pass" : "fail",
-                      report.passed() ? "PASS" : "FAIL", escapeMarkup(benchSummaryLine(report)));
+                      verdictWord(report), escapeMarkup(benchSummaryLine(report)));
   html += fmt::format(
-      "<p>Suite <code>{}</code>, baselines <code>{}</code>{}.</p>\n",
+      "<p>Suite <code>{}</code>, baselines <code>{}</code>{}{}. Tools: {}.</p>\n",
       escapeMarkup(report.suitePath.string()), escapeMarkup(report.baselinePath.string()),
-      report.filter.empty() ? "" : ", filter <code>" + escapeMarkup(report.filter) + "</code>");
+      report.updatingBaselines ? " (updating them)" : "",
+      report.filter.empty() ? "" : ", filter <code>" + escapeMarkup(report.filter) + "</code>",
+      escapeMarkup(report.toolVersion));
+  if (report.merged()) {
+    html += fmt::format("<p>Shards: {}.</p>\n", escapeMarkup(shardRunsText(report)));
+  }
 
   std::vector<ChartBar> cycles;
   std::vector<ChartBar> utilization;
@@ -362,6 +447,13 @@ std::string benchHtml(const BenchReport& report) {
     html += "</table></details>\n";
   }
   return html + "</body></html>\n";
+}
+
+void writeBenchReports(const std::filesystem::path& dir, const BenchReport& report) {
+  writeTextFile(dir / "bench.md", benchMarkdown(report));
+  writeTextFile(dir / "bench.html", benchHtml(report));
+  writeTextFile(dir / "junit.xml", benchJunitXml(report));
+  writeTextFile(dir / "bench.json", benchJson(report));
 }
 
 }  // namespace npu::bench

@@ -14,6 +14,7 @@
 #include "npu/compiler/frontend/import.h"
 #include "npu/runtime/cosim.h"
 #include "npu/runtime/run_model.h"
+#include "npu/subnet_bench/tool_version.h"
 #include "npu/support/error.h"
 
 namespace npu::bench {
@@ -150,8 +151,12 @@ BenchReport runBench(const BenchSuite& suite, const std::vector<std::size_t>& se
   BenchReport report;
   report.suite = suite.name;
   report.suitePath = suite.path;
+  report.suiteDigest = suite.digest;
   report.mode = std::string(runtime::engineName(options.engine));
   report.rtl = options.rtl;
+  report.updatingBaselines = options.updatingBaselines;
+  report.toolVersion = std::string(toolVersion());
+  report.filtered = selected.size();
   report.results.resize(selected.size());
 
   // Workers take the next subnet from a shared counter; results land in their own slot.
@@ -161,6 +166,7 @@ BenchReport runBench(const BenchSuite& suite, const std::vector<std::size_t>& se
   auto work = [&] {
     for (std::size_t k = next++; k < selected.size(); k = next++) {
       report.results[k] = runSubnet(suite.subnets.at(selected[k]), baselines, options);
+      report.results[k].suiteIndex = selected[k];
       const std::lock_guard<std::mutex> lock(progressMutex);
       ++done;
       if (progress) {
@@ -181,17 +187,23 @@ BenchReport runBench(const BenchSuite& suite, const std::vector<std::size_t>& se
   return report;
 }
 
-std::size_t updateBaselines(Baselines& baselines, const BenchReport& report) {
-  std::size_t written = 0;
+std::map<std::string, BaselineEntry> baselineEntries(const BenchReport& report) {
+  std::map<std::string, BaselineEntry> entries;
   for (const SubnetResult& r : report.results) {
-    if (!r.passed()) {
-      continue;
+    if (r.passed()) {
+      entries[r.entry.name] = {r.job.totalCycles, r.job.totalMacs, r.job.macUtilization,
+                               r.job.outputCosine};
     }
-    baselines.subnets[r.entry.name] = {r.job.totalCycles, r.job.totalMacs, r.job.macUtilization,
-                                       r.job.outputCosine};
-    ++written;
   }
-  return written;
+  return entries;
+}
+
+std::size_t updateBaselines(Baselines& baselines, const BenchReport& report) {
+  const std::map<std::string, BaselineEntry> entries = baselineEntries(report);
+  for (const auto& [name, entry] : entries) {
+    baselines.subnets[name] = entry;
+  }
+  return entries.size();
 }
 
 }  // namespace npu::bench

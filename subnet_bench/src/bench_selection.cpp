@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <regex>
 
@@ -27,6 +28,43 @@ Shard parseShard(std::string_view text) {
 
 std::string shardText(const Shard& shard) {
   return fmt::format("{}/{}", shard.index, shard.count);
+}
+
+std::vector<Shard> missingShards(const std::vector<std::pair<Shard, std::string>>& shards) {
+  if (shards.empty()) {
+    return {};
+  }
+  const auto& [first, firstSource] = shards.front();
+  std::vector<const std::string*> seen(first.count, nullptr);
+  for (const auto& [shard, source] : shards) {
+    if (shard.count != first.count) {
+      fail("{}: shard {} is of a split into {}, but {} is shard {} of a split into {}", source,
+           shardText(shard), shard.count, firstSource, shardText(first), first.count);
+    }
+    if (seen[shard.index - 1] != nullptr) {
+      fail("{}: shard {} given twice (also {})", source, shardText(shard), *seen[shard.index - 1]);
+    }
+    seen[shard.index - 1] = &source;
+  }
+  std::vector<Shard> missing;
+  for (std::size_t i = 0; i < first.count; ++i) {
+    if (seen[i] == nullptr) {
+      missing.push_back({i + 1, first.count});
+    }
+  }
+  return missing;
+}
+
+std::string shardListText(const std::vector<Shard>& shards) {
+  std::string text = shards.size() == 1 ? "shard " : "shards ";
+  const std::size_t shown = std::min<std::size_t>(shards.size(), 10);
+  for (std::size_t i = 0; i < shown; ++i) {
+    text += (i > 0 ? ", " : "") + shardText(shards[i]);
+  }
+  if (shown < shards.size()) {
+    text += fmt::format(" and {} more", shards.size() - shown);
+  }
+  return text;
 }
 
 std::vector<std::size_t> selectSubnets(const BenchSuite& suite, const std::string& filter,

@@ -258,9 +258,19 @@ BenchSuite parseSuite(std::string_view text, const std::string& source,
 }
 
 BenchSuite loadSuite(const std::filesystem::path& path) {
-  BenchSuite suite = parseSuite(readTextFile(path), path.string(), path.parent_path());
+  const std::string text = readTextFile(path);
+  BenchSuite suite = parseSuite(text, path.string(), path.parent_path());
   suite.path = path;
+  suite.digest = textDigest(text);
   return suite;
+}
+
+std::string textDigest(std::string_view text) {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (const char ch : text) {
+    hash = (hash ^ static_cast<unsigned char>(ch)) * 0x100000001b3ULL;
+  }
+  return fmt::format("{:016x}", hash);
 }
 
 std::filesystem::path defaultSuitePath() {

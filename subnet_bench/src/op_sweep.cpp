@@ -51,11 +51,17 @@ OpCase sweepCase(const std::optional<OpFamily>& family, std::uint64_t seed, std:
   return randomCase(sweepKind(f, caseSeed >> 11), caseSeed, generator);
 }
 
+std::uint64_t shardCases(std::uint64_t count, const Shard& shard) {
+  const std::uint64_t first = shard.index - 1;
+  return first >= count ? 0 : (count - first + shard.count - 1) / shard.count;
+}
+
 SweepReport runSweep(const SweepOptions& options, const SweepProgress& progress) {
   SweepReport report;
   std::uint64_t repros = 0;
+  std::uint64_t done = 0;
   const auto start = std::chrono::steady_clock::now();
-  for (std::uint64_t i = 0; i < options.count; ++i) {
+  for (std::uint64_t i = options.shard.index - 1; i < options.count; i += options.shard.count) {
     const OpCase opCase = sweepCase(options.family, options.seed, i, options.generator);
     CaseResult result = checkCase(opCase, options.check);
     SweepCounts& counts = report.counts[opCase.kind];
@@ -88,7 +94,10 @@ SweepReport runSweep(const SweepOptions& options, const SweepProgress& progress)
           repro.failure =
               fmt::format("{}: {}", failure.shrunk->result.kind, failure.shrunk->result.message);
           std::filesystem::create_directories(options.outDir);
-          failure.repro = options.outDir / fmt::format("{}-{}.yaml", opKindName(opCase.kind), i);
+          failure.repro =
+              options.outDir / fmt::format("{}-s{}-{}-{}.yaml",
+                                           options.family ? opFamilyName(*options.family) : "all",
+                                           options.seed, i, opKindName(opCase.kind));
           writeRepro(failure.repro, repro);
         }
         report.failures.push_back(std::move(failure));
@@ -98,7 +107,7 @@ SweepReport runSweep(const SweepOptions& options, const SweepProgress& progress)
     if (progress) {
       report.seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      progress(i + 1, report);
+      progress(++done, report);
     }
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -107,14 +116,17 @@ SweepReport runSweep(const SweepOptions& options, const SweepProgress& progress)
 
 std::string formatSweepSummary(const SweepReport& report, const SweepOptions& options) {
   const SweepCounts all = report.total();
-  std::string text =
-      fmt::format("opcheck {}: {} cases, seed {}, hw {}, {} engine{}, {:.1f} s\n",
-                  options.family ? opFamilyName(*options.family) : "all", all.total(), options.seed,
-                  options.check.hw.name, engineName(options.check.engine),
-                  options.check.bug == InjectedBug::None
-                      ? ""
-                      : fmt::format(", injected bug {}", bugName(options.check.bug)),
-                  report.seconds);
+  std::string text = fmt::format(
+      "opcheck {}: {} cases{}, seed {}, hw {}, {} engine{}, {:.1f} s\n",
+      options.family ? opFamilyName(*options.family) : "all", all.total(),
+      options.shard.count > 1
+          ? fmt::format(" (shard {} of a {}-case sweep)", shardText(options.shard), options.count)
+          : "",
+      options.seed, options.check.hw.name, engineName(options.check.engine),
+      options.check.bug == InjectedBug::None
+          ? ""
+          : fmt::format(", injected bug {}", bugName(options.check.bug)),
+      report.seconds);
   text += fmt::format("  {:<14} {:>9} {:>7} {:>12}\n", "op", "pass", "fail", "unsupported");
   for (const auto& [kind, c] : report.counts) {
     text += fmt::format("  {:<14} {:>9} {:>7} {:>12}\n", opKindName(kind), c.pass, c.fail,

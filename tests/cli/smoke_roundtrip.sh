@@ -7,4 +7,4 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$npu" disasm "$tmp/p.npub" > "$tmp/out.s"
 sed -e 's/[;#].*$//' -e 's/[[:space:]]*$//' -e '/^$/d' "$src/examples/asm/smoke.s" > "$tmp/expected.s"
 diff -u "$tmp/expected.s" "$tmp/out.s"
-"$npu" --version | grep -Eq '^npu [0-9]+\.[0-9]+\.[0-9]+$'
+"$npu" --version | grep -Eq '^npu [0-9]+\.[0-9]+\.[0-9]+ \((git [0-9a-f]+(-dirty)?|unknown commit)\)$'

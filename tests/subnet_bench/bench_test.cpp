@@ -1,5 +1,7 @@
 // Subnetwork benchmark units: suite files (and the exact error of each bad one), sharding,
-// baseline files and the cycle comparison, the verdict of a result, and well-formed reports.
+// baseline files and the cycle comparison, the verdict of a result, well-formed reports, reports
+// read back and shards merged.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,15 +10,19 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "npu/subnet_bench/bench_baseline.h"
 #include "npu/subnet_bench/bench_junit.h"
+#include "npu/subnet_bench/bench_merge.h"
 #include "npu/subnet_bench/bench_report.h"
 #include "npu/subnet_bench/bench_runner.h"
 #include "npu/subnet_bench/bench_selection.h"
 #include "npu/subnet_bench/bench_suite.h"
+#include "npu/subnet_bench/tool_version.h"
 #include "npu/support/error.h"
+#include "npu/support/file_io.h"
 
 namespace npu::bench {
 namespace {
@@ -439,6 +445,183 @@ TEST(BenchReport, JsonMarkdownAndHtml) {
   EXPECT_NE(table.find("FAIL slow<&>\"': cycles: 1100 vs baseline 1000"), std::string::npos)
       << table;
   EXPECT_NE(table.find("2 failed (1 errors)"), std::string::npos) << table;
+}
+
+/// A report with every kind of row: layers, RTL, no baseline, an improvement, a failure, an error.
+BenchReport richReport() {
+  BenchReport report = sampleReport();
+  report.shard = {1, 1};
+  report.toolVersion = std::string(toolVersion());
+  report.suiteDigest = "0123456789abcdef";
+  report.filter = "o|k";
+  report.rtl = true;
+  report.results.push_back(result("fast", 900, 1000));
+  report.results.push_back(result("new", 777, 0));
+  report.results.back().cycleCheck = compareCycles(777, std::nullopt, 0.02);
+  report.results[0].baselineCosine = 0.99912345678;
+  report.results[0].rtl = RtlCheck{true, -3, 997, ""};
+  report.results[1].rtl = RtlCheck{false, 12, 1112, "NPU segment 0: differs | at 0x40"};
+  judge(report.results[1], false);
+  runtime::LayerRow npuRow{"conv1", "Conv",          "npu", 0,    4096,   700,
+                           650,     0.1234567890123, 8192,  0.97, 512.25, 0.999912};
+  runtime::LayerRow hostRow{"softmax", "Softmax", "host", 1, 0, 33, 0, 0.0, 0, 1.0, 0.0, {}};
+  report.results[0].job.layers = {npuRow, hostRow};
+  for (std::size_t i = 0; i < report.results.size(); ++i) {
+    report.results[i].suiteIndex = 2 * i + 1;
+    report.results[i].seconds = 0.25 * static_cast<double>(i);
+  }
+  report.filtered = report.results.size();
+  report.seconds = 3.5;
+  return report;
+}
+
+std::vector<std::string> renderings(const BenchReport& report) {
+  return {benchMarkdown(report), benchJson(report), benchHtml(report), benchJunitXml(report),
+          formatBenchTable(report)};
+}
+
+TEST(BenchMerge, ReportsReadBackIdentically) {
+  const BenchReport report = richReport();
+  const fs::path dir = fs::path(testing::TempDir()) / "bench-read-back";
+  fs::remove_all(dir);
+  createDirectories(dir);
+  writeBenchReports(dir, report);
+  const BenchReport back = readBenchOutput(dir);
+  const std::vector<std::string> expected = renderings(report);
+  const std::vector<std::string> actual = renderings(back);
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(actual[i], expected[i]) << "rendering " << i;
+  }
+  fs::remove_all(dir);
+}
+
+TEST(BenchMerge, ShardsMergeIntoTheWholeRun) {
+  BenchReport whole = richReport();
+  for (SubnetResult& r : whole.results) {
+    r.seconds = 0.0;
+  }
+  whole.seconds = 0.0;
+  // Shard k takes the k-th, (k+3)-th, ... of the results, as selectSubnets splits.
+  std::vector<BenchReport> shards;
+  std::vector<std::string> sources;
+  for (std::size_t k : {3U, 1U, 2U}) {
+    BenchReport shard = whole;
+    shard.shard = {k, 3};
+    shard.results.clear();
+    for (std::size_t i = k - 1; i < whole.results.size(); i += 3) {
+      shard.results.push_back(whole.results[i]);
+    }
+    shards.push_back(shard);
+    sources.push_back(fmt::format("shard{}", k));
+  }
+  const BenchReport merged = mergeBenchReports(shards, sources, false);
+  ASSERT_EQ(merged.shardRuns.size(), 3U);
+  EXPECT_EQ(merged.shardRuns[0].source, "shard1");
+  EXPECT_TRUE(merged.missingShards.empty());
+  nlohmann::json a = nlohmann::json::parse(benchJson(whole));
+  nlohmann::json b = nlohmann::json::parse(benchJson(merged));
+  EXPECT_EQ(b["shard"], "merged");
+  b.erase("shards");
+  b["shard"] = a["shard"];
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(benchJunitXml(merged),
+            benchJunitXml(whole).replace(benchJunitXml(whole).find("value=\"1/1\""), 11,
+                                         "value=\"merged\""));
+
+  // Missing shards: refused, or (allowed) listed.
+  const std::vector<BenchReport> two(shards.begin(), shards.begin() + 2);
+  const std::vector<std::string> twoSources(sources.begin(), sources.begin() + 2);
+  try {
+    mergeBenchReports(two, twoSources, false);
+    ADD_FAILURE() << "a missing shard was not refused";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "shard 2/3 missing (of 3; give every shard's folder, or --allow-partial)");
+  }
+  const BenchReport partial = mergeBenchReports(two, twoSources, true);
+  EXPECT_FALSE(partial.passed());
+  EXPECT_EQ(partial.notRun(), 2U);
+  EXPECT_EQ(missingShardsText(partial), "PARTIAL: shard 2/3 missing; 2 of 5 subnets were not run");
+  const std::string xml = benchJunitXml(partial);
+  EXPECT_EQ(xmlProblem(xml), "") << xml;
+  EXPECT_NE(xml.find("name=\"missing shard 2/3\""), std::string::npos) << xml;
+
+  // Shards of another run, named by their folder.
+  shards[2].hardware = "npu-l";
+  try {
+    mergeBenchReports(shards, sources, false);
+    ADD_FAILURE() << "shards of other hardware were merged";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "shard2: hardware 'npu-l' differs from 'npu-s' of shard3 (shards of different "
+                 "runs)");
+  }
+}
+
+TEST(BenchSelection, MissingShardsOfASplit) {
+  using Named = std::vector<std::pair<Shard, std::string>>;
+  EXPECT_TRUE(missingShards(Named{{{1, 2}, "a"}, {{2, 2}, "b"}}).empty());
+  const std::vector<Shard> missing = missingShards(Named{{{4, 8}, "a"}, {{1, 8}, "b"}});
+  ASSERT_EQ(missing.size(), 6U);
+  EXPECT_EQ(shardListText(missing), "shards 2/8, 3/8, 5/8, 6/8, 7/8, 8/8");
+  std::vector<Shard> many;
+  for (std::size_t i = 1; i <= 12; ++i) {
+    many.push_back({i, 12});
+  }
+  EXPECT_EQ(shardListText(many),
+            "shards 1/12, 2/12, 3/12, 4/12, 5/12, 6/12, 7/12, 8/12, 9/12, 10/12 and 2 more");
+  EXPECT_THROW(
+      {
+        try {
+          missingShards(Named{{{1, 2}, "a"}, {{1, 2}, "b"}});
+        } catch (const Error& e) {
+          EXPECT_STREQ(e.what(), "b: shard 1/2 given twice (also a)");
+          throw;
+        }
+      },
+      Error);
+  EXPECT_THROW(
+      {
+        try {
+          missingShards(Named{{{1, 2}, "a"}, {{3, 4}, "b"}});
+        } catch (const Error& e) {
+          EXPECT_STREQ(e.what(),
+                       "b: shard 3/4 is of a split into 4, but a is shard 1/2 of a split into 2");
+          throw;
+        }
+      },
+      Error);
+}
+
+TEST(BenchBaseline, ConcurrentUpdatesFromThreadsKeepEveryEntry) {
+  const fs::path dir = fs::path(testing::TempDir()) / "baseline-threads";
+  fs::remove_all(dir);
+  const fs::path file = dir / "npu-s.yaml";
+  std::vector<std::thread> writers;
+  for (int t = 0; t < 8; ++t) {
+    writers.emplace_back([&, t] {
+      for (int k = 0; k < 10; ++k) {
+        const std::uint64_t cycles = static_cast<std::uint64_t>(100 * t + k + 1);
+        updateBaselineFile(file, "npu-s", {{fmt::format("s{}_{}", t, k), {cycles, 1, 0.5, 0.9}}});
+      }
+    });
+  }
+  for (std::thread& w : writers) {
+    w.join();
+  }
+  const Baselines written = loadBaselines(file);
+  EXPECT_EQ(written.subnets.size(), 80U);
+  EXPECT_EQ(written.subnets.at("s7_9").cycles, 710U);
+  try {
+    updateBaselineFile(file, "npu-l", {});
+    ADD_FAILURE() << "baselines of other hardware were updated";
+  } catch (const Error& e) {
+    EXPECT_EQ(
+        std::string(e.what()),
+        file.string() +
+            ": the baselines are for hardware 'npu-s', not 'npu-l' (give --baseline or --hw)");
+  }
+  fs::remove_all(dir);
 }
 
 }  // namespace

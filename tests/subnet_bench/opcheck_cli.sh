@@ -55,4 +55,8 @@ EXPECTED_RC=2 expect_error "npu: error: opcheck: name an OP (conv, eltwise, pool
   "$npu" opcheck
 EXPECTED_RC=2 expect_error "npu: error: opcheck: give either OP or --repro, not both" -- \
   "$npu" opcheck conv --repro bad.yaml
+EXPECTED_RC=2 expect_error "npu: error: opcheck: --shard and --report are for sweeps, not --repro" -- \
+  "$npu" opcheck --repro bad.yaml --shard 1/2
+EXPECTED_RC=3 expect_error "npu: error: --shard: '0/2' is not i/n with 1 <= i <= n (e.g. 2/4, the second of four shards)" -- \
+  "$npu" opcheck conv --shard 0/2
 exit $status

@@ -416,6 +416,46 @@ TEST(OpcheckSweep, EltwiseMixesInPerChannelOperands) {
   }
 }
 
+TEST(OpcheckSweep, ShardsRunTheSweepsCasesOnce) {
+  EXPECT_EQ(shardCases(10, {1, 3}), 4U);
+  EXPECT_EQ(shardCases(10, {3, 3}), 3U);
+  EXPECT_EQ(shardCases(2, {3, 3}), 0U);
+  // With a bug planted, so that the failing cases identify the cases each shard ran.
+  SweepOptions options;
+  options.family = OpFamily::Conv;
+  options.count = 31;
+  options.seed = 5;
+  options.check.hw = preset("npu-s");
+  options.check.bug = InjectedBug::ConvClipHigh;
+  options.generator.fieldLimits = false;
+  options.maxRepros = 0;
+  const SweepReport whole = runSweep(options);
+  ASSERT_GT(whole.failures.size(), 2U);
+  std::vector<std::uint64_t> failing;
+  SweepCounts sum;
+  for (std::size_t i = 1; i <= 4; ++i) {
+    options.shard = {i, 4};
+    const SweepReport part = runSweep(options);
+    EXPECT_EQ(part.total().total(), shardCases(31, options.shard));
+    for (const SweepFailure& f : part.failures) {
+      EXPECT_EQ(f.index % 4, i - 1) << "case " << f.index << " ran in shard " << i;
+      failing.push_back(f.index);
+    }
+    sum.pass += part.total().pass;
+    sum.fail += part.total().fail;
+    sum.unsupported += part.total().unsupported;
+  }
+  std::sort(failing.begin(), failing.end());
+  std::vector<std::uint64_t> expected;
+  for (const SweepFailure& f : whole.failures) {
+    expected.push_back(f.index);
+  }
+  EXPECT_EQ(failing, expected);
+  EXPECT_EQ(sum.pass, whole.total().pass);
+  EXPECT_EQ(sum.fail, whole.total().fail);
+  EXPECT_EQ(sum.unsupported, whole.total().unsupported);
+}
+
 struct BugCase {
   InjectedBug bug;
   std::optional<OpFamily> family;

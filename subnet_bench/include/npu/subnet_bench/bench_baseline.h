@@ -38,6 +38,17 @@ Baselines loadBaselines(const std::filesystem::path& path);
 /// The YAML text of `baselines` (a header comment, then one flow map per subnet).
 std::string baselinesYaml(const Baselines& baselines);
 
+/// Writes `entries` into the baseline file at `path` and keeps every other entry it holds, so
+/// that any number of concurrent writers (the tasks of a job array, on one machine or on several
+/// sharing the file over NFS) end with every entry written. Under an exclusive POSIX (fcntl)
+/// record lock on `<path>.lock`, held across the whole update, the file is read afresh (a missing
+/// file starts empty for `hardware`), its hardware checked, the entries replaced, and the result
+/// written to a temporary file, synced and renamed over `path`. Returns the file as written.
+/// Throws Error naming the file when it is for other hardware, cannot be parsed, or cannot be
+/// locked (a file system without working locks: docs/bench.md).
+Baselines updateBaselineFile(const std::filesystem::path& path, const std::string& hardware,
+                             const std::map<std::string, BaselineEntry>& entries);
+
 /// How a run's cycles compare with the baseline.
 enum class CycleVerdict : std::uint8_t {
   NoBaseline,   ///< nothing to compare with

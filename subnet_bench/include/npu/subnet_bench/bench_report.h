@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <string>
 
 #include "npu/subnet_bench/bench_runner.h"
@@ -25,10 +26,21 @@ std::string formatBenchTable(const BenchReport& report);
 /// "bench default on npu-s (timed): 10 subnets, 10 passed, 0 failed; ...".
 std::string benchSummaryLine(const BenchReport& report);
 
+/// Of a partial merge: "PARTIAL: shard 3/8 missing; 2 of 15 subnets were not run"; else "".
+std::string missingShardsText(const BenchReport& report);
+
+/// The format version of bench.json ("format"), raised when a merge could no longer read older
+/// files back.
+inline constexpr int kBenchJsonFormat = 1;
+
 std::string benchMarkdown(const BenchReport& report);
 std::string benchJson(const BenchReport& report);
 /// One HTML file, no external resources: inline SVG charts of cycles, MAC utilization and the
 /// change against the baseline per subnet, the table, and each subnet's layers.
 std::string benchHtml(const BenchReport& report);
+
+/// Writes bench.md, bench.html, junit.xml and bench.json (bench_junit.h) into `dir`, each through
+/// a temporary file and a rename.
+void writeBenchReports(const std::filesystem::path& dir, const BenchReport& report);
 
 }  // namespace npu::bench

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,6 +47,8 @@ struct RtlCheck {
 /// What one subnet did.
 struct SubnetResult {
   SubnetEntry entry;
+  /// The entry's position in the suite (a merge puts shards' results back in suite order).
+  std::size_t suiteIndex = 0;
   /// Set when the subnet could not run to a verdict (bad graph, shape mismatch, simulator
   /// fault): the error's message.
   std::string error;
@@ -66,23 +69,49 @@ struct SubnetResult {
   [[nodiscard]] bool bitExact() const { return job.pass(); }
 };
 
+/// One shard of a merged report: which it was, where it was read from, how long it took.
+struct ShardRun {
+  Shard shard;
+  std::string source;
+  double seconds = 0.0;
+};
+
 struct BenchReport {
   std::string suite;
   std::filesystem::path suitePath;
+  /// A digest of the suite file's text (BenchSuite::digest): shards of one run read one suite.
+  std::string suiteDigest;
   std::string hardware;
   std::string mode;
   bool rtl = false;
   Shard shard;
   std::string filter;
+  /// Subnets the filter takes from the suite, all shards together.
+  std::size_t filtered = 0;
   std::filesystem::path baselinePath;
+  /// The run was accepting new baselines: cycle regressions are reported, not failures.
+  bool updatingBaselines = false;
+  /// The tools that ran it (npu::toolVersion()).
+  std::string toolVersion;
   /// In suite order.
   std::vector<SubnetResult> results;
+  /// Wall time; of a merged report, the shards' times added up.
   double seconds = 0.0;
+  /// Set by a merge (bench_merge.h): the shards merged, in shard order, and those missing
+  /// (`--allow-partial`); empty for the report of one run.
+  std::vector<ShardRun> shardRuns;
+  std::vector<Shard> missingShards;
 
   [[nodiscard]] std::size_t failed() const;
   [[nodiscard]] std::size_t errors() const;
   [[nodiscard]] std::size_t count(CycleVerdict verdict) const;
-  [[nodiscard]] bool passed() const { return failed() == 0; }
+  [[nodiscard]] bool merged() const { return !shardRuns.empty(); }
+  /// Subnets of the filtered suite that no merged shard ran (missing shards).
+  [[nodiscard]] std::size_t notRun() const {
+    return filtered > results.size() ? filtered - results.size() : 0;
+  }
+  /// No subnet failed and no shard is missing.
+  [[nodiscard]] bool passed() const { return failed() == 0 && missingShards.empty(); }
 };
 
 /// Called as each subnet finishes (from the worker threads, serialised).
@@ -105,6 +134,10 @@ BenchReport runBench(const BenchSuite& suite, const std::vector<std::size_t>& se
 /// and the cycle comparison: a bit mismatch, a cosine below the threshold, a cycle regression
 /// past the tolerance (unless `updatingBaselines`), an RTL difference, an error.
 void judge(SubnetResult& result, bool updatingBaselines);
+
+/// The new baseline entries of a run: the figures of every passing result (failing subnets keep
+/// their old entries).
+std::map<std::string, BaselineEntry> baselineEntries(const BenchReport& report);
 
 /// `baselines` with the entries of the passing results replaced by their new figures (failing
 /// subnets keep their old entries); returns how many entries were written.

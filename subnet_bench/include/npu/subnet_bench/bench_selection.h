@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "npu/subnet_bench/bench_suite.h"
@@ -22,6 +23,14 @@ Shard parseShard(std::string_view text);
 
 /// "2/4".
 std::string shardText(const Shard& shard);
+
+/// The shards of one split, each with the folder (or file) it was read from: throws Error, one
+/// line naming the culprit, when one is of a split into another number of shards or is given
+/// twice; returns the shards of the split that are not there, in order.
+std::vector<Shard> missingShards(const std::vector<std::pair<Shard, std::string>>& shards);
+
+/// "shard 3/8" or "shards 3/8, 5/8" (the first ten, then "and N more").
+std::string shardListText(const std::vector<Shard>& shards);
 
 /// Indices into suite.subnets, in suite order: the subnets whose name `filter` matches
 /// (ECMAScript regex, searched anywhere in the name; empty matches all), then of those the k-th

@@ -41,7 +41,13 @@ struct BenchSuite {
   /// `../baselines` relative to the suite file).
   std::filesystem::path baselineDir;
   std::vector<SubnetEntry> subnets;
+  /// 16 hex digits of a 64-bit FNV-1a hash of the file's text, recorded in every report so that
+  /// a merge refuses shards that read different versions of the suite.
+  std::string digest;
 };
+
+/// 16 hex digits of the 64-bit FNV-1a hash of `text`.
+std::string textDigest(std::string_view text);
 
 /// Parses suite YAML; `source` names it in errors ("<source>:<line>: ..."), `baseDir` resolves
 /// the graph, quant and baselines paths. Rejects unknown keys, missing graphs and inputs,

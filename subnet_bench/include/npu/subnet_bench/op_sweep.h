@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "npu/subnet_bench/bench_selection.h"
 #include "npu/subnet_bench/op_case.h"
 #include "npu/subnet_bench/op_check.h"
 #include "npu/subnet_bench/op_generator.h"
@@ -21,13 +22,19 @@ namespace npu::bench {
 struct SweepOptions {
   /// The family to sweep; nullopt sweeps all of them.
   std::optional<OpFamily> family;
+  /// Cases of the whole sweep: case indices 0 .. count-1.
   std::uint64_t count = 100;
   std::uint64_t seed = 1;
+  /// The part of the sweep this run takes: case k goes to shard k % n + 1, so the shards of one
+  /// sweep are disjoint, together are the sweep, and run exactly the cases it would.
+  Shard shard;
   CheckOptions check;
   GeneratorOptions generator;
   /// Recorded in repro files (a preset name or a path, as given to --hw).
   std::string hwArgument = "npu-s";
-  /// Where repro files go (created on the first failure).
+  /// Where repro files go (created on the first failure), as
+  /// `<op>-s<seed>-<index>-<kind>.yaml` (op as swept: a family or "all"; index in the sweep), so
+  /// shards and sweeps of other ops or seeds can share the folder.
   std::filesystem::path outDir = "opcheck-repros";
   /// The first failure of each op kind and failure signature is shrunk and written, up to this
   /// many; the others are counted under their signature.
@@ -73,10 +80,13 @@ struct SweepReport {
 OpCase sweepCase(const std::optional<OpFamily>& family, std::uint64_t seed, std::uint64_t index,
                  const GeneratorOptions& generator = {});
 
-/// Called after every case with the cases done so far and the running report.
+/// Called after every case with the cases done so far (of this shard) and the running report.
 using SweepProgress = std::function<void(std::uint64_t done, const SweepReport& report)>;
 
-/// Runs the sweep; failures are shrunk and written to `outDir` as `<kind>-<index>.yaml`.
+/// How many of the sweep's cases `shard` runs.
+std::uint64_t shardCases(std::uint64_t count, const Shard& shard);
+
+/// Runs the sweep (the options' shard of it); failures are shrunk and written to `outDir`.
 SweepReport runSweep(const SweepOptions& options, const SweepProgress& progress = {});
 
 /// The summary table: per op kind pass/fail/unsupported, totals, the lowering paths reached, the
