@@ -136,7 +136,7 @@ std::span<const Stage> backEndStages() {
 
 CompiledModel compileModel(Graph graph, const CompileOptions& options) {
   checkStageNames(options.stages);
-  CalibrationTable given = givenQuantization(graph);  // a QDQ model's, before passes rename
+  CalibrationTable given = givenQuantization(graph);          // a QDQ model's, before passes rename
   runFrontEndPasses(graph, frontEndOptions(options.stages));  // fold, fuse, canonicalise
   for (auto& [name, params] : givenQuantization(graph).tensors) {
     given.tensors.try_emplace(name, params);  // values the passes made, quantization kept

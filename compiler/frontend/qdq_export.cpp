@@ -59,8 +59,7 @@ onnx::TensorProto tensorProto(const std::string& name, const Shape& shape, int t
   return t;
 }
 
-onnx::TensorProto tensorProto(const std::string& name, const Shape& shape,
-                              const TensorData& data) {
+onnx::TensorProto tensorProto(const std::string& name, const Shape& shape, const TensorData& data) {
   switch (data.dtype()) {
     case DType::Float32:
       return tensorProto(name, shape, onnx::TensorProto::FLOAT, data.floats());
@@ -252,10 +251,10 @@ class QdqExporter {
     std::vector<std::int8_t> zeros8(static_cast<std::size_t>(m), 0);
     std::string wq =
         addInitializer<std::int8_t>(w.name + "_quantized", w.shape, onnx::TensorProto::INT8, oihw);
-    std::string ws = addInitializer<float>(w.name + "_scale", {m}, onnx::TensorProto::FLOAT,
-                                           q.scales);
-    std::string wz = addInitializer<std::int8_t>(w.name + "_zero_point", {m},
-                                                 onnx::TensorProto::INT8, zeros8);
+    std::string ws =
+        addInitializer<float>(w.name + "_scale", {m}, onnx::TensorProto::FLOAT, q.scales);
+    std::string wz =
+        addInitializer<std::int8_t>(w.name + "_zero_point", {m}, onnx::TensorProto::INT8, zeros8);
     // The DequantizeLinear writes the weight's own name, so a re-import names it alike.
     std::string weight = m_read.contains(w.name) ? unique(w.name + "_dequantized") : w.name;
     m_read.emplace(w.name, weight);

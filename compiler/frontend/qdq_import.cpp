@@ -19,10 +19,20 @@ namespace {
 
 /// The QOperator-form ops (integer kernels with their quantization as inputs).
 constexpr std::string_view kQOperatorOps[] = {
-    "QLinearConv",     "QLinearMatMul",       "ConvInteger",      "MatMulInteger",
-    "QLinearAdd",      "QLinearMul",          "QLinearConcat",    "QLinearSigmoid",
-    "QLinearLeakyRelu", "QLinearAveragePool", "QLinearGlobalAveragePool",
-    "QLinearSoftmax",  "QGemm",               "DynamicQuantizeLinear",
+    "QLinearConv",
+    "QLinearMatMul",
+    "ConvInteger",
+    "MatMulInteger",
+    "QLinearAdd",
+    "QLinearMul",
+    "QLinearConcat",
+    "QLinearSigmoid",
+    "QLinearLeakyRelu",
+    "QLinearAveragePool",
+    "QLinearGlobalAveragePool",
+    "QLinearSoftmax",
+    "QGemm",
+    "DynamicQuantizeLinear",
 };
 
 bool isQOperator(const onnx::NodeProto& node) {
@@ -55,8 +65,12 @@ struct NodeParams {
   std::int64_t axis = -1;
 
   bool perAxis() const { return axis >= 0; }
-  std::int32_t lowest() const { return type == IntType::Int8 ? -128 : type == IntType::UInt8 ? 0 : INT32_MIN; }
-  std::int32_t highest() const { return type == IntType::Int8 ? 127 : type == IntType::UInt8 ? 255 : INT32_MAX; }
+  std::int32_t lowest() const {
+    return type == IntType::Int8 ? -128 : type == IntType::UInt8 ? 0 : INT32_MIN;
+  }
+  std::int32_t highest() const {
+    return type == IntType::Int8 ? 127 : type == IntType::UInt8 ? 255 : INT32_MAX;
+  }
   /// The zero points moved into int8 (uint8 - 128).
   std::vector<std::int32_t> int8ZeroPoints() const {
     std::vector<std::int32_t> zps = zeroPoints;
@@ -141,9 +155,8 @@ class QdqStripper {
     int n = 0;
     for (const onnx::NodeProto& node : m_model.graph().node()) {
       if (isQOperator(node)) {
-        auto [it, fresh] = found.try_emplace(node.op_type(), 0, node.name().empty()
-                                                                     ? fmt::format("#{}", n)
-                                                                     : node.name());
+        auto [it, fresh] = found.try_emplace(
+            node.op_type(), 0, node.name().empty() ? fmt::format("#{}", n) : node.name());
         ++it->second.first;
       }
       ++n;
@@ -349,8 +362,8 @@ class QdqStripper {
              "(quantize them in the model with a QuantizeLinear)",
              where, node.input(0));
       }
-      fail(ErrorKind::Unsupported, "{}: dequantizes the output of '{}' ({}), not a constant",
-           where, m_model.graph().node(producer->second).name(),
+      fail(ErrorKind::Unsupported, "{}: dequantizes the output of '{}' ({}), not a constant", where,
+           m_model.graph().node(producer->second).name(),
            m_model.graph().node(producer->second).op_type());
     }
     NodeParams p = paramsOf(n);
@@ -415,9 +428,10 @@ class QdqStripper {
       }
       NodeParams dp = paramsOf(reader);
       if (!(dp == p)) {
-        fail("{}: the DequantizeLinear '{}' reading it has {}, the QuantizeLinear {}; a Q/DQ "
-             "pair must share its parameters",
-             where, r.name(), formatParams(dp), formatParams(p));
+        fail(
+            "{}: the DequantizeLinear '{}' reading it has {}, the QuantizeLinear {}; a Q/DQ "
+            "pair must share its parameters",
+            where, r.name(), formatParams(dp), formatParams(p));
       }
       dqs.push_back(reader);
     }
@@ -453,9 +467,10 @@ class QdqStripper {
            where, x, p.axis);
     }
     if (auto it = m_out.values.find(x); it != m_out.values.end() && !(it->second == p.toQuant())) {
-      fail("{}: quantizes '{}' with {}, but another QuantizeLinear gives it scale {} zero point "
-           "{}",
-           where, x, formatParams(p), it->second.scales[0], it->second.zeroPoints[0]);
+      fail(
+          "{}: quantizes '{}' with {}, but another QuantizeLinear gives it scale {} zero point "
+          "{}",
+          where, x, formatParams(p), it->second.scales[0], it->second.zeroPoints[0]);
     }
     m_out.values[x] = p.toQuant();
     for (int dq : dqs) {

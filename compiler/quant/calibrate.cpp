@@ -365,10 +365,11 @@ CalibrationResult calibrateWithTable(const Graph& graph, const Partition& partit
   }
   notes.push_back(fmt::format("{}: {} of {} tensors quantized as {} gives them{}", graph.source(),
                               given, names.size(), table.source,
-                              unused == 0 || table.fromModel ? std::string()
-                                          : fmt::format(" ({} of its {} entries name no tensor "
-                                                        "an NPU segment reads or writes)",
-                                                        unused, table.tensors.size())));
+                              unused == 0 || table.fromModel
+                                  ? std::string()
+                                  : fmt::format(" ({} of its {} entries name no tensor "
+                                                "an NPU segment reads or writes)",
+                                                unused, table.tensors.size())));
   return result;
 }
 

@@ -36,7 +36,8 @@ CalibrationTable parseTensorRt(std::string_view text, const std::string& source)
   std::size_t pos = 0;
   while (pos <= text.size()) {
     std::size_t end = text.find('\n', pos);
-    std::string line = trim(text.substr(pos, end == std::string_view::npos ? text.npos : end - pos));
+    std::string line =
+        trim(text.substr(pos, end == std::string_view::npos ? text.npos : end - pos));
     pos = end == std::string_view::npos ? text.size() + 1 : end + 1;
     ++lineNo;
     if (lineNo == 1 || line.empty()) {
@@ -57,8 +58,7 @@ CalibrationTable parseTensorRt(std::string_view text, const std::string& source)
     }
     auto scale = std::bit_cast<float>(bits);
     if (!std::isfinite(scale) || scale <= 0.0F) {
-      fail("{}:{}: tensor '{}': scale {} must be positive and finite", source, lineNo, name,
-           scale);
+      fail("{}:{}: tensor '{}': scale {} must be positive and finite", source, lineNo, name, scale);
     }
     table.tensors[name] = golden::QuantParams{scale, 0};
   }
@@ -82,17 +82,18 @@ golden::QuantParams entryParams(const std::string& name, const json& entry,
   if (!entry.is_object()) {
     fail("{}: expected an object with scale and zero_point (or min and max)", where);
   }
-  static const char* const kKeys[] = {"scale",     "zero_point",   "dtype",    "min",
-                                      "max",       "symmetric",    "range",    "aligned_range",
-                                      "method",    "power_of_two", "abs_p99",  "abs_p99_9",
-                                      "abs_p99_99", "group",       "given"};
+  static const char* const kKeys[] = {"scale",      "zero_point",   "dtype",   "min",
+                                      "max",        "symmetric",    "range",   "aligned_range",
+                                      "method",     "power_of_two", "abs_p99", "abs_p99_9",
+                                      "abs_p99_99", "group",        "given"};
   for (const auto& [key, value] : entry.items()) {
-    if (std::find_if(std::begin(kKeys), std::end(kKeys),
-                     [&](const char* k) { return key == k; }) == std::end(kKeys)) {
-      fail("{}: unknown key '{}' (keys: scale, zero_point, dtype, min, max, symmetric, and the "
-           "informational range, aligned_range, method, power_of_two, abs_p99, abs_p99_9, "
-           "abs_p99_99, group, given)",
-           where, key);
+    if (std::find_if(std::begin(kKeys), std::end(kKeys), [&](const char* k) { return key == k; }) ==
+        std::end(kKeys)) {
+      fail(
+          "{}: unknown key '{}' (keys: scale, zero_point, dtype, min, max, symmetric, and the "
+          "informational range, aligned_range, method, power_of_two, abs_p99, abs_p99_9, "
+          "abs_p99_99, group, given)",
+          where, key);
     }
   }
   bool uint8 = false;
@@ -153,9 +154,10 @@ CalibrationTable parseJson(std::string_view text, const std::string& source) {
     fail("{}: not a valid JSON calibration table: {}", source, e.what());
   }
   if (!doc.is_object() || !doc.contains("tensors") || !doc.at("tensors").is_object()) {
-    fail("{}: a calibration table is a JSON object with a \"tensors\" object (name -> "
-         "{{scale, zero_point}})",
-         source);
+    fail(
+        "{}: a calibration table is a JSON object with a \"tensors\" object (name -> "
+        "{{scale, zero_point}})",
+        source);
   }
   if (doc.contains("format") && doc.at("format") != kFormat) {
     fail("{}: format {} is not \"{}\"", source, doc.at("format").dump(), kFormat);

@@ -179,8 +179,8 @@ class SegmentBuilder {
           // Given parameters that differ across a layout no-op: requantize into the output.
           QOpOrigin requantOrigin;
           requantOrigin.node = n;
-          m_tensorOf.emplace(outValue.index,
-                             requantized(in, out, node, requantOrigin, m_graph.value(outValue).name));
+          m_tensorOf.emplace(outValue.index, requantized(in, out, node, requantOrigin,
+                                                         m_graph.value(outValue).name));
           return;
         }
         m_tensorOf.emplace(outValue.index, in);
@@ -365,23 +365,22 @@ class SegmentBuilder {
     requantOrigin.lut = false;
     requantOrigin.requant = true;
     requantOrigin.weightScales = unit;
-    note(fmt::format("{}: node '{}' ({}): {} has scale {} zero point {} but {} scale {} zero point "
-                     "{}; the NPU moves these bytes unchanged, so the requantizing step '{}' (a "
-                     "1x1 depthwise conv with unit weights) was inserted {} it",
-                     m_graph.source(), node.name, opName(node.op),
-                     where == "before" ? fmt::format("its input '{}'", source.name)
-                                       : std::string("its input"),
-                     static_cast<float>(source.scale), source.zeroPoint,
-                     where == "before" ? "its output" : fmt::format("its output '{}'", target.name),
-                     static_cast<float>(target.scale), target.zeroPoint, op.name, where));
+    note(fmt::format(
+        "{}: node '{}' ({}): {} has scale {} zero point {} but {} scale {} zero point "
+        "{}; the NPU moves these bytes unchanged, so the requantizing step '{}' (a "
+        "1x1 depthwise conv with unit weights) was inserted {} it",
+        m_graph.source(), node.name, opName(node.op),
+        where == "before" ? fmt::format("its input '{}'", source.name) : std::string("its input"),
+        static_cast<float>(source.scale), source.zeroPoint,
+        where == "before" ? "its output" : fmt::format("its output '{}'", target.name),
+        static_cast<float>(target.scale), target.zeroPoint, op.name, where));
     add(std::move(op), requantOrigin);
   }
 
   /// Conv weights, bias, multipliers and output stage from fp32 OIHW weights.
   void emitConv(const Node& node, ValueId x, std::span<const float> weights, const Shape& wShape,
                 std::span<const float> bias, const golden::Conv2dParams& geometry,
-                const FusedActivation& act, QOpOrigin origin,
-                const QuantParams* given = nullptr) {
+                const FusedActivation& act, QOpOrigin origin, const QuantParams* given = nullptr) {
     QConv op;
     op.name = node.name;
     op.input = tensorFor(x);
@@ -396,25 +395,28 @@ class SegmentBuilder {
       bool folded = false;
       givenWeights = quantizeConvWeightsGiven(weights, wShape, bias, in.scale, *given, why, folded);
       if (!givenWeights) {
-        note(fmt::format("{}: node '{}' ({}): the given weight quantization cannot be honoured: "
-                         "{}; the weights were re-quantized symmetric ({})",
-                         m_graph.source(), node.name, opName(node.op), why,
-                         settings.perChannel ? "per channel" : "per tensor"));
+        note(
+            fmt::format("{}: node '{}' ({}): the given weight quantization cannot be honoured: "
+                        "{}; the weights were re-quantized symmetric ({})",
+                        m_graph.source(), node.name, opName(node.op), why,
+                        settings.perChannel ? "per channel" : "per tensor"));
       } else if (folded) {
-        note(fmt::format("{}: node '{}' ({}): the weight zero points are not 0; q - zp fits int8, "
-                         "so they were folded into the int8 weights (exact)",
-                         m_graph.source(), node.name, opName(node.op)));
+        note(
+            fmt::format("{}: node '{}' ({}): the weight zero points are not 0; q - zp fits int8, "
+                        "so they were folded into the int8 weights (exact)",
+                        m_graph.source(), node.name, opName(node.op)));
       }
     } else if (m_weightsGiven && node.op == OpKind::Conv) {
-      note(fmt::format("{}: node '{}' (Conv): no given weight quantization reaches it (a "
-                       "front-end pass rewrote its weights, e.g. folded a BatchNormalization or "
-                       "a per-channel Mul); the weights were quantized by the config",
-                       m_graph.source(), node.name));
+      note(
+          fmt::format("{}: node '{}' (Conv): no given weight quantization reaches it (a "
+                      "front-end pass rewrote its weights, e.g. folded a BatchNormalization or "
+                      "a per-channel Mul); the weights were quantized by the config",
+                      m_graph.source(), node.name));
     }
     const bool honoured = givenWeights.has_value();
-    QuantizedConvWeights q =
-        givenWeights ? std::move(*givenWeights)
-                     : quantizeConvWeights(weights, wShape, bias, in.scale, settings);
+    QuantizedConvWeights q = givenWeights
+                                 ? std::move(*givenWeights)
+                                 : quantizeConvWeights(weights, wShape, bias, in.scale, settings);
     op.weights = std::move(q.weights);
     op.params.strides = geometry.strides;
     op.params.dilations = geometry.dilations;
@@ -437,10 +439,9 @@ class SegmentBuilder {
     origin.weightScales = q.scales;
     origin.weightSqnrDb = q.sqnrDb;
     origin.weightChannelRangeRatio = q.channelRangeRatio;
-    origin.perChannel =
-        honoured ? std::adjacent_find(q.scales.begin(), q.scales.end(), std::not_equal_to<>()) !=
-                       q.scales.end()
-                 : settings.perChannel;
+    origin.perChannel = honoured ? std::adjacent_find(q.scales.begin(), q.scales.end(),
+                                                      std::not_equal_to<>()) != q.scales.end()
+                                 : settings.perChannel;
     add(std::move(op), origin);
   }
 
@@ -554,8 +555,9 @@ class SegmentBuilder {
     params.groups = channels;
     params.inputZeroPoint = source.zeroPoint;
     params.bias.assign(static_cast<std::size_t>(channels), 0);
-    std::vector<float> weightScale(static_cast<std::size_t>(channels),
-                                   static_cast<float>(1.0 / static_cast<double>(kernel[0] * kernel[1])));
+    std::vector<float> weightScale(
+        static_cast<std::size_t>(channels),
+        static_cast<float>(1.0 / static_cast<double>(kernel[0] * kernel[1])));
     params.multipliers = golden::convMultipliers(static_cast<float>(source.scale), weightScale,
                                                  static_cast<float>(target.scale));
     params.output.zeroPoint = target.zeroPoint;
@@ -565,13 +567,14 @@ class SegmentBuilder {
     convOrigin.weightSqnrDb = std::numeric_limits<double>::infinity();
     convOrigin.weightChannelRangeRatio = 1.0;
     convOrigin.weightScales = weightScale;
-    note(fmt::format("{}: node '{}' ({}): its input has scale {} zero point {} but its output '{}' "
-                     "scale {} zero point {}; it runs as a {}x{} depthwise conv with unit weights "
-                     "whose requant goes straight to the output's parameters (one rounding, as "
-                     "the QDQ model)",
-                     m_graph.source(), node.name, opName(node.op), static_cast<float>(source.scale),
-                     source.zeroPoint, target.name, static_cast<float>(target.scale),
-                     target.zeroPoint, kernel[0], kernel[1]));
+    note(
+        fmt::format("{}: node '{}' ({}): its input has scale {} zero point {} but its output '{}' "
+                    "scale {} zero point {}; it runs as a {}x{} depthwise conv with unit weights "
+                    "whose requant goes straight to the output's parameters (one rounding, as "
+                    "the QDQ model)",
+                    m_graph.source(), node.name, opName(node.op), static_cast<float>(source.scale),
+                    source.zeroPoint, target.name, static_cast<float>(target.scale),
+                    target.zeroPoint, kernel[0], kernel[1]));
     add(std::move(op), convOrigin);
     return true;
   }

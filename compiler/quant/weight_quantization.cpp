@@ -6,8 +6,8 @@
 #include <limits>
 #include <optional>
 
-#include "npu/compiler/quant/quant_params.h"
 #include <fmt/format.h>
+#include "npu/compiler/quant/quant_params.h"
 
 #include "npu/support/error.h"
 
@@ -146,12 +146,9 @@ QuantizedConvWeights quantizeConvWeights(std::span<const float> oihw, const Shap
   return out;
 }
 
-std::optional<QuantizedConvWeights> quantizeConvWeightsGiven(std::span<const float> oihw,
-                                                            const Shape& shape,
-                                                            std::span<const float> bias,
-                                                            float inputScale,
-                                                            const QuantParams& given,
-                                                            std::string& why, bool& folded) {
+std::optional<QuantizedConvWeights> quantizeConvWeightsGiven(
+    std::span<const float> oihw, const Shape& shape, std::span<const float> bias, float inputScale,
+    const QuantParams& given, std::string& why, bool& folded) {
   folded = false;
   if (shape.size() != 4 || static_cast<std::int64_t>(oihw.size()) != elementCount(shape)) {
     fail("conv weights of shape {} hold {} values", formatShape(shape), oihw.size());
@@ -165,9 +162,10 @@ std::optional<QuantizedConvWeights> quantizeConvWeightsGiven(std::span<const flo
   }
   const std::size_t count = given.scales.size();
   if (count != 1 && (given.axis != 0 || static_cast<std::int64_t>(count) != m)) {
-    why = fmt::format("the given weight scales are per axis along axis {} ({} of them), not one "
-                      "per output channel ({})",
-                      given.axis, count, m);
+    why = fmt::format(
+        "the given weight scales are per axis along axis {} ({} of them), not one "
+        "per output channel ({})",
+        given.axis, count, m);
     return std::nullopt;
   }
   QuantizedConvWeights out;
@@ -190,16 +188,18 @@ std::optional<QuantizedConvWeights> quantizeConvWeightsGiven(std::span<const flo
           // On the grid: w == float((q - zp) * s) as the front end computed it.
           if (static_cast<float>(q) * s != v &&
               std::fabs(v - q * s) > 1e-6 * std::fabs(static_cast<double>(v)) + 1e-30) {
-            why = fmt::format("the weights are no longer on the given grid (output channel {}: "
-                              "{} is not a multiple of the scale {}); a front-end pass rewrote "
-                              "them",
-                              o, v, s);
+            why = fmt::format(
+                "the weights are no longer on the given grid (output channel {}: "
+                "{} is not a multiple of the scale {}); a front-end pass rewrote "
+                "them",
+                o, v, s);
             return std::nullopt;
           }
           if (q < -128.0 || q > 127.0) {
-            why = fmt::format("the weight zero point {} of output channel {} leaves q - zp = {} "
-                              "outside int8",
-                              zp, o, q);
+            why = fmt::format(
+                "the weight zero point {} of output channel {} leaves q - zp = {} "
+                "outside int8",
+                zp, o, q);
             return std::nullopt;
           }
           out.weights.data[static_cast<std::size_t>(((o * kh + y) * kw + x) * c + i)] =

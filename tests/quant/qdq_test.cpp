@@ -159,9 +159,9 @@ TEST(QdqImport, TheProgramUsesTheGivenScalesZeroPointsAndWeights) {
       const QTensor& in = segment.graph.tensors[conv->input];
       const QTensor& out = segment.graph.tensors[conv->output];
       if (!conv->params.output.lut) {
-        auto expected = golden::convMultipliers(static_cast<float>(in.scale),
-                                                segment.origins[i].weightScales,
-                                                static_cast<float>(out.scale));
+        auto expected =
+            golden::convMultipliers(static_cast<float>(in.scale), segment.origins[i].weightScales,
+                                    static_cast<float>(out.scale));
         ASSERT_EQ(conv->params.multipliers.size(), expected.size());
         for (std::size_t c = 0; c < expected.size(); ++c) {
           EXPECT_EQ(conv->params.multipliers[c].multiplier, expected[c].multiplier);
@@ -244,25 +244,30 @@ TEST(QdqImport, MalformedAndUnsupportedModelsNameTheNode) {
   };
   const std::string dir = qdqModel("x").parent_path().string();
   EXPECT_EQ(errorFor("bad_negative_scale"),
-            dir + "/bad_negative_scale.onnx: node 'conv_w_DQ' (DequantizeLinear): scale "
-                  "'conv_w_scale' holds -0.02 at element 1; scales must be positive and finite");
+            dir +
+                "/bad_negative_scale.onnx: node 'conv_w_DQ' (DequantizeLinear): scale "
+                "'conv_w_scale' holds -0.02 at element 1; scales must be positive and finite");
   EXPECT_EQ(errorFor("bad_per_axis_activation"),
-            dir + "/bad_per_axis_activation.onnx: node 'input_Q' (QuantizeLinear): quantizes "
-                  "activation 'input' per axis (axis 1); the NPU quantizes activations per tensor "
-                  "(one scale and zero point)");
+            dir +
+                "/bad_per_axis_activation.onnx: node 'input_Q' (QuantizeLinear): quantizes "
+                "activation 'input' per axis (axis 1); the NPU quantizes activations per tensor "
+                "(one scale and zero point)");
   EXPECT_EQ(errorFor("bad_pair_mismatch"),
-            dir + "/bad_pair_mismatch.onnx: node 'input_Q' (QuantizeLinear): the "
-                  "DequantizeLinear 'input_DQ' reading it has scale 0.05 zero point 0, the "
-                  "QuantizeLinear scale 0.03 zero point 0; a Q/DQ pair must share its parameters");
+            dir +
+                "/bad_pair_mismatch.onnx: node 'input_Q' (QuantizeLinear): the "
+                "DequantizeLinear 'input_DQ' reading it has scale 0.05 zero point 0, the "
+                "QuantizeLinear scale 0.03 zero point 0; a Q/DQ pair must share its parameters");
   EXPECT_EQ(errorFor("bad_zero_point_type"),
-            dir + "/bad_zero_point_type.onnx: node 'conv_w_DQ' (DequantizeLinear): input "
-                  "'conv_w_quantized' and zero point 'conv_w_zp' have different types");
+            dir +
+                "/bad_zero_point_type.onnx: node 'conv_w_DQ' (DequantizeLinear): input "
+                "'conv_w_quantized' and zero point 'conv_w_zp' have different types");
   EXPECT_EQ(errorFor("bad_qoperator"),
-            dir + "/bad_qoperator.onnx: the model is quantized in the QOperator form, which the "
-                  "compiler does not import: QLinearConv (1 node, first 'qconv'); export it in "
-                  "the QDQ form instead (QuantizeLinear/DequantizeLinear around float ops, e.g. "
-                  "onnxruntime quantize_static with quant_format=QuantFormat.QDQ; "
-                  "docs/quantized-models.md)");
+            dir +
+                "/bad_qoperator.onnx: the model is quantized in the QOperator form, which the "
+                "compiler does not import: QLinearConv (1 node, first 'qconv'); export it in "
+                "the QDQ form instead (QuantizeLinear/DequantizeLinear around float ops, e.g. "
+                "onnxruntime quantize_static with quant_format=QuantFormat.QDQ; "
+                "docs/quantized-models.md)");
 }
 
 // --- QDQ export -------------------------------------------------------------------------------
@@ -324,9 +329,8 @@ TEST(CalibrationTable, ReadsRangesAndTensorRtCaches) {
   EXPECT_FLOAT_EQ(ranges.tensors.at("a").scale, 4.0F / 255.0F);
   EXPECT_EQ(ranges.tensors.at("a").zeroPoint, -128 + 64);
   EXPECT_EQ(ranges.tensors.at("b").zeroPoint, 72);
-  CalibrationTable trt =
-      parseCalibrationTable("TRT-8601-EntropyCalibration2\ninput: 3c010a14\nconv1: 3d000000\n",
-                            "cache.txt");
+  CalibrationTable trt = parseCalibrationTable(
+      "TRT-8601-EntropyCalibration2\ninput: 3c010a14\nconv1: 3d000000\n", "cache.txt");
   EXPECT_EQ(trt.tensors.at("conv1").scale, 0.03125F);
   EXPECT_EQ(trt.tensors.at("conv1").zeroPoint, 0);
   EXPECT_EQ(trt.tensors.size(), 2U);

@@ -48,11 +48,8 @@ QuantizedConvWeights quantizeConvWeights(std::span<const float> oihw, const Shap
 /// longer on the given grid (a front-end pass rewrote them), or a non-zero weight zero point
 /// leaves q - zp outside int8. A zero point whose q - zp fits int8 is folded into the weights
 /// (`folded` set).
-std::optional<QuantizedConvWeights> quantizeConvWeightsGiven(std::span<const float> oihw,
-                                                            const Shape& shape,
-                                                            std::span<const float> bias,
-                                                            float inputScale,
-                                                            const QuantParams& given,
-                                                            std::string& why, bool& folded);
+std::optional<QuantizedConvWeights> quantizeConvWeightsGiven(
+    std::span<const float> oihw, const Shape& shape, std::span<const float> bias, float inputScale,
+    const QuantParams& given, std::string& why, bool& folded);
 
 }  // namespace npu::compiler
