@@ -72,9 +72,11 @@ def _pool_pad(x, a, value):
     return F.pad(x, [begin[1], end[1], begin[0], end[0]], value=value)
 
 
-def run(model, feeds, values=None):
+def run(model, feeds, values=None, overrides=None, seen=None):
     """Every graph output of `model` (an onnx.ModelProto) for `feeds` (name -> np.ndarray), or
-    the values named in `values`."""
+    the values named in `values`. A value named in `overrides` takes that array instead of what
+    its node computes (so each op can be evaluated on another engine's inputs); `seen`, a dict,
+    receives every value."""
     env = {}
     int_types = {}
     for init in model.graph.initializer:
@@ -177,9 +179,64 @@ def run(model, feeds, values=None):
             out = (x - m.reshape(shape)) / torch.sqrt(v.reshape(shape) + eps) * g.reshape(shape) + b.reshape(shape)
         else:
             raise ValueError(f"node '{node.name}': op {op} is not supported by the reference")
+        if overrides and node.output[0] in overrides:
+            out = torch.from_numpy(np.asarray(overrides[node.output[0]], dtype=np.float32))
         env[node.output[0]] = out
+    if seen is not None:
+        seen.update(env)
     names = values if values else [o.name for o in model.graph.output]
     return [env[n].numpy() for n in names]
+
+
+def _dequantized_name(model, value):
+    """The DequantizeLinear output that readers of `value` read in a QDQ model (or None)."""
+    quantized = {n.output[0] for n in model.graph.node if n.op_type == "QuantizeLinear" and n.input[0] == value}
+    for n in model.graph.node:
+        if n.op_type == "DequantizeLinear" and n.input[0] in quantized:
+            return n.output[0]
+    return None
+
+
+def layerwise(model, input_name, shape, samples, directory, out):
+    """Each op on the other engine's int8 inputs; its int8 output against the other engine's."""
+    entries = []
+    with open(f"{directory}/tensors.txt") as f:
+        for line in f:
+            file, name, scale, zp = line.rstrip("\n").split("\t")
+            entries.append((name, np.load(f"{directory}/{file}.npy"), float(scale), int(zp)))
+    lines = []
+    total = exact = within = 0
+    worst = 0
+    with torch.no_grad():
+        for k, sample in enumerate(samples):
+            overrides = {}
+            for name, values, _, _ in entries:
+                dq = _dequantized_name(model, name)
+                if dq is not None and name != input_name:
+                    overrides[dq] = values[k]
+            seen = {}
+            run(model, {input_name: sample.reshape(shape)}, overrides=overrides, seen=seen)
+            for name, values, scale, zp in entries:
+                dq = _dequantized_name(model, name)
+                if dq is None or name == input_name:
+                    continue
+                quantized = [n.output[0] for n in model.graph.node if n.op_type == "DequantizeLinear" and n.output[0] == dq][0]
+                ref_q = None
+                for n in model.graph.node:
+                    if n.op_type == "DequantizeLinear" and n.output[0] == quantized:
+                        ref_q = seen[n.input[0]].numpy().astype(np.int64)
+                ours_q = np.round(values[k] / scale).astype(np.int64) + zp
+                d = np.abs(ref_q.reshape(-1) - ours_q.reshape(-1))
+                total += d.size
+                exact += int((d == 0).sum())
+                within += int((d <= 1).sum())
+                worst = max(worst, int(d.max()))
+    print(f"layerwise: {total} int8 values over {len(samples)} samples, {100.0 * exact / total:.2f}% exact, "
+          f"{100.0 * within / total:.2f}% within 1 LSB, max {worst} LSB")
+    if out:
+        with open(out, "w") as f:
+            f.write(f"{total} {exact} {within} {worst}\n")
+    return 0 if worst <= 1 else 1
 
 
 def main():
@@ -189,6 +246,10 @@ def main():
     parser.add_argument("--count", type=int, default=0, help="at most this many samples")
     parser.add_argument("--out", required=True, help=".npy of the first output per sample")
     parser.add_argument("--value", help="write this value instead of the first graph output")
+    parser.add_argument("--layerwise", help="a directory of another engine's quantized tensors "
+                        "(tensors.txt: 'file name scale zero_point' per line, FILE.npy [count, ...] "
+                        "dequantized): every op runs on its int8 inputs, and each op's int8 output "
+                        "is compared with it; prints the agreement, exits 1 beyond 1 LSB")
     args = parser.parse_args()
     model = onnx.load(args.model)
     inits = {i.name for i in model.graph.initializer}
@@ -199,6 +260,8 @@ def main():
     samples = np.load(args.input).astype(np.float32)
     if args.count:
         samples = samples[: args.count]
+    if args.layerwise:
+        sys.exit(layerwise(model, inputs[0].name, shape, samples, args.layerwise, args.out))
     outputs = []
     with torch.no_grad():
         for sample in samples:

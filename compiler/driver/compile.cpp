@@ -99,6 +99,7 @@ void recordInsertedTensors(QuantizedModel& model) {
       c.alignedRange = c.range;
       c.min = c.range.lo;
       c.max = c.range.hi;
+      c.given = true;  // an inserted step only exists between given parameters
       model.calibration.tensors.emplace(t.name, c);
     }
   }

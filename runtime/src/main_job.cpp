@@ -180,6 +180,20 @@ void describeCompilation(MainJobReport& report, const MainJobOptions& options,
   }
   report.quantizedTensors = model.calibration.tensors.size();
   report.quantizationNotes = model.notes;
+  const auto given = static_cast<std::size_t>(
+      std::count_if(model.calibration.tensors.begin(), model.calibration.tensors.end(),
+                    [](const auto& entry) { return entry.second.given; }));
+  if (given == report.quantizedTensors && given > 0) {
+    report.calibrationSource =
+        "no samples: every tensor's scale and zero point was given (a QDQ "
+        "model or --calib-table)";
+    report.calibrationSamples = 0;
+  } else if (given > 0) {
+    report.calibrationSource = fmt::format(
+        "{}, for the {} of {} tensors whose parameters were not given (a QDQ model or "
+        "--calib-table)",
+        prepared.calibrationSource, report.quantizedTensors - given, report.quantizedTensors);
+  }
   report.activationMethod = std::string(compiler::observerName(model.config.activations.method)) +
                             (model.config.activations.symmetric ? ", symmetric" : ", asymmetric");
   report.weightQuantization =

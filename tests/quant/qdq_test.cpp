@@ -296,6 +296,76 @@ TEST(QdqExport, TheDigitsModelReimportsToTheSameProgram) {
                         sourcePath("examples/digits/calib"));
 }
 
+TEST(QdqExport, PyTorchOnTheExportedParametersAgreesWithinOneLsb) {
+  // The digits model, exported; scripts/qdq_reference.py evaluates the file with PyTorch ops on
+  // its own Q/DQ parameters and int8 weights. End to end, the logits; layer by layer, every op
+  // fed our int8 inputs, its int8 output against ours.
+  CompileOptions options = targetOptions();
+  const fs::path calib = sourcePath("examples/digits/calib");
+  options.calibrationSamples = [&](const Graph& g) { return loadCalibrationSet(calib, g); };
+  CompiledModel compiled = compileFile(sourcePath("examples/digits/model.onnx"), options);
+  const QuantizedModel& model = compiled.model;
+  const fs::path dir = fs::temp_directory_path() / "npu-qdq-export-reference";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "ours");
+  writeQdqOnnx(model, dir / "digits.onnx");
+  const NpuSegment& segment = model.npuSegments.back();
+  const auto& [logits, tensor] = segment.outputValues.back();
+  const fs::path inputs = sourcePath("examples/digits/test_inputs.npy");
+  constexpr int kCount = 100;
+  std::vector<TensorMap> samples = loadCalibrationSet(inputs, model.graph, kCount);
+  std::map<std::string, Tensor> ours;  // every NPU tensor, dequantized, stacked over samples
+  for (const TensorMap& sample : samples) {
+    runPartitionedModelGolden(model, sample, [&](const Value& v, const golden::FloatTensor& t) {
+      if (!model.calibration.tensors.contains(v.name)) {
+        return;
+      }
+      Tensor& stack = ours[v.name];
+      if (stack.shape.empty()) {
+        stack.shape = t.shape;
+        stack.shape.insert(stack.shape.begin(), 0);
+        stack.data = TensorData(std::vector<float>{});
+      }
+      ++stack.shape[0];
+      std::vector<float> all(stack.data.floats().begin(), stack.data.floats().end());
+      all.insert(all.end(), t.data.begin(), t.data.end());
+      stack.data = TensorData(std::move(all));
+    });
+  }
+  std::string list;
+  int file = 0;
+  for (const auto& [name, stack] : ours) {
+    golden::QuantParams p = model.calibration.at(name).params;
+    writeNpy(dir / "ours" / fmt::format("t{}.npy", file), stack);
+    list += fmt::format("t{}\t{}\t{}\t{}\n", file++, name, p.scale, p.zeroPoint);
+  }
+  writeTextFile(dir / "ours" / "tensors.txt", list);
+  const std::string script = sourcePath("scripts/qdq_reference.py").string();
+  const std::string model_ = (dir / "digits.onnx").string();
+  std::string endToEnd = fmt::format(
+      "{} {} {} --input {} --count {} --value '{}_dequantized' --out {}", NPU_PYTHON, script,
+      model_, inputs.string(), kCount, logits, (dir / "reference.npy").string());
+  ASSERT_EQ(std::system(endToEnd.c_str()), 0) << endToEnd;
+  std::string layerwise = fmt::format("{} {} {} --input {} --count {} --layerwise {} --out {}",
+                                      NPU_PYTHON, script, model_, inputs.string(), kCount,
+                                      (dir / "ours").string(), (dir / "layerwise.txt").string());
+  EXPECT_EQ(std::system(layerwise.c_str()), 0) << layerwise;  // no op beyond 1 LSB
+
+  Tensor reference = readNpy(dir / "reference.npy");
+  Agreement a;
+  accumulate(a, ours.at(logits).data.floats(), reference.data.floats(),
+             segment.graph.tensors[tensor].scale);
+  fmt::print(
+      "digits export vs PyTorch on its parameters, end to end: {} logits, {:.2f}% exact, "
+      "{:.2f}% within 1 LSB, max {:.2f} LSB\n",
+      a.elements, a.exactShare(), a.withinOneShare(), a.maxLsb);
+  EXPECT_EQ(a.elements, static_cast<std::size_t>(kCount) * 10);
+  // Fourteen layers of differences within 1 LSB each may add up to 2 at the logits.
+  EXPECT_GE(a.withinOneShare(), 98.0);
+  EXPECT_LE(a.maxLsb, 2.01);
+  fs::remove_all(dir);
+}
+
 TEST(QdqExport, ImportedQdqModelsReexportToTheSameProgram) {
   for (const char* name : {"handmade_uint8", "torch_qat", "passive_mismatch"}) {
     expectExportRoundTrip(qdqModel(name));
