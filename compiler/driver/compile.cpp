@@ -105,19 +105,30 @@ void recordInsertedTensors(QuantizedModel& model) {
   }
 }
 
+/// The table's parameters as Value::quant of the activations it names (over a QDQ model's).
+void annotateValues(Graph& graph, const CalibrationTable& table) {
+  for (const auto& [name, p] : table.tensors) {
+    std::optional<ValueId> id = graph.findValue(name);
+    if (id && !graph.value(*id).isConstant()) {
+      graph.value(*id).quant = QuantParams{{p.scale}, {p.zeroPoint}, -1};
+    }
+  }
+}
+
 /// A QDQ model's given parameters with an explicit table over them; nullopt when both are empty.
+/// `qdqModel`: the model brought parameters of its own (else `given` holds only what the passes
+/// carried of the explicit table's).
 std::optional<CalibrationTable> mergeTables(CalibrationTable given,
-                                            const std::optional<CalibrationTable>& explicitTable) {
+                                            const std::optional<CalibrationTable>& explicitTable,
+                                            bool qdqModel) {
   if (!explicitTable) {
     return given.empty() ? std::nullopt : std::optional(std::move(given));
-  }
-  if (given.empty()) {
-    return explicitTable;
   }
   for (const auto& [name, params] : explicitTable->tensors) {
     given.tensors[name] = params;
   }
-  given.source = fmt::format("{} over {}", explicitTable->source, given.source);
+  given.source = qdqModel ? fmt::format("{} over {}", explicitTable->source, given.source)
+                          : explicitTable->source;
   given.fromModel = false;
   return given;
 }
@@ -137,13 +148,17 @@ std::span<const Stage> backEndStages() {
 
 CompiledModel compileModel(Graph graph, const CompileOptions& options) {
   checkStageNames(options.stages);
+  const bool qdqModel = !givenQuantization(graph).empty();
+  if (options.calibrationTable) {
+    annotateValues(graph, *options.calibrationTable);  // so the passes carry it like a QDQ model's
+  }
   CalibrationTable given = givenQuantization(graph);          // a QDQ model's, before passes rename
   runFrontEndPasses(graph, frontEndOptions(options.stages));  // fold, fuse, canonicalise
   for (auto& [name, params] : givenQuantization(graph).tensors) {
     given.tensors.try_emplace(name, params);  // values the passes made, quantization kept
   }
   CompileOptions withGiven = options;
-  withGiven.calibrationTable = mergeTables(std::move(given), options.calibrationTable);
+  withGiven.calibrationTable = mergeTables(std::move(given), options.calibrationTable, qdqModel);
   std::vector<TensorMap> samples = options.calibrationSamples(graph);
   return compileOptimizedGraph(std::move(graph), std::move(samples), withGiven);
 }

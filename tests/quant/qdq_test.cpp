@@ -391,6 +391,29 @@ TEST(CalibrationTable, DumpedThenReusedGivesTheSameProgram) {
   }
 }
 
+TEST(CalibrationTable, APartialTableIsHonouredAndTheRestCalibrated) {
+  CompileOptions options = targetOptions();
+  options.calibrationSamples = [&](const Graph& g) {
+    return loadCalibrationSet(sourcePath("examples/digits/calib"), g);
+  };
+  options.calibrationTable = parseCalibrationTable(
+      R"({"tensors": {"input": {"scale": 0.05, "zero_point": 3}, "nothing": {"min": 0, "max": 1}}})",
+      "partial.json");
+  CompiledModel compiled = compileFile(sourcePath("examples/digits/model.onnx"), options);
+  const QTensor& input = compiled.model.npuSegments.front().graph.tensors.front();
+  EXPECT_EQ(input.name, "input");
+  EXPECT_EQ(static_cast<float>(input.scale), 0.05F);
+  EXPECT_EQ(input.zeroPoint, 3);
+  std::string notes = fmt::format("{}", fmt::join(compiled.model.notes, "\n"));
+  EXPECT_NE(notes.find("have no parameters in partial.json and were calibrated from the samples"),
+            std::string::npos)
+      << notes;
+  EXPECT_NE(notes.find("1 of 16 tensors quantized as partial.json gives them (1 of its 2 entries "
+                       "name no tensor an NPU segment reads or writes)"),
+            std::string::npos)
+      << notes;
+}
+
 TEST(CalibrationTable, ReadsRangesAndTensorRtCaches) {
   CalibrationTable ranges = parseCalibrationTable(
       R"({"tensors": {"a": {"min": -1.0, "max": 3.0}, "b": {"scale": 0.5, "zero_point": 200,
