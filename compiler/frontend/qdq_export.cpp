@@ -116,6 +116,7 @@ class QdqExporter {
   explicit QdqExporter(const QuantizedModel& model) : m_model(model), m_graph(model.graph) {}
 
   onnx::ModelProto run() {
+    m_opset = requiredOpset();
     collectConvs();
     for (const auto& [name, t] : m_model.calibration.tensors) {
       m_params.emplace(name, t.params);
@@ -164,6 +165,27 @@ class QdqExporter {
         m_convs.emplace(origin.node, std::move(q));
       }
     }
+  }
+
+  /// The lowest opset (13 at least) with every op and attribute of the graph: HardSwish and
+  /// Reshape's allowzero 14, LayerNormalization 17, Mish and GroupNormalization 18 (the
+  /// importer's highest; Gelu is written as its erf formula).
+  std::int64_t requiredOpset() const {
+    std::int64_t opset = 13;
+    for (const Node& node : m_graph.nodes()) {
+      OpKind op = node.op;
+      FusedActivation act = fusedActivation(node);
+      for (OpKind k : {op, act.op}) {
+        if (k == OpKind::HardSwish || (k == OpKind::Reshape && node.attributes.has("allowzero"))) {
+          opset = std::max<std::int64_t>(opset, 14);
+        } else if (k == OpKind::LayerNormalization) {
+          opset = std::max<std::int64_t>(opset, 17);
+        } else if (k == OpKind::Mish || k == OpKind::GroupNormalization) {
+          opset = std::max<std::int64_t>(opset, 18);
+        }
+      }
+    }
+    return opset;
   }
 
   std::string unique(const std::string& base) {
@@ -311,14 +333,34 @@ class QdqExporter {
         mul->add_output(out);
         return;
       }
-      case OpKind::Gelu:
-      case OpKind::Mish:
-        fail(ErrorKind::Unsupported,
-             "{}: node '{}': {} has no ONNX form at opset {}; the QDQ export cannot write it",
-             m_graph.source(), node.name, opName(op), m_opset);
-      case OpKind::HardSwish:
-        m_opset = std::max<std::int64_t>(m_opset, 14);
-        break;
+      case OpKind::Gelu: {
+        if (node.attributes.getString("approximate", "none") != "none" && node.op == OpKind::Gelu) {
+          fail(ErrorKind::Unsupported,
+               "{}: node '{}': a tanh-approximated Gelu has no ONNX form at opset {}; the QDQ "
+               "export cannot write it",
+               m_graph.source(), node.name, m_opset);
+        }
+        // x * (1 + erf(x / sqrt(2))) * 0.5, the form the importer fuses back into one Gelu.
+        auto binary = [&](const char* op, const std::string& a, const std::string& b,
+                          const std::string& out) {
+          onnx::NodeProto* n = addNode(op, unique(name + "/" + op));
+          n->add_input(a);
+          n->add_input(b);
+          n->add_output(out);
+        };
+        std::string scaled = unique(name + "_scaled");
+        binary("Div", in, floatScalar(name + "_sqrt2", static_cast<float>(std::sqrt(2.0))), scaled);
+        std::string erf = unique(name + "_erf");
+        onnx::NodeProto* e = addNode("Erf", unique(name + "/Erf"));
+        e->add_input(scaled);
+        e->add_output(erf);
+        std::string bracket = unique(name + "_bracket");
+        binary("Add", erf, floatScalar(name + "_one", 1.0F), bracket);
+        std::string product = unique(name + "_product");
+        binary("Mul", in, bracket, product);
+        binary("Mul", product, floatScalar(name + "_half", 0.5F), out);
+        return;
+      }
       default:
         break;
     }
@@ -401,7 +443,8 @@ class QdqExporter {
       }
       ValueId in = node.inputs[i];
       // Reductions other than ReduceSum take their axes as an attribute before opset 18.
-      if (isReduction(node.op) && node.op != OpKind::ReduceSum && i == 1 && in.valid()) {
+      if (isReduction(node.op) && node.op != OpKind::ReduceSum && m_opset < 18 && i == 1 &&
+          in.valid()) {
         const Value& axes = m_graph.value(in);
         if (!axes.isConstant()) {
           fail(ErrorKind::Unsupported, "{}: node '{}': {} with computed axes has no opset-13 form",

@@ -227,8 +227,9 @@ class QdqStripper {
   NodeParams paramsOf(int n) const {
     const onnx::NodeProto& node = m_model.graph().node(n);
     std::string where = label(n);
-    if (node.input_size() < 2 || node.input(1).empty()) {
-      fail("{}: has no scale input", where);
+    if (node.input_size() < 2 || node.input(0).empty() || node.input(1).empty() ||
+        node.output_size() != 1 || node.output(0).empty()) {
+      fail("{}: expects an input, a scale (and a zero point) and one output", where);
     }
     std::optional<OnnxTensor> scale = constant(node.input(1), where + ": scale");
     if (!scale) {
@@ -353,6 +354,7 @@ class QdqStripper {
   void dequantizeNode(int n, std::vector<bool>& drop) {
     const onnx::NodeProto& node = m_model.graph().node(n);
     std::string where = label(n);
+    NodeParams p = paramsOf(n);
     std::optional<OnnxTensor> q = constant(node.input(0), where + ": input");
     if (!q) {
       auto producer = m_producer.find(node.input(0));
@@ -366,7 +368,6 @@ class QdqStripper {
            m_model.graph().node(producer->second).name(),
            m_model.graph().node(producer->second).op_type());
     }
-    NodeParams p = paramsOf(n);
     if (q->dtype != DType::Int8 && q->dtype != DType::UInt8 && q->dtype != DType::Int32) {
       fail("{}: input '{}' is {}, not int8, uint8 or int32", where, node.input(0),
            dtypeName(q->dtype));

@@ -366,6 +366,18 @@ TEST(QdqExport, PyTorchOnTheExportedParametersAgreesWithinOneLsb) {
   fs::remove_all(dir);
 }
 
+TEST(QdqExport, EveryFrontEndTestModelReimportsToTheSameProgram) {
+  // The models of the ONNX front-end tests: every activation (Gelu written as its erf formula,
+  // Mish at opset 18), host ops, legacy opsets, external data.
+  for (const char* name :
+       {"activations", "activations_opset11", "convnet", "external", "handmade", "handmade_opset18",
+        "hostops", "hostops_opset17", "legacy", "shapes", "upsampling"}) {
+    fs::path dir = sourcePath("tests/compiler/models");
+    expectExportRoundTrip(dir / (std::string(name) + ".onnx"),
+                          dir / (std::string(name) + ".input.npy"));
+  }
+}
+
 TEST(QdqExport, ImportedQdqModelsReexportToTheSameProgram) {
   for (const char* name : {"handmade_uint8", "torch_qat", "passive_mismatch"}) {
     expectExportRoundTrip(qdqModel(name));

@@ -17,9 +17,11 @@ namespace npu::compiler {
 ///   DequantizeLinear at scale s_in * s_w[c];
 /// - fused activations are written out again as their ONNX nodes (SiLU as x * Sigmoid(x)), fully
 ///   connected layers as the 1x1 convs they became; host nodes stay float.
-/// Opset 13 (14 with HardSwish). Importing the result and compiling it for the same target
+/// Opset 13, or the lowest that has every op (14 with HardSwish, 17 with LayerNormalization, 18
+/// with Mish or GroupNormalization). Importing the result and compiling it for the same target
 /// gives the same program (tested). Throws Error (kind unsupported) naming the node for an op
-/// with no ONNX form at that opset (Gelu, Mish).
+/// with no ONNX form (a tanh-approximated Gelu, a Softmax of an opset below 13 over several
+/// axes, a reduction with computed axes below opset 18).
 std::string exportQdqOnnx(const QuantizedModel& model);
 
 /// exportQdqOnnx written to `path`.
