@@ -204,7 +204,6 @@ def layerwise(model, input_name, shape, samples, directory, out):
         for line in f:
             file, name, scale, zp = line.rstrip("\n").split("\t")
             entries.append((name, np.load(f"{directory}/{file}.npy"), float(scale), int(zp)))
-    lines = []
     total = exact = within = 0
     worst = 0
     with torch.no_grad():
@@ -216,16 +215,16 @@ def layerwise(model, input_name, shape, samples, directory, out):
                     overrides[dq] = values[k]
             seen = {}
             run(model, {input_name: sample.reshape(shape)}, overrides=overrides, seen=seen)
-            for name, values, scale, zp in entries:
+            for name, values, scale, _ in entries:
                 dq = _dequantized_name(model, name)
                 if dq is None or name == input_name:
                     continue
-                quantized = [n.output[0] for n in model.graph.node if n.op_type == "DequantizeLinear" and n.output[0] == dq][0]
                 ref_q = None
                 for n in model.graph.node:
-                    if n.op_type == "DequantizeLinear" and n.output[0] == quantized:
-                        ref_q = seen[n.input[0]].numpy().astype(np.int64)
-                ours_q = np.round(values[k] / scale).astype(np.int64) + zp
+                    if n.op_type == "DequantizeLinear" and n.output[0] == dq:
+                        ref_zp = seen[n.input[2]].numpy().astype(np.int64) if len(n.input) > 2 and n.input[2] else 0
+                        ref_q = seen[n.input[0]].numpy().astype(np.int64) - ref_zp  # q - zp
+                ours_q = np.round(values[k] / scale).astype(np.int64)  # q - zp as well
                 d = np.abs(ref_q.reshape(-1) - ours_q.reshape(-1))
                 total += d.size
                 exact += int((d == 0).sum())

@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 
 #include "npu/compiler/driver/compile.h"
 #include "npu/compiler/frontend/import.h"
@@ -296,6 +298,66 @@ TEST(QdqExport, TheDigitsModelReimportsToTheSameProgram) {
                         sourcePath("examples/digits/calib"));
 }
 
+/// Every NPU tensor of `model` for the first `count` samples of `inputs`, dequantized by the golden
+/// int8 run and stacked over the samples, by value name.
+std::map<std::string, Tensor> npuTensors(const QuantizedModel& model, const fs::path& inputs,
+                                         int count) {
+  std::map<std::string, std::vector<float>> values;
+  std::map<std::string, Shape> shapes;
+  for (const TensorMap& sample : loadCalibrationSet(inputs, model.graph, count)) {
+    runPartitionedModelGolden(model, sample, [&](const Value& v, const golden::FloatTensor& t) {
+      if (model.calibration.tensors.contains(v.name)) {
+        values[v.name].insert(values[v.name].end(), t.data.begin(), t.data.end());
+        shapes[v.name] = t.shape;
+      }
+    });
+  }
+  std::map<std::string, Tensor> stacks;
+  for (auto& [name, data] : values) {
+    Shape shape = shapes.at(name);
+    shape.insert(shape.begin(), static_cast<std::int64_t>(data.size()) / elementCount(shape));
+    stacks.emplace(name, Tensor{shape, TensorData(std::move(data))});
+  }
+  return stacks;
+}
+
+/// scripts/qdq_reference.py on the QDQ file `onnx` layer by layer: every op evaluated with PyTorch
+/// ops on our int8 inputs (`ours`), its int8 output against ours; the script prints the agreement
+/// and fails beyond 1 LSB.
+void expectEveryOpWithinOneLsb(const QuantizedModel& model,
+                               const std::map<std::string, Tensor>& ours, const fs::path& onnx,
+                               const fs::path& inputs, int count, const fs::path& dir) {
+  fs::create_directories(dir / "ours");
+  std::string list;
+  int file = 0;
+  for (const auto& [name, stack] : ours) {
+    golden::QuantParams p = model.calibration.at(name).params;
+    writeNpy(dir / "ours" / fmt::format("t{}.npy", file), stack);
+    list += fmt::format("t{}\t{}\t{}\t{}\n", file++, name, p.scale, p.zeroPoint);
+  }
+  writeTextFile(dir / "ours" / "tensors.txt", list);
+  std::string command =
+      fmt::format("{} {} {} --input {} --count {} --layerwise {} --out {}", NPU_PYTHON,
+                  sourcePath("scripts/qdq_reference.py").string(), onnx.string(), inputs.string(),
+                  count, (dir / "ours").string(), (dir / "layerwise.txt").string());
+  fmt::print("{}: ", onnx.filename().string());
+  std::fflush(stdout);
+  EXPECT_EQ(std::system(command.c_str()), 0) << command;
+}
+
+TEST(QdqImport, EveryOpAgreesWithTheQdqReferenceWithinOneLsb) {
+  for (const char* name :
+       {"handmade_uint8", "torch_qat", "passive_mismatch", "asymmetric_weights"}) {
+    CompiledModel compiled = compileFile(qdqModel(name));
+    const fs::path inputs = sourcePath("tests/data/qdq") / (std::string(name) + ".input.npy");
+    const fs::path dir = fs::temp_directory_path() / fmt::format("npu-qdq-layerwise-{}", name);
+    fs::remove_all(dir);
+    expectEveryOpWithinOneLsb(compiled.model, npuTensors(compiled.model, inputs, 8), qdqModel(name),
+                              inputs, 8, dir);
+    fs::remove_all(dir);
+  }
+}
+
 TEST(QdqExport, PyTorchOnTheExportedParametersAgreesWithinOneLsb) {
   // The digits model, exported; scripts/qdq_reference.py evaluates the file with PyTorch ops on
   // its own Q/DQ parameters and int8 weights. End to end, the logits; layer by layer, every op
@@ -307,50 +369,20 @@ TEST(QdqExport, PyTorchOnTheExportedParametersAgreesWithinOneLsb) {
   const QuantizedModel& model = compiled.model;
   const fs::path dir = fs::temp_directory_path() / "npu-qdq-export-reference";
   fs::remove_all(dir);
-  fs::create_directories(dir / "ours");
+  fs::create_directories(dir);
   writeQdqOnnx(model, dir / "digits.onnx");
   const NpuSegment& segment = model.npuSegments.back();
   const auto& [logits, tensor] = segment.outputValues.back();
   const fs::path inputs = sourcePath("examples/digits/test_inputs.npy");
   constexpr int kCount = 100;
-  std::vector<TensorMap> samples = loadCalibrationSet(inputs, model.graph, kCount);
-  std::map<std::string, Tensor> ours;  // every NPU tensor, dequantized, stacked over samples
-  for (const TensorMap& sample : samples) {
-    runPartitionedModelGolden(model, sample, [&](const Value& v, const golden::FloatTensor& t) {
-      if (!model.calibration.tensors.contains(v.name)) {
-        return;
-      }
-      Tensor& stack = ours[v.name];
-      if (stack.shape.empty()) {
-        stack.shape = t.shape;
-        stack.shape.insert(stack.shape.begin(), 0);
-        stack.data = TensorData(std::vector<float>{});
-      }
-      ++stack.shape[0];
-      std::vector<float> all(stack.data.floats().begin(), stack.data.floats().end());
-      all.insert(all.end(), t.data.begin(), t.data.end());
-      stack.data = TensorData(std::move(all));
-    });
-  }
-  std::string list;
-  int file = 0;
-  for (const auto& [name, stack] : ours) {
-    golden::QuantParams p = model.calibration.at(name).params;
-    writeNpy(dir / "ours" / fmt::format("t{}.npy", file), stack);
-    list += fmt::format("t{}\t{}\t{}\t{}\n", file++, name, p.scale, p.zeroPoint);
-  }
-  writeTextFile(dir / "ours" / "tensors.txt", list);
-  const std::string script = sourcePath("scripts/qdq_reference.py").string();
-  const std::string model_ = (dir / "digits.onnx").string();
-  std::string endToEnd = fmt::format(
-      "{} {} {} --input {} --count {} --value '{}_dequantized' --out {}", NPU_PYTHON, script,
-      model_, inputs.string(), kCount, logits, (dir / "reference.npy").string());
-  ASSERT_EQ(std::system(endToEnd.c_str()), 0) << endToEnd;
-  std::string layerwise = fmt::format("{} {} {} --input {} --count {} --layerwise {} --out {}",
-                                      NPU_PYTHON, script, model_, inputs.string(), kCount,
-                                      (dir / "ours").string(), (dir / "layerwise.txt").string());
-  EXPECT_EQ(std::system(layerwise.c_str()), 0) << layerwise;  // no op beyond 1 LSB
+  std::map<std::string, Tensor> ours = npuTensors(model, inputs, kCount);
+  expectEveryOpWithinOneLsb(model, ours, dir / "digits.onnx", inputs, kCount, dir);
 
+  std::string endToEnd =
+      fmt::format("{} {} {} --input {} --count {} --value '{}_dequantized' --out {}", NPU_PYTHON,
+                  sourcePath("scripts/qdq_reference.py").string(), (dir / "digits.onnx").string(),
+                  inputs.string(), kCount, logits, (dir / "reference.npy").string());
+  ASSERT_EQ(std::system(endToEnd.c_str()), 0) << endToEnd;
   Tensor reference = readNpy(dir / "reference.npy");
   Agreement a;
   accumulate(a, ours.at(logits).data.floats(), reference.data.floats(),
