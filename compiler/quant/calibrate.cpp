@@ -94,6 +94,102 @@ std::pair<std::vector<std::string>, std::vector<const Node*>> observedTensors(
   return {std::move(names), std::move(producers)};
 }
 
+/// Parameters for the tensors in `names` that `table` does not name but can be derived from it:
+/// the output of a byte-moving NPU op (pool, concat, upsample, layout no-op...) takes its first
+/// input's (a QDQ model quantizes a max pool's output through its input's Q/DQ); any other
+/// member of an alignment group the first given member's; a tensor next to a layout op
+/// (reshape, flatten, squeeze, identity) the other side's (the passes put such ops around the
+/// convs they create, a fully connected layer's 1x1 conv between reshapes).
+std::map<std::string, golden::QuantParams, std::less<>> inheritedParameters(
+    const Graph& graph, const Partition& partition,
+    const std::vector<std::vector<std::string>>& groups, const std::vector<std::string>& names,
+    const CalibrationTable& table) {
+  // A tensor the table does not name, written by a byte-moving NPU op (pool, concat, upsample,
+  // layout no-op...), takes the parameters of that op's first input, given or so derived (a QDQ
+  // model quantizes a max pool's output through its input's Q/DQ); any other member of an
+  // alignment group takes the first given member's.
+  std::map<std::string, golden::QuantParams, std::less<>> fromGroup;
+  auto known = [&](const std::string& name) -> const golden::QuantParams* {
+    if (auto it = table.tensors.find(name); it != table.tensors.end()) {
+      return &it->second;
+    }
+    if (auto it = fromGroup.find(name); it != fromGroup.end()) {
+      return &it->second;
+    }
+    return nullptr;
+  };
+  for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
+    const Node& node = graph.nodes()[n];
+    std::optional<NpuOpKind> kind =
+        partition.device[n] == Device::Npu ? partition.npuKind[n] : std::nullopt;
+    bool movesBytes = kind && (*kind == NpuOpKind::MaxPool || *kind == NpuOpKind::AvgPool ||
+                               *kind == NpuOpKind::GlobalAvgPool || *kind == NpuOpKind::Concat ||
+                               *kind == NpuOpKind::Slice || *kind == NpuOpKind::ChannelShuffle ||
+                               *kind == NpuOpKind::Upsample || *kind == NpuOpKind::Alias);
+    if (!movesBytes || node.outputs.empty() || !node.input(0).valid()) {
+      continue;
+    }
+    const std::string& out = graph.value(node.outputs[0]).name;
+    if (known(out) == nullptr) {
+      if (const golden::QuantParams* p = known(graph.value(node.input(0)).name)) {
+        fromGroup.emplace(out, *p);
+      }
+    }
+  }
+  for (const std::vector<std::string>& group : groups) {
+    auto first = std::find_if(group.begin(), group.end(),
+                              [&](const std::string& n) { return table.tensors.contains(n); });
+    if (first == group.end()) {
+      continue;
+    }
+    for (const std::string& name : group) {
+      if (known(name) == nullptr) {
+        fromGroup.emplace(name, table.tensors.find(*first)->second);
+      }
+    }
+  }
+  // Through layout ops (reshape, flatten, squeeze, identity) a tensor takes the parameters of the
+  // tensor on the other side: the front-end passes put such ops around the convs they create
+  // (a fully connected layer's 1x1 conv between reshapes).
+  std::map<std::string, std::vector<std::string>, std::less<>> layoutNeighbours;
+  for (const Node& node : graph.nodes()) {
+    bool layout = node.op == OpKind::Reshape || node.op == OpKind::Flatten ||
+                  node.op == OpKind::Squeeze || node.op == OpKind::Unsqueeze ||
+                  node.op == OpKind::Identity;
+    if (layout && node.input(0).valid() && node.outputs.size() == 1) {
+      const std::string& a = graph.value(node.input(0)).name;
+      const std::string& b = graph.value(node.outputs[0]).name;
+      layoutNeighbours[a].push_back(b);
+      layoutNeighbours[b].push_back(a);
+    }
+  }
+  auto throughLayout = [&](const std::string& start) -> std::optional<golden::QuantParams> {
+    std::vector<std::string> queue{start};
+    std::set<std::string, std::less<>> seen{start};
+    for (std::size_t i = 0; i < queue.size(); ++i) {
+      if (auto it = table.tensors.find(queue[i]); it != table.tensors.end()) {
+        return it->second;
+      }
+      if (auto it = layoutNeighbours.find(queue[i]); it != layoutNeighbours.end()) {
+        for (const std::string& next : it->second) {
+          if (seen.insert(next).second) {
+            queue.push_back(next);
+          }
+        }
+      }
+    }
+    return std::nullopt;
+  };
+  for (const std::string& name : names) {
+    if (!table.tensors.contains(name) && !fromGroup.contains(name)) {
+      if (std::optional<golden::QuantParams> p = throughLayout(name)) {
+        fromGroup.emplace(name, *p);
+      }
+    }
+  }
+  return fromGroup;
+}
+
 }  // namespace
 
 const TensorCalibration& CalibrationResult::at(std::string_view name) const {
@@ -228,89 +324,8 @@ CalibrationResult calibrateWithTable(const Graph& graph, const Partition& partit
                                      std::vector<std::string>& notes) {
   auto [names, producers] = observedTensors(graph, partition);
   std::vector<std::vector<std::string>> groups = alignmentGroups(graph, partition);
-  // A tensor the table does not name, written by a byte-moving NPU op (pool, concat, upsample,
-  // layout no-op...), takes the parameters of that op's first input, given or so derived (a QDQ
-  // model quantizes a max pool's output through its input's Q/DQ); any other member of an
-  // alignment group takes the first given member's.
-  std::map<std::string, golden::QuantParams, std::less<>> fromGroup;
-  auto known = [&](const std::string& name) -> const golden::QuantParams* {
-    if (auto it = table.tensors.find(name); it != table.tensors.end()) {
-      return &it->second;
-    }
-    if (auto it = fromGroup.find(name); it != fromGroup.end()) {
-      return &it->second;
-    }
-    return nullptr;
-  };
-  for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
-    const Node& node = graph.nodes()[n];
-    std::optional<NpuOpKind> kind =
-        partition.device[n] == Device::Npu ? partition.npuKind[n] : std::nullopt;
-    bool movesBytes = kind && (*kind == NpuOpKind::MaxPool || *kind == NpuOpKind::AvgPool ||
-                               *kind == NpuOpKind::GlobalAvgPool || *kind == NpuOpKind::Concat ||
-                               *kind == NpuOpKind::Slice || *kind == NpuOpKind::ChannelShuffle ||
-                               *kind == NpuOpKind::Upsample || *kind == NpuOpKind::Alias);
-    if (!movesBytes || node.outputs.empty() || !node.input(0).valid()) {
-      continue;
-    }
-    const std::string& out = graph.value(node.outputs[0]).name;
-    if (known(out) == nullptr) {
-      if (const golden::QuantParams* p = known(graph.value(node.input(0)).name)) {
-        fromGroup.emplace(out, *p);
-      }
-    }
-  }
-  for (const std::vector<std::string>& group : groups) {
-    auto first = std::find_if(group.begin(), group.end(),
-                              [&](const std::string& n) { return table.tensors.contains(n); });
-    if (first == group.end()) {
-      continue;
-    }
-    for (const std::string& name : group) {
-      if (known(name) == nullptr) {
-        fromGroup.emplace(name, table.tensors.find(*first)->second);
-      }
-    }
-  }
-  // Through layout ops (reshape, flatten, squeeze, identity) a tensor takes the parameters of the
-  // tensor on the other side: the front-end passes put such ops around the convs they create
-  // (a fully connected layer's 1x1 conv between reshapes).
-  std::map<std::string, std::vector<std::string>, std::less<>> layoutNeighbours;
-  for (const Node& node : graph.nodes()) {
-    bool layout = node.op == OpKind::Reshape || node.op == OpKind::Flatten ||
-                  node.op == OpKind::Squeeze || node.op == OpKind::Unsqueeze ||
-                  node.op == OpKind::Identity;
-    if (layout && node.input(0).valid() && node.outputs.size() == 1) {
-      const std::string& a = graph.value(node.input(0)).name;
-      const std::string& b = graph.value(node.outputs[0]).name;
-      layoutNeighbours[a].push_back(b);
-      layoutNeighbours[b].push_back(a);
-    }
-  }
-  auto throughLayout = [&](const std::string& start) -> std::optional<golden::QuantParams> {
-    std::vector<std::string> queue{start};
-    std::set<std::string, std::less<>> seen{start};
-    for (std::size_t i = 0; i < queue.size(); ++i) {
-      if (auto it = table.tensors.find(queue[i]); it != table.tensors.end()) {
-        return it->second;
-      }
-      if (auto it = layoutNeighbours.find(queue[i]); it != layoutNeighbours.end()) {
-        for (const std::string& next : it->second) {
-          if (seen.insert(next).second) {
-            queue.push_back(next);
-          }
-        }
-      }
-    }
-    return std::nullopt;
-  };
-  for (const std::string& name : names) {
-    if (!table.tensors.contains(name) && !fromGroup.contains(name)) {
-      if (std::optional<golden::QuantParams> p = throughLayout(name)) {
-        fromGroup.emplace(name, *p);
-      }
-    }
-  }
+  std::map<std::string, golden::QuantParams, std::less<>> fromGroup =
+      inheritedParameters(graph, partition, groups, names, table);
   std::vector<std::string> missing;
   std::size_t given = 0;
   for (const std::string& name : names) {
