@@ -11,8 +11,8 @@ output per sample):
   DequantizeLinear around Conv (int8 weight initializers behind a DequantizeLinear, per-channel;
   float weights behind a per-tensor Q/DQ pair), Relu, MaxPool, Sigmoid, Add, Mul, Concat (inputs
   at different scales), Resize, AveragePool, GlobalAveragePool, Flatten, Gemm (int8 weights, int32
-  bias) and MatMul. The two are the same model, activations uint8 in one and int8 (zero points
-  moved by -128) in the other. Reference: scripts/qdq_reference.py (PyTorch ops on the file's
+  bias) and MatMul. The two are the same model, activations and conv3's weights uint8 in one and
+  int8 (zero points moved by -128) in the other. Reference: scripts/qdq_reference.py (PyTorch ops on the file's
   parameters).
 - torch_qat: a small CNN through PyTorch's own fake-quant flow (torch.ao.quantization: fused
   conv+relu, prepare_qat with FakeQuantize modules, observers run on calibration batches, then
@@ -71,11 +71,17 @@ class Builder:
         self.nodes.append(helper.make_node("DequantizeLinear", [q, s, z], [out], name=f"{x}_DQ"))
         return out
 
-    def int8_weight(self, base, w_int8, scales, zps=None, axis=0):
-        """An int8 initializer behind a DequantizeLinear (per axis)."""
-        q = self.const(f"{base}_quantized", w_int8.astype(np.int8))
+    def int8_weight(self, base, w_int8, scales, zps=None, axis=0, uint8=False):
+        """An int8 initializer behind a DequantizeLinear (per axis); with `uint8` the same weights
+        as uint8 with the zero points moved by +128."""
+        zps = np.zeros(len(scales), np.int64) if zps is None else np.asarray(zps, np.int64)
+        if uint8:
+            q = self.const(f"{base}_quantized", (w_int8 + 128).astype(np.uint8))
+            z = self.const(f"{base}_zp", (zps + 128).astype(np.uint8))
+        else:
+            q = self.const(f"{base}_quantized", w_int8.astype(np.int8))
+            z = self.const(f"{base}_zp", zps.astype(np.int8))
         s = self.const(f"{base}_scale", np.asarray(scales, np.float32))
-        z = self.const(f"{base}_zp", np.zeros(len(scales), np.int8) if zps is None else np.asarray(zps, np.int8))
         out = f"{base}_dq"
         self.nodes.append(helper.make_node("DequantizeLinear", [q, s, z], [out], axis=axis, name=f"{base}_DQ"))
         return out
@@ -133,7 +139,8 @@ def handmade(act_dtype):
                       pads=[1, 1, 1, 1], kernel_shape=[3, 3]), 0.05, 4)
     # conv3 -> Sigmoid, with Q/DQ between them (the LUT's input quantization).
     w3 = rng.integers(-127, 128, size=(8, 8, 1, 1))
-    c3 = b.qdq(b.node("Conv", [p1, b.int8_weight("conv3_w", w3, rng.uniform(0.001, 0.004, size=8))], "conv3",
+    c3 = b.qdq(b.node("Conv", [p1, b.int8_weight("conv3_w", w3, rng.uniform(0.001, 0.004, size=8),
+                                                  uint8=act_dtype == "uint8")], "conv3",
                       kernel_shape=[1, 1]), 0.04, 10)
     sg = b.qdq(b.node("Sigmoid", [c3], "sigmoid"), 1.0 / 255, -128)
     a = b.qdq(b.node("Add", [c2, sg], "add"), 0.06, 2)
