@@ -2,6 +2,7 @@
 // quantization, codegen):
 //   npu run     [MODEL] [--hw] [--calib] [--data] [--labels] [--config] [--mode] [--out] [--rtl]
 //   npu compile [MODEL] -o PROGRAM.npub [--dump-after STAGES] [--verify-each]
+//   (both, and export: [--calib-table FILE] [--dump-calib FILE] [--export-qdq FILE.onnx])
 //   npu export  [MODEL] --out DIR      (the bring-up bundle of docs/export-bundle.md)
 // No MODEL means the bundled digits model with its calibration and test data.
 #include <fmt/format.h>
@@ -36,6 +37,9 @@ struct ModelOptions {
   std::string data;
   std::string labels;
   std::string config;
+  std::string calibTable;
+  std::string dumpCalib;
+  std::string exportQdq;
   std::string mode = "timed";
   std::string out;
   std::size_t count = 0;
@@ -49,6 +53,20 @@ void addModelOptions(CLI::App* command, ModelOptions& o) {
   command->add_option("--hw", o.hw, "Hardware config: a name (npu-s, npu-l) or a YAML file");
   command->add_option("--calib", o.calib, "Calibration data: a .npy file or directory");
   command->add_option("--config", o.config, "Quantization config YAML (docs/quant-config.md)");
+  command->add_option("--calib-table", o.calibTable,
+                      "Calibration table (JSON, or a TensorRT cache): quantize the tensors it "
+                      "names as it says, without calibration (docs/quantized-models.md)");
+  command->add_option("--dump-calib", o.dumpCalib,
+                      "Write each tensor's observed range and chosen scale/zero point (JSON)");
+  command->add_option("--export-qdq", o.exportQdq,
+                      "Write the quantized model as a QDQ ONNX model (docs/quantized-models.md)");
+}
+
+/// The quantizer's notes (given parameters it could not honour, requantizing steps), on stderr.
+void printNotes(const std::vector<std::string>& notes) {
+  for (const std::string& note : notes) {
+    fmt::print(stderr, "npu: note: {}\n", note);
+  }
 }
 
 runtime::MainJobOptions jobOptions(const ModelOptions& o) {
@@ -59,6 +77,9 @@ runtime::MainJobOptions jobOptions(const ModelOptions& o) {
   job.data = o.data;
   job.labels = o.labels;
   job.quantConfig = o.config;
+  job.calibTable = o.calibTable;
+  job.dumpCalib = o.dumpCalib;
+  job.exportQdq = o.exportQdq;
   job.maxInputs = o.count;
   job.engine = *runtime::parseEngine(o.mode);  // CLI11 admits functional and timed only
   return job;
@@ -117,6 +138,7 @@ void addRunCommand(CLI::App& app, Action& action) {
       fmt::print("npu run: {} on {} ({} mode)\n", job.model.string(), job.hw.string(), o->mode);
       std::fflush(stdout);
       const runtime::MainJobReport report = runtime::runMainJob(job);
+      printNotes(report.quantizationNotes);
       fmt::print("\n{}\n{}", report.partitionReport, runtime::formatRunSummary(report));
       writeTextFile(out / "report.md", runtime::runReportMarkdown(report));
       writeTextFile(out / "report.json", runtime::runReportJson(report));
@@ -150,6 +172,7 @@ void addCompileCommand(CLI::App& app, Action& action) {
     action = [o, output, stages] {
       const runtime::MainJobOptions job = jobOptions(*o);
       const runtime::PreparedModel prepared = runtime::prepareModel(job, *stages);
+      printNotes(prepared.compiled.model.notes);
       const auto& programs = prepared.compiled.programs;
       if (programs.empty()) {
         fail(ErrorKind::Unsupported, "{}: no layer runs on the NPU (nothing to compile)",

@@ -34,6 +34,7 @@ struct QuantReportOptions {
   std::string model;
   std::string calib;
   std::string config;
+  std::string calibTable;
   std::string out = ".";
   double cosine = 0.99;
   double sqnrDb = 20.0;
@@ -79,6 +80,9 @@ nlohmann::ordered_json agreementJson(const Agreement& a) {
 }
 
 std::string methodText(const compiler::TensorCalibration& t) {
+  if (t.given) {
+    return "given";  // a calibration table's or a QDQ model's parameters
+  }
   std::string text(compiler::observerName(t.settings.method));
   if (t.settings.method == compiler::ObserverMethod::Percentile) {
     text += fmt::format(" {}", t.settings.percentile);
@@ -262,6 +266,9 @@ int run(const QuantReportOptions& o) {
   if (!o.config.empty()) {
     compile.quant = compiler::loadQuantConfig(o.config);
   }
+  if (!o.calibTable.empty()) {
+    compile.calibrationTable = compiler::loadCalibrationTable(o.calibTable);
+  }
   compile.calibrationSamples = [&](const compiler::Graph& optimized) {
     return compiler::loadCalibrationSet(calib, optimized, compile.quant.maxSamples);
   };
@@ -293,6 +300,9 @@ void addQuantReportCommand(CLI::App& app, Action& action) {
                       "examples/digits/model.onnx: its calib/ folder)");
   command->add_option("--config", options->config,
                       "Quantization config YAML (docs/quant-config.md)");
+  command->add_option("--calib-table", options->calibTable,
+                      "Calibration table: quantize the tensors it names as it says "
+                      "(docs/quantized-models.md)");
   command->add_option("--out", options->out,
                       "Folder for quant_report.json and quant_report.md (default: .)");
   command->add_option("--threshold", options->cosine, "Flag layers under this cosine (0.99)")

@@ -11,6 +11,7 @@
 #include "npu/compiler/partition/capacity_check.h"
 #include "npu/compiler/partition/partition_report.h"
 #include "npu/compiler/quant/calibrate.h"
+#include "npu/compiler/quant/quant_params.h"
 #include "npu/compiler/quant/quantize_model.h"
 #include "npu/compiler/quant/realize.h"
 #include "npu/isa/assembly.h"
@@ -83,6 +84,55 @@ class StageGuard {
   const PipelineOptions& m_options;
 };
 
+/// Tensors realizeSegments added (a requantizing step's output) get a calibration entry with
+/// their parameters, so every QTensor has one, as the reports expect.
+void recordInsertedTensors(QuantizedModel& model) {
+  for (const NpuSegment& segment : model.npuSegments) {
+    for (const QTensor& t : segment.graph.tensors) {
+      if (model.calibration.tensors.contains(t.name)) {
+        continue;
+      }
+      TensorCalibration c;
+      c.name = t.name;
+      c.params = golden::QuantParams{static_cast<float>(t.scale), t.zeroPoint};
+      c.range = representableRange(c.params);
+      c.alignedRange = c.range;
+      c.min = c.range.lo;
+      c.max = c.range.hi;
+      c.given = true;  // an inserted step only exists between given parameters
+      model.calibration.tensors.emplace(t.name, c);
+    }
+  }
+}
+
+/// The table's parameters as Value::quant of the activations it names (over a QDQ model's).
+void annotateValues(Graph& graph, const CalibrationTable& table) {
+  for (const auto& [name, p] : table.tensors) {
+    std::optional<ValueId> id = graph.findValue(name);
+    if (id && !graph.value(*id).isConstant()) {
+      graph.value(*id).quant = QuantParams{{p.scale}, {p.zeroPoint}, -1};
+    }
+  }
+}
+
+/// A QDQ model's given parameters with an explicit table over them; nullopt when both are empty.
+/// `qdqModel`: the model brought parameters of its own (else `given` holds only what the passes
+/// carried of the explicit table's).
+std::optional<CalibrationTable> mergeTables(CalibrationTable given,
+                                            const std::optional<CalibrationTable>& explicitTable,
+                                            bool qdqModel) {
+  if (!explicitTable) {
+    return given.empty() ? std::nullopt : std::optional(std::move(given));
+  }
+  for (const auto& [name, params] : explicitTable->tensors) {
+    given.tensors[name] = params;
+  }
+  given.source = qdqModel ? fmt::format("{} over {}", explicitTable->source, given.source)
+                          : explicitTable->source;
+  given.fromModel = false;
+  return given;
+}
+
 /// The front-end part of the options: the pass names of dumpAfter, "all" kept.
 PipelineOptions frontEndOptions(const PipelineOptions& options) {
   PipelineOptions frontEnd = options;
@@ -98,9 +148,19 @@ std::span<const Stage> backEndStages() {
 
 CompiledModel compileModel(Graph graph, const CompileOptions& options) {
   checkStageNames(options.stages);
+  const bool qdqModel = !givenQuantization(graph).empty();
+  if (options.calibrationTable) {
+    annotateValues(graph, *options.calibrationTable);  // so the passes carry it like a QDQ model's
+  }
+  CalibrationTable given = givenQuantization(graph);          // a QDQ model's, before passes rename
   runFrontEndPasses(graph, frontEndOptions(options.stages));  // fold, fuse, canonicalise
+  for (auto& [name, params] : givenQuantization(graph).tensors) {
+    given.tensors.try_emplace(name, params);  // values the passes made, quantization kept
+  }
+  CompileOptions withGiven = options;
+  withGiven.calibrationTable = mergeTables(std::move(given), options.calibrationTable, qdqModel);
   std::vector<TensorMap> samples = options.calibrationSamples(graph);
-  return compileOptimizedGraph(std::move(graph), std::move(samples), options);
+  return compileOptimizedGraph(std::move(graph), std::move(samples), withGiven);
 }
 
 CompiledModel compileOptimizedGraph(Graph graph, std::vector<TensorMap> samples,
@@ -122,8 +182,13 @@ CompiledModel compileOptimizedGraph(Graph graph, std::vector<TensorMap> samples,
   if (options.hw) {
     checkNpuCapacity(g, model.partition, *options.hw);  // before the expensive part
   }
-  model.calibration = calibrate(g, model.partition, compiled.calibration, config);     // ranges
-  model.npuSegments = realizeSegments(g, model.partition, model.calibration, config);  // int8
+  model.calibration = options.calibrationTable  // ranges, or the given parameters
+                          ? calibrateWithTable(g, model.partition, compiled.calibration, config,
+                                               *options.calibrationTable, model.notes)
+                          : calibrate(g, model.partition, compiled.calibration, config);
+  model.npuSegments =  // int8
+      realizeSegments(g, model.partition, model.calibration, config, &model.notes);
+  recordInsertedTensors(model);  // requantizing steps' outputs, for the reports
   for (const NpuSegment& segment : model.npuSegments) {
     if (guard.verifying()) {
       verifyQuantizedGraph(segment.graph);

@@ -16,6 +16,7 @@
 #include "npu/compiler/passes/infer_shapes.h"
 #include "npu/support/error.h"
 #include "onnx_tensor.h"
+#include "qdq_import.h"
 
 namespace npu::compiler {
 namespace {
@@ -74,8 +75,10 @@ std::optional<std::string> unsupportedOp(const onnx::NodeProto& proto) {
 
 class OnnxImporter {
  public:
-  OnnxImporter(const onnx::ModelProto& model, std::string source, std::filesystem::path baseDir)
+  OnnxImporter(const onnx::ModelProto& model, std::string source, std::filesystem::path baseDir,
+               QdqAnnotations quantization = {})
       : m_model(model),
+        m_quantization(std::move(quantization)),
         m_source(std::move(source)),
         m_baseDir(std::move(baseDir)),
         m_graph(graphName(model, m_source), m_source) {}
@@ -89,6 +92,7 @@ class OnnxImporter {
       addNode(m_model.graph().node(index), index);
     }
     addOutputs();
+    annotateQuantization(m_graph, m_quantization);  // a QDQ model's given parameters
     fuseGeluPattern(m_graph);
     inferShapes(m_graph);
     checkDeclaredOutputs();
@@ -509,6 +513,7 @@ class OnnxImporter {
   }
 
   const onnx::ModelProto& m_model;
+  QdqAnnotations m_quantization;
   std::string m_source;
   std::filesystem::path m_baseDir;
   Graph m_graph;
@@ -531,7 +536,8 @@ Graph importOnnxBytes(std::span<const std::uint8_t> bytes, const std::string& so
   if (!model.has_graph()) {
     fail("{}: not a valid ONNX model (no graph)", source);
   }
-  return OnnxImporter(model, source, baseDir).run();
+  QdqAnnotations quantization = stripQdq(model, source, baseDir);  // QDQ -> float + parameters
+  return OnnxImporter(model, source, baseDir, std::move(quantization)).run();
 }
 
 Graph importOnnx(const std::filesystem::path& path) {

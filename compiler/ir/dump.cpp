@@ -10,8 +10,17 @@ namespace {
 /// Constants with at most this many elements show their values.
 constexpr std::int64_t kInlineElements = 8;
 
+/// The type, and the given quantization of a QDQ model's value: "scale 0.02 zp -3", or for
+/// per-axis weights "per axis 0: 8 scales".
 std::string typed(const Value& v) {
-  return v.typed ? formatType(v.dtype, v.shape) : std::string("?");
+  std::string text = v.typed ? formatType(v.dtype, v.shape) : std::string("?");
+  if (v.quant && v.quant->scales.size() == 1) {
+    text += fmt::format(" <scale {} zp {}>", v.quant->scales[0],
+                        v.quant->zeroPoints.empty() ? 0 : v.quant->zeroPoints[0]);
+  } else if (v.quant) {
+    text += fmt::format(" <per axis {}: {} scales>", v.quant->axis, v.quant->scales.size());
+  }
+  return text;
 }
 
 std::string constantValues(const TensorData& data) {

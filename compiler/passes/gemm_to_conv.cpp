@@ -10,6 +10,9 @@ namespace {
 struct Linear {
   std::vector<float> weight;  ///< [N, K]
   std::vector<float> bias;    ///< [N]
+  /// The weight's given quantization (a QDQ model's), per output channel; kept when the weight
+  /// is only transposed.
+  std::optional<QuantParams> weightQuant;
   std::int64_t m = 0;
   std::int64_t k = 0;
   std::int64_t n = 0;
@@ -49,6 +52,12 @@ std::optional<Linear> asLinear(const Graph& graph, const Node& node) {
       linear.weight[n * linear.k + k] = alpha * v;
     }
   }
+  if (const std::optional<QuantParams>& q = graph.value(node.input(1)).quant; q && alpha == 1.0F) {
+    std::int64_t outputAxis = transB ? 0 : 1;
+    if (q->scales.size() == 1 || q->axis == outputAxis) {
+      linear.weightQuant = QuantParams{q->scales, q->zeroPoints, q->scales.size() == 1 ? -1 : 0};
+    }
+  }
   linear.bias.assign(static_cast<std::size_t>(linear.n), 0.0F);
   ValueId c = node.input(2);
   if (node.op == OpKind::Gemm && c.valid()) {
@@ -81,13 +90,16 @@ std::vector<Node> lowerToConv(Graph& graph, const Node& node, Linear linear) {
   Value& x4Value = graph.value(x4);
   x4Value.shape = {linear.m, linear.k, 1, 1};
   x4Value.typed = true;
+  x4Value.quant = graph.value(x).quant;  // a reshape: the same quantized values
   ValueId weight = addFloatConstant(graph, base + ".weight", {linear.n, linear.k, 1, 1},
                                     std::move(linear.weight));
+  graph.value(weight).quant = linear.weightQuant;
   ValueId bias = addFloatConstant(graph, base + ".bias", {linear.n}, std::move(linear.bias));
   ValueId y4 = graph.addIntermediate(graph.uniqueValueName(base + ".conv"));
   Value& y4Value = graph.value(y4);
   y4Value.shape = {linear.m, linear.n, 1, 1};
   y4Value.typed = true;
+  y4Value.quant = graph.value(y).quant;
   ValueId yShape = addIndexConstant(graph, base + ".out_shape", {linear.m, linear.n});
 
   Node toNchw;

@@ -1,6 +1,8 @@
 // Graph-editing helpers shared by the passes.
 #include "rewrite.h"
 
+#include <algorithm>
+
 namespace npu::compiler {
 
 const TensorData* constantData(const Graph& graph, ValueId id) {
@@ -21,12 +23,20 @@ std::optional<float> scalarConstant(const Graph& graph, ValueId id) {
 
 bool bypassNode(Graph& graph, std::size_t index, ValueId in, ValueId out) {
   std::vector<Node>& nodes = graph.nodes();
+  // The value that stays keeps a given quantization (a QDQ model's) of the one that goes.
+  auto keepQuant = [&](ValueId from, ValueId to) {
+    if (!graph.value(to).quant && graph.value(from).quant && !graph.value(to).isConstant()) {
+      graph.value(to).quant = graph.value(from).quant;
+    }
+  };
   if (!graph.isOutput(out)) {
+    keepQuant(out, in);
     graph.replaceAllUses(out, in);
   } else {
     if (graph.isInput(in) || graph.isOutput(in) || graph.value(in).isConstant()) {
       return false;
     }
+    keepQuant(in, out);
     // `in`'s producer writes `out` directly; every other reader of `in` follows.
     for (std::size_t n = 0; n < index; ++n) {
       for (ValueId& produced : nodes[n].outputs) {
@@ -62,8 +72,17 @@ void replaceConvParameters(Graph& graph, std::size_t index, std::string_view suf
   const std::string base = graph.nodes()[index].name;
   const Shape weightShape = graph.value(graph.nodes()[index].input(1)).shape;
   const auto outputs = static_cast<std::int64_t>(bias.size());
+  // Unchanged weights (a fold that only moved the bias) keep their given quantization.
+  const Value& old = graph.value(graph.nodes()[index].input(1));
+  std::optional<QuantParams> quant;
+  if (old.quant && old.isConstant() && old.data->dtype() == DType::Float32 &&
+      std::equal(weights.begin(), weights.end(), old.data->floats().begin(),
+                 old.data->floats().end())) {
+    quant = old.quant;
+  }
   ValueId weightId = addFloatConstant(graph, base + ".weight_" + std::string(suffix), weightShape,
                                       std::move(weights));
+  graph.value(weightId).quant = quant;
   ValueId biasId =
       addFloatConstant(graph, base + ".bias_" + std::string(suffix), {outputs}, std::move(bias));
   Node& target = graph.nodes()[index];

@@ -173,6 +173,8 @@ AccuracyReport accuracyReport(const QuantizedModel& model, const std::vector<Ten
   std::vector<const QOp*> ops;
   std::unordered_map<std::string, std::size_t> layerOf;
   std::unordered_map<std::string, golden::FloatTensor> fp32;
+  // A requantizing step's output is no fp32 value: its fp32 counterpart is its input's.
+  std::vector<std::pair<std::string, std::string>> requantOf;
   for (const NpuSegment& segment : model.npuSegments) {
     const QuantizedGraph& g = segment.graph;
     for (const QTensor& t : g.tensors) {
@@ -191,6 +193,10 @@ AccuracyReport accuracyReport(const QuantizedModel& model, const std::vector<Ten
       layer.perChannel = origin.perChannel;
       layer.lut = origin.lut;
       layerOf.emplace(layer.output, report.layers.size());
+      // "<x>#requant" and "<y>#pre_requant" (realizeSegments) hold x's and y's values.
+      if (!graph.findValue(layer.output) && layer.output.find('#') != std::string::npos) {
+        requantOf.emplace_back(layer.output, layer.output.substr(0, layer.output.find('#')));
+      }
       SingleOp s;
       s.layer = report.layers.size();
       s.segment = &segment;
@@ -217,6 +223,9 @@ AccuracyReport accuracyReport(const QuantizedModel& model, const std::vector<Ten
             it->second = tensor;
           }
         });
+    for (const auto& [requant, source] : requantOf) {
+      fp32[requant] = fp32.at(source);
+    }
     TensorMap quantized = runPartitionedModelGolden(
         model, sample, [&](const Value& value, const golden::FloatTensor& tensor) {
           auto it = layerOf.find(value.name);

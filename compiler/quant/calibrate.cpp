@@ -2,13 +2,17 @@
 #include "npu/compiler/quant/calibrate.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 #include <unordered_map>
 
 #include "npu/compiler/ir/op_params.h"
 #include "npu/compiler/quant/calibration_data.h"
+#include "npu/compiler/quant/calibration_table.h"
 #include "npu/compiler/quant/quant_params.h"
 #include "npu/compiler/quant/scale_alignment.h"
 #include "npu/support/error.h"
@@ -50,6 +54,140 @@ Range rangeFor(const TensorObserver& observer, const ActivationSettings& s) {
       return mseRange(observer, s.symmetric);
   }
   return minMaxRange(observer, s.symmetric);
+}
+
+/// The tensors calibration observes (NPU nodes' activation inputs and outputs, LUT
+/// pre-activations) in graph order, each with the node producing it (null for graph inputs).
+std::pair<std::vector<std::string>, std::vector<const Node*>> observedTensors(
+    const Graph& graph, const Partition& partition) {
+  std::vector<std::string> names;
+  std::vector<const Node*> producers;
+  std::unordered_map<std::string, std::size_t> index;
+  auto want = [&](const std::string& name, const Node* producer) {
+    if (index.emplace(name, names.size()).second) {
+      names.push_back(name);
+      producers.push_back(producer);
+    }
+  };
+  Uses uses(graph);
+  for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
+    if (partition.device[n] != Device::Npu) {
+      continue;
+    }
+    const Node& node = graph.nodes()[n];
+    for (ValueId in : node.inputs) {
+      if (!in.valid()) {
+        continue;
+      }
+      const Value& v = graph.value(in);
+      if (!v.isConstant() && v.dtype == DType::Float32) {
+        std::optional<std::size_t> p = uses.producer(in);
+        want(v.name, p ? &graph.nodes()[*p] : nullptr);
+      }
+    }
+    want(graph.value(node.outputs.at(0)).name, &node);
+    if (isLutConv(graph, partition, n)) {
+      want(preActivationName(graph.value(node.outputs[0]).name), &node);
+    }
+  }
+
+  return {std::move(names), std::move(producers)};
+}
+
+/// Parameters for the tensors in `names` that `table` does not name but can be derived from it:
+/// the output of a byte-moving NPU op (pool, concat, upsample, layout no-op...) takes its first
+/// input's (a QDQ model quantizes a max pool's output through its input's Q/DQ); any other
+/// member of an alignment group the first given member's; a tensor next to a layout op
+/// (reshape, flatten, squeeze, identity) the other side's (the passes put such ops around the
+/// convs they create, a fully connected layer's 1x1 conv between reshapes).
+std::map<std::string, golden::QuantParams, std::less<>> inheritedParameters(
+    const Graph& graph, const Partition& partition,
+    const std::vector<std::vector<std::string>>& groups, const std::vector<std::string>& names,
+    const CalibrationTable& table) {
+  // A tensor the table does not name, written by a byte-moving NPU op (pool, concat, upsample,
+  // layout no-op...), takes the parameters of that op's first input, given or so derived (a QDQ
+  // model quantizes a max pool's output through its input's Q/DQ); any other member of an
+  // alignment group takes the first given member's.
+  std::map<std::string, golden::QuantParams, std::less<>> fromGroup;
+  auto known = [&](const std::string& name) -> const golden::QuantParams* {
+    if (auto it = table.tensors.find(name); it != table.tensors.end()) {
+      return &it->second;
+    }
+    if (auto it = fromGroup.find(name); it != fromGroup.end()) {
+      return &it->second;
+    }
+    return nullptr;
+  };
+  for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
+    const Node& node = graph.nodes()[n];
+    std::optional<NpuOpKind> kind =
+        partition.device[n] == Device::Npu ? partition.npuKind[n] : std::nullopt;
+    bool movesBytes = kind && (*kind == NpuOpKind::MaxPool || *kind == NpuOpKind::AvgPool ||
+                               *kind == NpuOpKind::GlobalAvgPool || *kind == NpuOpKind::Concat ||
+                               *kind == NpuOpKind::Slice || *kind == NpuOpKind::ChannelShuffle ||
+                               *kind == NpuOpKind::Upsample || *kind == NpuOpKind::Alias);
+    if (!movesBytes || node.outputs.empty() || !node.input(0).valid()) {
+      continue;
+    }
+    const std::string& out = graph.value(node.outputs[0]).name;
+    if (known(out) == nullptr) {
+      if (const golden::QuantParams* p = known(graph.value(node.input(0)).name)) {
+        fromGroup.emplace(out, *p);
+      }
+    }
+  }
+  for (const std::vector<std::string>& group : groups) {
+    auto first = std::find_if(group.begin(), group.end(),
+                              [&](const std::string& n) { return table.tensors.contains(n); });
+    if (first == group.end()) {
+      continue;
+    }
+    for (const std::string& name : group) {
+      if (known(name) == nullptr) {
+        fromGroup.emplace(name, table.tensors.find(*first)->second);
+      }
+    }
+  }
+  // Through layout ops (reshape, flatten, squeeze, identity) a tensor takes the parameters of the
+  // tensor on the other side: the front-end passes put such ops around the convs they create
+  // (a fully connected layer's 1x1 conv between reshapes).
+  std::map<std::string, std::vector<std::string>, std::less<>> layoutNeighbours;
+  for (const Node& node : graph.nodes()) {
+    bool layout = node.op == OpKind::Reshape || node.op == OpKind::Flatten ||
+                  node.op == OpKind::Squeeze || node.op == OpKind::Unsqueeze ||
+                  node.op == OpKind::Identity;
+    if (layout && node.input(0).valid() && node.outputs.size() == 1) {
+      const std::string& a = graph.value(node.input(0)).name;
+      const std::string& b = graph.value(node.outputs[0]).name;
+      layoutNeighbours[a].push_back(b);
+      layoutNeighbours[b].push_back(a);
+    }
+  }
+  auto throughLayout = [&](const std::string& start) -> std::optional<golden::QuantParams> {
+    std::vector<std::string> queue{start};
+    std::set<std::string, std::less<>> seen{start};
+    for (std::size_t i = 0; i < queue.size(); ++i) {
+      if (auto it = table.tensors.find(queue[i]); it != table.tensors.end()) {
+        return it->second;
+      }
+      if (auto it = layoutNeighbours.find(queue[i]); it != layoutNeighbours.end()) {
+        for (const std::string& next : it->second) {
+          if (seen.insert(next).second) {
+            queue.push_back(next);
+          }
+        }
+      }
+    }
+    return std::nullopt;
+  };
+  for (const std::string& name : names) {
+    if (!table.tensors.contains(name) && !fromGroup.contains(name)) {
+      if (std::optional<golden::QuantParams> p = throughLayout(name)) {
+        fromGroup.emplace(name, *p);
+      }
+    }
+  }
+  return fromGroup;
 }
 
 }  // namespace
@@ -103,35 +241,10 @@ CalibrationResult calibrate(const Graph& graph, const Partition& partition,
   checkFinite(samples, graph.source() + " calibration data");
 
   // What to observe, and which node produces it (for the per-layer settings).
-  std::vector<std::string> names;
-  std::vector<const Node*> producers;
+  auto [names, producers] = observedTensors(graph, partition);
   std::unordered_map<std::string, std::size_t> index;
-  auto want = [&](const std::string& name, const Node* producer) {
-    if (index.emplace(name, names.size()).second) {
-      names.push_back(name);
-      producers.push_back(producer);
-    }
-  };
-  Uses uses(graph);
-  for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
-    if (partition.device[n] != Device::Npu) {
-      continue;
-    }
-    const Node& node = graph.nodes()[n];
-    for (ValueId in : node.inputs) {
-      if (!in.valid()) {
-        continue;
-      }
-      const Value& v = graph.value(in);
-      if (!v.isConstant() && v.dtype == DType::Float32) {
-        std::optional<std::size_t> p = uses.producer(in);
-        want(v.name, p ? &graph.nodes()[*p] : nullptr);
-      }
-    }
-    want(graph.value(node.outputs.at(0)).name, &node);
-    if (isLutConv(graph, partition, n)) {
-      want(preActivationName(graph.value(node.outputs[0]).name), &node);
-    }
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    index.emplace(names[i], i);
   }
 
   std::vector<TensorObserver> observers(names.size(), TensorObserver(config.histogramBins));
@@ -165,6 +278,8 @@ CalibrationResult calibrate(const Graph& graph, const Partition& partition,
     const TensorObserver& o = observers[i];
     t.min = o.min();
     t.max = o.max();
+    t.absPercentile99 = percentileRange(o, 99.0, true).hi;
+    t.absPercentile999 = percentileRange(o, 99.9, true).hi;
     t.absPercentile9999 = percentileRange(o, 99.99, true).hi;
     t.range = rangeFor(o, t.settings);
     t.alignedRange = t.range;
@@ -200,6 +315,76 @@ CalibrationResult calibrate(const Graph& graph, const Partition& partition,
       t.group = static_cast<std::int64_t>(g);
     }
   }
+  return result;
+}
+
+CalibrationResult calibrateWithTable(const Graph& graph, const Partition& partition,
+                                     const std::vector<TensorMap>& samples,
+                                     const QuantConfig& config, const CalibrationTable& table,
+                                     std::vector<std::string>& notes) {
+  auto [names, producers] = observedTensors(graph, partition);
+  std::vector<std::vector<std::string>> groups = alignmentGroups(graph, partition);
+  std::map<std::string, golden::QuantParams, std::less<>> fromGroup =
+      inheritedParameters(graph, partition, groups, names, table);
+  std::vector<std::string> missing;
+  std::size_t given = 0;
+  for (const std::string& name : names) {
+    if (table.tensors.contains(name)) {
+      ++given;
+    } else if (!fromGroup.contains(name)) {
+      missing.push_back(name);
+    }
+  }
+
+  CalibrationResult result;
+  if (!missing.empty()) {
+    result = calibrate(graph, partition, samples, config);
+    notes.push_back(fmt::format(
+        "{}: {} of {} tensors have no parameters in {} and were calibrated from the samples: {}",
+        graph.source(), missing.size(), names.size(), table.source, fmt::join(missing, ", ")));
+  } else {
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      TensorCalibration t;
+      t.name = names[i];
+      t.settings = activationSettingsFor(config, graph, producers[i], names[i]);
+      result.tensors.emplace(t.name, t);
+    }
+  }
+  auto setGiven = [](TensorCalibration& t, const golden::QuantParams& p) {
+    t.params = p;
+    t.range = representableRange(p);
+    t.alignedRange = t.range;
+    if (t.min == 0.0F && t.max == 0.0F) {
+      t.min = t.range.lo;
+      t.max = t.range.hi;
+    }
+  };
+  for (auto& [name, t] : result.tensors) {
+    if (auto it = table.tensors.find(name); it != table.tensors.end()) {
+      setGiven(t, it->second);
+      t.given = true;
+    } else if (auto g = fromGroup.find(name); g != fromGroup.end()) {
+      setGiven(t, g->second);
+    }
+  }
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    for (const std::string& name : groups[g]) {
+      if (auto it = result.tensors.find(name); it != result.tensors.end()) {
+        it->second.group = static_cast<std::int64_t>(g);
+      }
+    }
+  }
+  std::size_t unused = 0;
+  for (const auto& [name, params] : table.tensors) {
+    unused += result.tensors.contains(name) ? 0 : 1;
+  }
+  notes.push_back(fmt::format("{}: {} of {} tensors quantized as {} gives them{}", graph.source(),
+                              given, names.size(), table.source,
+                              unused == 0 || table.fromModel
+                                  ? std::string()
+                                  : fmt::format(" ({} of its {} entries name no tensor "
+                                                "an NPU segment reads or writes)",
+                                                unused, table.tensors.size())));
   return result;
 }
 

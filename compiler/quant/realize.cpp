@@ -5,7 +5,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
+#include <functional>
 #include <limits>
+#include <map>
+#include <tuple>
 #include <unordered_map>
 
 #include "npu/compiler/ir/diagnostics.h"
@@ -65,14 +70,25 @@ std::optional<float> scalarInput(const Graph& graph, const Node& node, std::size
 class SegmentBuilder {
  public:
   SegmentBuilder(const Graph& graph, const Partition& partition,
-                 const CalibrationResult& calibration, const QuantConfig& config)
-      : m_graph(graph), m_partition(partition), m_calibration(calibration), m_config(config) {}
+                 const CalibrationResult& calibration, const QuantConfig& config,
+                 std::vector<std::string>* notes)
+      : m_graph(graph),
+        m_partition(partition),
+        m_calibration(calibration),
+        m_config(config),
+        m_notes(notes) {
+    for (std::size_t i = 0; i < graph.valueCount(); ++i) {
+      const Value& v = graph.value(ValueId{static_cast<std::uint32_t>(i)});
+      m_weightsGiven = m_weightsGiven || (v.isConstant() && v.quant.has_value());
+    }
+  }
 
   NpuSegment build(std::size_t s) {
     const Segment& segment = m_partition.segments[s];
     m_out = NpuSegment{};
     m_out.segment = s;
     m_tensorOf.clear();
+    m_requantOf.clear();
     for (ValueId in : segment.inputs) {
       TensorId id = tensorFor(in);
       m_out.graph.inputs.push_back(id);
@@ -160,7 +176,12 @@ class SegmentBuilder {
         const QTensor& t = m_out.graph.tensors[in];
         golden::QuantParams out = paramsOf(m_graph.value(outValue).name);
         if (out.scale != static_cast<float>(t.scale) || out.zeroPoint != t.zeroPoint) {
-          fail("internal: layout no-op '{}' does not share its input's quantization", node.name);
+          // Given parameters that differ across a layout no-op: requantize into the output.
+          QOpOrigin requantOrigin;
+          requantOrigin.node = n;
+          m_tensorOf.emplace(outValue.index, requantized(in, out, node, requantOrigin,
+                                                         m_graph.value(outValue).name));
+          return;
         }
         m_tensorOf.emplace(outValue.index, in);
         return;
@@ -183,8 +204,8 @@ class SegmentBuilder {
           op.inputs.push_back(tensorFor(in));
         }
         op.output = tensorFor(outValue);
-        for (TensorId in : op.inputs) {
-          checkShared(in, op.output);
+        for (TensorId& in : op.inputs) {
+          in = shared(in, op.output, node, origin);
         }
         return add(std::move(op), origin);
       }
@@ -192,37 +213,43 @@ class SegmentBuilder {
         QSlice op;
         op.name = node.name;
         op.input = tensorFor(node.input(0));
-        op.output = tensorFor(outValue);
-        checkShared(op.input, op.output);
+        TensorId target = tensorFor(outValue);
+        op.output = movedOutput(op.input, target);
         SliceWindow window = sliceWindowOf(m_graph, node);
         op.channelBegin = window.channelBegin;
         op.rowBegin = window.rowBegin;
         op.rowStep = window.rowStep;
         op.colBegin = window.colBegin;
         op.colStep = window.colStep;
-        return add(std::move(op), origin);
+        TensorId written = op.output;
+        add(std::move(op), origin);
+        return finishMoved(written, target, node, origin);
       }
       case NpuOpKind::ChannelShuffle: {
         QShuffle op;
         op.name = node.name;
         op.input = tensorFor(node.input(0));
-        op.output = tensorFor(outValue);
-        checkShared(op.input, op.output);
+        TensorId target = tensorFor(outValue);
+        op.output = movedOutput(op.input, target);
         const Value& indices = m_graph.value(node.input(1));
         op.groups = shuffleGroups(indices.data->toInt64(), m_graph.value(node.input(0)).shape[1]);
-        return add(std::move(op), origin);
+        TensorId written = op.output;
+        add(std::move(op), origin);
+        return finishMoved(written, target, node, origin);
       }
       case NpuOpKind::Upsample: {
         QUpsample op;
         op.name = node.name;
         op.input = tensorFor(node.input(0));
-        op.output = tensorFor(outValue);
-        checkShared(op.input, op.output);
+        TensorId target = tensorFor(outValue);
+        op.output = movedOutput(op.input, target);
         const Shape& in = m_graph.value(node.input(0)).shape;
         const Shape& out = m_graph.value(outValue).shape;
         op.factorH = out[2] / in[2];
         op.factorW = out[3] / in[3];
-        return add(std::move(op), origin);
+        TensorId written = op.output;
+        add(std::move(op), origin);
+        return finishMoved(written, target, node, origin);
       }
       case NpuOpKind::Lut: {
         QLut op;
@@ -237,18 +264,123 @@ class SegmentBuilder {
     }
   }
 
-  void checkShared(TensorId in, TensorId out) const {
+  void note(std::string text) const {
+    if (m_notes != nullptr) {
+      m_notes->push_back(std::move(text));
+    }
+  }
+
+  /// `in` when it shares `out`'s scale and zero point (calibration aligns them); otherwise (given
+  /// parameters that differ, e.g. a QDQ model's) `in` requantized to `out`'s parameters, since
+  /// the NPU moves these bytes without arithmetic. For the inputs of a concat.
+  TensorId shared(TensorId in, TensorId out, const Node& node, const QOpOrigin& origin) {
     const QTensor& a = m_out.graph.tensors[in];
     const QTensor& b = m_out.graph.tensors[out];
-    if (a.scale != b.scale || a.zeroPoint != b.zeroPoint) {
-      fail("internal: '{}' and '{}' must share scale and zero point", a.name, b.name);
+    if (a.scale == b.scale && a.zeroPoint == b.zeroPoint) {
+      return in;
     }
+    return requantized(in, tensorParams(out), node, origin, "");
+  }
+
+  /// The tensor a single-input byte-moving op (pool, slice, shuffle, upsample) writes: `target`
+  /// when it shares `in`'s parameters, else a new tensor of `target`'s shape at `in`'s parameters
+  /// that finishMoved then requantizes into `target` (after the op, so an average pool averages
+  /// before anything clips).
+  TensorId movedOutput(TensorId in, TensorId target) {
+    const QTensor& a = m_out.graph.tensors[in];
+    const QTensor& b = m_out.graph.tensors[target];
+    if (a.scale == b.scale && a.zeroPoint == b.zeroPoint) {
+      return target;
+    }
+    QTensor t = b;
+    t.name = uniqueTensorName(b.name + "#pre_requant");
+    t.scale = a.scale;
+    t.zeroPoint = a.zeroPoint;
+    m_out.graph.tensors.push_back(std::move(t));
+    return m_out.graph.tensors.size() - 1;
+  }
+
+  void finishMoved(TensorId written, TensorId target, const Node& node, const QOpOrigin& origin) {
+    if (written != target) {
+      emitRequant(written, target, node, origin, "after");
+    }
+  }
+
+  std::string uniqueTensorName(const std::string& base) const {
+    std::string name = base;
+    for (int k = 1; std::any_of(m_out.graph.tensors.begin(), m_out.graph.tensors.end(),
+                                [&](const QTensor& e) { return e.name == name; });
+         ++k) {
+      name = fmt::format("{}{}", base, k);
+    }
+    return name;
+  }
+
+  /// A new tensor quantized as `target` holding `in` requantized (emitRequant). Reuses an earlier
+  /// one for the same input and parameters. `name` names the new tensor ("<input>#requant" when
+  /// empty).
+  TensorId requantized(TensorId in, golden::QuantParams target, const Node& node,
+                       const QOpOrigin& origin, const std::string& name) {
+    auto key = std::make_tuple(in, target.scale, target.zeroPoint);
+    if (auto it = m_requantOf.find(key); it != m_requantOf.end() && name.empty()) {
+      return it->second;
+    }
+    QTensor t = m_out.graph.tensors[in];
+    t.name = name.empty() ? uniqueTensorName(t.name + "#requant") : name;
+    t.scale = target.scale;
+    t.zeroPoint = target.zeroPoint;
+    m_out.graph.tensors.push_back(std::move(t));
+    TensorId id = m_out.graph.tensors.size() - 1;
+    emitRequant(in, id, node, origin, "before");
+    m_requantOf[key] = id;
+    return id;
+  }
+
+  /// The requantizing step from `in` to `out` (same shape): a depthwise 1x1 conv with unit
+  /// weights and zero bias, y = requant(x - zp_in, s_in / s_out) + zp_out. `where` says whether
+  /// it runs before or after `node`, for the note.
+  void emitRequant(TensorId in, TensorId out, const Node& node, const QOpOrigin& origin,
+                   std::string_view where) {
+    const QTensor source = m_out.graph.tensors[in];
+    const QTensor target = m_out.graph.tensors[out];
+    const std::int64_t channels = source.shape.back();
+    QConv op;
+    op.name = where == "before" ? fmt::format("{}#requant_{}", node.name, source.name)
+                                : node.name + "#requant";
+    op.input = in;
+    op.output = out;
+    op.weights.shape = {channels, 1, 1, 1};
+    op.weights.data.assign(static_cast<std::size_t>(channels), 1);
+    op.params.groups = channels;
+    op.params.inputZeroPoint = source.zeroPoint;
+    op.params.bias.assign(static_cast<std::size_t>(channels), 0);
+    std::vector<float> unit(static_cast<std::size_t>(channels), 1.0F);
+    op.params.multipliers = golden::convMultipliers(static_cast<float>(source.scale), unit,
+                                                    static_cast<float>(target.scale));
+    op.params.output.zeroPoint = target.zeroPoint;
+    op.params.output.rounding = m_config.rounding;
+    QOpOrigin requantOrigin = origin;
+    requantOrigin.weightSqnrDb = std::numeric_limits<double>::infinity();
+    requantOrigin.weightChannelRangeRatio = 1.0;
+    requantOrigin.lut = false;
+    requantOrigin.requant = true;
+    requantOrigin.weightScales = unit;
+    note(fmt::format(
+        "{}: node '{}' ({}): {} has scale {} zero point {} but {} scale {} zero point "
+        "{}; the NPU moves these bytes unchanged, so the requantizing step '{}' (a "
+        "1x1 depthwise conv with unit weights) was inserted {} it",
+        m_graph.source(), node.name, opName(node.op),
+        where == "before" ? fmt::format("its input '{}'", source.name) : std::string("its input"),
+        static_cast<float>(source.scale), source.zeroPoint,
+        where == "before" ? "its output" : fmt::format("its output '{}'", target.name),
+        static_cast<float>(target.scale), target.zeroPoint, op.name, where));
+    add(std::move(op), requantOrigin);
   }
 
   /// Conv weights, bias, multipliers and output stage from fp32 OIHW weights.
   void emitConv(const Node& node, ValueId x, std::span<const float> weights, const Shape& wShape,
                 std::span<const float> bias, const golden::Conv2dParams& geometry,
-                const FusedActivation& act, QOpOrigin origin) {
+                const FusedActivation& act, QOpOrigin origin, const QuantParams* given = nullptr) {
     QConv op;
     op.name = node.name;
     op.input = tensorFor(x);
@@ -257,7 +389,34 @@ class SegmentBuilder {
     golden::QuantParams in = tensorParams(op.input);
     golden::QuantParams out = tensorParams(op.output);
     WeightSettings settings = weightSettingsFor(m_config, m_graph, node);
-    QuantizedConvWeights q = quantizeConvWeights(weights, wShape, bias, in.scale, settings);
+    std::optional<QuantizedConvWeights> givenWeights;
+    if (given != nullptr) {
+      std::string why;
+      bool folded = false;
+      givenWeights = quantizeConvWeightsGiven(weights, wShape, bias, in.scale, *given, why, folded);
+      if (!givenWeights) {
+        note(
+            fmt::format("{}: node '{}' ({}): the given weight quantization cannot be honoured: "
+                        "{}; the weights were re-quantized symmetric ({})",
+                        m_graph.source(), node.name, opName(node.op), why,
+                        settings.perChannel ? "per channel" : "per tensor"));
+      } else if (folded) {
+        note(
+            fmt::format("{}: node '{}' ({}): the weight zero points are not 0; q - zp fits int8, "
+                        "so they were folded into the int8 weights (exact)",
+                        m_graph.source(), node.name, opName(node.op)));
+      }
+    } else if (m_weightsGiven && node.op == OpKind::Conv) {
+      note(
+          fmt::format("{}: node '{}' (Conv): no given weight quantization reaches it (a "
+                      "front-end pass rewrote its weights, e.g. folded a BatchNormalization or "
+                      "a per-channel Mul); the weights were quantized by the config",
+                      m_graph.source(), node.name));
+    }
+    const bool honoured = givenWeights.has_value();
+    QuantizedConvWeights q = givenWeights
+                                 ? std::move(*givenWeights)
+                                 : quantizeConvWeights(weights, wShape, bias, in.scale, settings);
     op.weights = std::move(q.weights);
     op.params.strides = geometry.strides;
     op.params.dilations = geometry.dilations;
@@ -277,9 +436,12 @@ class SegmentBuilder {
       op.params.output.zeroPoint = out.zeroPoint;
       setClip(op.params.output, act, out);
     }
+    origin.weightScales = q.scales;
     origin.weightSqnrDb = q.sqnrDb;
     origin.weightChannelRangeRatio = q.channelRangeRatio;
-    origin.perChannel = settings.perChannel;
+    origin.perChannel = honoured ? std::adjacent_find(q.scales.begin(), q.scales.end(),
+                                                      std::not_equal_to<>()) != q.scales.end()
+                                 : settings.perChannel;
     add(std::move(op), origin);
   }
 
@@ -291,7 +453,7 @@ class SegmentBuilder {
     }
     golden::Conv2dParams geometry = convParams(node, m_graph.value(node.input(0)).shape, w.shape);
     emitConv(node, node.input(0), w.data->floats(), w.shape, bias, geometry, fusedActivation(node),
-             origin);
+             origin, w.quant ? &*w.quant : nullptr);
   }
 
   void channelAffine(const Node& node, QOpOrigin origin) {
@@ -328,10 +490,15 @@ class SegmentBuilder {
 
   void pool(const Node& node, NpuOpKind kind, QOpOrigin origin) {
     TensorId in = tensorFor(node.input(0));
-    TensorId out = tensorFor(node.outputs.at(0));
-    checkShared(in, out);
+    TensorId target = tensorFor(node.outputs.at(0));
+    if ((kind == NpuOpKind::AvgPool || kind == NpuOpKind::GlobalAvgPool) &&
+        averageAsConv(node, kind, in, target, origin)) {
+      return;
+    }
+    TensorId out = movedOutput(in, target);
     if (kind == NpuOpKind::GlobalAvgPool) {
-      return add(QGlobalAvgPool{node.name, in, out}, origin);
+      add(QGlobalAvgPool{node.name, in, out}, origin);
+      return finishMoved(out, target, node, origin);
     }
     const Shape& x = m_graph.value(node.input(0)).shape;
     golden::PoolInt8Params p;
@@ -345,17 +512,83 @@ class SegmentBuilder {
       p.pads = {fp.pads[0], fp.pads[1], fp.pads[2] + extra[0], fp.pads[3] + extra[1]};
     }
     if (kind == NpuOpKind::MaxPool) {
-      return add(QMaxPool{node.name, in, out, p}, origin);
+      add(QMaxPool{node.name, in, out, p}, origin);
+    } else {
+      add(QAvgPool{node.name, in, out, p}, origin);
     }
-    add(QAvgPool{node.name, in, out, p}, origin);
+    finishMoved(out, target, node, origin);
+  }
+
+  /// An average pool whose input and output parameters differ (given ones) as a depthwise conv
+  /// with unit weights at scale 1 / (kH * kW): acc = sum (x - zp_in), padding reading zp_in as
+  /// the pool's count_include_pad does, then one requant to the output's parameters, as the QDQ
+  /// model rounds it. Returns false (nothing emitted) when they share parameters or the window is
+  /// beyond the conv's kernel limit (a requantizing step after the pool then does it).
+  bool averageAsConv(const Node& node, NpuOpKind kind, TensorId in, TensorId out,
+                     const QOpOrigin& origin) {
+    const QTensor source = m_out.graph.tensors[in];
+    const QTensor target = m_out.graph.tensors[out];
+    if (source.scale == target.scale && source.zeroPoint == target.zeroPoint) {
+      return false;
+    }
+    const Shape& x = m_graph.value(node.input(0)).shape;
+    golden::Conv2dInt8Params params;
+    std::array<std::int64_t, 2> kernel{x[2], x[3]};
+    if (kind == NpuOpKind::AvgPool) {
+      golden::Pool2dParams fp = poolParams(node, x);
+      std::array<std::int64_t, 2> extra = ceilModeExtraPadding(fp, x);
+      kernel = fp.kernel;
+      params.strides = fp.strides;
+      params.pads = {fp.pads[0], fp.pads[1], fp.pads[2] + extra[0], fp.pads[3] + extra[1]};
+    }
+    constexpr std::int64_t kMaxKernel = 15;  // the CONV instruction's kh/kw fields
+    if (kernel[0] > kMaxKernel || kernel[1] > kMaxKernel) {
+      return false;
+    }
+    const std::int64_t channels = source.shape.back();
+    QConv op;
+    op.name = node.name;
+    op.input = in;
+    op.output = out;
+    op.weights.shape = {channels, kernel[0], kernel[1], 1};
+    op.weights.data.assign(static_cast<std::size_t>(channels * kernel[0] * kernel[1]), 1);
+    params.groups = channels;
+    params.inputZeroPoint = source.zeroPoint;
+    params.bias.assign(static_cast<std::size_t>(channels), 0);
+    std::vector<float> weightScale(
+        static_cast<std::size_t>(channels),
+        static_cast<float>(1.0 / static_cast<double>(kernel[0] * kernel[1])));
+    params.multipliers = golden::convMultipliers(static_cast<float>(source.scale), weightScale,
+                                                 static_cast<float>(target.scale));
+    params.output.zeroPoint = target.zeroPoint;
+    params.output.rounding = m_config.rounding;
+    op.params = std::move(params);
+    QOpOrigin convOrigin = origin;
+    convOrigin.weightSqnrDb = std::numeric_limits<double>::infinity();
+    convOrigin.weightChannelRangeRatio = 1.0;
+    convOrigin.weightScales = weightScale;
+    note(
+        fmt::format("{}: node '{}' ({}): its input has scale {} zero point {} but its output '{}' "
+                    "scale {} zero point {}; it runs as a {}x{} depthwise conv with unit weights "
+                    "whose requant goes straight to the output's parameters (one rounding, as "
+                    "the QDQ model)",
+                    m_graph.source(), node.name, opName(node.op), static_cast<float>(source.scale),
+                    source.zeroPoint, target.name, static_cast<float>(target.scale),
+                    target.zeroPoint, kernel[0], kernel[1]));
+    add(std::move(op), convOrigin);
+    return true;
   }
 
   const Graph& m_graph;
   const Partition& m_partition;
   const CalibrationResult& m_calibration;
   const QuantConfig& m_config;
+  std::vector<std::string>* m_notes;
+  /// Some weight of the graph came with given quantization (a QDQ model).
+  bool m_weightsGiven = false;
   NpuSegment m_out;
   std::unordered_map<std::uint32_t, TensorId> m_tensorOf;
+  std::map<std::tuple<TensorId, float, std::int32_t>, TensorId> m_requantOf;
 };
 
 }  // namespace
@@ -387,9 +620,10 @@ std::function<float(float)> activationFunction(const Graph& graph, const Node& n
 
 std::vector<NpuSegment> realizeSegments(const Graph& graph, const Partition& partition,
                                         const CalibrationResult& calibration,
-                                        const QuantConfig& config) {
+                                        const QuantConfig& config,
+                                        std::vector<std::string>* notes) {
   std::vector<NpuSegment> segments;
-  SegmentBuilder builder(graph, partition, calibration, config);
+  SegmentBuilder builder(graph, partition, calibration, config, notes);
   for (std::size_t s = 0; s < partition.segments.size(); ++s) {
     if (partition.segments[s].device == Device::Npu) {
       segments.push_back(builder.build(s));

@@ -89,11 +89,20 @@ TensorMap run(const QuantizedModel& model, const TensorMap& inputs, const NpuPat
     if (path.goldenIntermediates) {
       tensors = runQuantizedGraphGolden(q, in);
       for (std::size_t t = 0; t < q.tensors.size(); ++t) {
-        std::optional<ValueId> id = graph.findValue(q.tensors[t].name);
+        const std::string& name = q.tensors[t].name;
+        std::optional<ValueId> id = graph.findValue(name);
         bool isInput = std::find(q.inputs.begin(), q.inputs.end(), t) != q.inputs.end();
         if (hook && id && !isInput) {
           hook(graph.value(*id),
                dequantizeToNchw(tensors[t], paramsOf(q.tensors[t]), graph.value(*id).shape));
+        } else if (hook && !isInput && name.find('#') != std::string::npos) {
+          // A requantizing step's tensor ("<x>#requant", "<y>#pre_requant", realizeSegments):
+          // reported under its own name with the layout of the value it holds.
+          if (std::optional<ValueId> base = graph.findValue(name.substr(0, name.find('#')))) {
+            Value value = graph.value(*base);
+            value.name = name;
+            hook(value, dequantizeToNchw(tensors[t], paramsOf(q.tensors[t]), value.shape));
+          }
         }
       }
     } else {

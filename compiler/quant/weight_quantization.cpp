@@ -6,7 +6,9 @@
 #include <limits>
 #include <optional>
 
+#include <fmt/format.h>
 #include "npu/compiler/quant/quant_params.h"
+
 #include "npu/support/error.h"
 
 namespace npu::compiler {
@@ -141,6 +143,88 @@ QuantizedConvWeights quantizeConvWeights(std::span<const float> oihw, const Shap
   }
   out.sqnrDb =
       noise == 0.0 ? std::numeric_limits<double>::infinity() : 10.0 * std::log10(signal / noise);
+  return out;
+}
+
+std::optional<QuantizedConvWeights> quantizeConvWeightsGiven(
+    std::span<const float> oihw, const Shape& shape, std::span<const float> bias, float inputScale,
+    const QuantParams& given, std::string& why, bool& folded) {
+  folded = false;
+  if (shape.size() != 4 || static_cast<std::int64_t>(oihw.size()) != elementCount(shape)) {
+    fail("conv weights of shape {} hold {} values", formatShape(shape), oihw.size());
+  }
+  const std::int64_t m = shape[0];
+  const std::int64_t c = shape[1];
+  const std::int64_t kh = shape[2];
+  const std::int64_t kw = shape[3];
+  if (!bias.empty() && static_cast<std::int64_t>(bias.size()) != m) {
+    fail("conv bias has {} values for {} output channels", bias.size(), m);
+  }
+  const std::size_t count = given.scales.size();
+  if (count != 1 && (given.axis != 0 || static_cast<std::int64_t>(count) != m)) {
+    why = fmt::format(
+        "the given weight scales are per axis along axis {} ({} of them), not one "
+        "per output channel ({})",
+        given.axis, count, m);
+    return std::nullopt;
+  }
+  QuantizedConvWeights out;
+  out.weights.shape = {m, kh, kw, c};
+  out.weights.data.resize(oihw.size());
+  double signal = 0.0;
+  double largest = 0.0;
+  double smallest = std::numeric_limits<double>::infinity();
+  for (std::int64_t o = 0; o < m; ++o) {
+    const std::size_t k = count == 1 ? 0 : static_cast<std::size_t>(o);
+    const float s = given.scales[k];
+    const std::int32_t zp = given.zeroPoints.empty() ? 0 : given.zeroPoints[k];
+    out.scales.push_back(s);
+    double range = 0.0;
+    for (std::int64_t i = 0; i < c; ++i) {
+      for (std::int64_t y = 0; y < kh; ++y) {
+        for (std::int64_t x = 0; x < kw; ++x) {
+          float v = oihw[static_cast<std::size_t>(((o * c + i) * kh + y) * kw + x)];
+          double q = std::round(static_cast<double>(v) / s);
+          // On the grid: w == float((q - zp) * s) as the front end computed it.
+          if (static_cast<float>(q) * s != v &&
+              std::fabs(v - q * s) > 1e-6 * std::fabs(static_cast<double>(v)) + 1e-30) {
+            why = fmt::format(
+                "the weights are no longer on the given grid (output channel {}: "
+                "{} is not a multiple of the scale {}); a front-end pass rewrote "
+                "them",
+                o, v, s);
+            return std::nullopt;
+          }
+          if (q < -128.0 || q > 127.0) {
+            why = fmt::format(
+                "the weight zero point {} of output channel {} leaves q - zp = {} "
+                "outside int8",
+                zp, o, q);
+            return std::nullopt;
+          }
+          out.weights.data[static_cast<std::size_t>(((o * kh + y) * kw + x) * c + i)] =
+              static_cast<std::int8_t>(q);
+          signal += static_cast<double>(v) * v;
+          range = std::max(range, static_cast<double>(std::fabs(v)));
+        }
+      }
+    }
+    if (zp != 0) {
+      folded = true;
+    }
+    if (range > 0.0) {
+      largest = std::max(largest, range);
+      smallest = std::min(smallest, range);
+    }
+    double b = bias.empty() ? 0.0 : bias[o];
+    double q = std::round(b / (static_cast<double>(inputScale) * s));
+    out.bias.push_back(static_cast<std::int32_t>(
+        std::clamp(q, static_cast<double>(std::numeric_limits<std::int32_t>::min()),
+                   static_cast<double>(std::numeric_limits<std::int32_t>::max()))));
+  }
+  out.channelRangeRatio = largest > 0.0 ? largest / smallest : 1.0;
+  out.sqnrDb = std::numeric_limits<double>::infinity();  // exact: the given grid
+  (void)signal;
   return out;
 }
 

@@ -10,15 +10,18 @@
 
 #include "npu/compiler/frontend/import.h"
 #include "npu/compiler/frontend/npy.h"
+#include "npu/compiler/frontend/qdq_export.h"
 #include "npu/compiler/partition/partition_report.h"
 #include "npu/compiler/quant/accuracy_report.h"
 #include "npu/compiler/quant/calibration_data.h"
+#include "npu/compiler/quant/calibration_table.h"
 #include "npu/compiler/quant/run_partitioned.h"
 #include "npu/isa/encoding.h"
 #include "npu/isa/npu_config.h"
 #include "npu/runtime/host_cost.h"
 #include "npu/runtime/run_model.h"
 #include "npu/support/error.h"
+#include "npu/support/file_io.h"
 
 namespace npu::runtime {
 
@@ -122,6 +125,9 @@ PreparedModel prepareModel(const MainJobOptions& options, const compiler::Pipeli
   if (!options.quantConfig.empty()) {
     compile.quant = compiler::loadQuantConfig(options.quantConfig);
   }
+  if (!options.calibTable.empty()) {
+    compile.calibrationTable = compiler::loadCalibrationTable(options.calibTable);
+  }
   compile.hw = isa::loadNpuConfig(options.hw);
   compile.stages = stages;
   fs::path calib = options.calib;
@@ -138,6 +144,14 @@ PreparedModel prepareModel(const MainJobOptions& options, const compiler::Pipeli
     return compiler::loadCalibrationSet(calib, optimized);
   };
   prepared.compiled = compiler::compileModel(std::move(graph), compile);
+  const compiler::QuantizedModel& model = prepared.compiled.model;
+  if (!options.dumpCalib.empty()) {
+    writeTextFile(options.dumpCalib,
+                  compiler::calibrationTableJson(model.calibration, options.model.string()));
+  }
+  if (!options.exportQdq.empty()) {
+    compiler::writeQdqOnnx(model, options.exportQdq);
+  }
   return prepared;
 }
 
@@ -165,6 +179,21 @@ void describeCompilation(MainJobReport& report, const MainJobOptions& options,
     ++(segment.device == compiler::Device::Npu ? report.npuSegments : report.hostSegments);
   }
   report.quantizedTensors = model.calibration.tensors.size();
+  report.quantizationNotes = model.notes;
+  const auto given = static_cast<std::size_t>(
+      std::count_if(model.calibration.tensors.begin(), model.calibration.tensors.end(),
+                    [](const auto& entry) { return entry.second.given; }));
+  if (given == report.quantizedTensors && given > 0) {
+    report.calibrationSource =
+        "no samples: every tensor's scale and zero point was given (a QDQ "
+        "model or --calib-table)";
+    report.calibrationSamples = 0;
+  } else if (given > 0) {
+    report.calibrationSource = fmt::format(
+        "{}, for the {} of {} tensors whose parameters were not given (a QDQ model or "
+        "--calib-table)",
+        prepared.calibrationSource, report.quantizedTensors - given, report.quantizedTensors);
+  }
   report.activationMethod = std::string(compiler::observerName(model.config.activations.method)) +
                             (model.config.activations.symmetric ? ", symmetric" : ", asymmetric");
   report.weightQuantization =

@@ -32,6 +32,13 @@ struct MainJobOptions {
   std::filesystem::path labels;
   /// Quantization config YAML (docs/quant-config.md); empty: defaults.
   std::filesystem::path quantConfig;
+  /// A calibration table (docs/quantized-models.md): its tensors are quantized as it says,
+  /// without calibration; empty: none.
+  std::filesystem::path calibTable;
+  /// Where to write the calibration table of the compiled model (JSON); empty: not written.
+  std::filesystem::path dumpCalib;
+  /// Where to write the quantized model as QDQ ONNX; empty: not written.
+  std::filesystem::path exportQdq;
   /// The engine every input runs on: Functional or Timed (the RTL co-simulates one input, `rtl`).
   Engine engine = Engine::Timed;
   /// At most this many inputs run (0: all).
@@ -127,6 +134,9 @@ struct MainJobReport {
   std::int64_t ddrBytesPerCycle = 0;
   std::uint64_t programBytes = 0;
 
+  /// What quantization decided that the user should know (QuantizedModel::notes).
+  std::vector<std::string> quantizationNotes;
+
   /// With MainJobOptions::rtl: every NPU segment of the first input run, co-simulated.
   std::vector<SegmentCosim> rtl;
 
@@ -146,7 +156,8 @@ struct PreparedModel {
   compiler::CompiledModel compiled;
   std::string calibrationSource;
 };
-/// `stages` carries --verify-each and --dump-after to the driver.
+/// `stages` carries --verify-each and --dump-after to the driver. Writes the calibration table
+/// and the QDQ export when the options ask for them.
 PreparedModel prepareModel(const MainJobOptions& options,
                            const compiler::PipelineOptions& stages = {});
 

@@ -12,6 +12,7 @@
 
 #include "npu/compiler/driver/compiled_model.h"
 #include "npu/compiler/passes/pipeline.h"
+#include "npu/compiler/quant/calibration_table.h"
 #include "npu/compiler/quant/quant_config.h"
 #include "npu/isa/npu_config.h"
 
@@ -27,6 +28,10 @@ struct CompileOptions {
   std::optional<isa::NpuConfig> hw;
   QuantConfig quant;
   CalibrationSamples calibrationSamples;
+  /// Activation parameters given by name (`--calib-table`): they replace calibration for the
+  /// tensors they name (calibrateWithTable). A QDQ model's own parameters are added by
+  /// compileModel; entries here win over them.
+  std::optional<CalibrationTable> calibrationTable;
   /// verifyEach checks the result of every stage (always on in debug builds); dumpAfter names
   /// front-end passes or the stages of backEndStages() ("all": every one of them).
   PipelineOptions stages;

@@ -23,7 +23,10 @@ struct TensorCalibration {
   /// Observed over all samples.
   float min = 0.0F;
   float max = 0.0F;
-  /// The 99.99th percentile of |x| (from the histogram), to spot outlier-dominated ranges.
+  /// The 99th, 99.9th and 99.99th percentiles of |x| (from the histogram), to spot
+  /// outlier-dominated ranges.
+  float absPercentile99 = 0.0F;
+  float absPercentile999 = 0.0F;
   float absPercentile9999 = 0.0F;
   /// The range the method chose for this tensor alone.
   Range range;
@@ -33,6 +36,8 @@ struct TensorCalibration {
   golden::QuantParams params;
   /// Index of the alignment group, or -1 when the tensor shares with nobody.
   std::int64_t group = -1;
+  /// The parameters were given (a calibration table, a QDQ model), not chosen by calibration.
+  bool given = false;
 };
 
 /// Calibration of a partitioned graph.
@@ -59,5 +64,18 @@ Graph calibrationGraph(const Graph& graph, const Partition& partition);
 /// samples, and the tensor and sample for a NaN or infinite value.
 CalibrationResult calibrate(const Graph& graph, const Partition& partition,
                             const std::vector<TensorMap>& samples, const QuantConfig& config);
+
+struct CalibrationTable;
+
+/// calibrate() with the parameters of `table` (by tensor name) taking precedence: a tensor the
+/// table names gets exactly its parameters (TensorCalibration::given); a tensor it does not name
+/// takes those of a given member of its alignment group, else calibration chooses them from
+/// `samples` (only then do the samples run). Members of one group may end up with different
+/// given parameters: realizeSegments then inserts a requantizing step between them. Appends a
+/// line to `notes` saying how many tensors the table covered and which were calibrated instead.
+CalibrationResult calibrateWithTable(const Graph& graph, const Partition& partition,
+                                     const std::vector<TensorMap>& samples,
+                                     const QuantConfig& config, const CalibrationTable& table,
+                                     std::vector<std::string>& notes);
 
 }  // namespace npu::compiler

@@ -28,6 +28,10 @@ struct QOpOrigin {
   bool perChannel = true;
   /// The op's output goes through a LUT (fused epilogue or standalone).
   bool lut = false;
+  /// Conv-like ops: the weight scale s_w[c] of each output channel (what a QDQ export writes).
+  std::vector<float> weightScales;
+  /// A requantizing step the quantizer inserted (realizeSegments), not the node's own op.
+  bool requant = false;
 };
 
 /// One NPU segment in int8. Every QTensor is named after the fp32 value it holds.
@@ -52,6 +56,10 @@ struct QuantizedModel {
   CalibrationResult calibration;
   /// In segment order.
   std::vector<NpuSegment> npuSegments;
+  /// What quantization decided that a user should know, one line each, naming the node or
+  /// tensor: given parameters (a calibration table, a QDQ model) it could not honour and what it
+  /// did instead, requantizing steps it inserted, tensors it calibrated for lack of a table entry.
+  std::vector<std::string> notes;
 };
 
 }  // namespace npu::compiler

@@ -28,7 +28,9 @@ TensorMap runPartitionedModel(const QuantizedModel& model, const TensorMap& inpu
                               const NpuSegmentRunner& npu, const TensorHook& hook = {});
 
 /// runPartitionedModel with the golden int8 reference, where `hook` also sees every tensor inside
-/// the NPU segments, dequantized to its fp32 value's layout (what the accuracy report compares).
+/// the NPU segments, dequantized to its fp32 value's layout (what the accuracy report compares);
+/// a requantizing step's tensor ("<x>#requant", "<y>#pre_requant") comes under its own name with
+/// the shape of the value it holds.
 TensorMap runPartitionedModelGolden(const QuantizedModel& model, const TensorMap& inputs,
                                     const TensorHook& hook = {});
 

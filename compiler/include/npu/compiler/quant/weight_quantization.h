@@ -3,9 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
+#include "npu/compiler/ir/graph.h"
 #include "npu/compiler/ir/types.h"
 #include "npu/compiler/quant/quant_config.h"
 #include "npu/golden/int8_tensor.h"
@@ -36,5 +39,17 @@ struct QuantizedConvWeights {
 QuantizedConvWeights quantizeConvWeights(std::span<const float> oihw, const Shape& shape,
                                          std::span<const float> bias, float inputScale,
                                          const WeightSettings& settings);
+
+/// Conv weights with given quantization (a QDQ model's, Value::quant of the weight): the int8
+/// values are recovered from the dequantized floats as q = round(w / s_w[c]) (exact, since
+/// w = (q - zp) * s_w), so the scales are honoured exactly; the bias is round(b / (s_in * s_w[c])).
+/// Returns nullopt with `why` set when the given parameters cannot be honoured: they are per axis
+/// along another axis than the output channels, their count does not match, the weights are no
+/// longer on the given grid (a front-end pass rewrote them), or a non-zero weight zero point
+/// leaves q - zp outside int8. A zero point whose q - zp fits int8 is folded into the weights
+/// (`folded` set).
+std::optional<QuantizedConvWeights> quantizeConvWeightsGiven(
+    std::span<const float> oihw, const Shape& shape, std::span<const float> bias, float inputScale,
+    const QuantParams& given, std::string& why, bool& folded);
 
 }  // namespace npu::compiler
