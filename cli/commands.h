@@ -25,6 +25,9 @@ void addSimCommand(CLI::App& app, Action& action);
 /// `npu cosim`.
 void addCosimCommand(CLI::App& app, Action& action);
 
+/// `npu verify-bundle`.
+void addVerifyBundleCommand(CLI::App& app, Action& action);
+
 /// `npu import`.
 void addImportCommand(CLI::App& app, Action& action);
 

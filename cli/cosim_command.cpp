@@ -1,9 +1,9 @@
 // `npu cosim PROGRAM.npub|BUNDLE_DIR [--wave w.fst] [--ddr-out rtl.bin]`: runs the SystemC timed
 // model and the RTL (Verilator) on one program, compares the whole final DDR byte for byte and the
 // end cycle of every instruction, and prints both cycle counts. Given an export bundle (`npu
-// export`), it first re-checks every CRC of the bundle, then also compares the RTL's final DDR
-// with each region's expected image and its cycle count with the bundle's expected cycles. Any
-// difference is an error (exit 1).
+// export`), it first checks the bundle (readBundle: every file's CRC, every manifest field against
+// the program), then also compares the RTL's final DDR with each region's expected image and its
+// cycle count with the bundle's expected cycles. Any difference is an error (exit 1).
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -20,33 +20,6 @@
 #include "npu/support/file_io.h"
 
 namespace npu::cli {
-
-namespace {
-
-/// The RTL's final DDR against the bundle's expected region images and cycle count.
-void checkAgainstBundle(const std::filesystem::path& dir, const runtime::Bundle& bundle,
-                        const runtime::CosimReport& report) {
-  for (const runtime::BundleRegion& region : bundle.regions) {
-    const std::vector<std::uint8_t> expected = readBinaryFile(dir / region.expectedFile);
-    const std::vector<std::uint8_t> actual = report.rtl.ddr.readRange(region.base, region.size);
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-      if (expected[i] != actual[i]) {
-        fail(ErrorKind::Verification,
-             "{}: region '{}' differs at 0x{:x} (offset {}): expected 0x{:02x}, the RTL wrote "
-             "0x{:02x}",
-             dir.string(), region.name, region.base + i, i, expected[i], actual[i]);
-      }
-    }
-  }
-  fmt::print("bundle {}: {} regions equal to the expected images; expected cycles {}, RTL {}\n",
-             dir.string(), bundle.regions.size(), bundle.expectedCycles, report.rtl.totalCycles);
-  if (report.rtl.totalCycles != bundle.expectedCycles) {
-    fail(ErrorKind::Verification, "{}: the RTL ran {} cycles, the bundle expects {}", dir.string(),
-         report.rtl.totalCycles, bundle.expectedCycles);
-  }
-}
-
-}  // namespace
 
 void addCosimCommand(CLI::App& app, Action& action) {
   struct Options {
@@ -71,8 +44,7 @@ void addCosimCommand(CLI::App& app, Action& action) {
       if (std::filesystem::is_directory(input)) {
         bundle = runtime::readBundle(input);
       }
-      const isa::Program program =
-          isa::readProgramFile(bundle ? input / bundle->programFile : input);
+      const isa::Program program = bundle ? bundle->program : isa::readProgramFile(input);
       rtl::RtlOptions rtlOptions;
       rtlOptions.waveform = options->wave;
       rtlOptions.maxCycles = options->maxCycles;
@@ -87,7 +59,12 @@ void addCosimCommand(CLI::App& app, Action& action) {
       fmt::print("{}: {} instructions\n{}", options->program, program.instructions.size(),
                  report.summary(program));
       if (bundle) {
-        checkAgainstBundle(input, *bundle, report);
+        runtime::checkRunAgainstBundle(input, *bundle, report.rtl.ddr, report.rtl.totalCycles,
+                                       "the RTL");
+        fmt::print(
+            "bundle {}: {} regions equal to the expected images; expected cycles {}, RTL "
+            "{}\n",
+            input.string(), bundle->regions.size(), bundle->expectedCycles, report.rtl.totalCycles);
       }
       if (!report.matches()) {
         fail(ErrorKind::Verification, "co-simulation of {} failed: {}", options->program,

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -80,6 +81,9 @@ std::string usageMessage(const CLI::App& app, const CLI::ParseError& error) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file-size limit (RLIMIT_FSIZE) must surface as a write error naming the file (EFBIG), not
+  // kill the process mid-write with SIGXFSZ and leave staging folders behind.
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"npu: NPU compiler, simulator and verification toolchain"};
   app.set_version_flag("--version", std::string(npu::toolVersion()));
   app.require_subcommand(1);
@@ -94,6 +98,7 @@ int main(int argc, char** argv) {
   npu::cli::addAsmCommands(app, action);
   npu::cli::addSimCommand(app, action);
   npu::cli::addCosimCommand(app, action);
+  npu::cli::addVerifyBundleCommand(app, action);
   npu::cli::addImportCommand(app, action);
   npu::cli::addOpcheckCommand(app, action);
   npu::cli::addBenchCommand(app, action);

@@ -23,6 +23,7 @@
 #include "npu/runtime/run_report.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/staged_directory.h"
 
 namespace npu::cli {
 
@@ -202,6 +203,9 @@ void addExportCommand(CLI::App& app, Action& action) {
   command->add_option("--out", o->out, "Bundle directory")->required();
   command->callback([&action, o] {
     action = [o] {
+      // The whole --out folder appears only once every segment's bundle is complete; staging it
+      // first also makes a bad --out fail before the compile.
+      StagedDirectory staged(o->out);
       const runtime::MainJobOptions job = jobOptions(*o);
       const runtime::PreparedModel prepared = runtime::prepareModel(job);
       const auto inputs =
@@ -211,6 +215,7 @@ void addExportCommand(CLI::App& app, Action& action) {
         fail(ErrorKind::Unsupported, "{}: no layer runs on the NPU (nothing to export)",
              job.model.string());
       }
+      std::vector<std::string> written;
       for (std::size_t i = 0; i < count; ++i) {
         const runtime::SegmentImages images =
             runtime::segmentImages(prepared.compiled, i, inputs[i]);
@@ -223,12 +228,18 @@ void addExportCommand(CLI::App& app, Action& action) {
           fail(ErrorKind::Verification,
                "export: NPU segment {}: the simulator's final DDR differs from golden", i);
         }
-        const fs::path dir =
-            count == 1 ? fs::path(o->out) : fs::path(o->out) / fmt::format("segment{}", i);
-        runtime::writeBundle(dir, images.compiled, prepared.compiled.graphs[i], images.values,
-                             images.expected, timed.totalCycles);
-        fmt::print("{}: bundle of NPU segment {} ({} instructions, {} expected cycles)\n",
-                   dir.string(), i, images.compiled.program.instructions.size(), timed.totalCycles);
+        const fs::path sub = count == 1 ? fs::path() : fs::path(fmt::format("segment{}", i));
+        runtime::writeBundle(staged.path() / sub, images.compiled, prepared.compiled.graphs[i],
+                             images.values, images.expected, timed.totalCycles);
+        written.push_back(
+            fmt::format("{}: bundle of NPU segment {} ({} instructions, {} "
+                        "expected cycles)",
+                        (staged.target() / sub).string(), i,
+                        images.compiled.program.instructions.size(), timed.totalCycles));
+      }
+      staged.commit();
+      for (const std::string& line : written) {
+        fmt::print("{}\n", line);
       }
       return 0;
     };

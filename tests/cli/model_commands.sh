@@ -36,16 +36,44 @@ set +e
 "$npu" cosim "$tmp/broken" > /dev/null 2> "$tmp/err"; rc=$?
 set -e
 [ $rc -eq 3 ]  # bad input
-grep -q "^npu: error: $tmp/broken/regions/$region: CRC-32 0x[0-9a-f]* does not match the manifest's 0x[0-9a-f]*$" "$tmp/err"
-# A region moved outside the DDR in the manifest: an error naming the manifest, not a crash.
+grep -q "^npu: error: $tmp/broken/manifest.yaml:[0-9]*: $tmp/broken/regions/$region: CRC-32 0x[0-9a-f]* does not match the manifest's 0x[0-9a-f]*$" "$tmp/err"
+# A region moved in the manifest: an error naming the manifest line and the field, not a crash.
 cp -r "$tmp/bundle" "$tmp/moved"
 sed -i '0,/^    base: .*/s//    base: 99999999999/' "$tmp/moved/manifest.yaml"
 set +e
 "$npu" cosim "$tmp/moved" > /dev/null 2> "$tmp/err"; rc=$?
 set -e
 [ $rc -eq 3 ] || { echo "moved region: exit $rc"; cat "$tmp/err"; exit 1; }
-grep -q "^npu: error: $tmp/moved/manifest.yaml:[0-9]*: region '.*' \[0x174876e7ff, +[0-9]*) is empty or outside the 67108864-byte DDR$" "$tmp/err" \
+grep -q "^npu: error: $tmp/moved/manifest.yaml:[0-9]*: region 0 'program': 'base' is 99999999999, the program has [0-9]*$" "$tmp/err" \
   || { cat "$tmp/err"; exit 1; }
+
+# verify-bundle: the bundle replays on the timed simulator; an edited field is named.
+"$npu" verify-bundle "$tmp/bundle" > "$tmp/verify.txt"
+grep -q "as expected$" "$tmp/verify.txt" || { cat "$tmp/verify.txt"; exit 1; }
+cp -r "$tmp/bundle" "$tmp/edited"
+sed -i 's/^instructions: .*/instructions: 7/' "$tmp/edited/manifest.yaml"
+set +e
+"$npu" verify-bundle "$tmp/edited" > /dev/null 2> "$tmp/err"; rc=$?
+set -e
+[ $rc -eq 3 ] || { echo "edited manifest: exit $rc"; cat "$tmp/err"; exit 1; }
+grep -q "^npu: error: $tmp/edited/manifest.yaml:[0-9]*: 'instructions' is 7, the program has 100$" "$tmp/err" \
+  || { cat "$tmp/err"; exit 1; }
+
+# Whole or nothing: an export that hits a file-size limit fails naming the file and leaves
+# neither the bundle folder nor its staging folder; an existing bundle is left as it was.
+set +e
+(ulimit -f 16; "$npu" export --out "$tmp/limited" > /dev/null 2> "$tmp/err"); rc=$?
+set -e
+[ $rc -ne 0 ] || { echo "export under a 16 KiB file-size limit succeeded"; exit 1; }
+grep -q "^npu: error: .*File too large" "$tmp/err" || { cat "$tmp/err"; exit 1; }
+[ ! -e "$tmp/limited" ] || { echo "a half-written bundle was left"; exit 1; }
+! ls -a "$tmp" | grep -q "partial" || { echo "a staging folder was left"; ls -a "$tmp"; exit 1; }
+before=$(cat "$tmp/bundle/manifest.yaml")
+set +e
+(ulimit -f 16; "$npu" export --out "$tmp/bundle" > /dev/null 2> "$tmp/err"); rc=$?
+set -e
+[ $rc -ne 0 ] && [ "$(cat "$tmp/bundle/manifest.yaml")" = "$before" ] \
+  || { echo "the previous bundle was not kept"; exit 1; }
 
 expect_error() {  # exit 3 (bad input) unless EXPECTED_RC says otherwise, e.g. 2 for usage errors
   local want="$1"; shift
