@@ -37,7 +37,7 @@ bench: build
 
 # Fuzzing (docs/reliability.md): the libFuzzer targets (clang, ASan/UBSan), and a bounded run of
 # each over its seeds; `make test` replays the seeds and tests/fuzz/regressions/ in any build.
-FUZZ_TARGETS := asm npub npy onnx
+FUZZ_TARGETS := asm npub npub_sealed npy onnx hw_config quant_config graph_yaml bench_suite baselines repro
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	cmake --preset fuzz >/dev/null
@@ -48,6 +48,7 @@ fuzz-smoke: fuzz
 	  mkdir -p build-fuzz/corpus/$$t && \
 	  echo "fuzz_$$t: $(FUZZ_SECONDS) s" && \
 	  build-fuzz/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=1 \
+	    $$(scripts/fuzz-seeds.sh --dict $$t) \
 	    -artifact_prefix=build-fuzz/corpus/$$t- build-fuzz/corpus/$$t tests/fuzz/regressions/$$t \
 	    $$(scripts/fuzz-seeds.sh $$t) || exit 1; \
 	done

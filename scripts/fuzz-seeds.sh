@@ -1,17 +1,35 @@
 #!/bin/sh
 # The seed corpus of a fuzz target (fuzz/CMakeLists.txt lists the same for the replay tests):
 # prints the directories and files to give libFuzzer after its working corpus.
-# usage: scripts/fuzz-seeds.sh asm|npub|npy|onnx
+# With --dict, prints the libFuzzer -dict= option of the target's dictionary (fuzz/dictionaries/),
+# or nothing when it has none.
+# usage: scripts/fuzz-seeds.sh [--dict] TARGET
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
+if [ "$1" = "--dict" ]; then
+  case "$2" in
+    hw_config|quant_config|graph_yaml|bench_suite|baselines|repro) dict=yaml ;;
+    asm) dict=asm ;;
+    onnx) dict=onnx ;;
+    *) exit 0 ;;
+  esac
+  echo "-dict=$root/fuzz/dictionaries/$dict.dict"
+  exit 0
+fi
 case "$1" in
   asm) echo "$root/examples/asm $root/tests/data/sim $root/tests/data/rtl" ;;
-  npub)
+  npub|npub_sealed)
     mkdir -p "$root/build-fuzz/fuzz-seeds/npub"
     "$root/build-fuzz/npu" asm "$root/tests/data/sim/conv_split.s" \
       -o "$root/build-fuzz/fuzz-seeds/npub/conv_split.npub" >/dev/null
     echo "$root/build-fuzz/fuzz-seeds/npub" ;;
   npy) echo "$root/examples/digits/calib $root/tests/compiler/models" ;;
   onnx) echo "$root/tests/compiler/models $root/examples/digits/model.onnx" ;;
-  *) echo "fuzz-seeds.sh: unknown target '$1' (asm, npub, npy, onnx)" >&2; exit 2 ;;
+  hw_config) echo "$root/configs $root/tests/data/opcheck/npu-tiny.yaml" ;;
+  quant_config) echo "$root/subnet_bench/quant" ;;
+  graph_yaml) echo "$root/subnet_bench/graphs" ;;
+  bench_suite) echo "$root/subnet_bench/suites" ;;
+  baselines) echo "$root/subnet_bench/baselines" ;;
+  repro) echo "$root/tests/data/opcheck/regressions" ;;
+  *) echo "fuzz-seeds.sh: unknown target '$1' (see FUZZ_TARGETS in the Makefile)" >&2; exit 2 ;;
 esac
