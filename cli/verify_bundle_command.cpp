@@ -33,8 +33,7 @@ void addVerifyBundleCommand(CLI::App& app, Action& action) {
       if (run.fault) {
         fail(ErrorKind::Verification, "{}: {}", path.string(), *run.fault);
       }
-      runtime::checkRunAgainstBundle(path, bundle, run.ddr, run.totalCycles,
-                                     "the timed simulator");
+      runtime::checkRunAgainstBundle(path, bundle, run.ddr, run.totalCycles, "the timed simulator");
       fmt::print(
           "bundle {}: manifest, {} files and CRCs consistent with {} ({} instructions for {}); the "
           "timed simulator ends with every region's expected image in {} cycles, as expected\n",
