@@ -20,6 +20,7 @@
 #include "npu/subnet_bench/bench_suite.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/interrupt.h"
 
 namespace npu::cli {
 namespace {
@@ -129,6 +130,16 @@ int runBenchCommand(const BenchCliOptions& o) {
   report.baselinePath = baselinePath;
 
   fmt::print("\n{}", bench::formatBenchTable(report));
+  if (!report.interruptedBy.empty()) {
+    // What finished is reported, marked interrupted; the folder keeps bench.partial (a merge
+    // refuses it) and the baselines are left alone: the run did not do what it was asked.
+    bench::writeBenchReports(out, report);
+    fmt::print(
+        "reports of the {} finished subnets: {}/bench.md, bench.json, bench.html, "
+        "junit.xml{}\n",
+        report.results.size(), out.string(), o.update ? "; baselines not updated" : "");
+    throwIfInterrupted();
+  }
   if (o.update) {
     writeBaselines(baselinePath, hw.name, report);
   }

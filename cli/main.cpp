@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "npu/subnet_bench/tool_version.h"
 #include "npu/support/error.h"
+#include "npu/support/interrupt.h"
 
 namespace {
 
@@ -30,6 +31,8 @@ constexpr int exitStatus(npu::ErrorKind kind) {
       return 4;
     case npu::ErrorKind::Internal:
       return 5;
+    case npu::ErrorKind::Interrupted:
+      return 128 + SIGINT;  // main() uses the signal that actually came (130 or 143)
   }
   return 5;
 }
@@ -113,9 +116,14 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "npu: error: {}\n", usageMessage(app, e));
     return kUsageErrorExit;
   }
+  npu::installInterruptHandlers();
   try {
     return action ? action() : 0;
   } catch (const npu::Error& e) {
+    if (e.kind() == npu::ErrorKind::Interrupted) {
+      fmt::print(stderr, "npu: {}\n", e.what());
+      return 128 + (npu::pendingInterrupt() != 0 ? npu::pendingInterrupt() : SIGINT);
+    }
     fmt::print(stderr, "npu: {}: {}\n",
                e.kind() == npu::ErrorKind::Internal ? "internal error" : "error", e.what());
     return exitStatus(e.kind());

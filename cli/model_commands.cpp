@@ -23,6 +23,7 @@
 #include "npu/runtime/run_report.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/interrupt.h"
 #include "npu/support/staged_directory.h"
 
 namespace npu::cli {
@@ -217,6 +218,7 @@ void addExportCommand(CLI::App& app, Action& action) {
       }
       std::vector<std::string> written;
       for (std::size_t i = 0; i < count; ++i) {
+        throwIfInterrupted();  // the staged folder is removed as the error unwinds
         const runtime::SegmentImages images =
             runtime::segmentImages(prepared.compiled, i, inputs[i]);
         const runtime::EngineRun timed =

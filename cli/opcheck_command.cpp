@@ -16,6 +16,7 @@
 #include "npu/subnet_bench/op_sweep.h"
 #include "npu/subnet_bench/repro.h"
 #include "npu/support/error.h"
+#include "npu/support/interrupt.h"
 
 namespace npu::cli {
 namespace {
@@ -134,6 +135,17 @@ int sweep(const OpcheckOptions& o) {
   };
   const bench::SweepReport report = bench::runSweep(options, progress);
   fmt::print("{}", bench::formatSweepSummary(report, options));
+  if (!report.interruptedBy.empty()) {
+    // What finished is reported, marked interrupted; the folder keeps opcheck.partial.
+    if (!o.report.empty()) {
+      bench::writeOpcheckReports(o.report, bench::opcheckJson(report, options));
+      fmt::print(
+          "reports of the cases that ran: {0}/opcheck.md, {0}/opcheck.json, "
+          "{0}/junit.xml\n",
+          o.report);
+    }
+    throwIfInterrupted();
+  }
   if (!o.report.empty()) {
     bench::writeOpcheckReports(o.report, bench::opcheckJson(report, options));
     bench::finishOutputFolder(o.report, bench::kOpcheckPartialMarker);

@@ -11,6 +11,7 @@
 #include "npu/compiler/quant/run_partitioned.h"
 #include "npu/compiler/quant/tensor_layout.h"
 #include "npu/support/error.h"
+#include "npu/support/interrupt.h"
 
 namespace npu::compiler {
 namespace {
@@ -216,6 +217,7 @@ AccuracyReport accuracyReport(const QuantizedModel& model, const std::vector<Ten
 
   Interpreter interpreter(graph);
   for (const TensorMap& sample : samples) {
+    throwIfInterrupted();
     TensorMap reference =
         interpreter.run(sample, [&](const Value& value, const golden::FloatTensor& tensor) {
           auto it = fp32.find(value.name);

@@ -16,6 +16,7 @@
 #include "npu/compiler/quant/quant_params.h"
 #include "npu/compiler/quant/scale_alignment.h"
 #include "npu/support/error.h"
+#include "npu/support/interrupt.h"
 
 namespace npu::compiler {
 namespace {
@@ -253,6 +254,7 @@ CalibrationResult calibrate(const Graph& graph, const Partition& partition,
   std::size_t count =
       config.maxSamples > 0 ? std::min(config.maxSamples, samples.size()) : samples.size();
   for (std::size_t k = 0; k < count; ++k) {
+    throwIfInterrupted();  // Ctrl-C between samples of a long calibration
     interpreter.run(samples[k], [&](const Value& value, const golden::FloatTensor& tensor) {
       auto it = index.find(value.name);
       if (it == index.end()) {

@@ -22,6 +22,7 @@
 #include "npu/runtime/run_model.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/interrupt.h"
 
 namespace npu::runtime {
 
@@ -225,6 +226,7 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
   }
   std::vector<SegmentRun> firstRun;
   for (std::size_t k = 0; k < data.samples.size(); ++k) {
+    throwIfInterrupted();  // nothing is written yet: an interrupted run leaves no reports
     const compiler::TensorMap& input = data.samples[k];
     sim::SimOptions simOptions = simOptionsFor(options.engine);
     // The first input's spans give each layer its own busy time (the per-layer table).

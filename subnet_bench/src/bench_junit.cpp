@@ -13,9 +13,12 @@ std::string benchJunitXml(const BenchReport& report) {
   const std::string suiteName = fmt::format("subnet_bench.{}.{}{}", report.suite, report.hardware,
                                             sharded ? " shard " + shardText(report.shard) : "");
   // Each missing shard of a partial merge is an error of its own, so CI cannot miss it.
-  const std::size_t errors = report.errors() + report.missingShards.size();
+  // An interrupted run is one error too: the subnets it did not reach were never checked.
+  const std::size_t incomplete =
+      report.missingShards.size() + (report.interruptedBy.empty() ? 0 : 1);
+  const std::size_t errors = report.errors() + incomplete;
   const std::size_t failures = report.failed() - report.errors();
-  const std::size_t tests = report.results.size() + report.missingShards.size();
+  const std::size_t tests = report.results.size() + incomplete;
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   xml += fmt::format(
       "<testsuites name=\"npu bench\" tests=\"{}\" failures=\"{}\" errors=\"{}\" "
@@ -66,6 +69,12 @@ std::string benchJunitXml(const BenchReport& report) {
         "shard\">{}</error>\n    </testcase>\n",
         escapeMarkup(report.suite), shardText(shard), shardText(shard),
         escapeMarkup(missingShardsText(report)));
+  }
+  if (!report.interruptedBy.empty()) {
+    xml += fmt::format(
+        "    <testcase classname=\"subnet_bench.{}\" name=\"interrupted\" time=\"0.000\">\n"
+        "      <error message=\"{}\" type=\"interrupted\"/>\n    </testcase>\n",
+        escapeMarkup(report.suite), escapeMarkup(missingShardsText(report)));
   }
   xml += "  </testsuite>\n</testsuites>\n";
   return xml;

@@ -78,12 +78,15 @@ std::string shardLabel(const BenchReport& report) {
   return report.shard.count > 1 ? ", shard " + shardText(report.shard) : "";
 }
 
-/// "PASS", "FAIL", or "INCOMPLETE" (nothing failed, but shards are missing).
+/// "PASS", "FAIL", "INTERRUPTED" or "INCOMPLETE" (nothing failed, but shards are missing).
 std::string verdictWord(const BenchReport& report) {
   if (report.passed()) {
     return "PASS";
   }
-  return report.failed() > 0 ? "FAIL" : "INCOMPLETE";
+  if (report.failed() > 0) {
+    return "FAIL";
+  }
+  return report.interruptedBy.empty() ? "INCOMPLETE" : "INTERRUPTED";
 }
 
 /// "1/4, 2/4 (1.2 s from a/), ..." of a merged report, for the shard line.
@@ -101,6 +104,10 @@ std::string shardRunsText(const BenchReport& report) {
 }  // namespace
 
 std::string missingShardsText(const BenchReport& report) {
+  if (!report.interruptedBy.empty()) {
+    return fmt::format("INTERRUPTED by {}: {} of {} subnets were not run", report.interruptedBy,
+                       report.notRun(), report.filtered);
+  }
   if (report.missingShards.empty()) {
     return "";
   }
@@ -192,7 +199,7 @@ std::string formatBenchTable(const BenchReport& report) {
       out += fmt::format("{} {}: {}\n", statusText(r), r.entry.name, reason);
     }
   }
-  if (!report.missingShards.empty()) {
+  if (!missingShardsText(report).empty()) {
     out += missingShardsText(report) + "\n";
   }
   return out + benchSummaryLine(report) + "\n";
@@ -200,7 +207,7 @@ std::string formatBenchTable(const BenchReport& report) {
 
 std::string benchMarkdown(const BenchReport& report) {
   std::string out = fmt::format("# npu bench: {}\n\n", report.suite);
-  if (!report.missingShards.empty()) {
+  if (!missingShardsText(report).empty()) {
     out += fmt::format("> **{}**\n\n", missingShardsText(report));
   }
   out += fmt::format("- **{}**\n", verdictWord(report));
@@ -282,6 +289,7 @@ std::string benchJson(const BenchReport& report) {
     missing.push_back(shardText(shard));
   }
   j["missing_shards"] = missing;
+  j["interrupted"] = report.interruptedBy;
   j["filter"] = report.filter;
   j["filtered_subnets"] = report.filtered;
   j["baselines"] = report.baselinePath.string();
@@ -347,7 +355,7 @@ std::string benchHtml(const BenchReport& report) {
   std::string html =
       htmlReportHead("npu bench: " + report.suite, "details{margin:4px 0}summary{cursor:pointer}");
   html += fmt::format("<h1>npu bench: {}</h1>\n", escapeMarkup(report.suite));
-  if (!report.missingShards.empty()) {
+  if (!missingShardsText(report).empty()) {
     html += fmt::format("<h2 class='fail'>{}</h2>\n", escapeMarkup(missingShardsText(report)));
   }
   html += fmt::format("<p class='{}'>{}</p>\n<p>{}</p>\n", report.passed() ? "pass" : "fail",

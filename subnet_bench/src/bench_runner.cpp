@@ -16,6 +16,7 @@
 #include "npu/runtime/run_model.h"
 #include "npu/subnet_bench/tool_version.h"
 #include "npu/support/error.h"
+#include "npu/support/interrupt.h"
 
 namespace npu::bench {
 namespace {
@@ -136,6 +137,11 @@ SubnetResult runSubnet(const SubnetEntry& entry, const Baselines* baselines,
     if (options.rtl) {
       r.rtl = rtlCheck(r.job.rtl);
     }
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::Interrupted) {
+      throw;  // not a result of the subnet: runBench reports it as not run
+    }
+    r.error = e.what();
   } catch (const std::exception& e) {
     r.error = e.what();
   }
@@ -163,10 +169,16 @@ BenchReport runBench(const BenchSuite& suite, const std::vector<std::size_t>& se
   std::atomic<std::size_t> next{0};
   std::size_t done = 0;
   std::mutex progressMutex;
+  std::vector<char> finished(selected.size(), 0);
   auto work = [&] {
-    for (std::size_t k = next++; k < selected.size(); k = next++) {
-      report.results[k] = runSubnet(suite.subnets.at(selected[k]), baselines, options);
+    for (std::size_t k = next++; k < selected.size() && pendingInterrupt() == 0; k = next++) {
+      try {
+        report.results[k] = runSubnet(suite.subnets.at(selected[k]), baselines, options);
+      } catch (const Error&) {
+        return;  // interrupted mid-subnet (the only error runSubnet lets through)
+      }
       report.results[k].suiteIndex = selected[k];
+      finished[k] = 1;
       const std::lock_guard<std::mutex> lock(progressMutex);
       ++done;
       if (progress) {
@@ -182,6 +194,16 @@ BenchReport runBench(const BenchSuite& suite, const std::vector<std::size_t>& se
   work();
   for (std::thread& t : pool) {
     t.join();
+  }
+  if (pendingInterrupt() != 0) {
+    report.interruptedBy = pendingInterruptName();
+    std::vector<SubnetResult> ran;
+    for (std::size_t k = 0; k < selected.size(); ++k) {
+      if (finished[k] != 0) {
+        ran.push_back(std::move(report.results[k]));
+      }
+    }
+    report.results = std::move(ran);
   }
   report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return report;

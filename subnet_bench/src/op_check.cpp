@@ -426,7 +426,8 @@ CaseResult checkCase(const OpCase& opCase, const CheckOptions& options) {
   try {
     return checkValidCase(opCase, options);
   } catch (const Error& e) {
-    if (e.kind() == ErrorKind::Usage) {  // a question opcheck cannot ask, not a failing case
+    // A question opcheck cannot ask, or a signal asking to stop: not a failing case.
+    if (e.kind() == ErrorKind::Usage || e.kind() == ErrorKind::Interrupted) {
       throw;
     }
     return {Verdict::Fail, "crash", fmt::format("npu::Error escaped: {}", e.what())};

@@ -59,14 +59,28 @@ bool isMerged(const Json& j) {
   return j.at("shard").get<std::string>() == "merged";
 }
 
+/// The signal that stopped the sweep ("" when it ran to the end, or for reports without the key).
+std::string interrupted(const Json& j) {
+  return j.contains("interrupted") ? j.at("interrupted").get<std::string>() : std::string();
+}
+
 std::string verdictWord(const Json& j) {
   if (j.at("pass").get<bool>()) {
     return "PASS";
   }
-  return u64(j.at("totals"), "fail") > 0 ? "FAIL" : "INCOMPLETE";
+  if (u64(j.at("totals"), "fail") > 0) {
+    return "FAIL";
+  }
+  return interrupted(j).empty() ? "INCOMPLETE" : "INTERRUPTED";
 }
 
 std::string missingText(const Json& j) {
+  if (!interrupted(j).empty()) {
+    const std::uint64_t planned =
+        shardCases(u64(j, "count"), parseShard(j.at("shard").get<std::string>()));
+    return fmt::format("INTERRUPTED by {}: {} of the {} cases were not run", interrupted(j),
+                       planned - u64(j, "cases"), planned);
+  }
   const Json& missing = j.at("missing_shards");
   if (missing.empty()) {
     return "";
@@ -130,7 +144,7 @@ std::string sweepLine(const Json& j) {
 
 std::string markdown(const Json& j) {
   std::string out = fmt::format("# npu opcheck: {}\n\n", j.at("op").get<std::string>());
-  if (!j.at("missing_shards").empty()) {
+  if (!missingText(j).empty()) {
     out += fmt::format("> **{}**\n\n", missingText(j));
   }
   out += fmt::format("- **{}**\n- {}\n- {}\n- Tools: {}\n", verdictWord(j), summaryLine(j),
@@ -224,7 +238,8 @@ std::string junit(const Json& j) {
   for (const Json& k : j.at("kinds")) {
     failures += u64(k, "fail") > 0 ? 1 : 0;
   }
-  const std::size_t errors = j.at("missing_shards").size();
+  // An interrupted sweep is one error too: the cases it did not reach were never checked.
+  const std::size_t errors = j.at("missing_shards").size() + (interrupted(j).empty() ? 0 : 1);
   const std::size_t tests = j.at("kinds").size() + errors;
   const double seconds = j.at("seconds").get<double>();
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
@@ -274,6 +289,12 @@ std::string junit(const Json& j) {
     xml += fmt::format("      <system-out>{} pass, {} fail, {} unsupported</system-out>\n",
                        u64(k, "pass"), u64(k, "fail"), u64(k, "unsupported"));
     xml += "    </testcase>\n";
+  }
+  if (!interrupted(j).empty()) {
+    xml += fmt::format(
+        "    <testcase classname=\"opcheck.{}\" name=\"interrupted\" time=\"0.000\">\n"
+        "      <error message=\"{}\" type=\"interrupted\"/>\n    </testcase>\n",
+        escapeMarkup(op), escapeMarkup(missingText(j)));
   }
   for (const Json& m : j.at("missing_shards")) {
     const std::string s = m.get<std::string>();
@@ -327,13 +348,14 @@ std::string opcheckJson(const SweepReport& report, const SweepOptions& options) 
   j["count"] = options.count;
   j["shard"] = shardText(options.shard);
   j["missing_shards"] = Json::array();
+  j["interrupted"] = report.interruptedBy;
   j["hardware"] = options.check.hw.name;
   j["hw_argument"] = options.hwArgument;
   j["engine"] = std::string(engineName(options.check.engine));
   j["injected_bug"] = std::string(bugName(options.check.bug));
   j["field_limits"] = options.generator.fieldLimits;
   j["max_repros"] = options.maxRepros;
-  j["pass"] = report.failures.empty();
+  j["pass"] = report.failures.empty() && report.interruptedBy.empty();
   j["seconds"] = report.seconds;
   j["cases"] = all.total();
   j["totals"] = {{"pass", all.pass}, {"fail", all.fail}, {"unsupported", all.unsupported}};

@@ -10,6 +10,8 @@
 #include "npu/subnet_bench/op_generator.h"
 #include "npu/subnet_bench/repro.h"
 #include "npu/subnet_bench/rng.h"
+#include "npu/support/error.h"
+#include "npu/support/interrupt.h"
 
 namespace npu::bench {
 namespace {
@@ -62,8 +64,21 @@ SweepReport runSweep(const SweepOptions& options, const SweepProgress& progress)
   std::uint64_t done = 0;
   const auto start = std::chrono::steady_clock::now();
   for (std::uint64_t i = options.shard.index - 1; i < options.count; i += options.shard.count) {
+    if (pendingInterrupt() != 0) {
+      report.interruptedBy = pendingInterruptName();
+      break;
+    }
     const OpCase opCase = sweepCase(options.family, options.seed, i, options.generator);
-    CaseResult result = checkCase(opCase, options.check);
+    CaseResult result;
+    try {
+      result = checkCase(opCase, options.check);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::Interrupted) {
+        throw;
+      }
+      report.interruptedBy = pendingInterruptName();  // the case in progress did not finish
+      break;
+    }
     SweepCounts& counts = report.counts[opCase.kind];
     for (unsigned bit = 0; bit < kFeatureCount; ++bit) {
       counts.features[bit] += (result.features >> bit) & 1U;
@@ -127,6 +142,11 @@ std::string formatSweepSummary(const SweepReport& report, const SweepOptions& op
           ? ""
           : fmt::format(", injected bug {}", bugName(options.check.bug)),
       report.seconds);
+  if (!report.interruptedBy.empty()) {
+    const std::uint64_t planned = shardCases(options.count, options.shard);
+    text += fmt::format("INTERRUPTED by {}: {} of the {} cases were not run\n",
+                        report.interruptedBy, planned - all.total(), planned);
+  }
   text += fmt::format("  {:<14} {:>9} {:>7} {:>12}\n", "op", "pass", "fail", "unsupported");
   for (const auto& [kind, c] : report.counts) {
     text += fmt::format("  {:<14} {:>9} {:>7} {:>12}\n", opKindName(kind), c.pass, c.fail,

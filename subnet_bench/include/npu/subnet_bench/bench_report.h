@@ -26,7 +26,8 @@ std::string formatBenchTable(const BenchReport& report);
 /// "bench default on npu-s (timed): 10 subnets, 10 passed, 0 failed; ...".
 std::string benchSummaryLine(const BenchReport& report);
 
-/// Of a partial merge: "PARTIAL: shard 3/8 missing; 2 of 15 subnets were not run"; else "".
+/// Of a partial merge: "PARTIAL: shard 3/8 missing; 2 of 15 subnets were not run"; of an
+/// interrupted run: "INTERRUPTED by SIGINT: 7 of 15 subnets were not run"; else "".
 std::string missingShardsText(const BenchReport& report);
 
 /// The format version of bench.json ("format"), raised when a merge could no longer read older

@@ -97,6 +97,9 @@ struct BenchReport {
   std::vector<SubnetResult> results;
   /// Wall time; of a merged report, the shards' times added up.
   double seconds = 0.0;
+  /// "SIGINT" or "SIGTERM" when a signal stopped the run early: `results` then holds the subnets
+  /// that finished, and the reports say loudly that the rest did not run.
+  std::string interruptedBy;
   /// Set by a merge (bench_merge.h): the shards merged, in shard order, and those missing
   /// (`--allow-partial`); empty for the report of one run.
   std::vector<ShardRun> shardRuns;
@@ -110,8 +113,10 @@ struct BenchReport {
   [[nodiscard]] std::size_t notRun() const {
     return filtered > results.size() ? filtered - results.size() : 0;
   }
-  /// No subnet failed and no shard is missing.
-  [[nodiscard]] bool passed() const { return failed() == 0 && missingShards.empty(); }
+  /// No subnet failed, no shard is missing and the run was not interrupted.
+  [[nodiscard]] bool passed() const {
+    return failed() == 0 && missingShards.empty() && interruptedBy.empty();
+  }
 };
 
 /// Called as each subnet finishes (from the worker threads, serialised).
@@ -120,12 +125,15 @@ using BenchProgress = std::function<void(std::size_t done, std::size_t total, co
 /// Runs one subnet: the main job's flow on the suite entry's graph and quant config (8 seeded
 /// synthetic calibration inputs, the first of them run and verified), then the verdict against
 /// the entry's thresholds and `baselines` (nullptr: no cycle comparison). Never throws for a
-/// problem of the subnet itself: it becomes `error`.
+/// problem of the subnet itself: it becomes `error`; an interrupt (ErrorKind::Interrupted) is
+/// thrown on.
 SubnetResult runSubnet(const SubnetEntry& entry, const Baselines* baselines,
                        const BenchOptions& options);
 
 /// Runs `selected` (indices into suite.subnets) on `options.jobs` threads. The report's results
-/// are in the order of `selected`, whatever order they finished in.
+/// are in the order of `selected`, whatever order they finished in. A pending interrupt
+/// (support/interrupt.h) stops the run before the next subnet: the report then holds the subnets
+/// that finished and names the signal in `interruptedBy`.
 BenchReport runBench(const BenchSuite& suite, const std::vector<std::size_t>& selected,
                      const Baselines* baselines, const BenchOptions& options,
                      const BenchProgress& progress = {});

@@ -72,6 +72,9 @@ struct SweepReport {
   std::map<std::string, std::uint64_t> unsupportedReasons;
   std::vector<SweepFailure> failures;
   double seconds = 0.0;
+  /// "SIGINT" or "SIGTERM" when a signal stopped the sweep before its last case
+  /// (support/interrupt.h); the counts are those of the cases that ran.
+  std::string interruptedBy;
 
   SweepCounts total() const;
 };

@@ -20,6 +20,7 @@ enum class ErrorKind : std::uint8_t {
   Unsupported,   ///< Valid input the toolchain deliberately refuses (an NPU or codegen limit).
   Verification,  ///< A check ran and failed: a mismatch, a fault, a regression.
   Internal,      ///< A broken invariant inside the toolchain: a bug to report.
+  Interrupted,   ///< SIGINT or SIGTERM asked the run to stop (support/interrupt.h).
 };
 
 /// The lowercase name of `kind` ("usage", "bad input", ...), for messages and docs.
@@ -35,6 +36,8 @@ constexpr std::string_view errorKindName(ErrorKind kind) {
       return "verification failure";
     case ErrorKind::Internal:
       return "internal";
+    case ErrorKind::Interrupted:
+      return "interrupted";
   }
   return "internal";
 }
