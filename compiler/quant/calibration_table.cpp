@@ -86,7 +86,9 @@ golden::QuantParams entryParams(const std::string& name, const json& entry,
                                       "max",        "symmetric",    "range",   "aligned_range",
                                       "method",     "power_of_two", "abs_p99", "abs_p99_9",
                                       "abs_p99_99", "group",        "given"};
-  for (const auto& [key, value] : entry.items()) {
+  for (const auto& item : entry.items()) {
+    // A named copy, not a structured binding: clang 14 cannot capture one in the lambda.
+    const std::string key = item.key();
     if (std::find_if(std::begin(kKeys), std::end(kKeys), [&](const char* k) { return key == k; }) ==
         std::end(kKeys)) {
       fail(
