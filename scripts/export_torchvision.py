@@ -9,7 +9,8 @@ about 1e-9 with the default statistics (networks without BatchNorm skip that ste
 present are kept, so a ctest run exports once. After an export the ONNX file is loaded back and
 "NAME: N nodes, ops: {...}" printed, with the time taken and the file size.
 
-NAMEs and their default input size (--size overrides it for every NAME):
+NAMEs and their default input size (--size overrides it for every NAME: one number for a square
+input, or HxW, e.g. 720x1280 for an HD frame):
   resnet18, resnet50, mobilenet_v2                       224
   mobilenet_v3_small, efficientnet_b0, shufflenet_v2_x0_5, mnasnet0_5, densenet121, googlenet,
   convnext_tiny, regnet_y_400mf                          64
@@ -156,12 +157,13 @@ class YoloTiny(nn.Module):
 
 
 def construct(name, size):
-    """The network with seed-0 weights (torch.manual_seed(0) is called before)."""
+    """The network with seed-0 weights (torch.manual_seed(0) is called before); `size` is
+    (height, width)."""
     if name == "googlenet":
         return torchvision.models.googlenet(weights=None, aux_logits=False, init_weights=True)
     if name == "vit_tiny":
         model = torchvision.models.VisionTransformer(
-            image_size=size, patch_size=8, num_layers=2, num_heads=2, hidden_dim=64, mlp_dim=128,
+            image_size=size[0], patch_size=8, num_layers=2, num_heads=2, hidden_dim=64, mlp_dim=128,
             num_classes=10)
         with torch.no_grad():
             model.class_token.normal_(0.0, 0.5)
@@ -181,7 +183,8 @@ def construct(name, size):
 
 def build_model(name, size):
     """The network in eval mode: seed-0 weights, BatchNorm statistics re-estimated on two random
-    batches of 4 images of size x size. Leaves the global RNG where export() expects it."""
+    batches of 4 images of `size` (height, width). Leaves the global RNG where export() expects
+    it."""
     torch.manual_seed(0)
     model = construct(name, size)
     batch_norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
@@ -192,7 +195,7 @@ def build_model(name, size):
         model.train()
         with torch.no_grad():
             for _ in range(2):
-                model(torch.randn(4, 3, size, size))
+                model(torch.randn(4, 3, *size))
     model.eval()
     return model
 
@@ -216,7 +219,7 @@ def export(name, out, size, opset):
         return
     start = time.monotonic()
     model = build_model(name, size)
-    x = torch.randn(1, 3, size, size)
+    x = torch.randn(1, 3, *size)
     with torch.no_grad():
         y = model(x)
     tmp = path + ".tmp"
@@ -229,19 +232,29 @@ def export(name, out, size, opset):
     describe(name, path, time.monotonic() - start)
 
 
+def parse_size(text):
+    """'N' -> (N, N); 'HxW' -> (H, W)."""
+    parts = text.lower().split("x")
+    if len(parts) not in (1, 2) or not all(p.isdigit() and int(p) > 0 for p in parts):
+        raise argparse.ArgumentTypeError(f"size '{text}' is not N or HxW")
+    return (int(parts[0]), int(parts[-1]))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", required=True)
-    parser.add_argument("--size", type=int, default=None,
-                        help="input height and width for every NAME (default: per NAME, above)")
+    parser.add_argument("--size", type=parse_size, default=None,
+                        help="input size for every NAME: N (N x N) or HxW (default: per NAME, "
+                             "above)")
     parser.add_argument("--opset", type=int, default=13, help="ONNX opset (default 13)")
     parser.add_argument("models", nargs="+", metavar="NAME")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     torch.set_num_threads(2)
     for name in args.models:
-        export(name, args.out, args.size or DEFAULT_SIZE.get(name, 224), args.opset)
+        default = DEFAULT_SIZE.get(name, 224)
+        export(name, args.out, args.size or (default, default), args.opset)
 
 
 if __name__ == "__main__":

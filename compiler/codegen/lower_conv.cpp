@@ -1,8 +1,8 @@
-// CONV lowering in two steps: planConv cuts the layer into output-channel blocks x row bands x
-// input-channel chunks within the SRAM halves (all limits checked there); emitConv emits each
-// tile: a LOAD of the padded input band, weight and parameter LOADs when their SRAM half holds
-// something else, the fused CONV, and a STORE of the band once its last input-channel chunk is
-// done.
+// CONV lowering in two steps: planConv cuts the layer into output-channel blocks x tiles of
+// output rows x columns x input-channel chunks within the SRAM halves (all limits checked there);
+// emitConv emits each tile: a LOAD of the padded input window (halos on both axes), weight and
+// parameter LOADs when their SRAM half holds something else, the fused CONV, and a STORE of the
+// tile once its last input-channel chunk is done.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -54,19 +54,37 @@ std::vector<std::uint8_t> parameterBlob(const QConv& conv, std::int64_t oc0, std
 
 /// How a conv is cut into tiles, decided before anything is emitted: work units (an
 /// output-channel block of one group, or a block of depthwise channels), the input-channel chunk
-/// accumulated per CONV, and per unit the output rows of a band.
+/// accumulated per CONV, and per unit the tile of output rows x columns.
 struct ConvPlan {
   ConvShape s{};
-  std::int64_t effKh = 0;  ///< dilated kernel height
-  std::int64_t inW = 0;    ///< padded input width
+  WindowAxis rows;  ///< output rows over input rows (dilated window)
+  WindowAxis cols;  ///< output columns over input columns
+  std::int64_t padRight = 0;
   std::int64_t icChunk = 0;
   struct Unit {
     std::int64_t ic0, icCount, oc0, ocCount;
-    std::int64_t chunks;    ///< input-channel chunks accumulated into one band
-    std::int64_t bandRows;  ///< output rows per band
+    std::int64_t chunks;  ///< input-channel chunks accumulated into one tile
+    TileShape tile;       ///< output rows x columns per tile
   };
   std::vector<Unit> units;
+
+  /// The input columns of a tile of `outCols` output columns starting at `out0`: a full-width
+  /// tile loads the whole padded row (as row bands always did), a narrower one its window.
+  [[nodiscard]] AxisSpan colSpan(std::int64_t out0, std::int64_t outCols) const {
+    if (outCols == cols.output) {
+      return {0, outCols, 0, cols.input, cols.padBefore, padRight};
+    }
+    return cols.at(out0, outCols);
+  }
+  [[nodiscard]] std::int64_t inputCols(std::int64_t outCols) const {
+    return outCols == cols.output ? cols.padBefore + cols.input + padRight : cols.span(outCols);
+  }
 };
+
+/// `n` halved, kept a multiple of `unit` (the MAC array's rows or columns) while above it.
+std::int64_t shrink(std::int64_t n, std::int64_t unit) {
+  return n > unit ? std::max(unit, (n / 2) / unit * unit) : std::max<std::int64_t>(1, n / 2);
+}
 
 ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
   const auto& in = ctx.graph.tensors[conv.input].shape;
@@ -93,36 +111,59 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
          "layer '{}': kernel, stride and dilation must be at most {} on the NPU", name,
          isa::limits::kConvKernelH);
   }
-  if (!isa::limits::paddingFits(p.pads[0], p.pads[1], p.pads[2], p.pads[3])) {
-    fail(ErrorKind::Unsupported, "layer '{}': padding above {} is not supported by LOAD", name,
-         isa::limits::kPadTop);
-  }
-  plan.effKh = (s.kh - 1) * p.dilations[0] + 1;
-  plan.inW = s.w + p.pads[1] + p.pads[3];
-  const std::int64_t effKh = plan.effKh;
-  const std::int64_t inW = plan.inW;
+  plan.rows = {s.h, s.oh, p.strides[0], (s.kh - 1) * p.dilations[0] + 1, p.pads[0]};
+  plan.cols = {s.w, s.ow, p.strides[1], (s.kw - 1) * p.dilations[1] + 1, p.pads[1]};
+  plan.padRight = p.pads[3];
+  const std::int64_t effKh = plan.rows.window;
+  const std::int64_t effKw = plan.cols.window;
+  const std::int64_t window = effKh * effKw;
   const std::int64_t rows = ctx.config.macRows;
   const std::int64_t cols = ctx.config.macCols;
   const std::int64_t lutBytes = p.output.lut ? 256 : 0;
-  checkTileWidth(name, inW, s.ow);
+  const std::string capacity =
+      fmt::format("input half {} B, output half {} B, weight half {} B", ctx.slots.inputBytes(),
+                  ctx.slots.outputBytes(), ctx.slots.weightBytes());
+  if (effKw > kMaxTileDim) {
+    fail(ErrorKind::Unsupported, "layer '{}': a window {} columns wide exceeds a tile's {}", name,
+         effKw, kMaxTileDim);
+  }
 
-  // Work units: (input channel range, output channel range) per group or channel block.
+  // Work units: (input channel range, output channel range) per group or channel block, sized so
+  // that one output pixel's working set fits: its window of input channels, its weights and
+  // parameters, its output (and partial sums) bytes.
   std::int64_t& icChunk = plan.icChunk;
   if (s.depthwise) {
-    std::int64_t cb = std::min(s.c, kMaxTileDim);
-    auto fits = [&](std::int64_t n) {
+    // Channel blocks whose full-width band of one output row fits, as row bands always had;
+    // where not even one channel's does, blocks whose one output pixel fits (column tiles).
+    const std::int64_t fullCols = plan.inputCols(s.ow);
+    auto constantsFit = [&](std::int64_t n) {
       return n * s.kh * s.kw <= ctx.slots.weightBytes() &&
-             12 * n + lutBytes <= ctx.slots.parameterBytes() &&
-             effKh * inW * n <= ctx.slots.inputBytes() && s.ow * n <= ctx.slots.outputBytes();
+             12 * n + lutBytes <= ctx.slots.parameterBytes();
     };
+    bool band = true;
+    auto fits = [&](std::int64_t n) {
+      return constantsFit(n) &&
+             (band ? effKh * fullCols * n <= ctx.slots.inputBytes() &&
+                         s.ow * n <= ctx.slots.outputBytes() && fullCols <= kMaxTileDim
+                   : window * n <= ctx.slots.inputBytes() && n <= ctx.slots.outputBytes());
+    };
+    std::int64_t cb = std::min(s.c, kMaxTileDim);
     while (cb > 1 && !fits(cb)) {
       cb = cb > cols ? std::max(cols, (cb / 2) / cols * cols) : cb / 2;
     }
     if (!fits(cb)) {
-      fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for one depthwise channel", name);
+      band = false;
+      cb = std::min(s.c, kMaxTileDim);
+      while (cb > 1 && !fits(cb)) {
+        cb = cb > cols ? std::max(cols, (cb / 2) / cols * cols) : cb / 2;
+      }
+    }
+    if (!fits(cb)) {
+      fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for one depthwise channel ({})",
+           name, capacity);
     }
     for (std::int64_t c0 = 0; c0 < s.c; c0 += cb) {
-      plan.units.push_back({c0, std::min(cb, s.c - c0), c0, std::min(cb, s.c - c0), 1, 0});
+      plan.units.push_back({c0, std::min(cb, s.c - c0), c0, std::min(cb, s.c - c0), 1, {}});
     }
     icChunk = cb;
   } else {
@@ -141,45 +182,93 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
     while (!weightsFit(ob, icChunk) && icChunk > 1) {
       icChunk = icChunk > rows ? std::max(rows, (icChunk / 2) / rows * rows) : icChunk / 2;
     }
+    while (!weightsFit(ob, icChunk) && ob > 1) {
+      ob = shrink(ob, cols);
+    }
     if (!weightsFit(ob, icChunk)) {
       fail(ErrorKind::Unsupported,
-           "layer '{}': weight SRAM too small for one {}-channel weight block", name, ob);
+           "layer '{}': SRAM too small for one output channel's weights ({})", name, capacity);
+    }
+    // One output pixel: its window of the chunk in the input half, its channels in the output
+    // half and, when chunks accumulate, in the accumulator.
+    for (;;) {
+      const bool split = icChunk < s.cg;
+      if (window * icChunk > ctx.slots.inputBytes() && icChunk > 1) {
+        icChunk = shrink(icChunk, rows);
+      } else if ((ob > ctx.slots.outputBytes() || (split && ob > ctx.slots.accumulatorEntries())) &&
+                 ob > 1) {
+        ob = shrink(ob, cols);
+      } else {
+        break;
+      }
+    }
+    if (window * icChunk > ctx.slots.inputBytes() || ob > ctx.slots.outputBytes() ||
+        (icChunk < s.cg && ob > ctx.slots.accumulatorEntries())) {
+      fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for one output pixel ({})", name,
+           capacity);
     }
     for (std::int64_t g = 0; g < s.groups; ++g) {
       for (std::int64_t o = 0; o < s.kg; o += ob) {
-        plan.units.push_back({g * s.cg, s.cg, g * s.kg + o, std::min(ob, s.kg - o),
-                              (s.cg + icChunk - 1) / icChunk, 0});
+        plan.units.push_back({g * s.cg,
+                              s.cg,
+                              g * s.kg + o,
+                              std::min(ob, s.kg - o),
+                              (s.cg + icChunk - 1) / icChunk,
+                              {}});
       }
     }
   }
 
-  // Row bands: as many output rows as the input and output halves (and, when input-channel
-  // chunks accumulate, the accumulator) hold.
+  // Tiles: as many output rows x columns as the input and output halves (and, when input-channel
+  // chunks accumulate, the accumulator) hold; full-width row bands where one row fits, column
+  // tiles chosen by the cost model where it does not.
+  const auto& config = ctx.config;
   for (ConvPlan::Unit& unit : plan.units) {
     const std::int64_t chunkWidth = s.depthwise ? unit.icCount : std::min(icChunk, unit.icCount);
-    unit.bandRows = maxRows(
-        name, s.oh,
-        [&](std::int64_t r) {
-          const std::int64_t inRows = (r - 1) * p.strides[0] + effKh;
-          return inRows * inW * chunkWidth <= ctx.slots.inputBytes() &&
-                 r * s.ow * unit.ocCount <= ctx.slots.outputBytes() &&
-                 (unit.chunks == 1 || r * s.ow * unit.ocCount <= ctx.slots.accumulatorEntries());
+    const std::int64_t ocn = unit.ocCount;
+    auto fits = [&](std::int64_t r, std::int64_t c) {
+      const std::int64_t inCols = plan.inputCols(c);
+      return inCols <= kMaxTileDim &&
+             plan.rows.span(r) * inCols * chunkWidth <= ctx.slots.inputBytes() &&
+             r * c * ocn <= ctx.slots.outputBytes() &&
+             (unit.chunks == 1 || r * c * ocn <= ctx.slots.accumulatorEntries());
+    };
+    const double weightLoad =
+        unit.chunks > 2 ? static_cast<double>(unit.chunks) *
+                              dmaCycles(config, 1, 1, ocn * s.kh * s.kw * chunkWidth, true)
+                        : 0.0;
+    auto tileCost = [&](std::int64_t r, std::int64_t c) {
+      const double macs = s.depthwise
+                              ? static_cast<double>(r * c * ((ocn + cols - 1) / cols) *
+                                                    ((s.kh * s.kw + rows - 1) / rows))
+                              : static_cast<double>(r * c * ((ocn + cols - 1) / cols) * s.kh *
+                                                    s.kw * ((chunkWidth + rows - 1) / rows));
+      const double compute = static_cast<double>(unit.chunks) * (macs + 4);
+      const double load =
+          static_cast<double>(unit.chunks) *
+          dmaCycles(config, plan.rows.span(r), plan.inputCols(c), chunkWidth, chunkWidth == s.c);
+      const double store = dmaCycles(config, r, c, ocn, ocn == s.k);
+      return std::max(compute, load + store + weightLoad);
+    };
+    unit.tile = chooseTile(
+        name, s.oh, s.ow, fits,
+        [&](std::int64_t r, std::int64_t c) {
+          return planeCost(s.oh, s.ow, {r, c}, tileCost);
         },
-        fmt::format("input half {} B, output half {} B", ctx.slots.inputBytes(),
-                    ctx.slots.outputBytes()));
+        capacity);
   }
   return plan;
 }
 
-/// Emits `plan`: per unit its constants, then per band and input-channel chunk the input LOAD,
+/// Emits `plan`: per unit its constants, then per tile and input-channel chunk the input LOAD,
 /// weight and parameter LOADs where their SRAM half holds something else, the CONV, and the
-/// band's STORE.
+/// tile's STORE.
 void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
   const ConvShape& s = plan.s;
   const auto& p = conv.params;
   const std::string& name = conv.name;
-  const std::uint64_t inputAddress = ctx.tensors[conv.input].address;
-  const std::uint64_t outputAddress = ctx.tensors[conv.output].address;
+  const auto inputAddress = static_cast<std::int64_t>(ctx.tensors[conv.input].address);
+  const auto outputAddress = static_cast<std::int64_t>(ctx.tensors[conv.output].address);
   for (const ConvPlan::Unit& unit : plan.units) {
     // The parameter block of this output-channel range.
     const std::string parameterTag = fmt::format("{}/p{}", name, unit.oc0);
@@ -196,68 +285,69 @@ void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
           fmt::format("{}.weights.oc{}.ic{}", name, unit.oc0, ic0),
           weightBlob(conv, s, unit.oc0, unit.ocCount, s.depthwise ? 0 : ic0, icn)));
     }
-    for (std::int64_t oy = 0; oy < s.oh; oy += unit.bandRows) {
-      const RowBand band =
-          rowBand(oy, std::min(unit.bandRows, s.oh - oy), p.strides[0], plan.effKh, p.pads[0], s.h);
-      if (band.inRows < 1) {
-        fail(ErrorKind::Unsupported, "layer '{}': an output band reads only padding; not supported",
-             name);
+    for (std::int64_t oy = 0; oy < s.oh; oy += unit.tile.rows) {
+      const AxisSpan rowSpan = plan.rows.at(oy, std::min(unit.tile.rows, s.oh - oy));
+      for (std::int64_t ox = 0; ox < s.ow; ox += unit.tile.cols) {
+        const AxisSpan colSpan = plan.colSpan(ox, std::min(unit.tile.cols, s.ow - ox));
+        std::int64_t outputSram = 0;
+        for (std::int64_t chunk = 0; chunk < unit.chunks; ++chunk) {
+          const auto [inputSram, outSram] = ctx.slots.nextStep();
+          if (chunk == 0) {
+            outputSram = outSram;
+          }
+          const std::int64_t ic0 = unit.ic0 + (s.depthwise ? 0 : chunk * plan.icChunk);
+          const std::int64_t icn =
+              s.depthwise ? unit.icCount : std::min(plan.icChunk, unit.ic0 + unit.icCount - ic0);
+          ctx.loadTile(inputSram,
+                       {inputAddress + (rowSpan.in0 * s.w + colSpan.in0) * s.c + ic0,
+                        rowSpan.inCount, colSpan.inCount, icn, s.w * s.c, s.c},
+                       {rowSpan.padBefore, rowSpan.padAfter, colSpan.padBefore, colSpan.padAfter,
+                        p.inputZeroPoint});
+          bool loadWeights = false;
+          const std::int64_t weightSram =
+              ctx.slots.weightSlot(fmt::format("{}/w{}/{}", name, unit.oc0, chunk), loadWeights);
+          const std::int64_t weightBytes = unit.ocCount * s.kh * s.kw * (s.depthwise ? 1 : icn);
+          if (loadWeights) {
+            ctx.loadFlat(1, weightSram, weightAddress[static_cast<std::size_t>(chunk)],
+                         weightBytes);
+          }
+          if (loadParameters) {
+            ctx.loadFlat(2, parameterSram, parameterAddress,
+                         static_cast<std::int64_t>(parameters.size()));
+            loadParameters = false;
+          }
+          isa::Conv instruction;
+          instruction.inp_addr = inputSram;
+          instruction.wgt_addr = weightSram;
+          instruction.out_addr = outputSram;
+          instruction.acc_addr = 0;
+          instruction.param_addr = parameterSram;
+          instruction.lut_addr = parameterSram + 12 * unit.ocCount;
+          instruction.out_h = rowSpan.outCount;
+          instruction.out_w = colSpan.outCount;
+          instruction.in_w = colSpan.padded();
+          instruction.in_c = icn;
+          instruction.out_c = unit.ocCount;
+          instruction.kh = s.kh;
+          instruction.kw = s.kw;
+          instruction.sh = p.strides[0];
+          instruction.sw = p.strides[1];
+          instruction.dh = p.dilations[0];
+          instruction.dw = p.dilations[1];
+          instruction.in_zp = p.inputZeroPoint;
+          instruction.out_zp = p.output.zeroPoint;
+          instruction.clip_lo = p.output.clipLo;
+          instruction.clip_hi = p.output.clipHi;
+          instruction.depthwise = s.depthwise ? 1 : 0;
+          instruction.acc_init = chunk == 0 ? 1 : 0;
+          instruction.finalize = chunk + 1 == unit.chunks ? 1 : 0;
+          instruction.use_lut = p.output.lut && instruction.finalize != 0 ? 1 : 0;
+          instruction.double_round = p.output.rounding == golden::Rounding::Double ? 1 : 0;
+          ctx.emit(instruction);
+        }
+        ctx.store(outputSram, {outputAddress + (oy * s.ow + ox) * s.k + unit.oc0, rowSpan.outCount,
+                               colSpan.outCount, unit.ocCount, s.ow * s.k, s.k});
       }
-      std::int64_t outputSram = 0;
-      for (std::int64_t chunk = 0; chunk < unit.chunks; ++chunk) {
-        const auto [inputSram, outSram] = ctx.slots.nextStep();
-        if (chunk == 0) {
-          outputSram = outSram;
-        }
-        const std::int64_t ic0 = unit.ic0 + (s.depthwise ? 0 : chunk * plan.icChunk);
-        const std::int64_t icn =
-            s.depthwise ? unit.icCount : std::min(plan.icChunk, unit.ic0 + unit.icCount - ic0);
-        ctx.load(0, inputSram,
-                 channelBand(inputAddress, band.inRow, band.inRows, s.w, s.c, ic0, icn),
-                 {band.padTop, band.padBottom, p.pads[1], p.pads[3], p.inputZeroPoint});
-        bool loadWeights = false;
-        const std::int64_t weightSram =
-            ctx.slots.weightSlot(fmt::format("{}/w{}/{}", name, unit.oc0, chunk), loadWeights);
-        const std::int64_t weightBytes = unit.ocCount * s.kh * s.kw * (s.depthwise ? 1 : icn);
-        if (loadWeights) {
-          ctx.loadFlat(1, weightSram, weightAddress[static_cast<std::size_t>(chunk)], weightBytes);
-        }
-        if (loadParameters) {
-          ctx.loadFlat(2, parameterSram, parameterAddress,
-                       static_cast<std::int64_t>(parameters.size()));
-          loadParameters = false;
-        }
-        isa::Conv instruction;
-        instruction.inp_addr = inputSram;
-        instruction.wgt_addr = weightSram;
-        instruction.out_addr = outputSram;
-        instruction.acc_addr = 0;
-        instruction.param_addr = parameterSram;
-        instruction.lut_addr = parameterSram + 12 * unit.ocCount;
-        instruction.out_h = band.outRows;
-        instruction.out_w = s.ow;
-        instruction.in_w = plan.inW;
-        instruction.in_c = icn;
-        instruction.out_c = unit.ocCount;
-        instruction.kh = s.kh;
-        instruction.kw = s.kw;
-        instruction.sh = p.strides[0];
-        instruction.sw = p.strides[1];
-        instruction.dh = p.dilations[0];
-        instruction.dw = p.dilations[1];
-        instruction.in_zp = p.inputZeroPoint;
-        instruction.out_zp = p.output.zeroPoint;
-        instruction.clip_lo = p.output.clipLo;
-        instruction.clip_hi = p.output.clipHi;
-        instruction.depthwise = s.depthwise ? 1 : 0;
-        instruction.acc_init = chunk == 0 ? 1 : 0;
-        instruction.finalize = chunk + 1 == unit.chunks ? 1 : 0;
-        instruction.use_lut = p.output.lut && instruction.finalize != 0 ? 1 : 0;
-        instruction.double_round = p.output.rounding == golden::Rounding::Double ? 1 : 0;
-        ctx.emit(instruction);
-      }
-      ctx.store(outputSram, channelBand(outputAddress, band.outRow, band.outRows, s.ow, s.k,
-                                        unit.oc0, unit.ocCount));
     }
   }
 }

@@ -482,17 +482,20 @@ INSTANTIATE_TEST_SUITE_P(EveryBug, InjectedBugTest,
                          });
 
 TEST(OpcheckCase, UnsupportedIsReportedSeparately) {
+  // A dilation past CONV's 4-bit field (padding past LOAD's fields is filled, so it no longer
+  // serves as the example).
   OpCase c;
-  c.kind = OpKind::MaxPool;
-  c.height = 4;
-  c.width = 4;
+  c.kind = OpKind::Conv;
+  c.height = 33;
+  c.width = 33;
   c.kernel = {3, 3};
-  c.pads = {64, 0, 0, 0};
+  c.dilation = {16, 16};
   CheckOptions check;
   check.hw = preset("npu-s");
   const CaseResult result = checkCase(c, check);
   EXPECT_EQ(result.verdict, Verdict::Unsupported);
-  EXPECT_EQ(result.message, "layer 'maxpool': padding above 63 is not supported by LOAD");
+  EXPECT_EQ(result.message,
+            "layer 'conv': kernel, stride and dilation must be at most 15 on the NPU");
 }
 
 TEST(OpcheckCase, InvalidCaseIsAnError) {
