@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <numeric>
 
 #include "lowering.h"
 #include "npu/support/error.h"
@@ -52,33 +53,92 @@ std::vector<std::uint8_t> parameterBlob(const QConv& conv, std::int64_t oc0, std
   return blob;
 }
 
+/// One axis of a conv phase: the window op the CONVs run along it and where its input and output
+/// positions are in the tensors (position j is tensor index first + step * j).
+struct PhaseAxis {
+  WindowAxis axis;
+  std::int64_t inFirst = 0, inStep = 1, outFirst = 0, outStep = 1;
+  std::int64_t stride = 1, dilation = 1;  ///< the CONV's fields along this axis
+  bool split = false;                     ///< a residue class of a dilation past the field
+};
+
+/// The phases of one axis. A dilation CONV's field holds is one phase, the axis itself. A larger
+/// dilation d is lowered by space-to-batch addressing (as TFLite lowers dilated convs): the
+/// outputs o = a + g * i of one residue class a (g = d / gcd(d, stride)) read only input
+/// positions r0 + d * j, so each class is a conv with dilation 1 and stride stride / gcd(d,
+/// stride) over that sub-grid, gathered and scattered by LOAD and STORE strides.
+std::vector<PhaseAxis> axisPhases(std::int64_t input, std::int64_t output, std::int64_t kernel,
+                                  std::int64_t stride, std::int64_t dilation, std::int64_t pad,
+                                  std::int64_t maxDilation) {
+  if (dilation <= maxDilation) {
+    return {{{input, output, stride, (kernel - 1) * dilation + 1, pad},
+             0,
+             1,
+             0,
+             1,
+             stride,
+             dilation,
+             false}};
+  }
+  const std::int64_t common = std::gcd(dilation, stride);
+  const std::int64_t classes = dilation / common;
+  std::vector<PhaseAxis> phases;
+  for (std::int64_t a = 0; a < std::min(classes, output); ++a) {
+    const std::int64_t outputs = (output - a + classes - 1) / classes;
+    const std::int64_t first = a * stride - pad;  // the tensor index tap 0 of output a reads
+    const std::int64_t r0 = ((first % dilation) + dilation) % dilation;
+    const std::int64_t inputs = r0 < input ? (input - r0 + dilation - 1) / dilation : 0;
+    const std::int64_t offset = (first - r0) / dilation;  // sub-grid index of that tap
+    phases.push_back({{inputs, outputs, stride / common, kernel, -offset},
+                      r0,
+                      dilation,
+                      a,
+                      classes,
+                      stride / common,
+                      1,
+                      true});
+  }
+  return phases;
+}
+
+/// One phase of a conv: the whole conv, or one combination of residue classes of the axes whose
+/// dilation is split (axisPhases).
+struct ConvPhase {
+  PhaseAxis rows;
+  PhaseAxis cols;
+  std::int64_t padRight = 0;     ///< of an axis not split: a full-width tile loads whole rows
+  std::vector<TileShape> tiles;  ///< per unit
+
+  /// The input columns of a tile of `outCols` output columns starting at `out0`: a full-width
+  /// tile of an unsplit axis loads the whole padded row (as row bands always did), any other
+  /// tile its window.
+  [[nodiscard]] bool wholeRows(std::int64_t outCols) const {
+    return !cols.split && outCols == cols.axis.output;
+  }
+  [[nodiscard]] AxisSpan colSpan(std::int64_t out0, std::int64_t outCols) const {
+    if (wholeRows(outCols)) {
+      return {0, outCols, 0, cols.axis.input, cols.axis.padBefore, padRight};
+    }
+    return cols.axis.at(out0, outCols);
+  }
+  [[nodiscard]] std::int64_t inputCols(std::int64_t outCols) const {
+    return wholeRows(outCols) ? cols.axis.padBefore + cols.axis.input + padRight
+                              : cols.axis.span(outCols);
+  }
+};
+
 /// How a conv is cut into tiles, decided before anything is emitted: work units (an
 /// output-channel block of one group, or a block of depthwise channels), the input-channel chunk
-/// accumulated per CONV, and per unit the tile of output rows x columns.
+/// accumulated per CONV, the phases, and per unit and phase the tile of output rows x columns.
 struct ConvPlan {
   ConvShape s{};
-  WindowAxis rows;  ///< output rows over input rows (dilated window)
-  WindowAxis cols;  ///< output columns over input columns
-  std::int64_t padRight = 0;
   std::int64_t icChunk = 0;
   struct Unit {
     std::int64_t ic0, icCount, oc0, ocCount;
     std::int64_t chunks;  ///< input-channel chunks accumulated into one tile
-    TileShape tile;       ///< output rows x columns per tile
   };
   std::vector<Unit> units;
-
-  /// The input columns of a tile of `outCols` output columns starting at `out0`: a full-width
-  /// tile loads the whole padded row (as row bands always did), a narrower one its window.
-  [[nodiscard]] AxisSpan colSpan(std::int64_t out0, std::int64_t outCols) const {
-    if (outCols == cols.output) {
-      return {0, outCols, 0, cols.input, cols.padBefore, padRight};
-    }
-    return cols.at(out0, outCols);
-  }
-  [[nodiscard]] std::int64_t inputCols(std::int64_t outCols) const {
-    return outCols == cols.output ? cols.padBefore + cols.input + padRight : cols.span(outCols);
-  }
+  std::vector<ConvPhase> phases;
 };
 
 /// `n` halved, kept a multiple of `unit` (the MAC array's rows or columns) while above it.
@@ -105,17 +165,21 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
   s.kg = s.k / s.groups;
   s.depthwise = s.groups == s.c && s.groups == s.k;
   const std::string& name = conv.name;
-  if (!isa::limits::convWindowFits(s.kh, s.kw, p.strides[0], p.strides[1], p.dilations[0],
-                                   p.dilations[1])) {
-    fail(ErrorKind::Unsupported,
-         "layer '{}': kernel, stride and dilation must be at most {} on the NPU", name,
-         isa::limits::kConvKernelH);
+  // Dilations past CONV's field become phases of dilation 1 (space-to-batch addressing).
+  if (!isa::limits::convWindowFits(s.kh, s.kw, p.strides[0], p.strides[1], 1, 1)) {
+    fail(ErrorKind::Unsupported, "layer '{}': kernel and stride must be at most {} on the NPU",
+         name, isa::limits::kConvKernelH);
   }
-  plan.rows = {s.h, s.oh, p.strides[0], (s.kh - 1) * p.dilations[0] + 1, p.pads[0]};
-  plan.cols = {s.w, s.ow, p.strides[1], (s.kw - 1) * p.dilations[1] + 1, p.pads[1]};
-  plan.padRight = p.pads[3];
-  const std::int64_t effKh = plan.rows.window;
-  const std::int64_t effKw = plan.cols.window;
+  for (const PhaseAxis& rowPhase : axisPhases(s.h, s.oh, s.kh, p.strides[0], p.dilations[0],
+                                              p.pads[0], isa::limits::kConvDilationH)) {
+    for (const PhaseAxis& colPhase : axisPhases(s.w, s.ow, s.kw, p.strides[1], p.dilations[1],
+                                                p.pads[1], isa::limits::kConvDilationW)) {
+      plan.phases.push_back({rowPhase, colPhase, p.pads[3], {}});
+    }
+  }
+  const ConvPhase& whole = plan.phases.front();
+  const std::int64_t effKh = whole.rows.axis.window;
+  const std::int64_t effKw = whole.cols.axis.window;
   const std::int64_t window = effKh * effKw;
   const std::int64_t rows = ctx.config.macRows;
   const std::int64_t cols = ctx.config.macCols;
@@ -135,7 +199,8 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
   if (s.depthwise) {
     // Channel blocks whose full-width band of one output row fits, as row bands always had;
     // where not even one channel's does, blocks whose one output pixel fits (column tiles).
-    const std::int64_t fullCols = plan.inputCols(s.ow);
+    const std::int64_t fullCols = whole.inputCols(whole.cols.axis.output);
+    const std::int64_t fullOut = whole.cols.axis.output;
     auto constantsFit = [&](std::int64_t n) {
       return n * s.kh * s.kw <= ctx.slots.weightBytes() &&
              12 * n + lutBytes <= ctx.slots.parameterBytes();
@@ -144,7 +209,7 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
     auto fits = [&](std::int64_t n) {
       return constantsFit(n) &&
              (band ? effKh * fullCols * n <= ctx.slots.inputBytes() &&
-                         s.ow * n <= ctx.slots.outputBytes() && fullCols <= kMaxTileDim
+                         fullOut * n <= ctx.slots.outputBytes() && fullCols <= kMaxTileDim
                    : window * n <= ctx.slots.inputBytes() && n <= ctx.slots.outputBytes());
     };
     std::int64_t cb = std::min(s.c, kMaxTileDim);
@@ -163,7 +228,7 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
            name, capacity);
     }
     for (std::int64_t c0 = 0; c0 < s.c; c0 += cb) {
-      plan.units.push_back({c0, std::min(cb, s.c - c0), c0, std::min(cb, s.c - c0), 1, {}});
+      plan.units.push_back({c0, std::min(cb, s.c - c0), c0, std::min(cb, s.c - c0), 1});
     }
     icChunk = cb;
   } else {
@@ -209,12 +274,8 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
     }
     for (std::int64_t g = 0; g < s.groups; ++g) {
       for (std::int64_t o = 0; o < s.kg; o += ob) {
-        plan.units.push_back({g * s.cg,
-                              s.cg,
-                              g * s.kg + o,
-                              std::min(ob, s.kg - o),
-                              (s.cg + icChunk - 1) / icChunk,
-                              {}});
+        plan.units.push_back(
+            {g * s.cg, s.cg, g * s.kg + o, std::min(ob, s.kg - o), (s.cg + icChunk - 1) / icChunk});
       }
     }
   }
@@ -223,39 +284,45 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
   // chunks accumulate, the accumulator) hold; full-width row bands where one row fits, column
   // tiles chosen by the cost model where it does not.
   const auto& config = ctx.config;
-  for (ConvPlan::Unit& unit : plan.units) {
-    const std::int64_t chunkWidth = s.depthwise ? unit.icCount : std::min(icChunk, unit.icCount);
-    const std::int64_t ocn = unit.ocCount;
-    auto fits = [&](std::int64_t r, std::int64_t c) {
-      const std::int64_t inCols = plan.inputCols(c);
-      return inCols <= kMaxTileDim &&
-             plan.rows.span(r) * inCols * chunkWidth <= ctx.slots.inputBytes() &&
-             r * c * ocn <= ctx.slots.outputBytes() &&
-             (unit.chunks == 1 || r * c * ocn <= ctx.slots.accumulatorEntries());
-    };
-    const double weightLoad =
-        unit.chunks > 2 ? static_cast<double>(unit.chunks) *
-                              dmaCycles(config, 1, 1, ocn * s.kh * s.kw * chunkWidth, true)
-                        : 0.0;
-    auto tileCost = [&](std::int64_t r, std::int64_t c) {
-      const double macs = s.depthwise
-                              ? static_cast<double>(r * c * ((ocn + cols - 1) / cols) *
-                                                    ((s.kh * s.kw + rows - 1) / rows))
-                              : static_cast<double>(r * c * ((ocn + cols - 1) / cols) * s.kh *
-                                                    s.kw * ((chunkWidth + rows - 1) / rows));
-      const double compute = static_cast<double>(unit.chunks) * (macs + 4);
-      const double load =
-          static_cast<double>(unit.chunks) *
-          dmaCycles(config, plan.rows.span(r), plan.inputCols(c), chunkWidth, chunkWidth == s.c);
-      const double store = dmaCycles(config, r, c, ocn, ocn == s.k);
-      return std::max(compute, load + store + weightLoad);
-    };
-    unit.tile = chooseTile(
-        name, s.oh, s.ow, fits,
-        [&](std::int64_t r, std::int64_t c) {
-          return planeCost(s.oh, s.ow, {r, c}, tileCost);
-        },
-        capacity);
+  for (ConvPhase& phase : plan.phases) {
+    const WindowAxis& rowAxis = phase.rows.axis;
+    const WindowAxis& colAxis = phase.cols.axis;
+    for (const ConvPlan::Unit& unit : plan.units) {
+      const std::int64_t chunkWidth = s.depthwise ? unit.icCount : std::min(icChunk, unit.icCount);
+      const std::int64_t ocn = unit.ocCount;
+      auto fits = [&](std::int64_t r, std::int64_t c) {
+        const std::int64_t inCols = phase.inputCols(c);
+        return inCols <= kMaxTileDim &&
+               rowAxis.span(r) * inCols * chunkWidth <= ctx.slots.inputBytes() &&
+               r * c * ocn <= ctx.slots.outputBytes() &&
+               (unit.chunks == 1 || r * c * ocn <= ctx.slots.accumulatorEntries());
+      };
+      const double weightLoad =
+          unit.chunks > 2 ? static_cast<double>(unit.chunks) *
+                                dmaCycles(config, 1, 1, ocn * s.kh * s.kw * chunkWidth, true)
+                          : 0.0;
+      // Rows of a tile are contiguous in DDR only with every channel of unsplit rows.
+      const bool contiguous = chunkWidth == s.c && !phase.cols.split;
+      auto tileCost = [&](std::int64_t r, std::int64_t c) {
+        const double macs = s.depthwise
+                                ? static_cast<double>(r * c * ((ocn + cols - 1) / cols) *
+                                                      ((s.kh * s.kw + rows - 1) / rows))
+                                : static_cast<double>(r * c * ((ocn + cols - 1) / cols) * s.kh *
+                                                      s.kw * ((chunkWidth + rows - 1) / rows));
+        const double compute = static_cast<double>(unit.chunks) * (macs + 4);
+        const double load =
+            static_cast<double>(unit.chunks) *
+            dmaCycles(config, rowAxis.span(r), phase.inputCols(c), chunkWidth, contiguous);
+        const double store = dmaCycles(config, r, c, ocn, ocn == s.k && !phase.cols.split);
+        return std::max(compute, load + store + weightLoad);
+      };
+      phase.tiles.push_back(chooseTile(
+          name, rowAxis.output, colAxis.output, fits,
+          [&](std::int64_t r, std::int64_t c) {
+            return planeCost(rowAxis.output, colAxis.output, {r, c}, tileCost);
+          },
+          capacity));
+    }
   }
   return plan;
 }
@@ -285,68 +352,83 @@ void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
           fmt::format("{}.weights.oc{}.ic{}", name, unit.oc0, ic0),
           weightBlob(conv, s, unit.oc0, unit.ocCount, s.depthwise ? 0 : ic0, icn)));
     }
-    for (std::int64_t oy = 0; oy < s.oh; oy += unit.tile.rows) {
-      const AxisSpan rowSpan = plan.rows.at(oy, std::min(unit.tile.rows, s.oh - oy));
-      for (std::int64_t ox = 0; ox < s.ow; ox += unit.tile.cols) {
-        const AxisSpan colSpan = plan.colSpan(ox, std::min(unit.tile.cols, s.ow - ox));
-        std::int64_t outputSram = 0;
-        for (std::int64_t chunk = 0; chunk < unit.chunks; ++chunk) {
-          const auto [inputSram, outSram] = ctx.slots.nextStep();
-          if (chunk == 0) {
-            outputSram = outSram;
+    const auto unitIndex = static_cast<std::size_t>(&unit - plan.units.data());
+    for (const ConvPhase& phase : plan.phases) {
+      const TileShape tile = phase.tiles[unitIndex];
+      const std::int64_t outH = phase.rows.axis.output;
+      const std::int64_t outW = phase.cols.axis.output;
+      // Position j of the phase's input (output) axis is tensor row or column first + step * j.
+      const std::int64_t inRowStride = phase.rows.inStep * s.w * s.c;
+      const std::int64_t inColStride = phase.cols.inStep * s.c;
+      const std::int64_t outRowStride = phase.rows.outStep * s.ow * s.k;
+      const std::int64_t outColStride = phase.cols.outStep * s.k;
+      const std::int64_t inBase =
+          inputAddress + (phase.rows.inFirst * s.w + phase.cols.inFirst) * s.c;
+      const std::int64_t outBase =
+          outputAddress + (phase.rows.outFirst * s.ow + phase.cols.outFirst) * s.k + unit.oc0;
+      for (std::int64_t oy = 0; oy < outH; oy += tile.rows) {
+        const AxisSpan rowSpan = phase.rows.axis.at(oy, std::min(tile.rows, outH - oy));
+        for (std::int64_t ox = 0; ox < outW; ox += tile.cols) {
+          const AxisSpan colSpan = phase.colSpan(ox, std::min(tile.cols, outW - ox));
+          std::int64_t outputSram = 0;
+          for (std::int64_t chunk = 0; chunk < unit.chunks; ++chunk) {
+            const auto [inputSram, outSram] = ctx.slots.nextStep();
+            if (chunk == 0) {
+              outputSram = outSram;
+            }
+            const std::int64_t ic0 = unit.ic0 + (s.depthwise ? 0 : chunk * plan.icChunk);
+            const std::int64_t icn =
+                s.depthwise ? unit.icCount : std::min(plan.icChunk, unit.ic0 + unit.icCount - ic0);
+            ctx.loadTile(inputSram,
+                         {inBase + rowSpan.in0 * inRowStride + colSpan.in0 * inColStride + ic0,
+                          rowSpan.inCount, colSpan.inCount, icn, inRowStride, inColStride},
+                         {rowSpan.padBefore, rowSpan.padAfter, colSpan.padBefore, colSpan.padAfter,
+                          p.inputZeroPoint});
+            bool loadWeights = false;
+            const std::int64_t weightSram =
+                ctx.slots.weightSlot(fmt::format("{}/w{}/{}", name, unit.oc0, chunk), loadWeights);
+            const std::int64_t weightBytes = unit.ocCount * s.kh * s.kw * (s.depthwise ? 1 : icn);
+            if (loadWeights) {
+              ctx.loadFlat(1, weightSram, weightAddress[static_cast<std::size_t>(chunk)],
+                           weightBytes);
+            }
+            if (loadParameters) {
+              ctx.loadFlat(2, parameterSram, parameterAddress,
+                           static_cast<std::int64_t>(parameters.size()));
+              loadParameters = false;
+            }
+            isa::Conv instruction;
+            instruction.inp_addr = inputSram;
+            instruction.wgt_addr = weightSram;
+            instruction.out_addr = outputSram;
+            instruction.acc_addr = 0;
+            instruction.param_addr = parameterSram;
+            instruction.lut_addr = parameterSram + 12 * unit.ocCount;
+            instruction.out_h = rowSpan.outCount;
+            instruction.out_w = colSpan.outCount;
+            instruction.in_w = colSpan.padded();
+            instruction.in_c = icn;
+            instruction.out_c = unit.ocCount;
+            instruction.kh = s.kh;
+            instruction.kw = s.kw;
+            instruction.sh = phase.rows.stride;
+            instruction.sw = phase.cols.stride;
+            instruction.dh = phase.rows.dilation;
+            instruction.dw = phase.cols.dilation;
+            instruction.in_zp = p.inputZeroPoint;
+            instruction.out_zp = p.output.zeroPoint;
+            instruction.clip_lo = p.output.clipLo;
+            instruction.clip_hi = p.output.clipHi;
+            instruction.depthwise = s.depthwise ? 1 : 0;
+            instruction.acc_init = chunk == 0 ? 1 : 0;
+            instruction.finalize = chunk + 1 == unit.chunks ? 1 : 0;
+            instruction.use_lut = p.output.lut && instruction.finalize != 0 ? 1 : 0;
+            instruction.double_round = p.output.rounding == golden::Rounding::Double ? 1 : 0;
+            ctx.emit(instruction);
           }
-          const std::int64_t ic0 = unit.ic0 + (s.depthwise ? 0 : chunk * plan.icChunk);
-          const std::int64_t icn =
-              s.depthwise ? unit.icCount : std::min(plan.icChunk, unit.ic0 + unit.icCount - ic0);
-          ctx.loadTile(inputSram,
-                       {inputAddress + (rowSpan.in0 * s.w + colSpan.in0) * s.c + ic0,
-                        rowSpan.inCount, colSpan.inCount, icn, s.w * s.c, s.c},
-                       {rowSpan.padBefore, rowSpan.padAfter, colSpan.padBefore, colSpan.padAfter,
-                        p.inputZeroPoint});
-          bool loadWeights = false;
-          const std::int64_t weightSram =
-              ctx.slots.weightSlot(fmt::format("{}/w{}/{}", name, unit.oc0, chunk), loadWeights);
-          const std::int64_t weightBytes = unit.ocCount * s.kh * s.kw * (s.depthwise ? 1 : icn);
-          if (loadWeights) {
-            ctx.loadFlat(1, weightSram, weightAddress[static_cast<std::size_t>(chunk)],
-                         weightBytes);
-          }
-          if (loadParameters) {
-            ctx.loadFlat(2, parameterSram, parameterAddress,
-                         static_cast<std::int64_t>(parameters.size()));
-            loadParameters = false;
-          }
-          isa::Conv instruction;
-          instruction.inp_addr = inputSram;
-          instruction.wgt_addr = weightSram;
-          instruction.out_addr = outputSram;
-          instruction.acc_addr = 0;
-          instruction.param_addr = parameterSram;
-          instruction.lut_addr = parameterSram + 12 * unit.ocCount;
-          instruction.out_h = rowSpan.outCount;
-          instruction.out_w = colSpan.outCount;
-          instruction.in_w = colSpan.padded();
-          instruction.in_c = icn;
-          instruction.out_c = unit.ocCount;
-          instruction.kh = s.kh;
-          instruction.kw = s.kw;
-          instruction.sh = p.strides[0];
-          instruction.sw = p.strides[1];
-          instruction.dh = p.dilations[0];
-          instruction.dw = p.dilations[1];
-          instruction.in_zp = p.inputZeroPoint;
-          instruction.out_zp = p.output.zeroPoint;
-          instruction.clip_lo = p.output.clipLo;
-          instruction.clip_hi = p.output.clipHi;
-          instruction.depthwise = s.depthwise ? 1 : 0;
-          instruction.acc_init = chunk == 0 ? 1 : 0;
-          instruction.finalize = chunk + 1 == unit.chunks ? 1 : 0;
-          instruction.use_lut = p.output.lut && instruction.finalize != 0 ? 1 : 0;
-          instruction.double_round = p.output.rounding == golden::Rounding::Double ? 1 : 0;
-          ctx.emit(instruction);
+          ctx.store(outputSram, {outBase + oy * outRowStride + ox * outColStride, rowSpan.outCount,
+                                 colSpan.outCount, unit.ocCount, outRowStride, outColStride});
         }
-        ctx.store(outputSram, {outputAddress + (oy * s.ow + ox) * s.k + unit.oc0, rowSpan.outCount,
-                               colSpan.outCount, unit.ocCount, s.ow * s.k, s.k});
       }
     }
   }

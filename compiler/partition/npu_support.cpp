@@ -91,10 +91,10 @@ NpuSupport convSupport(const Graph& graph, const Node& node) {
     return hostFor(e);
   }
   const Shape& ws = graph.value(node.input(1)).shape;
-  if (!limits::convWindowFits(ws[2], ws[3], p.strides[0], p.strides[1], p.dilations[0],
-                              p.dilations[1])) {
-    return host(fmt::format("kernel {}x{}, stride or dilation above the NPU's limit of {}", ws[2],
-                            ws[3], limits::kConvKernelH));
+  // Any dilation: codegen splits one past CONV's field into phases of dilation 1.
+  if (!limits::convWindowFits(ws[2], ws[3], p.strides[0], p.strides[1], 1, 1)) {
+    return host(fmt::format("kernel {}x{} or stride above the NPU's limit of {}", ws[2], ws[3],
+                            limits::kConvKernelH));
   }
   // Any padding: codegen fills what LOAD's padding fields cannot express from a run of pad bytes.
   FusedActivation act = fusedActivation(node);

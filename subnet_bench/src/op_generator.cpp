@@ -437,13 +437,14 @@ void toWideMap(Rng& r, OpCase& c) {
   }
 }
 
-/// Rewrites a conv case into one with a large dilation, 4-15 per axis (the CONV field's
-/// range), on a 2-3 tap kernel: a window spanning up to 31 pixels, padded "same" or at random
-/// up to its span (past LOAD's 63 padding positions only on the widest).
+/// Rewrites a conv case into one with a large dilation, 4-40 per axis (past the CONV field's
+/// 15 in about half of them: codegen splits those into phases of dilation 1), on a 2-3 tap
+/// kernel: a window spanning up to 81 pixels, padded "same" or at random up to its span (past
+/// LOAD's 63 padding positions on the widest).
 void toLargeDilation(Rng& r, OpCase& c) {
   for (int i = 0; i < 2; ++i) {
     c.kernel[i] = r.pick(2, 3);
-    c.dilation[i] = r.pick(4, 15);
+    c.dilation[i] = r.chance(0.5) ? r.pick(4, 15) : r.pick(16, 40);
     c.stride[i] = r.pick(1, 2);
   }
   const std::int64_t spanH = (c.kernel[0] - 1) * c.dilation[0] + 1;

@@ -113,6 +113,32 @@ TEST(ColumnTiling, PaddingBeyondTheLoadFieldsAndTilesOfOnlyPadding) {
   }
 }
 
+TEST(ColumnTiling, DilationsPastTheFieldAreSplitIntoPhases) {
+  // DeepLab's ASPP dilations 24 and 36 on a 33x33 map (the second reads mostly padding), and a
+  // stride-2 conv dilated by 20 (ten residue classes at stride 1): every CONV runs dilation 1
+  // over a sub-grid gathered and scattered by LOAD and STORE strides.
+  testing::RandomGraphBuilder b(24);
+  const TensorId x = b.input(33, 33, 24);
+  const TensorId aspp24 = b.conv(x, 16, 0, 3, 1, 24, 24);
+  const TensorId aspp36 = b.conv(x, 16, 1, 3, 1, 36, 36);
+  const TensorId strided = b.conv(x, 8, 2, 2, 2, 20, 7);
+  b.graph().outputs = {aspp24, aspp36, strided};
+  for (const char* name : {"npu-s", "npu-l"}) {
+    const isa::NpuConfig hw = config(name);
+    const CompiledProgram compiled = generateProgram(b.graph(), hw, b.randomInputs());
+    int convs = 0;
+    for (const isa::Instruction& instruction : compiled.program.instructions) {
+      if (const auto* conv = std::get_if<isa::Conv>(&instruction)) {
+        EXPECT_EQ(conv->dh, 1);
+        EXPECT_EQ(conv->dw, 1);
+        ++convs;
+      }
+    }
+    EXPECT_GE(convs, 24 * 24 + 33 * 33 + 10 * 10) << "at least one CONV per phase";
+    EXPECT_GT(compileRunVerify(b, hw, std::string("dilations on ") + name), 0U);
+  }
+}
+
 TEST(ColumnTiling, GlobalPoolsBeyondOnePool) {
   // Planes past POOL's 255-pixel window or the input half: summed by depthwise CONVs into the
   // accumulator, block by block.

@@ -213,14 +213,6 @@ TEST(Partition, WindowLimitsAreTheInstructionFieldRanges) {
        [&](std::int64_t v) {
          return conv({1, 1}, {1, v}, {1, 1}, 0);
        }},
-      {"conv dilation height", isa::fieldMax<&isa::Conv::dh>(),
-       [&](std::int64_t v) {
-         return conv({2, 1}, {1, 1}, {v, 1}, 0);
-       }},
-      {"conv dilation width", isa::fieldMax<&isa::Conv::dw>(),
-       [&](std::int64_t v) {
-         return conv({1, 2}, {1, 1}, {1, v}, 0);
-       }},
       {"max pool window height", isa::fieldMax<&isa::Pool::kh>(),
        [&](std::int64_t v) {
          return pool(OpKind::MaxPool, {v, 1}, {1, 1}, 0);
@@ -249,6 +241,15 @@ TEST(Partition, WindowLimitsAreTheInstructionFieldRanges) {
       EXPECT_EQ(p.device[0], value <= c.limit ? Device::Npu : Device::Host)
           << c.what << " = " << value << " (field limit " << c.limit << "): " << p.hostReason[0];
     }
+  }
+  // Dilations past CONV's field stay on the NPU: codegen splits them into phases of dilation 1.
+  for (const std::int64_t dilation : {isa::fieldMax<&isa::Conv::dh>() + 1, std::int64_t{36}}) {
+    Graph rows = conv({2, 1}, {1, 1}, {dilation, 1}, 0);
+    EXPECT_EQ(partitionGraph(rows, {DispatchStrategy::AllIn, {}}).device[0], Device::Npu)
+        << "conv dilation height " << dilation;
+    Graph cols = conv({1, 2}, {1, 1}, {1, dilation}, 0);
+    EXPECT_EQ(partitionGraph(cols, {DispatchStrategy::AllIn, {}}).device[0], Device::Npu)
+        << "conv dilation width " << dilation;
   }
   // Padding past LOAD's fields stays on the NPU: codegen fills it from a run of pad bytes.
   const std::int64_t padLimit = isa::fieldMax<&isa::Load::pad_top>();
