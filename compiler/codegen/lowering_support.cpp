@@ -29,7 +29,7 @@ std::uint64_t ConstantPool::padRun(std::int8_t value, std::int64_t count) {
   }
   // A longer run replaces the shorter one for later fills (at least one burst-aligned block).
   const std::int64_t length = std::max<std::int64_t>(count, static_cast<std::int64_t>(alignment));
-  const std::uint64_t address = add(fmt::format("pad.{}", static_cast<int>(value)),
+  const std::uint64_t address = add(fmt::format("pad.{}.{}", static_cast<int>(value), length),
                                     std::vector<std::uint8_t>(static_cast<std::size_t>(length),
                                                               static_cast<std::uint8_t>(value)));
   m_padRuns[value] = {address, length};
