@@ -108,22 +108,23 @@ struct ConvPhase {
   PhaseAxis cols;
   std::int64_t padRight = 0;     ///< of an axis not split: a full-width tile loads whole rows
   std::vector<TileShape> tiles;  ///< per unit
+  /// Per unit: whether its full-width tiles load the whole padded row, as row bands always did
+  /// (the axis is not split and one such row band fits); otherwise every tile loads its window.
+  std::vector<bool> wholeRows;
 
-  /// The input columns of a tile of `outCols` output columns starting at `out0`: a full-width
-  /// tile of an unsplit axis loads the whole padded row (as row bands always did), any other
-  /// tile its window.
-  [[nodiscard]] bool wholeRows(std::int64_t outCols) const {
-    return !cols.split && outCols == cols.axis.output;
+  /// The padded input row: the input columns of a full-width tile loading whole rows.
+  [[nodiscard]] std::int64_t fullCols() const {
+    return cols.axis.padBefore + cols.axis.input + padRight;
   }
-  [[nodiscard]] AxisSpan colSpan(std::int64_t out0, std::int64_t outCols) const {
-    if (wholeRows(outCols)) {
+  /// The input columns of a tile of `outCols` output columns starting at `out0`.
+  [[nodiscard]] AxisSpan colSpan(std::int64_t out0, std::int64_t outCols, bool whole) const {
+    if (whole && outCols == cols.axis.output) {
       return {0, outCols, 0, cols.axis.input, cols.axis.padBefore, padRight};
     }
     return cols.axis.at(out0, outCols);
   }
-  [[nodiscard]] std::int64_t inputCols(std::int64_t outCols) const {
-    return wholeRows(outCols) ? cols.axis.padBefore + cols.axis.input + padRight
-                              : cols.axis.span(outCols);
+  [[nodiscard]] std::int64_t inputCols(std::int64_t outCols, bool whole) const {
+    return whole && outCols == cols.axis.output ? fullCols() : cols.axis.span(outCols);
   }
 };
 
@@ -199,7 +200,8 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
   if (s.depthwise) {
     // Channel blocks whose full-width band of one output row fits, as row bands always had;
     // where not even one channel's does, blocks whose one output pixel fits (column tiles).
-    const std::int64_t fullCols = whole.inputCols(whole.cols.axis.output);
+    const std::int64_t fullCols =
+        whole.cols.split ? whole.cols.axis.span(whole.cols.axis.output) : whole.fullCols();
     const std::int64_t fullOut = whole.cols.axis.output;
     auto constantsFit = [&](std::int64_t n) {
       return n * s.kh * s.kw <= ctx.slots.weightBytes() &&
@@ -290,8 +292,13 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
     for (const ConvPlan::Unit& unit : plan.units) {
       const std::int64_t chunkWidth = s.depthwise ? unit.icCount : std::min(icChunk, unit.icCount);
       const std::int64_t ocn = unit.ocCount;
+      // Whole padded rows for full-width tiles where one such band fits (the programs row
+      // bands always gave); the window of the tile otherwise.
+      const bool whole = !phase.cols.split && phase.fullCols() <= kMaxTileDim &&
+                         rowAxis.span(1) * phase.fullCols() * chunkWidth <= ctx.slots.inputBytes();
+      phase.wholeRows.push_back(whole);
       auto fits = [&](std::int64_t r, std::int64_t c) {
-        const std::int64_t inCols = phase.inputCols(c);
+        const std::int64_t inCols = phase.inputCols(c, whole);
         return inCols <= kMaxTileDim &&
                rowAxis.span(r) * inCols * chunkWidth <= ctx.slots.inputBytes() &&
                r * c * ocn <= ctx.slots.outputBytes() &&
@@ -312,7 +319,7 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
         const double compute = static_cast<double>(unit.chunks) * (macs + 4);
         const double load =
             static_cast<double>(unit.chunks) *
-            dmaCycles(config, rowAxis.span(r), phase.inputCols(c), chunkWidth, contiguous);
+            dmaCycles(config, rowAxis.span(r), phase.inputCols(c, whole), chunkWidth, contiguous);
         const double store = dmaCycles(config, r, c, ocn, ocn == s.k && !phase.cols.split);
         return std::max(compute, load + store + weightLoad);
       };
@@ -369,7 +376,8 @@ void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
       for (std::int64_t oy = 0; oy < outH; oy += tile.rows) {
         const AxisSpan rowSpan = phase.rows.axis.at(oy, std::min(tile.rows, outH - oy));
         for (std::int64_t ox = 0; ox < outW; ox += tile.cols) {
-          const AxisSpan colSpan = phase.colSpan(ox, std::min(tile.cols, outW - ox));
+          const AxisSpan colSpan =
+              phase.colSpan(ox, std::min(tile.cols, outW - ox), phase.wholeRows[unitIndex]);
           std::int64_t outputSram = 0;
           for (std::int64_t chunk = 0; chunk < unit.chunks; ++chunk) {
             const auto [inputSram, outSram] = ctx.slots.nextStep();

@@ -35,9 +35,13 @@ void emitPool(LoweringContext& ctx, const PoolJob& job) {
   // A full-width tile loads the whole padded row (as row bands always did), a narrower one its
   // window.
   const std::int64_t fullCols = w + job.pads[1] + job.pads[3];
-  auto inputCols = [&](std::int64_t cols) { return cols == ow ? fullCols : colAxis.span(cols); };
-  auto colSpan = [&](std::int64_t ox, std::int64_t cols) {
-    return cols == ow ? AxisSpan{0, cols, 0, w, job.pads[1], job.pads[3]} : colAxis.at(ox, cols);
+  // (`whole`: full-width tiles load whole padded rows where one such band fits.)
+  auto inputCols = [&](std::int64_t cols, bool whole) {
+    return whole && cols == ow ? fullCols : colAxis.span(cols);
+  };
+  auto colSpan = [&](std::int64_t ox, std::int64_t cols, bool whole) {
+    return whole && cols == ow ? AxisSpan{0, cols, 0, w, job.pads[1], job.pads[3]}
+                               : colAxis.at(ox, cols);
   };
   if (job.kw > kMaxTileDim) {
     fail(ErrorKind::Unsupported, "layer '{}': a window {} columns wide exceeds a tile's {}",
@@ -59,21 +63,24 @@ void emitPool(LoweringContext& ctx, const PoolJob& job) {
   struct Block {
     std::int64_t c0, cn;
     TileShape tile;
+    bool whole;
   };
   auto plan = [&](std::int64_t cb, double& total) {
     std::vector<Block> blocks;
     total = 0;
     for (std::int64_t c0 = 0; c0 < c; c0 += cb) {
       const std::int64_t cn = std::min(cb, c - c0);
+      const bool whole = fullCols <= kMaxTileDim && rowAxis.span(1) * fullCols * cn <= inputHalf;
       auto fits = [&](std::int64_t r, std::int64_t cols) {
-        const std::int64_t inCols = inputCols(cols);
+        const std::int64_t inCols = inputCols(cols, whole);
         return inCols <= kMaxTileDim && rowAxis.span(r) * inCols * cn <= inputHalf &&
                r * cols * cn <= outputHalf;
       };
       auto tileCost = [&](std::int64_t r, std::int64_t cols) {
         const auto compute = static_cast<double>(
             r * cols * job.kh * job.kw * ((cn + arrayCols - 1) / arrayCols) + 4);
-        const double load = dmaCycles(ctx.config, rowAxis.span(r), inputCols(cols), cn, cn == c);
+        const double load =
+            dmaCycles(ctx.config, rowAxis.span(r), inputCols(cols, whole), cn, cn == c);
         const double store = dmaCycles(ctx.config, r, cols, cn, cn == c);
         return std::max(compute, load + store);
       };
@@ -82,7 +89,7 @@ void emitPool(LoweringContext& ctx, const PoolJob& job) {
       };
       const TileShape tile = chooseTile(job.name, oh, ow, fits, cost, capacity);
       total += cost(tile.rows, tile.cols);
-      blocks.push_back({c0, cn, tile});
+      blocks.push_back({c0, cn, tile, whole});
     }
     return blocks;
   };
@@ -116,7 +123,7 @@ void emitPool(LoweringContext& ctx, const PoolJob& job) {
     for (std::int64_t oy = 0; oy < oh; oy += tile.rows) {
       const AxisSpan rows = rowAxis.at(oy, std::min(tile.rows, oh - oy));
       for (std::int64_t ox = 0; ox < ow; ox += tile.cols) {
-        const AxisSpan cols = colSpan(ox, std::min(tile.cols, ow - ox));
+        const AxisSpan cols = colSpan(ox, std::min(tile.cols, ow - ox), block.whole);
         const auto [inputSram, outputSram] = ctx.slots.nextStep();
         ctx.loadTile(inputSram,
                      {inputAddress + (rows.in0 * w + cols.in0) * c + c0, rows.inCount, cols.inCount,

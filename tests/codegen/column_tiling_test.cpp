@@ -97,6 +97,19 @@ TEST(ColumnTiling, RandomLayersOnFewKiBSrams) {
   EXPECT_GE(narrower, 12);
 }
 
+TEST(ColumnTiling, AOneColumnOutputLoadsItsWindowWhenAWholeRowDoesNotFit) {
+  // A 15x15 window dilated by 3 spans 43 x 43 pixels: one output of one input channel reads 1849
+  // bytes, which npu-tiny's 2 KiB input half holds, while 43 padded input rows of 57 columns
+  // (2451 bytes) do not: the single full-width tile (55 columns at stride 15 make one output)
+  // loads its window, not whole rows.
+  const isa::NpuConfig hw = isa::loadNpuConfig(std::filesystem::path(NPU_SOURCE_DIR) / "tests" /
+                                               "data" / "opcheck" / "npu-tiny.yaml");
+  testing::RandomGraphBuilder b(15);
+  const TensorId x = b.input(43, 55, 6);
+  b.graph().outputs = {b.conv(x, 4, 0, 15, 15, 3, 1)};
+  EXPECT_GT(compileRunVerify(b, hw, "one-column output on npu-tiny"), 0U);
+}
+
 TEST(ColumnTiling, PaddingBeyondTheLoadFieldsAndTilesOfOnlyPadding) {
   // Padding of 70 (LOAD pads at most 63 per side): the tiles that read only padding and the rows
   // and columns past the fields are filled from a run of pad bytes. A 15x15 window dilated by 5
