@@ -149,7 +149,7 @@ TEST(Partition, LimitsAndShapesKeepNodesOnTheHost) {
   ValueId sub = b.node(OpKind::Sub, "sub", {bcast, y});
   Graph g = b.finish({sub});
   Partition p = partitionGraph(g, {DispatchStrategy::AllIn, {}});
-  EXPECT_EQ(p.hostReason[0], "kernel 17x17, stride or dilation above the NPU's limit of 15");
+  EXPECT_EQ(p.hostReason[0], "kernel 17x17 or stride above the NPU's limit of 15");
   EXPECT_EQ(p.hostReason[1],
             "ceil_mode average pool with a partial last window (the divisor varies)");
   EXPECT_EQ(p.hostReason[2],

@@ -493,8 +493,7 @@ TEST(OpcheckCase, UnsupportedIsReportedSeparately) {
   check.hw = preset("npu-s");
   const CaseResult result = checkCase(c, check);
   EXPECT_EQ(result.verdict, Verdict::Unsupported);
-  EXPECT_EQ(result.message,
-            "layer 'conv': kernel and stride must be at most 15 on the NPU");
+  EXPECT_EQ(result.message, "layer 'conv': kernel and stride must be at most 15 on the NPU");
 }
 
 TEST(OpcheckCase, InvalidCaseIsAnError) {
