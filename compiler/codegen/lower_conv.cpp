@@ -19,20 +19,42 @@ struct ConvShape {
   bool depthwise;
 };
 
+/// Taps [ky0, ky0 + kh) x [kx0, kx0 + kw) of a kernel taller or wider than CONV's fields hold:
+/// the parts accumulate into the same outputs, as input-channel chunks do.
+struct KernelPart {
+  std::int64_t ky0, kh, kx0, kw;
+};
+
+/// [ob][part kh][part kw][icn] from OHWI [K][kh][kw][Cg]; depthwise: [ob][part kh][part kw].
 std::vector<std::uint8_t> weightBlob(const QConv& conv, const ConvShape& s, std::int64_t oc0,
-                                     std::int64_t ob, std::int64_t ic0, std::int64_t icn) {
-  // [ob][kh][kw][icn] from OHWI [K][kh][kw][Cg]; depthwise: [ob][kh][kw].
+                                     std::int64_t ob, std::int64_t ic0, std::int64_t icn,
+                                     const KernelPart& part) {
   std::vector<std::uint8_t> blob;
   const std::int64_t cgStored = s.depthwise ? 1 : s.cg;
   for (std::int64_t o = oc0; o < oc0 + ob; ++o) {
-    for (std::int64_t t = 0; t < s.kh * s.kw; ++t) {
-      for (std::int64_t i = ic0; i < ic0 + icn; ++i) {
-        blob.push_back(static_cast<std::uint8_t>(
-            conv.weights.data[static_cast<std::size_t>((o * s.kh * s.kw + t) * cgStored + i)]));
+    for (std::int64_t ky = part.ky0; ky < part.ky0 + part.kh; ++ky) {
+      for (std::int64_t kx = part.kx0; kx < part.kx0 + part.kw; ++kx) {
+        for (std::int64_t i = ic0; i < ic0 + icn; ++i) {
+          blob.push_back(static_cast<std::uint8_t>(conv.weights.data[static_cast<std::size_t>(
+              ((o * s.kh + ky) * s.kw + kx) * cgStored + i)]));
+        }
       }
     }
   }
   return blob;
+}
+
+/// `extent` taps cut into the fewest parts of at most `most`, as equal as they come.
+std::vector<std::pair<std::int64_t, std::int64_t>> kernelSplit(std::int64_t extent,
+                                                               std::int64_t most) {
+  const std::int64_t parts = (extent + most - 1) / most;
+  std::vector<std::pair<std::int64_t, std::int64_t>> split;
+  for (std::int64_t k = 0, first = 0; k < parts; ++k) {
+    const std::int64_t size = extent / parts + (k < extent % parts ? 1 : 0);
+    split.emplace_back(first, size);
+    first += size;
+  }
+  return split;
 }
 
 std::vector<std::uint8_t> parameterBlob(const QConv& conv, std::int64_t oc0, std::int64_t ob) {
@@ -140,7 +162,20 @@ struct ConvPlan {
   };
   std::vector<Unit> units;
   std::vector<ConvPhase> phases;
+  /// Kernel parts, the largest first: one unless the kernel is taller or wider than CONV's
+  /// fields; parts accumulate like input-channel chunks.
+  std::vector<KernelPart> parts;
+  /// Accumulation steps of a unit's tile: its input-channel chunks times the kernel parts.
+  [[nodiscard]] std::int64_t steps(const Unit& unit) const {
+    return unit.chunks * static_cast<std::int64_t>(parts.size());
+  }
 };
+
+/// The window op of kernel taps [k0, k0 + n) along `a`: the part's first tap shifts the window.
+WindowAxis partAxis(const PhaseAxis& a, std::int64_t k0, std::int64_t n) {
+  return {a.axis.input, a.axis.output, a.axis.stride, (n - 1) * a.dilation + 1,
+          a.axis.padBefore - k0 * a.dilation};
+}
 
 /// `n` halved, kept a multiple of `unit` (the MAC array's rows or columns) while above it.
 std::int64_t shrink(std::int64_t n, std::int64_t unit) {
@@ -166,11 +201,21 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
   s.kg = s.k / s.groups;
   s.depthwise = s.groups == s.c && s.groups == s.k;
   const std::string& name = conv.name;
-  // Dilations past CONV's field become phases of dilation 1 (space-to-batch addressing).
-  if (!isa::limits::convWindowFits(s.kh, s.kw, p.strides[0], p.strides[1], 1, 1)) {
-    fail(ErrorKind::Unsupported, "layer '{}': kernel and stride must be at most {} on the NPU",
-         name, isa::limits::kConvKernelH);
+  // Dilations past CONV's field become phases of dilation 1 (space-to-batch addressing), and
+  // kernels past it parts that accumulate.
+  if (!isa::limits::convWindowFits(1, 1, p.strides[0], p.strides[1], 1, 1)) {
+    fail(ErrorKind::Unsupported, "layer '{}': stride must be at most {} on the NPU", name,
+         isa::limits::kConvStrideH);
   }
+  for (const auto& [ky0, kh] : kernelSplit(s.kh, isa::limits::kConvKernelH)) {
+    for (const auto& [kx0, kw] : kernelSplit(s.kw, isa::limits::kConvKernelW)) {
+      plan.parts.push_back({ky0, kh, kx0, kw});
+    }
+  }
+  const std::int64_t partKh = plan.parts.front().kh;
+  const std::int64_t partKw = plan.parts.front().kw;
+  const std::int64_t partTaps = partKh * partKw;
+  const bool kernelParts = plan.parts.size() > 1;
   for (const PhaseAxis& rowPhase : axisPhases(s.h, s.oh, s.kh, p.strides[0], p.dilations[0],
                                               p.pads[0], isa::limits::kConvDilationH)) {
     for (const PhaseAxis& colPhase : axisPhases(s.w, s.ow, s.kw, p.strides[1], p.dilations[1],
@@ -179,8 +224,8 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
     }
   }
   const ConvPhase& whole = plan.phases.front();
-  const std::int64_t effKh = whole.rows.axis.window;
-  const std::int64_t effKw = whole.cols.axis.window;
+  const std::int64_t effKh = partAxis(whole.rows, 0, partKh).window;
+  const std::int64_t effKw = partAxis(whole.cols, 0, partKw).window;
   const std::int64_t window = effKh * effKw;
   const std::int64_t rows = ctx.config.macRows;
   const std::int64_t cols = ctx.config.macCols;
@@ -204,7 +249,7 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
         whole.cols.split ? whole.cols.axis.span(whole.cols.axis.output) : whole.fullCols();
     const std::int64_t fullOut = whole.cols.axis.output;
     auto constantsFit = [&](std::int64_t n) {
-      return n * s.kh * s.kw <= ctx.slots.weightBytes() &&
+      return n * partTaps <= ctx.slots.weightBytes() &&
              12 * n + lutBytes <= ctx.slots.parameterBytes();
     };
     bool band = true;
@@ -225,7 +270,10 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
         cb = cb > cols ? std::max(cols, (cb / 2) / cols * cols) : cb / 2;
       }
     }
-    if (!fits(cb)) {
+    while (kernelParts && cb > 1 && cb > ctx.slots.accumulatorEntries()) {
+      cb = cb > cols ? std::max(cols, (cb / 2) / cols * cols) : cb / 2;
+    }
+    if (!fits(cb) || (kernelParts && cb > ctx.slots.accumulatorEntries())) {
       fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for one depthwise channel ({})",
            name, capacity);
     }
@@ -237,7 +285,7 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
     std::int64_t ob = std::min(s.kg, kMaxTileDim);
     icChunk = std::min(s.cg, kMaxTileDim);
     auto weightsFit = [&](std::int64_t o, std::int64_t i) {
-      return o * s.kh * s.kw * i <= ctx.slots.weightBytes() &&
+      return o * partTaps * i <= ctx.slots.weightBytes() &&
              12 * o + lutBytes <= ctx.slots.parameterBytes();
     };
     while (!weightsFit(ob, icChunk) && ob > std::min(cols, s.kg)) {
@@ -259,7 +307,7 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
     // One output pixel: its window of the chunk in the input half, its channels in the output
     // half and, when chunks accumulate, in the accumulator.
     for (;;) {
-      const bool split = icChunk < s.cg;
+      const bool split = icChunk < s.cg || kernelParts;
       if (window * icChunk > ctx.slots.inputBytes() && icChunk > 1) {
         icChunk = shrink(icChunk, rows);
       } else if ((ob > ctx.slots.outputBytes() || (split && ob > ctx.slots.accumulatorEntries())) &&
@@ -270,7 +318,7 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
       }
     }
     if (window * icChunk > ctx.slots.inputBytes() || ob > ctx.slots.outputBytes() ||
-        (icChunk < s.cg && ob > ctx.slots.accumulatorEntries())) {
+        ((icChunk < s.cg || kernelParts) && ob > ctx.slots.accumulatorEntries())) {
       fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for one output pixel ({})", name,
            capacity);
     }
@@ -287,39 +335,43 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
   // tiles chosen by the cost model where it does not.
   const auto& config = ctx.config;
   for (ConvPhase& phase : plan.phases) {
-    const WindowAxis& rowAxis = phase.rows.axis;
-    const WindowAxis& colAxis = phase.cols.axis;
+    // Tiles are planned for the largest kernel part.
+    const WindowAxis rowAxis = partAxis(phase.rows, 0, partKh);
+    const WindowAxis colAxis = partAxis(phase.cols, 0, partKw);
     for (const ConvPlan::Unit& unit : plan.units) {
       const std::int64_t chunkWidth = s.depthwise ? unit.icCount : std::min(icChunk, unit.icCount);
       const std::int64_t ocn = unit.ocCount;
       // Whole padded rows for full-width tiles where one such band fits (the programs row
       // bands always gave); the window of the tile otherwise.
-      const bool whole = !phase.cols.split && phase.fullCols() <= kMaxTileDim &&
+      const bool whole = !phase.cols.split && !kernelParts && phase.fullCols() <= kMaxTileDim &&
                          rowAxis.span(1) * phase.fullCols() * chunkWidth <= ctx.slots.inputBytes();
       phase.wholeRows.push_back(whole);
       auto fits = [&](std::int64_t r, std::int64_t c) {
-        const std::int64_t inCols = phase.inputCols(c, whole);
+        const std::int64_t inCols =
+            whole && c == colAxis.output ? phase.fullCols() : colAxis.span(c);
         return inCols <= kMaxTileDim &&
                rowAxis.span(r) * inCols * chunkWidth <= ctx.slots.inputBytes() &&
                r * c * ocn <= ctx.slots.outputBytes() &&
-               (unit.chunks == 1 || r * c * ocn <= ctx.slots.accumulatorEntries());
+               (plan.steps(unit) == 1 || r * c * ocn <= ctx.slots.accumulatorEntries());
       };
-      const double weightLoad =
-          unit.chunks > 2 ? static_cast<double>(unit.chunks) *
-                                dmaCycles(config, 1, 1, ocn * s.kh * s.kw * chunkWidth, true)
-                          : 0.0;
+      const double weightLoad = plan.steps(unit) > 2
+                                    ? static_cast<double>(plan.steps(unit)) *
+                                          dmaCycles(config, 1, 1, ocn * partTaps * chunkWidth, true)
+                                    : 0.0;
       // Rows of a tile are contiguous in DDR only with every channel of unsplit rows.
       const bool contiguous = chunkWidth == s.c && !phase.cols.split;
       auto tileCost = [&](std::int64_t r, std::int64_t c) {
         const double macs = s.depthwise
                                 ? static_cast<double>(r * c * ((ocn + cols - 1) / cols) *
-                                                      ((s.kh * s.kw + rows - 1) / rows))
-                                : static_cast<double>(r * c * ((ocn + cols - 1) / cols) * s.kh *
-                                                      s.kw * ((chunkWidth + rows - 1) / rows));
-        const double compute = static_cast<double>(unit.chunks) * (macs + 4);
+                                                      ((partTaps + rows - 1) / rows))
+                                : static_cast<double>(r * c * ((ocn + cols - 1) / cols) * partTaps *
+                                                      ((chunkWidth + rows - 1) / rows));
+        const double compute = static_cast<double>(plan.steps(unit)) * (macs + 4);
         const double load =
-            static_cast<double>(unit.chunks) *
-            dmaCycles(config, rowAxis.span(r), phase.inputCols(c, whole), chunkWidth, contiguous);
+            static_cast<double>(plan.steps(unit)) *
+            dmaCycles(config, rowAxis.span(r),
+                      whole && c == colAxis.output ? phase.fullCols() : colAxis.span(c), chunkWidth,
+                      contiguous);
         const double store = dmaCycles(config, r, c, ocn, ocn == s.k && !phase.cols.split);
         return std::max(compute, load + store + weightLoad);
       };
@@ -351,13 +403,20 @@ void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
     const std::vector<std::uint8_t> parameters = parameterBlob(conv, unit.oc0, unit.ocCount);
     const std::uint64_t parameterAddress =
         ctx.constants.add(fmt::format("{}.params.oc{}", name, unit.oc0), parameters);
+    // Per kernel part and input-channel chunk (step = part * chunks + chunk).
+    const bool kernelParts = plan.parts.size() > 1;
     std::vector<std::uint64_t> weightAddress;
-    for (std::int64_t chunk = 0; chunk < unit.chunks; ++chunk) {
-      const std::int64_t ic0 = s.depthwise ? 0 : chunk * plan.icChunk;
-      const std::int64_t icn = s.depthwise ? 1 : std::min(plan.icChunk, unit.icCount - ic0);
-      weightAddress.push_back(ctx.constants.add(
-          fmt::format("{}.weights.oc{}.ic{}", name, unit.oc0, ic0),
-          weightBlob(conv, s, unit.oc0, unit.ocCount, s.depthwise ? 0 : ic0, icn)));
+    for (std::size_t part = 0; part < plan.parts.size(); ++part) {
+      for (std::int64_t chunk = 0; chunk < unit.chunks; ++chunk) {
+        const std::int64_t ic0 = s.depthwise ? 0 : chunk * plan.icChunk;
+        const std::int64_t icn = s.depthwise ? 1 : std::min(plan.icChunk, unit.icCount - ic0);
+        const std::string blobName =
+            kernelParts ? fmt::format("{}.weights.oc{}.ic{}.k{}", name, unit.oc0, ic0, part)
+                        : fmt::format("{}.weights.oc{}.ic{}", name, unit.oc0, ic0);
+        weightAddress.push_back(
+            ctx.constants.add(blobName, weightBlob(conv, s, unit.oc0, unit.ocCount,
+                                                   s.depthwise ? 0 : ic0, icn, plan.parts[part])));
+      }
     }
     const auto unitIndex = static_cast<std::size_t>(&unit - plan.units.data());
     for (const ConvPhase& phase : plan.phases) {
@@ -374,14 +433,20 @@ void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
       const std::int64_t outBase =
           outputAddress + (phase.rows.outFirst * s.ow + phase.cols.outFirst) * s.k + unit.oc0;
       for (std::int64_t oy = 0; oy < outH; oy += tile.rows) {
-        const AxisSpan rowSpan = phase.rows.axis.at(oy, std::min(tile.rows, outH - oy));
+        const std::int64_t tileRows = std::min(tile.rows, outH - oy);
         for (std::int64_t ox = 0; ox < outW; ox += tile.cols) {
-          const AxisSpan colSpan =
-              phase.colSpan(ox, std::min(tile.cols, outW - ox), phase.wholeRows[unitIndex]);
+          const std::int64_t tileCols = std::min(tile.cols, outW - ox);
           std::int64_t outputSram = 0;
-          for (std::int64_t chunk = 0; chunk < unit.chunks; ++chunk) {
+          const std::int64_t steps = plan.steps(unit);
+          for (std::int64_t step = 0; step < steps; ++step) {
+            const KernelPart& part = plan.parts[static_cast<std::size_t>(step / unit.chunks)];
+            const std::int64_t chunk = step % unit.chunks;
+            const AxisSpan rowSpan = partAxis(phase.rows, part.ky0, part.kh).at(oy, tileRows);
+            const AxisSpan colSpan = kernelParts
+                                         ? partAxis(phase.cols, part.kx0, part.kw).at(ox, tileCols)
+                                         : phase.colSpan(ox, tileCols, phase.wholeRows[unitIndex]);
             const auto [inputSram, outSram] = ctx.slots.nextStep();
-            if (chunk == 0) {
+            if (step == 0) {
               outputSram = outSram;
             }
             const std::int64_t ic0 = unit.ic0 + (s.depthwise ? 0 : chunk * plan.icChunk);
@@ -393,11 +458,15 @@ void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
                          {rowSpan.padBefore, rowSpan.padAfter, colSpan.padBefore, colSpan.padAfter,
                           p.inputZeroPoint});
             bool loadWeights = false;
-            const std::int64_t weightSram =
-                ctx.slots.weightSlot(fmt::format("{}/w{}/{}", name, unit.oc0, chunk), loadWeights);
-            const std::int64_t weightBytes = unit.ocCount * s.kh * s.kw * (s.depthwise ? 1 : icn);
+            const std::string weightTag =
+                kernelParts
+                    ? fmt::format("{}/w{}/{}/k{}", name, unit.oc0, chunk, step / unit.chunks)
+                    : fmt::format("{}/w{}/{}", name, unit.oc0, chunk);
+            const std::int64_t weightSram = ctx.slots.weightSlot(weightTag, loadWeights);
+            const std::int64_t weightBytes =
+                unit.ocCount * part.kh * part.kw * (s.depthwise ? 1 : icn);
             if (loadWeights) {
-              ctx.loadFlat(1, weightSram, weightAddress[static_cast<std::size_t>(chunk)],
+              ctx.loadFlat(1, weightSram, weightAddress[static_cast<std::size_t>(step)],
                            weightBytes);
             }
             if (loadParameters) {
@@ -417,8 +486,8 @@ void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
             instruction.in_w = colSpan.padded();
             instruction.in_c = icn;
             instruction.out_c = unit.ocCount;
-            instruction.kh = s.kh;
-            instruction.kw = s.kw;
+            instruction.kh = part.kh;
+            instruction.kw = part.kw;
             instruction.sh = phase.rows.stride;
             instruction.sw = phase.cols.stride;
             instruction.dh = phase.rows.dilation;
@@ -428,14 +497,14 @@ void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
             instruction.clip_lo = p.output.clipLo;
             instruction.clip_hi = p.output.clipHi;
             instruction.depthwise = s.depthwise ? 1 : 0;
-            instruction.acc_init = chunk == 0 ? 1 : 0;
-            instruction.finalize = chunk + 1 == unit.chunks ? 1 : 0;
+            instruction.acc_init = step == 0 ? 1 : 0;
+            instruction.finalize = step + 1 == steps ? 1 : 0;
             instruction.use_lut = p.output.lut && instruction.finalize != 0 ? 1 : 0;
             instruction.double_round = p.output.rounding == golden::Rounding::Double ? 1 : 0;
             ctx.emit(instruction);
           }
-          ctx.store(outputSram, {outBase + oy * outRowStride + ox * outColStride, rowSpan.outCount,
-                                 colSpan.outCount, unit.ocCount, outRowStride, outColStride});
+          ctx.store(outputSram, {outBase + oy * outRowStride + ox * outColStride, tileRows,
+                                 tileCols, unit.ocCount, outRowStride, outColStride});
         }
       }
     }

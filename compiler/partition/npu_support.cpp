@@ -90,11 +90,11 @@ NpuSupport convSupport(const Graph& graph, const Node& node) {
   } catch (const Error& e) {
     return hostFor(e);
   }
-  const Shape& ws = graph.value(node.input(1)).shape;
-  // Any dilation: codegen splits one past CONV's field into phases of dilation 1.
-  if (!limits::convWindowFits(ws[2], ws[3], p.strides[0], p.strides[1], 1, 1)) {
-    return host(fmt::format("kernel {}x{} or stride above the NPU's limit of {}", ws[2], ws[3],
-                            limits::kConvKernelH));
+  // Any kernel and dilation: codegen splits a kernel past CONV's fields into parts that
+  // accumulate, and a dilation past them into phases of dilation 1.
+  if (!limits::convWindowFits(1, 1, p.strides[0], p.strides[1], 1, 1)) {
+    return host(fmt::format("stride {}x{} above the NPU's limit of {}", p.strides[0], p.strides[1],
+                            limits::kConvStrideH));
   }
   // Any padding: codegen fills what LOAD's padding fields cannot express from a run of pad bytes.
   FusedActivation act = fusedActivation(node);

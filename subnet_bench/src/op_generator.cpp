@@ -24,6 +24,7 @@ constexpr double kFieldLimitShare = 0.01;
 /// large dilation.
 constexpr double kWideMapShare = 0.05;
 constexpr double kLargeDilationShare = 0.05;
+constexpr double kLargeKernelShare = 0.03;
 /// The share of add and mul cases whose second input is per-channel ([1, 1, 1, C]).
 constexpr double kPerChannelBShare = 0.3;
 
@@ -459,6 +460,32 @@ void toLargeDilation(Rng& r, OpCase& c) {
   }
 }
 
+/// Rewrites a conv case into one with a large kernel: 16-31 taps on one axis or both (past the
+/// CONV field's 15: codegen splits it into parts that accumulate), dilation 1-2, stride 1-3,
+/// padding "same" or at random up to the window's span, few channels.
+void toLargeKernel(Rng& r, OpCase& c) {
+  const bool both = r.chance(0.6);
+  const std::int64_t tall = r.chance(0.5) ? 0 : 1;
+  for (int i = 0; i < 2; ++i) {
+    c.kernel[i] = both || i == tall ? r.pick(16, 31) : r.pick(1, 7);
+    c.dilation[i] = r.chance(0.7) ? 1 : 2;
+    c.stride[i] = r.pick(1, 3);
+  }
+  const std::int64_t spanH = (c.kernel[0] - 1) * c.dilation[0] + 1;
+  const std::int64_t spanW = (c.kernel[1] - 1) * c.dilation[1] + 1;
+  const bool same = r.chance(0.6);
+  c.pads = {same ? (spanH - 1) / 2 : r.pick(0, spanH), same ? (spanW - 1) / 2 : r.pick(0, spanW),
+            same ? spanH / 2 : r.pick(0, spanH), same ? spanW / 2 : r.pick(0, spanW)};
+  c.height = std::max<std::int64_t>(1, spanH - c.pads[0] - c.pads[2]) + r.pick(0, 12);
+  c.width = std::max<std::int64_t>(1, spanW - c.pads[1] - c.pads[3]) + r.pick(0, 12);
+  while (caseWork(c) > kMaxConvWork && c.outChannels > c.groups) {
+    c.outChannels = std::max(c.groups, c.outChannels / 2 / c.groups * c.groups);
+  }
+  while (caseWork(c) > kMaxConvWork && c.groups == 1 && c.channels > 1) {
+    c.channels = std::max<std::int64_t>(1, c.channels / 2);
+  }
+}
+
 /// Rewrites `c` into a case whose size sits at an ISA field limit: around the largest channel,
 /// row or column count of one tile (isa::limits::kTileExtent), which codegen must tile or refuse
 /// with a layer error.
@@ -583,6 +610,8 @@ OpCase randomCase(OpKind kind, std::uint64_t seed, const GeneratorOptions& optio
       toWideMap(reach, c);
     } else if (kind == OpKind::Conv && reach.chance(kLargeDilationShare)) {
       toLargeDilation(reach, c);
+    } else if (kind == OpKind::Conv && reach.chance(kLargeKernelShare)) {
+      toLargeKernel(reach, c);
     }
   }
   Rng limits(seed, "field_limits");

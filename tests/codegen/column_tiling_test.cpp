@@ -152,6 +152,31 @@ TEST(ColumnTiling, DilationsPastTheFieldAreSplitIntoPhases) {
   }
 }
 
+TEST(ColumnTiling, KernelsPastTheFieldAccumulateInParts) {
+  // 17x17 (parts 9 and 8 per axis) and 31x31 dilated by 2 (parts 11, 10, 10): each part is a
+  // CONV over its shifted window accumulating into the same outputs, as input-channel chunks do.
+  for (const char* name : {"npu-s", "npu-l"}) {
+    testing::RandomGraphBuilder b(17);
+    const TensorId x = b.input(40, 44, 12);
+    const TensorId dense = b.conv(x, 20, 0, 17, 1, 1, 8);
+    const TensorId depthwise = b.conv(x, 12, 1, 31, 2, 2, 30);
+    const TensorId grouped = b.conv(x, 8, 2, 16, 3, 1, 3);
+    b.graph().outputs = {dense, depthwise, grouped};
+    const isa::NpuConfig hw = config(name);
+    const CompiledProgram compiled = generateProgram(b.graph(), hw, b.randomInputs());
+    int partial = 0;
+    for (const isa::Instruction& instruction : compiled.program.instructions) {
+      if (const auto* conv = std::get_if<isa::Conv>(&instruction)) {
+        EXPECT_LE(conv->kh, 15);
+        EXPECT_LE(conv->kw, 15);
+        partial += conv->finalize == 0 ? 1 : 0;
+      }
+    }
+    EXPECT_GT(partial, 0);
+    EXPECT_GT(compileRunVerify(b, hw, std::string("large kernels on ") + name), 0U);
+  }
+}
+
 TEST(ColumnTiling, GlobalPoolsBeyondOnePool) {
   // Planes past POOL's 255-pixel window or the input half: summed by depthwise CONVs into the
   // accumulator, block by block.

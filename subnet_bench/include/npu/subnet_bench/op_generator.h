@@ -26,7 +26,8 @@ struct GeneratorOptions {
 };
 
 /// A random valid case of `kind`, fully determined by `seed`. Conv covers kernels 1-7,
-/// strides 1-3, dilations 1-3 (5% of the others 4-40 on a 2-3 tap kernel), dense, grouped,
+/// strides 1-3, dilations 1-3 (5% of the others 4-40 on a 2-3 tap
+/// kernel, 3% of the rest kernels of 16-31 taps), dense, grouped,
 /// depthwise and channel-multiplier groups, asymmetric and oversized padding, channel counts that
 /// are not multiples of the MAC array, odd spatial sizes, zero points at -128 and 127, tiny, huge,
 /// zero and unnormalised multipliers, per-channel multipliers, single and double rounding, clips
