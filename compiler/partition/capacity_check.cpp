@@ -67,8 +67,8 @@ void checkNpuCapacity(const Graph& graph, const Partition& partition,
   std::int64_t activations = 0;
   const Node* activationNode = nullptr;
   for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
-    if (!partition.npuKind[n]) {
-      continue;
+    if (!partition.npuKind[n] || *partition.npuKind[n] == NpuOpKind::Alias) {
+      continue;  // an alias's output is its input's bytes
     }
     std::int64_t bytes = activationBytes(graph, graph.nodes()[n], *partition.npuKind[n]);
     if (bytes > activations) {
