@@ -44,6 +44,27 @@ std::vector<std::uint8_t> weightBlob(const QConv& conv, const ConvShape& s, std:
   return blob;
 }
 
+/// The kernel taps [first, first + count) along one axis that read at least one input position
+/// for some output: the others read only padding, whose bytes are the zero point and add nothing
+/// (a dilation as large as the map, as in DeepLab's ASPP on small maps, leaves only the centre
+/// tap). At least one tap is kept.
+std::pair<std::int64_t, std::int64_t> liveTaps(std::int64_t input, std::int64_t output,
+                                               std::int64_t kernel, std::int64_t stride,
+                                               std::int64_t dilation, std::int64_t pad) {
+  std::int64_t first = -1;
+  std::int64_t last = -1;
+  for (std::int64_t k = 0; k < kernel; ++k) {
+    const std::int64_t lowest = k * dilation - pad;
+    const std::int64_t highest = (output - 1) * stride + k * dilation - pad;
+    if (highest >= 0 && lowest < input) {
+      first = first < 0 ? k : first;
+      last = k;
+    }
+  }
+  return first < 0 ? std::pair<std::int64_t, std::int64_t>{0, 1}
+                   : std::pair<std::int64_t, std::int64_t>{first, last - first + 1};
+}
+
 /// `extent` taps cut into the fewest parts of at most `most`, as equal as they come.
 std::vector<std::pair<std::int64_t, std::int64_t>> kernelSplit(std::int64_t extent,
                                                                std::int64_t most) {
@@ -165,6 +186,9 @@ struct ConvPlan {
   /// Kernel parts, the largest first: one unless the kernel is taller or wider than CONV's
   /// fields; parts accumulate like input-channel chunks.
   std::vector<KernelPart> parts;
+  /// The first live tap per axis (liveTaps): parts and phases cover the live taps only.
+  std::int64_t tapY0 = 0;
+  std::int64_t tapX0 = 0;
   /// Accumulation steps of a unit's tile: its input-channel chunks times the kernel parts.
   [[nodiscard]] std::int64_t steps(const Unit& unit) const {
     return unit.chunks * static_cast<std::int64_t>(parts.size());
@@ -207,19 +231,30 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
     fail(ErrorKind::Unsupported, "layer '{}': stride must be at most {} on the NPU", name,
          isa::limits::kConvStrideH);
   }
-  for (const auto& [ky0, kh] : kernelSplit(s.kh, isa::limits::kConvKernelH)) {
-    for (const auto& [kx0, kw] : kernelSplit(s.kw, isa::limits::kConvKernelW)) {
-      plan.parts.push_back({ky0, kh, kx0, kw});
+  // Only the live taps: a kernel trimmed to them is the same conv (the dead taps read the zero
+  // point), and one live tap needs no dilation.
+  const auto [tapY0, liveH] = liveTaps(s.h, s.oh, s.kh, p.strides[0], p.dilations[0], p.pads[0]);
+  const auto [tapX0, liveW] = liveTaps(s.w, s.ow, s.kw, p.strides[1], p.dilations[1], p.pads[1]);
+  plan.tapY0 = tapY0;
+  plan.tapX0 = tapX0;
+  const bool trimmedCols = tapX0 != 0 || liveW != s.kw;
+  const std::int64_t dilationH = liveH == 1 ? 1 : p.dilations[0];
+  const std::int64_t dilationW = liveW == 1 ? 1 : p.dilations[1];
+  for (const auto& [ky0, kh] : kernelSplit(liveH, isa::limits::kConvKernelH)) {
+    for (const auto& [kx0, kw] : kernelSplit(liveW, isa::limits::kConvKernelW)) {
+      plan.parts.push_back({tapY0 + ky0, kh, tapX0 + kx0, kw});
     }
   }
   const std::int64_t partKh = plan.parts.front().kh;
   const std::int64_t partKw = plan.parts.front().kw;
   const std::int64_t partTaps = partKh * partKw;
   const bool kernelParts = plan.parts.size() > 1;
-  for (const PhaseAxis& rowPhase : axisPhases(s.h, s.oh, s.kh, p.strides[0], p.dilations[0],
-                                              p.pads[0], isa::limits::kConvDilationH)) {
-    for (const PhaseAxis& colPhase : axisPhases(s.w, s.ow, s.kw, p.strides[1], p.dilations[1],
-                                                p.pads[1], isa::limits::kConvDilationW)) {
+  for (const PhaseAxis& rowPhase :
+       axisPhases(s.h, s.oh, liveH, p.strides[0], dilationH, p.pads[0] - tapY0 * p.dilations[0],
+                  isa::limits::kConvDilationH)) {
+    for (const PhaseAxis& colPhase :
+         axisPhases(s.w, s.ow, liveW, p.strides[1], dilationW, p.pads[1] - tapX0 * p.dilations[1],
+                    isa::limits::kConvDilationW)) {
       plan.phases.push_back({rowPhase, colPhase, p.pads[3], {}});
     }
   }
@@ -343,7 +378,8 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
       const std::int64_t ocn = unit.ocCount;
       // Whole padded rows for full-width tiles where one such band fits (the programs row
       // bands always gave); the window of the tile otherwise.
-      const bool whole = !phase.cols.split && !kernelParts && phase.fullCols() <= kMaxTileDim &&
+      const bool whole = !phase.cols.split && !kernelParts && !trimmedCols &&
+                         phase.fullCols() <= kMaxTileDim &&
                          rowAxis.span(1) * phase.fullCols() * chunkWidth <= ctx.slots.inputBytes();
       phase.wholeRows.push_back(whole);
       auto fits = [&](std::int64_t r, std::int64_t c) {
@@ -441,10 +477,11 @@ void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
           for (std::int64_t step = 0; step < steps; ++step) {
             const KernelPart& part = plan.parts[static_cast<std::size_t>(step / unit.chunks)];
             const std::int64_t chunk = step % unit.chunks;
-            const AxisSpan rowSpan = partAxis(phase.rows, part.ky0, part.kh).at(oy, tileRows);
-            const AxisSpan colSpan = kernelParts
-                                         ? partAxis(phase.cols, part.kx0, part.kw).at(ox, tileCols)
-                                         : phase.colSpan(ox, tileCols, phase.wholeRows[unitIndex]);
+            const AxisSpan rowSpan =
+                partAxis(phase.rows, part.ky0 - plan.tapY0, part.kh).at(oy, tileRows);
+            const AxisSpan colSpan =
+                kernelParts ? partAxis(phase.cols, part.kx0 - plan.tapX0, part.kw).at(ox, tileCols)
+                            : phase.colSpan(ox, tileCols, phase.wholeRows[unitIndex]);
             const auto [inputSram, outSram] = ctx.slots.nextStep();
             if (step == 0) {
               outputSram = outSram;
