@@ -19,6 +19,8 @@ input, or HxW, e.g. 720x1280 for an HD frame):
   vit_tiny (VisionTransformer: patch 8, 2 layers, 2 heads, hidden 64, MLP 128, 10 classes)   32
   yolo_tiny (YOLOv8-style detector defined here, outputs [1, 4 + 16, anchors])               64
   yolo_focus (the same with YOLOv5's Focus stem: four strided slices, concat, 3x3 conv)       64
+  lraspp_mobilenet_v3_large, deeplabv3_mobilenet_v3_large (torchvision segmentation, 21
+      classes, the "out" head only; bilinear upsampling in the head)                     256
 Opset 13 unless --opset: at 13 LayerNorm (convnext_tiny, vit_tiny) decomposes into
 ReduceMean/Sub/Pow/Add/Sqrt/Div, at 17 it is one LayerNormalization.
 
@@ -45,7 +47,21 @@ DEFAULT_SIZE = {
     "mobilenet_v3_small": 64, "efficientnet_b0": 64, "shufflenet_v2_x0_5": 64, "mnasnet0_5": 64,
     "densenet121": 64, "googlenet": 64, "convnext_tiny": 64, "regnet_y_400mf": 64,
     "alexnet": 224, "vit_tiny": 32, "yolo_tiny": 64, "yolo_focus": 64,
+    "lraspp_mobilenet_v3_large": 256, "deeplabv3_mobilenet_v3_large": 256,
 }
+
+SEGMENTATION = ("lraspp_mobilenet_v3_large", "deeplabv3_mobilenet_v3_large")
+
+
+class SegmentationOutput(nn.Module):
+    """torchvision's segmentation models return {"out": ...}; the export takes the tensor."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x)["out"]
 
 
 class ConvBnSiLU(nn.Module):
@@ -172,6 +188,9 @@ def construct(name, size):
         return model
     if name in ("yolo_tiny", "yolo_focus"):
         return YoloTiny(focus=name == "yolo_focus")
+    if name in SEGMENTATION:
+        return SegmentationOutput(getattr(torchvision.models.segmentation, name)(
+            weights=None, weights_backbone=None, num_classes=21, aux_loss=None))
     model = getattr(torchvision.models, name)(weights=None)
     if name == "convnext_tiny":
         with torch.no_grad():

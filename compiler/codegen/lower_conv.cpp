@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "lowering.h"
+#include "npu/compiler/codegen/live_taps.h"
 #include "npu/support/error.h"
 
 namespace npu::compiler {
@@ -42,27 +43,6 @@ std::vector<std::uint8_t> weightBlob(const QConv& conv, const ConvShape& s, std:
     }
   }
   return blob;
-}
-
-/// The kernel taps [first, first + count) along one axis that read at least one input position
-/// for some output: the others read only padding, whose bytes are the zero point and add nothing
-/// (a dilation as large as the map, as in DeepLab's ASPP on small maps, leaves only the centre
-/// tap). At least one tap is kept.
-std::pair<std::int64_t, std::int64_t> liveTaps(std::int64_t input, std::int64_t output,
-                                               std::int64_t kernel, std::int64_t stride,
-                                               std::int64_t dilation, std::int64_t pad) {
-  std::int64_t first = -1;
-  std::int64_t last = -1;
-  for (std::int64_t k = 0; k < kernel; ++k) {
-    const std::int64_t lowest = k * dilation - pad;
-    const std::int64_t highest = (output - 1) * stride + k * dilation - pad;
-    if (highest >= 0 && lowest < input) {
-      first = first < 0 ? k : first;
-      last = k;
-    }
-  }
-  return first < 0 ? std::pair<std::int64_t, std::int64_t>{0, 1}
-                   : std::pair<std::int64_t, std::int64_t>{first, last - first + 1};
 }
 
 /// `extent` taps cut into the fewest parts of at most `most`, as equal as they come.
