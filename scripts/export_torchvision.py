@@ -172,9 +172,15 @@ class YoloTiny(nn.Module):
         return torch.cat([o.flatten(2) for o in outs], 2)
 
 
+def as_hw(size):
+    """An input size as (height, width): N is N x N."""
+    return (size, size) if isinstance(size, int) else tuple(size)
+
+
 def construct(name, size):
-    """The network with seed-0 weights (torch.manual_seed(0) is called before); `size` is
+    """The network with seed-0 weights (torch.manual_seed(0) is called before); `size` is N or
     (height, width)."""
+    size = as_hw(size)
     if name == "googlenet":
         return torchvision.models.googlenet(weights=None, aux_logits=False, init_weights=True)
     if name == "vit_tiny":
@@ -202,8 +208,9 @@ def construct(name, size):
 
 def build_model(name, size):
     """The network in eval mode: seed-0 weights, BatchNorm statistics re-estimated on two random
-    batches of 4 images of `size` (height, width). Leaves the global RNG where export() expects
-    it."""
+    batches of 4 images of `size` (N or (height, width)). Leaves the global RNG where export()
+    expects it."""
+    size = as_hw(size)
     torch.manual_seed(0)
     model = construct(name, size)
     batch_norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
@@ -231,6 +238,7 @@ def describe(name, path, seconds=None):
 
 
 def export(name, out, size, opset):
+    size = as_hw(size)
     path = os.path.join(out, name + ".onnx")
     if all(os.path.exists(os.path.join(out, name + ext))
            for ext in (".onnx", ".input.npy", ".output.npy")):
@@ -272,8 +280,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     torch.set_num_threads(2)
     for name in args.models:
-        default = DEFAULT_SIZE.get(name, 224)
-        export(name, args.out, args.size or (default, default), args.opset)
+        export(name, args.out, args.size or DEFAULT_SIZE.get(name, 224), args.opset)
 
 
 if __name__ == "__main__":
