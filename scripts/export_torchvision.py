@@ -9,7 +9,8 @@ about 1e-9 with the default statistics (networks without BatchNorm skip that ste
 present are kept, so a ctest run exports once. After an export the ONNX file is loaded back and
 "NAME: N nodes, ops: {...}" printed, with the time taken and the file size.
 
-NAMEs and their default input size (--size overrides it for every NAME):
+NAMEs and their default input size (--size overrides it for every NAME: one number for a square
+input, or HxW, e.g. 720x1280 for an HD frame):
   resnet18, resnet50, mobilenet_v2                       224
   mobilenet_v3_small, efficientnet_b0, shufflenet_v2_x0_5, mnasnet0_5, densenet121, googlenet,
   convnext_tiny, regnet_y_400mf                          64
@@ -18,6 +19,8 @@ NAMEs and their default input size (--size overrides it for every NAME):
   vit_tiny (VisionTransformer: patch 8, 2 layers, 2 heads, hidden 64, MLP 128, 10 classes)   32
   yolo_tiny (YOLOv8-style detector defined here, outputs [1, 4 + 16, anchors])               64
   yolo_focus (the same with YOLOv5's Focus stem: four strided slices, concat, 3x3 conv)       64
+  lraspp_mobilenet_v3_large, deeplabv3_mobilenet_v3_large (torchvision segmentation, 21
+      classes, the "out" head only; bilinear upsampling in the head)                     256
 Opset 13 unless --opset: at 13 LayerNorm (convnext_tiny, vit_tiny) decomposes into
 ReduceMean/Sub/Pow/Add/Sqrt/Div, at 17 it is one LayerNormalization.
 
@@ -44,7 +47,21 @@ DEFAULT_SIZE = {
     "mobilenet_v3_small": 64, "efficientnet_b0": 64, "shufflenet_v2_x0_5": 64, "mnasnet0_5": 64,
     "densenet121": 64, "googlenet": 64, "convnext_tiny": 64, "regnet_y_400mf": 64,
     "alexnet": 224, "vit_tiny": 32, "yolo_tiny": 64, "yolo_focus": 64,
+    "lraspp_mobilenet_v3_large": 256, "deeplabv3_mobilenet_v3_large": 256,
 }
+
+SEGMENTATION = ("lraspp_mobilenet_v3_large", "deeplabv3_mobilenet_v3_large")
+
+
+class SegmentationOutput(nn.Module):
+    """torchvision's segmentation models return {"out": ...}; the export takes the tensor."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x)["out"]
 
 
 class ConvBnSiLU(nn.Module):
@@ -155,13 +172,20 @@ class YoloTiny(nn.Module):
         return torch.cat([o.flatten(2) for o in outs], 2)
 
 
+def as_hw(size):
+    """An input size as (height, width): N is N x N."""
+    return (size, size) if isinstance(size, int) else tuple(size)
+
+
 def construct(name, size):
-    """The network with seed-0 weights (torch.manual_seed(0) is called before)."""
+    """The network with seed-0 weights (torch.manual_seed(0) is called before); `size` is N or
+    (height, width)."""
+    size = as_hw(size)
     if name == "googlenet":
         return torchvision.models.googlenet(weights=None, aux_logits=False, init_weights=True)
     if name == "vit_tiny":
         model = torchvision.models.VisionTransformer(
-            image_size=size, patch_size=8, num_layers=2, num_heads=2, hidden_dim=64, mlp_dim=128,
+            image_size=size[0], patch_size=8, num_layers=2, num_heads=2, hidden_dim=64, mlp_dim=128,
             num_classes=10)
         with torch.no_grad():
             model.class_token.normal_(0.0, 0.5)
@@ -170,6 +194,9 @@ def construct(name, size):
         return model
     if name in ("yolo_tiny", "yolo_focus"):
         return YoloTiny(focus=name == "yolo_focus")
+    if name in SEGMENTATION:
+        return SegmentationOutput(getattr(torchvision.models.segmentation, name)(
+            weights=None, weights_backbone=None, num_classes=21, aux_loss=None))
     model = getattr(torchvision.models, name)(weights=None)
     if name == "convnext_tiny":
         with torch.no_grad():
@@ -181,7 +208,9 @@ def construct(name, size):
 
 def build_model(name, size):
     """The network in eval mode: seed-0 weights, BatchNorm statistics re-estimated on two random
-    batches of 4 images of size x size. Leaves the global RNG where export() expects it."""
+    batches of 4 images of `size` (N or (height, width)). Leaves the global RNG where export()
+    expects it."""
+    size = as_hw(size)
     torch.manual_seed(0)
     model = construct(name, size)
     batch_norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
@@ -192,7 +221,7 @@ def build_model(name, size):
         model.train()
         with torch.no_grad():
             for _ in range(2):
-                model(torch.randn(4, 3, size, size))
+                model(torch.randn(4, 3, *size))
     model.eval()
     return model
 
@@ -209,6 +238,7 @@ def describe(name, path, seconds=None):
 
 
 def export(name, out, size, opset):
+    size = as_hw(size)
     path = os.path.join(out, name + ".onnx")
     if all(os.path.exists(os.path.join(out, name + ext))
            for ext in (".onnx", ".input.npy", ".output.npy")):
@@ -216,7 +246,7 @@ def export(name, out, size, opset):
         return
     start = time.monotonic()
     model = build_model(name, size)
-    x = torch.randn(1, 3, size, size)
+    x = torch.randn(1, 3, *size)
     with torch.no_grad():
         y = model(x)
     tmp = path + ".tmp"
@@ -229,12 +259,21 @@ def export(name, out, size, opset):
     describe(name, path, time.monotonic() - start)
 
 
+def parse_size(text):
+    """'N' -> (N, N); 'HxW' -> (H, W)."""
+    parts = text.lower().split("x")
+    if len(parts) not in (1, 2) or not all(p.isdigit() and int(p) > 0 for p in parts):
+        raise argparse.ArgumentTypeError(f"size '{text}' is not N or HxW")
+    return (int(parts[0]), int(parts[-1]))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", required=True)
-    parser.add_argument("--size", type=int, default=None,
-                        help="input height and width for every NAME (default: per NAME, above)")
+    parser.add_argument("--size", type=parse_size, default=None,
+                        help="input size for every NAME: N (N x N) or HxW (default: per NAME, "
+                             "above)")
     parser.add_argument("--opset", type=int, default=13, help="ONNX opset (default 13)")
     parser.add_argument("models", nargs="+", metavar="NAME")
     args = parser.parse_args()

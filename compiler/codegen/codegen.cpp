@@ -179,16 +179,23 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
   for (std::size_t i = 0; i < graph.ops.size(); ++i) {
     ctx.op = static_cast<std::int64_t>(i);
     const QOp& op = graph.ops[i];
-    if (const auto* conv = std::get_if<QConv>(&op)) {
-      lowerConv(ctx, *conv);
-    } else if (std::holds_alternative<QAdd>(op) || std::holds_alternative<QMul>(op) ||
-               std::holds_alternative<QLut>(op)) {
-      lowerEltwise(ctx, op);
-    } else if (std::holds_alternative<QMaxPool>(op) || std::holds_alternative<QAvgPool>(op) ||
-               std::holds_alternative<QGlobalAvgPool>(op)) {
-      lowerPool(ctx, op);
-    } else {
-      lowerDataMovement(ctx, op);
+    try {
+      if (const auto* conv = std::get_if<QConv>(&op)) {
+        lowerConv(ctx, *conv);
+      } else if (std::holds_alternative<QAdd>(op) || std::holds_alternative<QMul>(op) ||
+                 std::holds_alternative<QLut>(op)) {
+        lowerEltwise(ctx, op);
+      } else if (std::holds_alternative<QMaxPool>(op) || std::holds_alternative<QAvgPool>(op) ||
+                 std::holds_alternative<QGlobalAvgPool>(op)) {
+        lowerPool(ctx, op);
+      } else {
+        lowerDataMovement(ctx, op);
+      }
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::Unsupported) {
+        throw;
+      }
+      throw OpUnsupported(i, e.what());
     }
   }
   program.instructions = emitter.finish();

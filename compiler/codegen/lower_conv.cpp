@@ -1,13 +1,15 @@
-// CONV lowering in two steps: planConv cuts the layer into output-channel blocks x row bands x
-// input-channel chunks within the SRAM halves (all limits checked there); emitConv emits each
-// tile: a LOAD of the padded input band, weight and parameter LOADs when their SRAM half holds
-// something else, the fused CONV, and a STORE of the band once its last input-channel chunk is
-// done.
+// CONV lowering in two steps: planConv cuts the layer into output-channel blocks x tiles of
+// output rows x columns x input-channel chunks within the SRAM halves (all limits checked there);
+// emitConv emits each tile: a LOAD of the padded input window (halos on both axes), weight and
+// parameter LOADs when their SRAM half holds something else, the fused CONV, and a STORE of the
+// tile once its last input-channel chunk is done.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <numeric>
 
 #include "lowering.h"
+#include "npu/compiler/codegen/live_taps.h"
 #include "npu/support/error.h"
 
 namespace npu::compiler {
@@ -18,20 +20,42 @@ struct ConvShape {
   bool depthwise;
 };
 
+/// Taps [ky0, ky0 + kh) x [kx0, kx0 + kw) of a kernel taller or wider than CONV's fields hold:
+/// the parts accumulate into the same outputs, as input-channel chunks do.
+struct KernelPart {
+  std::int64_t ky0, kh, kx0, kw;
+};
+
+/// [ob][part kh][part kw][icn] from OHWI [K][kh][kw][Cg]; depthwise: [ob][part kh][part kw].
 std::vector<std::uint8_t> weightBlob(const QConv& conv, const ConvShape& s, std::int64_t oc0,
-                                     std::int64_t ob, std::int64_t ic0, std::int64_t icn) {
-  // [ob][kh][kw][icn] from OHWI [K][kh][kw][Cg]; depthwise: [ob][kh][kw].
+                                     std::int64_t ob, std::int64_t ic0, std::int64_t icn,
+                                     const KernelPart& part) {
   std::vector<std::uint8_t> blob;
   const std::int64_t cgStored = s.depthwise ? 1 : s.cg;
   for (std::int64_t o = oc0; o < oc0 + ob; ++o) {
-    for (std::int64_t t = 0; t < s.kh * s.kw; ++t) {
-      for (std::int64_t i = ic0; i < ic0 + icn; ++i) {
-        blob.push_back(static_cast<std::uint8_t>(
-            conv.weights.data[static_cast<std::size_t>((o * s.kh * s.kw + t) * cgStored + i)]));
+    for (std::int64_t ky = part.ky0; ky < part.ky0 + part.kh; ++ky) {
+      for (std::int64_t kx = part.kx0; kx < part.kx0 + part.kw; ++kx) {
+        for (std::int64_t i = ic0; i < ic0 + icn; ++i) {
+          blob.push_back(static_cast<std::uint8_t>(conv.weights.data[static_cast<std::size_t>(
+              ((o * s.kh + ky) * s.kw + kx) * cgStored + i)]));
+        }
       }
     }
   }
   return blob;
+}
+
+/// `extent` taps cut into the fewest parts of at most `most`, as equal as they come.
+std::vector<std::pair<std::int64_t, std::int64_t>> kernelSplit(std::int64_t extent,
+                                                               std::int64_t most) {
+  const std::int64_t parts = (extent + most - 1) / most;
+  std::vector<std::pair<std::int64_t, std::int64_t>> split;
+  for (std::int64_t k = 0, first = 0; k < parts; ++k) {
+    const std::int64_t size = extent / parts + (k < extent % parts ? 1 : 0);
+    split.emplace_back(first, size);
+    first += size;
+  }
+  return split;
 }
 
 std::vector<std::uint8_t> parameterBlob(const QConv& conv, std::int64_t oc0, std::int64_t ob) {
@@ -52,21 +76,115 @@ std::vector<std::uint8_t> parameterBlob(const QConv& conv, std::int64_t oc0, std
   return blob;
 }
 
+/// One axis of a conv phase: the window op the CONVs run along it and where its input and output
+/// positions are in the tensors (position j is tensor index first + step * j).
+struct PhaseAxis {
+  WindowAxis axis;
+  std::int64_t inFirst = 0, inStep = 1, outFirst = 0, outStep = 1;
+  std::int64_t stride = 1, dilation = 1;  ///< the CONV's fields along this axis
+  bool split = false;                     ///< a residue class of a dilation past the field
+};
+
+/// The phases of one axis. A dilation CONV's field holds is one phase, the axis itself. A larger
+/// dilation d is lowered by space-to-batch addressing (as TFLite lowers dilated convs): the
+/// outputs o = a + g * i of one residue class a (g = d / gcd(d, stride)) read only input
+/// positions r0 + d * j, so each class is a conv with dilation 1 and stride stride / gcd(d,
+/// stride) over that sub-grid, gathered and scattered by LOAD and STORE strides.
+std::vector<PhaseAxis> axisPhases(std::int64_t input, std::int64_t output, std::int64_t kernel,
+                                  std::int64_t stride, std::int64_t dilation, std::int64_t pad,
+                                  std::int64_t maxDilation) {
+  if (dilation <= maxDilation) {
+    return {{{input, output, stride, (kernel - 1) * dilation + 1, pad},
+             0,
+             1,
+             0,
+             1,
+             stride,
+             dilation,
+             false}};
+  }
+  const std::int64_t common = std::gcd(dilation, stride);
+  const std::int64_t classes = dilation / common;
+  std::vector<PhaseAxis> phases;
+  for (std::int64_t a = 0; a < std::min(classes, output); ++a) {
+    const std::int64_t outputs = (output - a + classes - 1) / classes;
+    const std::int64_t first = a * stride - pad;  // the tensor index tap 0 of output a reads
+    const std::int64_t r0 = ((first % dilation) + dilation) % dilation;
+    const std::int64_t inputs = r0 < input ? (input - r0 + dilation - 1) / dilation : 0;
+    const std::int64_t offset = (first - r0) / dilation;  // sub-grid index of that tap
+    phases.push_back({{inputs, outputs, stride / common, kernel, -offset},
+                      r0,
+                      dilation,
+                      a,
+                      classes,
+                      stride / common,
+                      1,
+                      true});
+  }
+  return phases;
+}
+
+/// One phase of a conv: the whole conv, or one combination of residue classes of the axes whose
+/// dilation is split (axisPhases).
+struct ConvPhase {
+  PhaseAxis rows;
+  PhaseAxis cols;
+  std::int64_t padRight = 0;     ///< of an axis not split: a full-width tile loads whole rows
+  std::vector<TileShape> tiles;  ///< per unit
+  /// Per unit: whether its full-width tiles load the whole padded row, as row bands always did
+  /// (the axis is not split and one such row band fits); otherwise every tile loads its window.
+  std::vector<bool> wholeRows;
+
+  /// The padded input row: the input columns of a full-width tile loading whole rows.
+  [[nodiscard]] std::int64_t fullCols() const {
+    return cols.axis.padBefore + cols.axis.input + padRight;
+  }
+  /// The input columns of a tile of `outCols` output columns starting at `out0`.
+  [[nodiscard]] AxisSpan colSpan(std::int64_t out0, std::int64_t outCols, bool whole) const {
+    if (whole && outCols == cols.axis.output) {
+      return {0, outCols, 0, cols.axis.input, cols.axis.padBefore, padRight};
+    }
+    return cols.axis.at(out0, outCols);
+  }
+  [[nodiscard]] std::int64_t inputCols(std::int64_t outCols, bool whole) const {
+    return whole && outCols == cols.axis.output ? fullCols() : cols.axis.span(outCols);
+  }
+};
+
 /// How a conv is cut into tiles, decided before anything is emitted: work units (an
 /// output-channel block of one group, or a block of depthwise channels), the input-channel chunk
-/// accumulated per CONV, and per unit the output rows of a band.
+/// accumulated per CONV, the phases, and per unit and phase the tile of output rows x columns.
 struct ConvPlan {
   ConvShape s{};
-  std::int64_t effKh = 0;  ///< dilated kernel height
-  std::int64_t inW = 0;    ///< padded input width
   std::int64_t icChunk = 0;
   struct Unit {
     std::int64_t ic0, icCount, oc0, ocCount;
-    std::int64_t chunks;    ///< input-channel chunks accumulated into one band
-    std::int64_t bandRows;  ///< output rows per band
+    std::int64_t chunks;  ///< input-channel chunks accumulated into one tile
   };
   std::vector<Unit> units;
+  std::vector<ConvPhase> phases;
+  /// Kernel parts, the largest first: one unless the kernel is taller or wider than CONV's
+  /// fields; parts accumulate like input-channel chunks.
+  std::vector<KernelPart> parts;
+  /// The first live tap per axis (liveTaps): parts and phases cover the live taps only.
+  std::int64_t tapY0 = 0;
+  std::int64_t tapX0 = 0;
+  /// Accumulation steps of a unit's tile: its input-channel chunks times the kernel parts.
+  [[nodiscard]] std::int64_t steps(const Unit& unit) const {
+    return unit.chunks * static_cast<std::int64_t>(parts.size());
+  }
 };
+
+/// The window op of kernel taps [k0, k0 + n) along `a`: the part's first tap shifts the window.
+WindowAxis partAxis(const PhaseAxis& a, std::int64_t k0, std::int64_t n) {
+  return {a.axis.input, a.axis.output, a.axis.stride, (n - 1) * a.dilation + 1,
+          a.axis.padBefore - k0 * a.dilation};
+}
+
+/// `n` halved, kept a multiple of `unit` (the MAC array's rows or columns) while above it.
+std::int64_t shrink(std::int64_t n, std::int64_t unit) {
+  return n > unit ? std::max(unit, (n / 2) / unit * unit) : std::max<std::int64_t>(1, n / 2);
+}
 
 ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
   const auto& in = ctx.graph.tensors[conv.input].shape;
@@ -87,49 +205,102 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
   s.kg = s.k / s.groups;
   s.depthwise = s.groups == s.c && s.groups == s.k;
   const std::string& name = conv.name;
-  if (!isa::limits::convWindowFits(s.kh, s.kw, p.strides[0], p.strides[1], p.dilations[0],
-                                   p.dilations[1])) {
-    fail(ErrorKind::Unsupported,
-         "layer '{}': kernel, stride and dilation must be at most {} on the NPU", name,
-         isa::limits::kConvKernelH);
+  // Dilations past CONV's field become phases of dilation 1 (space-to-batch addressing), and
+  // kernels past it parts that accumulate.
+  if (!isa::limits::convWindowFits(1, 1, p.strides[0], p.strides[1], 1, 1)) {
+    fail(ErrorKind::Unsupported, "layer '{}': stride must be at most {} on the NPU", name,
+         isa::limits::kConvStrideH);
   }
-  if (!isa::limits::paddingFits(p.pads[0], p.pads[1], p.pads[2], p.pads[3])) {
-    fail(ErrorKind::Unsupported, "layer '{}': padding above {} is not supported by LOAD", name,
-         isa::limits::kPadTop);
+  // Only the live taps: a kernel trimmed to them is the same conv (the dead taps read the zero
+  // point), and one live tap needs no dilation.
+  const auto [tapY0, liveH] = liveTaps(s.h, s.oh, s.kh, p.strides[0], p.dilations[0], p.pads[0]);
+  const auto [tapX0, liveW] = liveTaps(s.w, s.ow, s.kw, p.strides[1], p.dilations[1], p.pads[1]);
+  plan.tapY0 = tapY0;
+  plan.tapX0 = tapX0;
+  const bool trimmedCols = tapX0 != 0 || liveW != s.kw;
+  const std::int64_t dilationH = liveH == 1 ? 1 : p.dilations[0];
+  const std::int64_t dilationW = liveW == 1 ? 1 : p.dilations[1];
+  for (const auto& [ky0, kh] : kernelSplit(liveH, isa::limits::kConvKernelH)) {
+    for (const auto& [kx0, kw] : kernelSplit(liveW, isa::limits::kConvKernelW)) {
+      plan.parts.push_back({tapY0 + ky0, kh, tapX0 + kx0, kw});
+    }
   }
-  plan.effKh = (s.kh - 1) * p.dilations[0] + 1;
-  plan.inW = s.w + p.pads[1] + p.pads[3];
-  const std::int64_t effKh = plan.effKh;
-  const std::int64_t inW = plan.inW;
+  const std::int64_t partKh = plan.parts.front().kh;
+  const std::int64_t partKw = plan.parts.front().kw;
+  const std::int64_t partTaps = partKh * partKw;
+  const bool kernelParts = plan.parts.size() > 1;
+  for (const PhaseAxis& rowPhase :
+       axisPhases(s.h, s.oh, liveH, p.strides[0], dilationH, p.pads[0] - tapY0 * p.dilations[0],
+                  isa::limits::kConvDilationH)) {
+    for (const PhaseAxis& colPhase :
+         axisPhases(s.w, s.ow, liveW, p.strides[1], dilationW, p.pads[1] - tapX0 * p.dilations[1],
+                    isa::limits::kConvDilationW)) {
+      plan.phases.push_back({rowPhase, colPhase, p.pads[3], {}});
+    }
+  }
+  const ConvPhase& whole = plan.phases.front();
+  const std::int64_t effKh = partAxis(whole.rows, 0, partKh).window;
+  const std::int64_t effKw = partAxis(whole.cols, 0, partKw).window;
+  const std::int64_t window = effKh * effKw;
   const std::int64_t rows = ctx.config.macRows;
   const std::int64_t cols = ctx.config.macCols;
   const std::int64_t lutBytes = p.output.lut ? 256 : 0;
-  checkTileWidth(name, inW, s.ow);
+  const std::string capacity =
+      fmt::format("input half {} B, output half {} B, weight half {} B", ctx.slots.inputBytes(),
+                  ctx.slots.outputBytes(), ctx.slots.weightBytes());
+  if (effKw > kMaxTileDim) {
+    fail(ErrorKind::Unsupported, "layer '{}': a window {} columns wide exceeds a tile's {}", name,
+         effKw, kMaxTileDim);
+  }
 
-  // Work units: (input channel range, output channel range) per group or channel block.
+  // Work units: (input channel range, output channel range) per group or channel block, sized so
+  // that one output pixel's working set fits: its window of input channels, its weights and
+  // parameters, its output (and partial sums) bytes.
   std::int64_t& icChunk = plan.icChunk;
   if (s.depthwise) {
-    std::int64_t cb = std::min(s.c, kMaxTileDim);
-    auto fits = [&](std::int64_t n) {
-      return n * s.kh * s.kw <= ctx.slots.weightBytes() &&
-             12 * n + lutBytes <= ctx.slots.parameterBytes() &&
-             effKh * inW * n <= ctx.slots.inputBytes() && s.ow * n <= ctx.slots.outputBytes();
+    // Channel blocks whose full-width band of one output row fits, as row bands always had;
+    // where not even one channel's does, blocks whose one output pixel fits (column tiles).
+    const std::int64_t fullCols =
+        whole.cols.split ? whole.cols.axis.span(whole.cols.axis.output) : whole.fullCols();
+    const std::int64_t fullOut = whole.cols.axis.output;
+    auto constantsFit = [&](std::int64_t n) {
+      return n * partTaps <= ctx.slots.weightBytes() &&
+             12 * n + lutBytes <= ctx.slots.parameterBytes();
     };
+    bool band = true;
+    auto fits = [&](std::int64_t n) {
+      return constantsFit(n) &&
+             (band ? effKh * fullCols * n <= ctx.slots.inputBytes() &&
+                         fullOut * n <= ctx.slots.outputBytes() && fullCols <= kMaxTileDim
+                   : window * n <= ctx.slots.inputBytes() && n <= ctx.slots.outputBytes());
+    };
+    std::int64_t cb = std::min(s.c, kMaxTileDim);
     while (cb > 1 && !fits(cb)) {
       cb = cb > cols ? std::max(cols, (cb / 2) / cols * cols) : cb / 2;
     }
     if (!fits(cb)) {
-      fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for one depthwise channel", name);
+      band = false;
+      cb = std::min(s.c, kMaxTileDim);
+      while (cb > 1 && !fits(cb)) {
+        cb = cb > cols ? std::max(cols, (cb / 2) / cols * cols) : cb / 2;
+      }
+    }
+    while (kernelParts && cb > 1 && cb > ctx.slots.accumulatorEntries()) {
+      cb = cb > cols ? std::max(cols, (cb / 2) / cols * cols) : cb / 2;
+    }
+    if (!fits(cb) || (kernelParts && cb > ctx.slots.accumulatorEntries())) {
+      fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for one depthwise channel ({})",
+           name, capacity);
     }
     for (std::int64_t c0 = 0; c0 < s.c; c0 += cb) {
-      plan.units.push_back({c0, std::min(cb, s.c - c0), c0, std::min(cb, s.c - c0), 1, 0});
+      plan.units.push_back({c0, std::min(cb, s.c - c0), c0, std::min(cb, s.c - c0), 1});
     }
     icChunk = cb;
   } else {
     std::int64_t ob = std::min(s.kg, kMaxTileDim);
     icChunk = std::min(s.cg, kMaxTileDim);
     auto weightsFit = [&](std::int64_t o, std::int64_t i) {
-      return o * s.kh * s.kw * i <= ctx.slots.weightBytes() &&
+      return o * partTaps * i <= ctx.slots.weightBytes() &&
              12 * o + lutBytes <= ctx.slots.parameterBytes();
     };
     while (!weightsFit(ob, icChunk) && ob > std::min(cols, s.kg)) {
@@ -141,45 +312,105 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
     while (!weightsFit(ob, icChunk) && icChunk > 1) {
       icChunk = icChunk > rows ? std::max(rows, (icChunk / 2) / rows * rows) : icChunk / 2;
     }
+    while (!weightsFit(ob, icChunk) && ob > 1) {
+      ob = shrink(ob, cols);
+    }
     if (!weightsFit(ob, icChunk)) {
       fail(ErrorKind::Unsupported,
-           "layer '{}': weight SRAM too small for one {}-channel weight block", name, ob);
+           "layer '{}': SRAM too small for one output channel's weights ({})", name, capacity);
+    }
+    // One output pixel: its window of the chunk in the input half, its channels in the output
+    // half and, when chunks accumulate, in the accumulator.
+    for (;;) {
+      const bool split = icChunk < s.cg || kernelParts;
+      if (window * icChunk > ctx.slots.inputBytes() && icChunk > 1) {
+        icChunk = shrink(icChunk, rows);
+      } else if ((ob > ctx.slots.outputBytes() || (split && ob > ctx.slots.accumulatorEntries())) &&
+                 ob > 1) {
+        ob = shrink(ob, cols);
+      } else {
+        break;
+      }
+    }
+    if (window * icChunk > ctx.slots.inputBytes() || ob > ctx.slots.outputBytes() ||
+        ((icChunk < s.cg || kernelParts) && ob > ctx.slots.accumulatorEntries())) {
+      fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for one output pixel ({})", name,
+           capacity);
     }
     for (std::int64_t g = 0; g < s.groups; ++g) {
       for (std::int64_t o = 0; o < s.kg; o += ob) {
-        plan.units.push_back({g * s.cg, s.cg, g * s.kg + o, std::min(ob, s.kg - o),
-                              (s.cg + icChunk - 1) / icChunk, 0});
+        plan.units.push_back(
+            {g * s.cg, s.cg, g * s.kg + o, std::min(ob, s.kg - o), (s.cg + icChunk - 1) / icChunk});
       }
     }
   }
 
-  // Row bands: as many output rows as the input and output halves (and, when input-channel
-  // chunks accumulate, the accumulator) hold.
-  for (ConvPlan::Unit& unit : plan.units) {
-    const std::int64_t chunkWidth = s.depthwise ? unit.icCount : std::min(icChunk, unit.icCount);
-    unit.bandRows = maxRows(
-        name, s.oh,
-        [&](std::int64_t r) {
-          const std::int64_t inRows = (r - 1) * p.strides[0] + effKh;
-          return inRows * inW * chunkWidth <= ctx.slots.inputBytes() &&
-                 r * s.ow * unit.ocCount <= ctx.slots.outputBytes() &&
-                 (unit.chunks == 1 || r * s.ow * unit.ocCount <= ctx.slots.accumulatorEntries());
-        },
-        fmt::format("input half {} B, output half {} B", ctx.slots.inputBytes(),
-                    ctx.slots.outputBytes()));
+  // Tiles: as many output rows x columns as the input and output halves (and, when input-channel
+  // chunks accumulate, the accumulator) hold; full-width row bands where one row fits, column
+  // tiles chosen by the cost model where it does not.
+  const auto& config = ctx.config;
+  for (ConvPhase& phase : plan.phases) {
+    // Tiles are planned for the largest kernel part.
+    const WindowAxis rowAxis = partAxis(phase.rows, 0, partKh);
+    const WindowAxis colAxis = partAxis(phase.cols, 0, partKw);
+    for (const ConvPlan::Unit& unit : plan.units) {
+      const std::int64_t chunkWidth = s.depthwise ? unit.icCount : std::min(icChunk, unit.icCount);
+      const std::int64_t ocn = unit.ocCount;
+      // Whole padded rows for full-width tiles where one such band fits (the programs row
+      // bands always gave); the window of the tile otherwise.
+      const bool whole = !phase.cols.split && !kernelParts && !trimmedCols &&
+                         phase.fullCols() <= kMaxTileDim &&
+                         rowAxis.span(1) * phase.fullCols() * chunkWidth <= ctx.slots.inputBytes();
+      phase.wholeRows.push_back(whole);
+      auto fits = [&](std::int64_t r, std::int64_t c) {
+        const std::int64_t inCols =
+            whole && c == colAxis.output ? phase.fullCols() : colAxis.span(c);
+        return inCols <= kMaxTileDim &&
+               rowAxis.span(r) * inCols * chunkWidth <= ctx.slots.inputBytes() &&
+               r * c * ocn <= ctx.slots.outputBytes() &&
+               (plan.steps(unit) == 1 || r * c * ocn <= ctx.slots.accumulatorEntries());
+      };
+      const double weightLoad = plan.steps(unit) > 2
+                                    ? static_cast<double>(plan.steps(unit)) *
+                                          dmaCycles(config, 1, 1, ocn * partTaps * chunkWidth, true)
+                                    : 0.0;
+      // Rows of a tile are contiguous in DDR only with every channel of unsplit rows.
+      const bool contiguous = chunkWidth == s.c && !phase.cols.split;
+      auto tileCost = [&](std::int64_t r, std::int64_t c) {
+        const double macs = s.depthwise
+                                ? static_cast<double>(r * c * ((ocn + cols - 1) / cols) *
+                                                      ((partTaps + rows - 1) / rows))
+                                : static_cast<double>(r * c * ((ocn + cols - 1) / cols) * partTaps *
+                                                      ((chunkWidth + rows - 1) / rows));
+        const double compute = static_cast<double>(plan.steps(unit)) * (macs + 4);
+        const double load =
+            static_cast<double>(plan.steps(unit)) *
+            dmaCycles(config, rowAxis.span(r),
+                      whole && c == colAxis.output ? phase.fullCols() : colAxis.span(c), chunkWidth,
+                      contiguous);
+        const double store = dmaCycles(config, r, c, ocn, ocn == s.k && !phase.cols.split);
+        return std::max(compute, load + store + weightLoad);
+      };
+      phase.tiles.push_back(chooseTile(
+          name, rowAxis.output, colAxis.output, fits,
+          [&](std::int64_t r, std::int64_t c) {
+            return planeCost(rowAxis.output, colAxis.output, {r, c}, tileCost);
+          },
+          capacity));
+    }
   }
   return plan;
 }
 
-/// Emits `plan`: per unit its constants, then per band and input-channel chunk the input LOAD,
+/// Emits `plan`: per unit its constants, then per tile and input-channel chunk the input LOAD,
 /// weight and parameter LOADs where their SRAM half holds something else, the CONV, and the
-/// band's STORE.
+/// tile's STORE.
 void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
   const ConvShape& s = plan.s;
   const auto& p = conv.params;
   const std::string& name = conv.name;
-  const std::uint64_t inputAddress = ctx.tensors[conv.input].address;
-  const std::uint64_t outputAddress = ctx.tensors[conv.output].address;
+  const auto inputAddress = static_cast<std::int64_t>(ctx.tensors[conv.input].address);
+  const auto outputAddress = static_cast<std::int64_t>(ctx.tensors[conv.output].address);
   for (const ConvPlan::Unit& unit : plan.units) {
     // The parameter block of this output-channel range.
     const std::string parameterTag = fmt::format("{}/p{}", name, unit.oc0);
@@ -188,76 +419,111 @@ void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
     const std::vector<std::uint8_t> parameters = parameterBlob(conv, unit.oc0, unit.ocCount);
     const std::uint64_t parameterAddress =
         ctx.constants.add(fmt::format("{}.params.oc{}", name, unit.oc0), parameters);
+    // Per kernel part and input-channel chunk (step = part * chunks + chunk).
+    const bool kernelParts = plan.parts.size() > 1;
     std::vector<std::uint64_t> weightAddress;
-    for (std::int64_t chunk = 0; chunk < unit.chunks; ++chunk) {
-      const std::int64_t ic0 = s.depthwise ? 0 : chunk * plan.icChunk;
-      const std::int64_t icn = s.depthwise ? 1 : std::min(plan.icChunk, unit.icCount - ic0);
-      weightAddress.push_back(ctx.constants.add(
-          fmt::format("{}.weights.oc{}.ic{}", name, unit.oc0, ic0),
-          weightBlob(conv, s, unit.oc0, unit.ocCount, s.depthwise ? 0 : ic0, icn)));
-    }
-    for (std::int64_t oy = 0; oy < s.oh; oy += unit.bandRows) {
-      const RowBand band =
-          rowBand(oy, std::min(unit.bandRows, s.oh - oy), p.strides[0], plan.effKh, p.pads[0], s.h);
-      if (band.inRows < 1) {
-        fail(ErrorKind::Unsupported, "layer '{}': an output band reads only padding; not supported",
-             name);
-      }
-      std::int64_t outputSram = 0;
+    for (std::size_t part = 0; part < plan.parts.size(); ++part) {
       for (std::int64_t chunk = 0; chunk < unit.chunks; ++chunk) {
-        const auto [inputSram, outSram] = ctx.slots.nextStep();
-        if (chunk == 0) {
-          outputSram = outSram;
-        }
-        const std::int64_t ic0 = unit.ic0 + (s.depthwise ? 0 : chunk * plan.icChunk);
-        const std::int64_t icn =
-            s.depthwise ? unit.icCount : std::min(plan.icChunk, unit.ic0 + unit.icCount - ic0);
-        ctx.load(0, inputSram,
-                 channelBand(inputAddress, band.inRow, band.inRows, s.w, s.c, ic0, icn),
-                 {band.padTop, band.padBottom, p.pads[1], p.pads[3], p.inputZeroPoint});
-        bool loadWeights = false;
-        const std::int64_t weightSram =
-            ctx.slots.weightSlot(fmt::format("{}/w{}/{}", name, unit.oc0, chunk), loadWeights);
-        const std::int64_t weightBytes = unit.ocCount * s.kh * s.kw * (s.depthwise ? 1 : icn);
-        if (loadWeights) {
-          ctx.loadFlat(1, weightSram, weightAddress[static_cast<std::size_t>(chunk)], weightBytes);
-        }
-        if (loadParameters) {
-          ctx.loadFlat(2, parameterSram, parameterAddress,
-                       static_cast<std::int64_t>(parameters.size()));
-          loadParameters = false;
-        }
-        isa::Conv instruction;
-        instruction.inp_addr = inputSram;
-        instruction.wgt_addr = weightSram;
-        instruction.out_addr = outputSram;
-        instruction.acc_addr = 0;
-        instruction.param_addr = parameterSram;
-        instruction.lut_addr = parameterSram + 12 * unit.ocCount;
-        instruction.out_h = band.outRows;
-        instruction.out_w = s.ow;
-        instruction.in_w = plan.inW;
-        instruction.in_c = icn;
-        instruction.out_c = unit.ocCount;
-        instruction.kh = s.kh;
-        instruction.kw = s.kw;
-        instruction.sh = p.strides[0];
-        instruction.sw = p.strides[1];
-        instruction.dh = p.dilations[0];
-        instruction.dw = p.dilations[1];
-        instruction.in_zp = p.inputZeroPoint;
-        instruction.out_zp = p.output.zeroPoint;
-        instruction.clip_lo = p.output.clipLo;
-        instruction.clip_hi = p.output.clipHi;
-        instruction.depthwise = s.depthwise ? 1 : 0;
-        instruction.acc_init = chunk == 0 ? 1 : 0;
-        instruction.finalize = chunk + 1 == unit.chunks ? 1 : 0;
-        instruction.use_lut = p.output.lut && instruction.finalize != 0 ? 1 : 0;
-        instruction.double_round = p.output.rounding == golden::Rounding::Double ? 1 : 0;
-        ctx.emit(instruction);
+        const std::int64_t ic0 = s.depthwise ? 0 : chunk * plan.icChunk;
+        const std::int64_t icn = s.depthwise ? 1 : std::min(plan.icChunk, unit.icCount - ic0);
+        const std::string blobName =
+            kernelParts ? fmt::format("{}.weights.oc{}.ic{}.k{}", name, unit.oc0, ic0, part)
+                        : fmt::format("{}.weights.oc{}.ic{}", name, unit.oc0, ic0);
+        weightAddress.push_back(
+            ctx.constants.add(blobName, weightBlob(conv, s, unit.oc0, unit.ocCount,
+                                                   s.depthwise ? 0 : ic0, icn, plan.parts[part])));
       }
-      ctx.store(outputSram, channelBand(outputAddress, band.outRow, band.outRows, s.ow, s.k,
-                                        unit.oc0, unit.ocCount));
+    }
+    const auto unitIndex = static_cast<std::size_t>(&unit - plan.units.data());
+    for (const ConvPhase& phase : plan.phases) {
+      const TileShape tile = phase.tiles[unitIndex];
+      const std::int64_t outH = phase.rows.axis.output;
+      const std::int64_t outW = phase.cols.axis.output;
+      // Position j of the phase's input (output) axis is tensor row or column first + step * j.
+      const std::int64_t inRowStride = phase.rows.inStep * s.w * s.c;
+      const std::int64_t inColStride = phase.cols.inStep * s.c;
+      const std::int64_t outRowStride = phase.rows.outStep * s.ow * s.k;
+      const std::int64_t outColStride = phase.cols.outStep * s.k;
+      const std::int64_t inBase =
+          inputAddress + (phase.rows.inFirst * s.w + phase.cols.inFirst) * s.c;
+      const std::int64_t outBase =
+          outputAddress + (phase.rows.outFirst * s.ow + phase.cols.outFirst) * s.k + unit.oc0;
+      for (std::int64_t oy = 0; oy < outH; oy += tile.rows) {
+        const std::int64_t tileRows = std::min(tile.rows, outH - oy);
+        for (std::int64_t ox = 0; ox < outW; ox += tile.cols) {
+          const std::int64_t tileCols = std::min(tile.cols, outW - ox);
+          std::int64_t outputSram = 0;
+          const std::int64_t steps = plan.steps(unit);
+          for (std::int64_t step = 0; step < steps; ++step) {
+            const KernelPart& part = plan.parts[static_cast<std::size_t>(step / unit.chunks)];
+            const std::int64_t chunk = step % unit.chunks;
+            const AxisSpan rowSpan =
+                partAxis(phase.rows, part.ky0 - plan.tapY0, part.kh).at(oy, tileRows);
+            const AxisSpan colSpan =
+                kernelParts ? partAxis(phase.cols, part.kx0 - plan.tapX0, part.kw).at(ox, tileCols)
+                            : phase.colSpan(ox, tileCols, phase.wholeRows[unitIndex]);
+            const auto [inputSram, outSram] = ctx.slots.nextStep();
+            if (step == 0) {
+              outputSram = outSram;
+            }
+            const std::int64_t ic0 = unit.ic0 + (s.depthwise ? 0 : chunk * plan.icChunk);
+            const std::int64_t icn =
+                s.depthwise ? unit.icCount : std::min(plan.icChunk, unit.ic0 + unit.icCount - ic0);
+            ctx.loadTile(inputSram,
+                         {inBase + rowSpan.in0 * inRowStride + colSpan.in0 * inColStride + ic0,
+                          rowSpan.inCount, colSpan.inCount, icn, inRowStride, inColStride},
+                         {rowSpan.padBefore, rowSpan.padAfter, colSpan.padBefore, colSpan.padAfter,
+                          p.inputZeroPoint});
+            bool loadWeights = false;
+            const std::string weightTag =
+                kernelParts
+                    ? fmt::format("{}/w{}/{}/k{}", name, unit.oc0, chunk, step / unit.chunks)
+                    : fmt::format("{}/w{}/{}", name, unit.oc0, chunk);
+            const std::int64_t weightSram = ctx.slots.weightSlot(weightTag, loadWeights);
+            const std::int64_t weightBytes =
+                unit.ocCount * part.kh * part.kw * (s.depthwise ? 1 : icn);
+            if (loadWeights) {
+              ctx.loadFlat(1, weightSram, weightAddress[static_cast<std::size_t>(step)],
+                           weightBytes);
+            }
+            if (loadParameters) {
+              ctx.loadFlat(2, parameterSram, parameterAddress,
+                           static_cast<std::int64_t>(parameters.size()));
+              loadParameters = false;
+            }
+            isa::Conv instruction;
+            instruction.inp_addr = inputSram;
+            instruction.wgt_addr = weightSram;
+            instruction.out_addr = outputSram;
+            instruction.acc_addr = 0;
+            instruction.param_addr = parameterSram;
+            instruction.lut_addr = parameterSram + 12 * unit.ocCount;
+            instruction.out_h = rowSpan.outCount;
+            instruction.out_w = colSpan.outCount;
+            instruction.in_w = colSpan.padded();
+            instruction.in_c = icn;
+            instruction.out_c = unit.ocCount;
+            instruction.kh = part.kh;
+            instruction.kw = part.kw;
+            instruction.sh = phase.rows.stride;
+            instruction.sw = phase.cols.stride;
+            instruction.dh = phase.rows.dilation;
+            instruction.dw = phase.cols.dilation;
+            instruction.in_zp = p.inputZeroPoint;
+            instruction.out_zp = p.output.zeroPoint;
+            instruction.clip_lo = p.output.clipLo;
+            instruction.clip_hi = p.output.clipHi;
+            instruction.depthwise = s.depthwise ? 1 : 0;
+            instruction.acc_init = step == 0 ? 1 : 0;
+            instruction.finalize = step + 1 == steps ? 1 : 0;
+            instruction.use_lut = p.output.lut && instruction.finalize != 0 ? 1 : 0;
+            instruction.double_round = p.output.rounding == golden::Rounding::Double ? 1 : 0;
+            ctx.emit(instruction);
+          }
+          ctx.store(outputSram, {outBase + oy * outRowStride + ox * outColStride, tileRows,
+                                 tileCols, unit.ocCount, outRowStride, outColStride});
+        }
+      }
     }
   }
 }

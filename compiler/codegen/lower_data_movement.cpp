@@ -21,45 +21,54 @@ DdrBlock channelWindow(const LoweringContext& ctx, TensorId input, std::int64_t 
   return channelBand(ctx.tensors[input].address, 0, shape[1], shape[2], shape[3], begin, count);
 }
 
-/// Copies `window` (a block of an input in DDR) band by band; `place` emits the stores of one
-/// band given the output SRAM address, the first window row and the row count.
-void copyBands(LoweringContext& ctx, const std::string& name, const DdrBlock& window,
-               const std::function<void(std::int64_t, std::int64_t, std::int64_t)>& place) {
-  const std::int64_t h = window.rows, w = window.cols, c = window.bytes;
-  checkTileWidth(name, w, w);
-  if (c > kMaxTileDim) {
-    fail(ErrorKind::Unsupported, "layer '{}': {} channels exceed the {} a copy tile can hold", name,
-         c, kMaxTileDim);
+/// A tile of a copy: rows [y, y + rows), columns [x, x + cols) and bytes (channels)
+/// [c0, c0 + cn) of the window it copies.
+struct CopyTile {
+  std::int64_t y, rows, x, cols, c0, cn;
+  /// Whether the tile holds whole rows of all the window's channels.
+  [[nodiscard]] bool fullRows(const DdrBlock& window) const {
+    return cols == window.cols && cn == window.bytes;
   }
-  const std::int64_t rows = maxRows(
-      name, h,
-      [&](std::int64_t r) {
-        return r * w * c <= ctx.slots.inputBytes() && r * w * c <= ctx.slots.outputBytes();
-      },
-      fmt::format("one {}x{} row of {} channels", 1, w, c));
+};
+
+/// Copies `window` (a block of an input in DDR) tile by tile: full-width row bands where a row
+/// fits the SRAM halves, else tiles of columns, and blocks of channels past a tile's 4095 or the
+/// halves. `place` emits the stores of one tile given its output SRAM address.
+void copyTiles(LoweringContext& ctx, const DdrBlock& window,
+               const std::function<void(std::int64_t, const CopyTile&)>& place) {
+  const std::int64_t h = window.rows, w = window.cols, c = window.bytes;
+  const std::int64_t half = std::min(ctx.slots.inputBytes(), ctx.slots.outputBytes());
+  const std::int64_t cb = std::min({c, kMaxTileDim, half});
+  const std::int64_t tw = std::min({w, kMaxTileDim, half / cb});
+  const std::int64_t th = std::min({h, kMaxTileDim, half / (tw * cb)});
   const bool dense = window.colStride == c && window.rowStride == w * c;
-  for (std::int64_t y = 0; y < h; y += rows) {
-    const std::int64_t n = std::min(rows, h - y);
-    const auto [inputSram, outputSram] = ctx.slots.nextStep();
-    DdrBlock band = window;
-    band.address = window.address + y * window.rowStride;
-    band.rows = n;
-    if (dense) {
-      ctx.loadFlat(0, inputSram, static_cast<std::uint64_t>(band.address), n * w * c);
-    } else {
-      ctx.load(0, inputSram, band);
+  for (std::int64_t c0 = 0; c0 < c; c0 += cb) {
+    for (std::int64_t y = 0; y < h; y += th) {
+      for (std::int64_t x = 0; x < w; x += tw) {
+        const CopyTile tile{y,  std::min(th, h - y), x, std::min(tw, w - x),
+                            c0, std::min(cb, c - c0)};
+        const auto [inputSram, outputSram] = ctx.slots.nextStep();
+        const std::int64_t first =
+            window.address + y * window.rowStride + x * window.colStride + c0;
+        if (dense && tile.fullRows(window)) {
+          ctx.loadFlat(0, inputSram, static_cast<std::uint64_t>(first), tile.rows * w * c);
+        } else {
+          ctx.load(0, inputSram,
+                   {first, tile.rows, tile.cols, tile.cn, window.rowStride, window.colStride});
+        }
+        isa::Pool copy;
+        copy.op = 0;
+        copy.in_addr = inputSram;
+        copy.out_addr = outputSram;
+        copy.in_w = tile.cols;
+        copy.out_h = tile.rows;
+        copy.out_w = tile.cols;
+        copy.channels = tile.cn;
+        copy.kh = copy.kw = copy.sh = copy.sw = 1;
+        ctx.emit(copy);
+        place(outputSram, tile);
+      }
     }
-    isa::Pool copy;
-    copy.op = 0;
-    copy.in_addr = inputSram;
-    copy.out_addr = outputSram;
-    copy.in_w = w;
-    copy.out_h = n;
-    copy.out_w = w;
-    copy.channels = c;
-    copy.kh = copy.kw = copy.sh = copy.sw = 1;
-    ctx.emit(copy);
-    place(outputSram, y, n);
   }
 }
 
@@ -83,12 +92,12 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
   if (const auto* concat = std::get_if<QConcat>(&op)) {
     std::int64_t offset = 0;
     for (const TensorId id : concat->inputs) {
-      const auto& in = ctx.graph.tensors[id].shape;
-      const std::int64_t w = in[2], c = in[3];
-      copyBands(ctx, name, channelWindow(ctx, id, 0, c),
-                [&](std::int64_t sram, std::int64_t y, std::int64_t n) {
-                  ctx.store(sram, channelBand(outputAddress, y, n, w, out[3], offset, c));
-                });
+      const std::int64_t c = ctx.graph.tensors[id].shape[3];
+      copyTiles(ctx, channelWindow(ctx, id, 0, c), [&](std::int64_t sram, const CopyTile& t) {
+        ctx.store(sram, {static_cast<std::int64_t>(outputAddress) + (t.y * out[2] + t.x) * out[3] +
+                             offset + t.c0,
+                         t.rows, t.cols, t.cn, out[2] * out[3], out[3]});
+      });
       offset += c;
     }
     return;
@@ -104,8 +113,13 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
                           c,
                           slice->rowStep * row,
                           slice->colStep * pixel};
-    copyBands(ctx, name, window, [&](std::int64_t sram, std::int64_t y, std::int64_t n) {
-      ctx.store(sram, flatBlock(outputAddress + static_cast<std::uint64_t>(y * w * c), n * w * c));
+    copyTiles(ctx, window, [&](std::int64_t sram, const CopyTile& t) {
+      const auto at = static_cast<std::int64_t>(outputAddress) + (t.y * w + t.x) * c + t.c0;
+      if (t.fullRows(window)) {
+        ctx.store(sram, flatBlock(static_cast<std::uint64_t>(at), t.rows * w * c));
+      } else {
+        ctx.store(sram, {at, t.rows, t.cols, t.cn, w * c, c});
+      }
     });
     return;
   }
@@ -114,16 +128,19 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
     // per column, columns `groups` bytes apart, one row per pixel.
     const std::int64_t w = out[2], c = out[3], perGroup = c / shuffle->groups;
     for (std::int64_t g = 0; g < shuffle->groups; ++g) {
-      copyBands(ctx, name, channelWindow(ctx, shuffle->input, g * perGroup, perGroup),
-                [&](std::int64_t sram, std::int64_t y, std::int64_t n) {
-                  if (n * w > isa::limits::kStoreRows) {
-                    fail(ErrorKind::Unsupported,
-                         "layer '{}': a band of {} pixels exceeds the {} rows of a STORE", name,
-                         n * w, isa::limits::kStoreRows);
-                  }
-                  ctx.store(sram, {static_cast<std::int64_t>(outputAddress) + y * w * c + g, n * w,
-                                   perGroup, 1, c, shuffle->groups});
-                });
+      const DdrBlock window = channelWindow(ctx, shuffle->input, g * perGroup, perGroup);
+      copyTiles(ctx, window, [&](std::int64_t sram, const CopyTile& t) {
+        // Channel i of group g goes to output channel i * groups + g.
+        const auto at = static_cast<std::int64_t>(outputAddress) + g + t.c0 * shuffle->groups;
+        if (t.cols == w && t.rows * w <= isa::limits::kStoreRows) {
+          ctx.store(sram, {at + t.y * w * c, t.rows * w, t.cn, 1, c, shuffle->groups});
+          return;
+        }
+        for (std::int64_t r = 0; r < t.rows; ++r) {
+          ctx.store(sram + r * t.cols * t.cn,
+                    {at + ((t.y + r) * w + t.x) * c, t.cols, t.cn, 1, c, shuffle->groups});
+        }
+      });
     }
     return;
   }
@@ -131,13 +148,13 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
   const auto& in = ctx.graph.tensors[upsample.input].shape;
   const std::int64_t w = in[2], c = in[3], fh = upsample.factorH, fw = upsample.factorW;
   const std::int64_t outW = w * fw;
-  copyBands(ctx, name, channelWindow(ctx, upsample.input, 0, c),
-            [&](std::int64_t sram, std::int64_t y, std::int64_t n) {
+  copyTiles(ctx, channelWindow(ctx, upsample.input, 0, c),
+            [&](std::int64_t sram, const CopyTile& t) {
               for (std::int64_t dy = 0; dy < fh; ++dy) {
                 for (std::int64_t dx = 0; dx < fw; ++dx) {
                   ctx.store(sram, {static_cast<std::int64_t>(outputAddress) +
-                                       ((y * fh + dy) * outW + dx) * c,
-                                   n, w, c, fh * outW * c, fw * c});
+                                       ((t.y * fh + dy) * outW + t.x * fw + dx) * c + t.c0,
+                                   t.rows, t.cols, t.cn, fh * outW * c, fw * c});
                 }
               }
             });

@@ -1,5 +1,5 @@
-// POOL lowering: max and average pools in row bands and channel blocks; global average pooling
-// as one window over the whole plane per channel block.
+// POOL lowering: max and average pools in tiles of rows x columns and channel blocks; global
+// average pooling as one window over the whole plane per channel block.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -19,8 +19,8 @@ struct PoolJob {
   std::int64_t padValue;
 };
 
-/// Bands x channel blocks of one pooling window op; also the copy engine (1x1 max) of concat
-/// and upsample, which pass their own store placement.
+/// Tiles of output rows x columns x channel blocks of one pooling window op: full-width row bands
+/// where one output row fits, column tiles chosen by the cost model where it does not.
 void emitPool(LoweringContext& ctx, const PoolJob& job) {
   const auto& in = ctx.graph.tensors[job.input].shape;
   const auto& out = ctx.graph.tensors[job.output].shape;
@@ -30,58 +30,222 @@ void emitPool(LoweringContext& ctx, const PoolJob& job) {
          "layer '{}': pooling window above {} or stride above {} is not supported", job.name,
          isa::limits::kPoolWindowH, isa::limits::kPoolStrideH);
   }
-  if (!isa::limits::paddingFits(job.pads[0], job.pads[1], job.pads[2], job.pads[3])) {
-    fail(ErrorKind::Unsupported, "layer '{}': padding above {} is not supported by LOAD", job.name,
-         isa::limits::kPadTop);
-  }
-  const std::int64_t inW = w + job.pads[1] + job.pads[3];
-  checkTileWidth(job.name, inW, ow);
-  std::int64_t cb = std::min(c, kMaxTileDim);
-  while (cb > 1 &&
-         (job.kh * inW * cb > ctx.slots.inputBytes() || ow * cb > ctx.slots.outputBytes())) {
-    cb = (cb + 1) / 2;
+  const WindowAxis rowAxis{h, oh, job.sh, job.kh, job.pads[0]};
+  const WindowAxis colAxis{w, ow, job.sw, job.kw, job.pads[1]};
+  // A full-width tile loads the whole padded row (as row bands always did), a narrower one its
+  // window.
+  const std::int64_t fullCols = w + job.pads[1] + job.pads[3];
+  // (`whole`: full-width tiles load whole padded rows where one such band fits.)
+  auto inputCols = [&](std::int64_t cols, bool whole) {
+    return whole && cols == ow ? fullCols : colAxis.span(cols);
+  };
+  auto colSpan = [&](std::int64_t ox, std::int64_t cols, bool whole) {
+    return whole && cols == ow ? AxisSpan{0, cols, 0, w, job.pads[1], job.pads[3]}
+                               : colAxis.at(ox, cols);
+  };
+  if (job.kw > kMaxTileDim) {
+    fail(ErrorKind::Unsupported, "layer '{}': a window {} columns wide exceeds a tile's {}",
+         job.name, job.kw, kMaxTileDim);
   }
   golden::QuantizedMultiplier reciprocal{};
   if (job.average) {
     reciprocal = golden::averagePoolMultiplier(job.kh, job.kw);
   }
+  const auto inputAddress = static_cast<std::int64_t>(ctx.tensors[job.input].address);
+  const auto outputAddress = static_cast<std::int64_t>(ctx.tensors[job.output].address);
+  const std::int64_t inputHalf = ctx.slots.inputBytes();
+  const std::int64_t outputHalf = ctx.slots.outputBytes();
+  const std::int64_t arrayCols = ctx.config.macCols;
+  const std::string capacity =
+      fmt::format("input half {} B, output half {} B", inputHalf, outputHalf);
+
+  // The tiles of channel blocks of `cb` channels and their estimated cycles.
+  struct Block {
+    std::int64_t c0, cn;
+    TileShape tile;
+    bool whole;
+  };
+  auto plan = [&](std::int64_t cb, double& total) {
+    std::vector<Block> blocks;
+    total = 0;
+    for (std::int64_t c0 = 0; c0 < c; c0 += cb) {
+      const std::int64_t cn = std::min(cb, c - c0);
+      const bool whole = fullCols <= kMaxTileDim && rowAxis.span(1) * fullCols * cn <= inputHalf;
+      auto fits = [&](std::int64_t r, std::int64_t cols) {
+        const std::int64_t inCols = inputCols(cols, whole);
+        return inCols <= kMaxTileDim && rowAxis.span(r) * inCols * cn <= inputHalf &&
+               r * cols * cn <= outputHalf;
+      };
+      auto tileCost = [&](std::int64_t r, std::int64_t cols) {
+        const auto compute = static_cast<double>(
+            r * cols * job.kh * job.kw * ((cn + arrayCols - 1) / arrayCols) + 4);
+        const double load =
+            dmaCycles(ctx.config, rowAxis.span(r), inputCols(cols, whole), cn, cn == c);
+        const double store = dmaCycles(ctx.config, r, cols, cn, cn == c);
+        return std::max(compute, load + store);
+      };
+      auto cost = [&](std::int64_t r, std::int64_t cols) {
+        return planeCost(oh, ow, {r, cols}, tileCost);
+      };
+      const TileShape tile = chooseTile(job.name, oh, ow, fits, cost, capacity);
+      total += cost(tile.rows, tile.cols);
+      blocks.push_back({c0, cn, tile, whole});
+    }
+    return blocks;
+  };
+  // Channel blocks whose full-width band of one output row fits (as row bands always had), or,
+  // where the cost model finds it cheaper or no band fits, the widest blocks whose one output
+  // pixel fits, in column tiles.
+  std::int64_t bandBlock = std::min(c, kMaxTileDim);
+  while (bandBlock > 1 &&
+         (job.kh * fullCols * bandBlock > inputHalf || ow * bandBlock > outputHalf)) {
+    bandBlock = (bandBlock + 1) / 2;
+  }
+  const bool bandFits = job.kh * fullCols * bandBlock <= inputHalf &&
+                        ow * bandBlock <= outputHalf && fullCols <= kMaxTileDim;
+  std::int64_t pixelBlock = std::min(c, kMaxTileDim);
+  while (pixelBlock > 1 && (job.kh * job.kw * pixelBlock > inputHalf || pixelBlock > outputHalf)) {
+    pixelBlock = (pixelBlock + 1) / 2;
+  }
+  double pixelCost = 0;
+  std::vector<Block> blocks = plan(pixelBlock, pixelCost);
+  if (bandFits && bandBlock != pixelBlock) {
+    double bandCost = 0;
+    std::vector<Block> bands = plan(bandBlock, bandCost);
+    if (bandCost <= pixelCost) {
+      blocks = std::move(bands);
+    }
+  }
+  for (const Block& block : blocks) {
+    const std::int64_t c0 = block.c0;
+    const std::int64_t cn = block.cn;
+    const TileShape tile = block.tile;
+    for (std::int64_t oy = 0; oy < oh; oy += tile.rows) {
+      const AxisSpan rows = rowAxis.at(oy, std::min(tile.rows, oh - oy));
+      for (std::int64_t ox = 0; ox < ow; ox += tile.cols) {
+        const AxisSpan cols = colSpan(ox, std::min(tile.cols, ow - ox), block.whole);
+        const auto [inputSram, outputSram] = ctx.slots.nextStep();
+        ctx.loadTile(inputSram,
+                     {inputAddress + (rows.in0 * w + cols.in0) * c + c0, rows.inCount, cols.inCount,
+                      cn, w * c, c},
+                     {rows.padBefore, rows.padAfter, cols.padBefore, cols.padAfter, job.padValue});
+        isa::Pool pool;
+        pool.op = job.average ? 1 : 0;
+        pool.in_addr = inputSram;
+        pool.out_addr = outputSram;
+        pool.in_w = cols.padded();
+        pool.out_h = rows.outCount;
+        pool.out_w = cols.outCount;
+        pool.channels = cn;
+        pool.kh = job.kh;
+        pool.kw = job.kw;
+        pool.sh = job.sh;
+        pool.sw = job.sw;
+        pool.avg_mult = reciprocal.multiplier;
+        pool.avg_shift = reciprocal.shift;
+        ctx.emit(pool);
+        ctx.store(outputSram, {outputAddress + (oy * ow + ox) * c + c0, rows.outCount,
+                               cols.outCount, cn, ow * c, c});
+      }
+    }
+  }
+}
+
+/// A global average pool past one POOL (a plane above the 255-pixel window, wider than a tile,
+/// or larger than the input half): depthwise CONVs with all-ones weights each sum one block of
+/// at most 15 x 15 pixels of a loaded tile into the same accumulator entries (acc_init on the
+/// plane's first block, finalize on its last), requantized by the pool's reciprocal with single
+/// rounding and no zero point: the sum of the raw bytes and the rounding the golden pool uses.
+void emitGlobalPoolByConv(LoweringContext& ctx, const PoolJob& job) {
+  const auto& in = ctx.graph.tensors[job.input].shape;
+  const std::int64_t h = in[1], w = in[2], c = in[3];
+  const std::int64_t bh = std::min(h, isa::limits::kConvKernelH);
+  const std::int64_t bw = std::min(w, isa::limits::kConvKernelW);
+  const std::int64_t inputHalf = ctx.slots.inputBytes();
+  auto fits = [&](std::int64_t n) {
+    return (bh + 1) * bw * n <= inputHalf && n <= ctx.slots.outputBytes() &&
+           n <= ctx.slots.accumulatorEntries() && bh * bw * n <= ctx.slots.weightBytes() &&
+           12 * n <= ctx.slots.parameterBytes();
+  };
+  std::int64_t cb = std::min(c, kMaxTileDim);
+  while (cb > 1 && !fits(cb)) {
+    cb = (cb + 1) / 2;
+  }
+  if (!fits(cb)) {
+    fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for one {}x{} block of the pool",
+         job.name, bh, bw);
+  }
+  const golden::QuantizedMultiplier reciprocal = golden::averagePoolMultiplier(h, w);
+  const std::uint64_t onesAddress = ctx.constants.add(
+      job.name + ".ones", std::vector<std::uint8_t>(static_cast<std::size_t>(cb * bh * bw), 1));
+  const auto inputAddress = static_cast<std::int64_t>(ctx.tensors[job.input].address);
+  const auto outputAddress = static_cast<std::int64_t>(ctx.tensors[job.output].address);
   for (std::int64_t c0 = 0; c0 < c; c0 += cb) {
     const std::int64_t cn = std::min(cb, c - c0);
-    const std::int64_t bandRows = maxRows(
-        job.name, oh,
-        [&](std::int64_t r) {
-          return ((r - 1) * job.sh + job.kh) * inW * cn <= ctx.slots.inputBytes() &&
-                 r * ow * cn <= ctx.slots.outputBytes();
-        },
-        fmt::format("input half {} B", ctx.slots.inputBytes()));
-    for (std::int64_t oy = 0; oy < oh; oy += bandRows) {
-      const RowBand band = rowBand(oy, std::min(bandRows, oh - oy), job.sh, job.kh, job.pads[0], h);
-      if (band.inRows < 1) {
-        fail(ErrorKind::Unsupported, "layer '{}': an output band reads only padding; not supported",
-             job.name);
-      }
-      const auto [inputSram, outputSram] = ctx.slots.nextStep();
-      ctx.load(0, inputSram,
-               channelBand(ctx.tensors[job.input].address, band.inRow, band.inRows, w, c, c0, cn),
-               {band.padTop, band.padBottom, job.pads[1], job.pads[3], job.padValue});
-      isa::Pool pool;
-      pool.op = job.average ? 1 : 0;
-      pool.in_addr = inputSram;
-      pool.out_addr = outputSram;
-      pool.in_w = inW;
-      pool.out_h = band.outRows;
-      pool.out_w = ow;
-      pool.channels = cn;
-      pool.kh = job.kh;
-      pool.kw = job.kw;
-      pool.sh = job.sh;
-      pool.sw = job.sw;
-      pool.avg_mult = reciprocal.multiplier;
-      pool.avg_shift = reciprocal.shift;
-      ctx.emit(pool);
-      ctx.store(outputSram, channelBand(ctx.tensors[job.output].address, band.outRow, band.outRows,
-                                        ow, c, c0, cn));
+    std::vector<std::uint8_t> parameters;
+    for (std::int64_t k = 0; k < cn; ++k) {
+      appendInt32(parameters, 0);
+      appendInt32(parameters, reciprocal.multiplier);
+      appendInt32(parameters, reciprocal.shift);
     }
+    const std::uint64_t parameterAddress =
+        ctx.constants.add(fmt::format("{}.params.c{}", job.name, c0), parameters);
+    bool loadParameters = false;
+    const std::int64_t parameterSram =
+        ctx.slots.parameterSlot(fmt::format("{}/p{}", job.name, c0), loadParameters);
+    bool loadWeights = false;
+    const std::int64_t weightSram =
+        ctx.slots.weightSlot(fmt::format("{}/ones{}", job.name, cn), loadWeights);
+    // Tiles of whole blocks: as wide as the input half and a tile row allow, then as tall. A
+    // CONV's input footprint runs over whole tile rows from its block's first pixel, so one
+    // tile row more than the tile stays inside the half.
+    const std::int64_t tw =
+        std::max(bw, std::min({w, kMaxTileDim / bw * bw, inputHalf / ((bh + 1) * cn) / bw * bw}));
+    const std::int64_t th = std::max(bh, std::min(h, (inputHalf / (tw * cn) - 1) / bh * bh));
+    const std::int64_t blocksTotal = ((h + bh - 1) / bh) * ((w + bw - 1) / bw);
+    std::int64_t block = 0;
+    std::int64_t outputSram = 0;
+    for (std::int64_t y = 0; y < h; y += th) {
+      const std::int64_t rows = std::min(th, h - y);
+      for (std::int64_t x = 0; x < w; x += tw) {
+        const std::int64_t cols = std::min(tw, w - x);
+        const auto [inputSram, outSram] = ctx.slots.nextStep();
+        outputSram = outSram;
+        ctx.load(0, inputSram, {inputAddress + (y * w + x) * c + c0, rows, cols, cn, w * c, c});
+        if (loadWeights) {
+          ctx.loadFlat(1, weightSram, onesAddress, cn * bh * bw);
+          loadWeights = false;
+        }
+        if (loadParameters) {
+          ctx.loadFlat(2, parameterSram, parameterAddress,
+                       static_cast<std::int64_t>(parameters.size()));
+          loadParameters = false;
+        }
+        for (std::int64_t by = 0; by < rows; by += bh) {
+          for (std::int64_t bx = 0; bx < cols; bx += bw) {
+            isa::Conv sum;
+            sum.inp_addr = inputSram + (by * cols + bx) * cn;
+            sum.wgt_addr = weightSram;
+            sum.out_addr = outputSram;
+            sum.param_addr = parameterSram;
+            sum.out_h = sum.out_w = 1;
+            sum.in_w = cols;
+            sum.in_c = sum.out_c = cn;
+            sum.kh = std::min(bh, rows - by);
+            sum.kw = std::min(bw, cols - bx);
+            sum.sh = sum.sw = sum.dh = sum.dw = 1;
+            sum.clip_lo = -128;
+            sum.clip_hi = 127;
+            sum.depthwise = 1;
+            sum.acc_init = block == 0 ? 1 : 0;
+            sum.finalize = block + 1 == blocksTotal ? 1 : 0;
+            ctx.emit(sum);
+            ++block;
+          }
+        }
+      }
+    }
+    ctx.store(outputSram, flatBlock(static_cast<std::uint64_t>(outputAddress + c0), cn));
   }
 }
 
@@ -117,6 +281,11 @@ void lowerPool(LoweringContext& ctx, const QOp& op) {
     job.pads = {0, 0, 0, 0};
     job.average = true;
     job.padValue = 0;
+    if (!isa::limits::poolWindowFits(job.kh, job.kw, 1, 1) || job.kw > kMaxTileDim ||
+        job.kh * job.kw > ctx.slots.inputBytes()) {
+      emitGlobalPoolByConv(ctx, job);
+      return;
+    }
   }
   emitPool(ctx, job);
 }

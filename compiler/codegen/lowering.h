@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,13 @@ struct ConstantPool {
 
   /// Appends a blob at the next multiple of `alignment` and returns its DDR address.
   std::uint64_t add(const std::string& name, const std::vector<std::uint8_t>& blob);
+  /// The DDR address of at least `count` bytes that all hold `value`: what a LOAD with zero
+  /// strides reads to fill SRAM with padding its own padding fields cannot express.
+  std::uint64_t padRun(std::int8_t value, std::int64_t count);
+
+ private:
+  /// Per pad value: the address and length of the longest run added so far.
+  std::map<std::int8_t, std::pair<std::uint64_t, std::int64_t>> m_padRuns;
 };
 
 /// Each SRAM is split in two halves. Input and output halves alternate every tile step so that a
@@ -105,34 +114,75 @@ struct LoweringContext {
   }
   /// A STORE of the output SRAM at `sramAddress` to `block`.
   void store(std::int64_t sramAddress, const DdrBlock& block);
+  /// LOADs a padded tile into the input SRAM at `sramAddress`: `block` (rows or cols may be 0:
+  /// only padding) framed by `padding`, rows (padding.left + block.cols + padding.right) pixels
+  /// of block.bytes apart. One LOAD when the padding fits its fields; padding beyond them, or a
+  /// tile of only padding, is filled from a run of pad bytes in DDR (ConstantPool::padRun) by
+  /// LOADs with zero strides, before the real part is loaded over it.
+  void loadTile(std::int64_t sramAddress, const DdrBlock& block, const LoadPadding& padding);
 };
 
 /// Appends little-endian int32s.
 void appendInt32(std::vector<std::uint8_t>& blob, std::int32_t value);
 
-/// A band of output rows and the input rows (with padding) it needs.
-struct RowBand {
-  std::int64_t outRow = 0;
-  std::int64_t outRows = 0;
-  std::int64_t inRow = 0;  // first real input row read
-  std::int64_t inRows = 0;
-  std::int64_t padTop = 0;
-  std::int64_t padBottom = 0;
+/// The input one axis of a window op reads for outputs [out0, out0 + outCount): real input
+/// positions [in0, in0 + inCount) framed by `padBefore` and `padAfter` padding positions.
+/// `inCount` is 0 when those outputs read only padding (then `padBefore` covers the whole span).
+struct AxisSpan {
+  std::int64_t out0 = 0;
+  std::int64_t outCount = 0;
+  std::int64_t in0 = 0;
+  std::int64_t inCount = 0;
+  std::int64_t padBefore = 0;
+  std::int64_t padAfter = 0;
+  /// Input positions of the padded tile along this axis.
+  [[nodiscard]] std::int64_t padded() const { return padBefore + inCount + padAfter; }
 };
 
-/// The input band of output rows [outRow, outRow + outRows) of a window op.
-RowBand rowBand(std::int64_t outRow, std::int64_t outRows, std::int64_t stride, std::int64_t window,
-                std::int64_t padTop, std::int64_t inputHeight);
+/// One axis of a window op: `window` is the dilated window extent ((k - 1) * d + 1).
+struct WindowAxis {
+  std::int64_t input = 0;
+  std::int64_t output = 0;
+  std::int64_t stride = 1;
+  std::int64_t window = 1;
+  std::int64_t padBefore = 0;
+  /// Padded input positions a tile of `outputs` outputs reads.
+  [[nodiscard]] std::int64_t span(std::int64_t outputs) const {
+    return (outputs - 1) * stride + window;
+  }
+  /// The input span of outputs [out0, out0 + count).
+  [[nodiscard]] AxisSpan at(std::int64_t out0, std::int64_t count) const;
+};
 
 /// Largest tile extent (rows, columns, channels) the CONV/POOL size fields can carry.
 inline constexpr std::int64_t kMaxTileDim = isa::limits::kTileExtent;
 
-/// Throws naming the layer when a full-width tile row cannot be expressed (no column tiling).
-void checkTileWidth(const std::string& layer, std::int64_t inputWidth, std::int64_t outputWidth);
+/// A tile: output rows x output columns.
+struct TileShape {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+};
 
-/// Largest output-row count whose tile fits: bytes(rows) <= limit; throws naming the layer.
-std::int64_t maxRows(const std::string& layer, std::int64_t outHeight,
-                     const std::function<bool(std::int64_t)>& fits, const std::string& what);
+/// Picks the tile of an `outH` x `outW` output plane. `fits(rows, cols)` says whether a tile
+/// fits every SRAM half and field (monotone: a smaller tile of a fitting one fits);
+/// `cost(rows, cols)` estimates the cycles of the whole plane tiled that way. A full-width band
+/// is taken when one row of it fits (rows as many as fit: the layouts stay contiguous); otherwise
+/// the cost model picks among, per tile width, the tallest fitting tile. Throws naming the layer
+/// (and `what`) when not even one output pixel fits.
+TileShape chooseTile(const std::string& layer, std::int64_t outH, std::int64_t outW,
+                     const std::function<bool(std::int64_t, std::int64_t)>& fits,
+                     const std::function<double(std::int64_t, std::int64_t)>& cost,
+                     const std::string& what);
+
+/// Estimated cycles of one LOAD or STORE of `rows` x `cols` runs of `bytes` (rows contiguous
+/// when `rowContiguous`), by docs/timing.md's burst rule with unknown alignment.
+double dmaCycles(const isa::NpuConfig& config, std::int64_t rows, std::int64_t cols,
+                 std::int64_t bytes, bool rowContiguous);
+
+/// Sums `tileCost(rows, cols)` over the tiles of an `outH` x `outW` plane cut into `shape` tiles
+/// (the last row and column of tiles may be smaller).
+double planeCost(std::int64_t outH, std::int64_t outW, TileShape shape,
+                 const std::function<double(std::int64_t, std::int64_t)>& tileCost);
 
 void lowerConv(LoweringContext& ctx, const QConv& conv);
 void lowerEltwise(LoweringContext& ctx, const QOp& op);

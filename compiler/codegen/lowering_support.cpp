@@ -21,6 +21,20 @@ std::uint64_t ConstantPool::add(const std::string& name, const std::vector<std::
   return address;
 }
 
+std::uint64_t ConstantPool::padRun(std::int8_t value, std::int64_t count) {
+  auto it = m_padRuns.find(value);
+  if (it != m_padRuns.end() && it->second.second >= count) {
+    return it->second.first;
+  }
+  // A longer run replaces the shorter one for later fills (at least one burst-aligned block).
+  const std::int64_t length = std::max<std::int64_t>(count, static_cast<std::int64_t>(alignment));
+  const std::uint64_t address = add(fmt::format("pad.{}.{}", static_cast<int>(value), length),
+                                    std::vector<std::uint8_t>(static_cast<std::size_t>(length),
+                                                              static_cast<std::uint8_t>(value)));
+  m_padRuns[value] = {address, length};
+  return address;
+}
+
 SramSlots::SramSlots(const isa::NpuConfig& config)
     : m_input(config.inputSramBytes / 2),
       m_output(config.outputSramBytes / 2),
@@ -101,46 +115,162 @@ void LoweringContext::store(std::int64_t sramAddress, const DdrBlock& block) {
   emit(store);
 }
 
+void LoweringContext::loadTile(std::int64_t sramAddress, const DdrBlock& block,
+                               const LoadPadding& padding) {
+  const std::int64_t c = block.bytes;
+  const std::int64_t rows = padding.top + block.rows + padding.bottom;
+  const std::int64_t cols = padding.left + block.cols + padding.right;
+  const std::int64_t pitch = cols * c;
+  const bool empty = block.rows < 1 || block.cols < 1;
+  if (!empty &&
+      isa::limits::paddingFits(padding.top, padding.left, padding.bottom, padding.right)) {
+    load(0, sramAddress, block, padding);
+    return;
+  }
+  // Rows [row0, row0 + n) of the tile, all padding: one run of pad bytes per tile row (or per
+  // pixel when a row is longer than one LOAD run), read again and again with zero strides.
+  auto fill = [&](std::int64_t row0, std::int64_t n) {
+    if (n < 1) {
+      return;
+    }
+    const bool wholeRows = pitch <= isa::limits::kLoadRunBytes;
+    const std::int64_t run = wholeRows ? pitch : c;
+    const auto address =
+        static_cast<std::int64_t>(constants.padRun(static_cast<std::int8_t>(padding.value), run));
+    for (std::int64_t r = 0; r < n; r += isa::limits::kLoadRows) {
+      const std::int64_t m = std::min(n - r, isa::limits::kLoadRows);
+      load(0, sramAddress + (row0 + r) * pitch,
+           DdrBlock{address, m, wholeRows ? 1 : cols, run, 0, 0});
+    }
+  };
+  if (empty) {
+    fill(0, rows);
+    return;
+  }
+  if (padding.left <= isa::limits::kPadLeft && padding.right <= isa::limits::kPadRight) {
+    // Only rows of padding exceed the fields: fill them, then the real rows with their columns
+    // of padding.
+    LoadPadding rest = padding;
+    if (padding.top > isa::limits::kPadTop) {
+      fill(0, padding.top);
+      rest.top = 0;
+    }
+    if (padding.bottom > isa::limits::kPadBottom) {
+      fill(padding.top + block.rows, padding.bottom);
+      rest.bottom = 0;
+    }
+    load(0, sramAddress + (padding.top - rest.top) * pitch, block, rest);
+    return;
+  }
+  // Columns of padding beyond the fields: fill the whole tile, then each real row on its own
+  // (a one-row LOAD has no row pitch to match).
+  fill(0, rows);
+  for (std::int64_t r = 0; r < block.rows; ++r) {
+    DdrBlock row = block;
+    row.address = block.address + r * block.rowStride;
+    row.rows = 1;
+    load(0, sramAddress + ((padding.top + r) * cols + padding.left) * c, row);
+  }
+}
+
 void appendInt32(std::vector<std::uint8_t>& blob, std::int32_t value) {
   for (int i = 0; i < 4; ++i) {
     blob.push_back(static_cast<std::uint8_t>(static_cast<std::uint32_t>(value) >> (8 * i)));
   }
 }
 
-RowBand rowBand(std::int64_t outRow, std::int64_t outRows, std::int64_t stride, std::int64_t window,
-                std::int64_t padTop, std::int64_t inputHeight) {
-  RowBand band;
-  band.outRow = outRow;
-  band.outRows = outRows;
-  const std::int64_t first = outRow * stride - padTop;                          // padded -> real
-  const std::int64_t last = (outRow + outRows - 1) * stride + window - padTop;  // exclusive
-  band.padTop = std::max<std::int64_t>(0, -first);
-  band.padBottom = std::max<std::int64_t>(0, last - inputHeight);
-  band.inRow = std::max<std::int64_t>(0, first);
-  band.inRows = std::min(last, inputHeight) - band.inRow;
-  return band;
+AxisSpan WindowAxis::at(std::int64_t out0, std::int64_t count) const {
+  AxisSpan span;
+  span.out0 = out0;
+  span.outCount = count;
+  const std::int64_t first = out0 * stride - padBefore;                        // padded -> real
+  const std::int64_t last = (out0 + count - 1) * stride + window - padBefore;  // exclusive
+  if (last <= 0 || first >= input) {
+    span.padBefore = last - first;  // only padding
+    return span;
+  }
+  span.padBefore = std::max<std::int64_t>(0, -first);
+  span.padAfter = std::max<std::int64_t>(0, last - input);
+  span.in0 = std::max<std::int64_t>(0, first);
+  span.inCount = std::min(last, input) - span.in0;
+  return span;
 }
 
-void checkTileWidth(const std::string& layer, std::int64_t inputWidth, std::int64_t outputWidth) {
-  if (inputWidth > kMaxTileDim || outputWidth > kMaxTileDim) {
-    fail(ErrorKind::Unsupported,
-         "layer '{}': a row of {} input / {} output columns exceeds the {} columns a tile can "
-         "hold (no column tiling yet)",
-         layer, inputWidth, outputWidth, kMaxTileDim);
-  }
+double dmaCycles(const isa::NpuConfig& config, std::int64_t rows, std::int64_t cols,
+                 std::int64_t bytes, bool rowContiguous) {
+  const auto burst = static_cast<double>(config.ddrBurstBytes);
+  const double beatsPerBurst = burst / static_cast<double>(config.ddrBytesPerCycle);
+  // A run of n bytes at a uniformly random offset touches 1 + (n - 1) / B bursts on average.
+  auto runBeats = [&](double n) { return (1.0 + (n - 1.0) / burst) * beatsPerBurst; };
+  const double runs = rowContiguous ? static_cast<double>(rows)
+                                    : static_cast<double>(rows) * static_cast<double>(cols);
+  const double runBytes =
+      rowContiguous ? static_cast<double>(cols * bytes) : static_cast<double>(bytes);
+  return static_cast<double>(config.ddrLatencyCycles) + runs * runBeats(runBytes);
 }
 
-std::int64_t maxRows(const std::string& layer, std::int64_t outHeight,
-                     const std::function<bool(std::int64_t)>& fits, const std::string& what) {
-  if (!fits(1)) {
-    fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for any tile ({})", layer, what);
+double planeCost(std::int64_t outH, std::int64_t outW, TileShape shape,
+                 const std::function<double(std::int64_t, std::int64_t)>& tileCost) {
+  const std::int64_t fullRows = outH / shape.rows;
+  const std::int64_t fullCols = outW / shape.cols;
+  const std::int64_t lastRows = outH % shape.rows;
+  const std::int64_t lastCols = outW % shape.cols;
+  double total = 0;
+  for (const auto& [rows, rowCount] :
+       {std::pair{shape.rows, fullRows}, std::pair{lastRows, std::int64_t{lastRows > 0 ? 1 : 0}}}) {
+    for (const auto& [cols, colCount] : {std::pair{shape.cols, fullCols},
+                                         std::pair{lastCols, std::int64_t{lastCols > 0 ? 1 : 0}}}) {
+      if (rowCount > 0 && colCount > 0) {
+        total += static_cast<double>(rowCount * colCount) * tileCost(rows, cols);
+      }
+    }
   }
-  // Tile sizes travel in 12-bit instruction fields.
-  std::int64_t rows = 1;
-  while (rows < std::min<std::int64_t>(outHeight, kMaxTileDim) && fits(rows + 1)) {
-    ++rows;
+  return total;
+}
+
+TileShape chooseTile(const std::string& layer, std::int64_t outH, std::int64_t outW,
+                     const std::function<bool(std::int64_t, std::int64_t)>& fits,
+                     const std::function<double(std::int64_t, std::int64_t)>& cost,
+                     const std::string& what) {
+  if (!fits(1, 1)) {
+    fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for one output pixel ({})", layer,
+         what);
   }
-  return rows;
+  const std::int64_t maxH = std::min(outH, kMaxTileDim);
+  const std::int64_t maxW = std::min(outW, kMaxTileDim);
+  // The tallest fitting tile `cols` wide, given that `upTo` rows are known to be enough.
+  auto tallest = [&](std::int64_t cols, std::int64_t upTo) {
+    std::int64_t lo = 1;
+    std::int64_t hi = upTo;
+    while (lo < hi) {
+      const std::int64_t mid = (lo + hi + 1) / 2;
+      if (fits(mid, cols)) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  };
+  if (maxW == outW && fits(1, outW)) {
+    return {tallest(outW, maxH), outW};
+  }
+  // Column tiles: per width the tallest tile (heights only shrink as tiles widen).
+  TileShape best{1, 1};
+  double bestCost = -1;
+  std::int64_t rows = maxH;
+  for (std::int64_t cols = 1; cols <= maxW; ++cols) {
+    if (!fits(1, cols)) {
+      break;
+    }
+    rows = tallest(cols, rows);
+    const double c = cost(rows, cols);
+    if (bestCost < 0 || c < bestCost) {
+      bestCost = c;
+      best = {rows, cols};
+    }
+  }
+  return best;
 }
 
 }  // namespace npu::compiler

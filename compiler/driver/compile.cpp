@@ -140,6 +140,63 @@ PipelineOptions frontEndOptions(const PipelineOptions& options) {
   return frontEnd;
 }
 
+/// Codegen: per NPU segment, small-channel graph inputs im2col'd by the host, then the program
+/// with zero inputs (setProgramInputs fills them per run). Returns false, with the layers the
+/// NPU cannot hold added to `placement.beyondNpu` (the first of each segment), when a segment's
+/// op could not be lowered; `compiled` then holds no programs.
+bool generatePrograms(const Graph& g, const QuantizedModel& model, const isa::NpuConfig& hw,
+                      const StageGuard& guard, CompiledModel& compiled,
+                      PartitionOptions& placement) {
+  compiled.programs.clear();
+  compiled.graphs.clear();
+  compiled.inputIm2col.clear();
+  bool complete = true;
+  for (const NpuSegment& segment : model.npuSegments) {
+    QuantizedGraph segmentGraph = segment.graph;
+    compiled.inputIm2col.push_back(im2colGraphInputs(segmentGraph));
+    std::vector<golden::Int8Tensor> zeros;
+    for (TensorId id : segmentGraph.inputs) {
+      golden::Int8Tensor t;
+      t.shape = segmentGraph.tensors[id].shape;
+      std::int64_t count = 1;
+      for (std::int64_t d : t.shape) {
+        count *= d;
+      }
+      t.data.assign(static_cast<std::size_t>(count), 0);
+      zeros.push_back(std::move(t));
+    }
+    try {
+      compiled.programs.push_back(generateProgram(segmentGraph, hw, zeros));
+      if (guard.verifying()) {
+        isa::validateProgram(compiled.programs.back().program, "the generated program");
+      }
+    } catch (const OpUnsupported& e) {
+      if (e.op() >= segment.origins.size()) {
+        throw;
+      }
+      const std::size_t node = segment.origins[e.op()].node;
+      if (std::any_of(placement.beyondNpu.begin(), placement.beyondNpu.end(),
+                      [&](const auto& placed) { return placed.first == node; })) {
+        fail(ErrorKind::Internal, "{}: NPU segment {}: {} (already placed on the host)", g.source(),
+             segment.segment, e.what());
+      }
+      placement.beyondNpu.emplace_back(
+          node, fmt::format("the NPU cannot hold it on '{}': {}", hw.name, e.what()));
+      complete = false;
+      continue;
+    } catch (const Error& e) {
+      fail(e.kind(), "{}: NPU segment {}: {}", g.source(), segment.segment, e.what());
+    }
+    compiled.graphs.push_back(std::move(segmentGraph));
+  }
+  if (!complete) {
+    compiled.programs.clear();
+    compiled.graphs.clear();
+    compiled.inputIm2col.clear();
+  }
+  return complete;
+}
+
 }  // namespace
 
 std::span<const Stage> backEndStages() {
@@ -176,60 +233,44 @@ CompiledModel compileOptimizedGraph(Graph graph, std::vector<TensorMap> samples,
   model.config = config;
   const Graph& g = model.graph;
 
-  checkQuantConfig(config, g);                                                // names exist
-  model.partition = partitionGraph(g, {config.strategy, config.hostLayers});  // NPU vs host
-  guard.dump("partition", [&] { return formatPartitionReport(g, model.partition); });
-  if (options.hw) {
-    checkNpuCapacity(g, model.partition, *options.hw);  // before the expensive part
-  }
-  model.calibration = options.calibrationTable  // ranges, or the given parameters
-                          ? calibrateWithTable(g, model.partition, compiled.calibration, config,
-                                               *options.calibrationTable, model.notes)
-                          : calibrate(g, model.partition, compiled.calibration, config);
-  model.npuSegments =  // int8
-      realizeSegments(g, model.partition, model.calibration, config, &model.notes);
-  recordInsertedTensors(model);  // requantizing steps' outputs, for the reports
-  for (const NpuSegment& segment : model.npuSegments) {
-    if (guard.verifying()) {
-      verifyQuantizedGraph(segment.graph);
+  checkQuantConfig(config, g);  // names exist
+  // Layers codegen finds the NPU cannot hold (not even one output pixel of theirs fits the
+  // target): placed on the host with codegen's reason, then the flow runs again from the
+  // partition (their borders change what is calibrated and quantized).
+  PartitionOptions placement{config.strategy, config.hostLayers, {}};
+  const auto notesBefore = model.notes;
+  for (;;) {
+    model.notes = notesBefore;  // a re-run from the partition says its notes once
+    model.partition = partitionGraph(g, placement);  // NPU vs host
+    guard.dump("partition", [&] { return formatPartitionReport(g, model.partition); });
+    if (options.hw) {
+      checkNpuCapacity(g, model.partition, *options.hw);  // before the expensive part
     }
-  }
-  guard.dump("quantize", [&] {
-    std::string text;
+    model.calibration = options.calibrationTable  // ranges, or the given parameters
+                            ? calibrateWithTable(g, model.partition, compiled.calibration, config,
+                                                 *options.calibrationTable, model.notes)
+                            : calibrate(g, model.partition, compiled.calibration, config);
+    model.npuSegments =  // int8
+        realizeSegments(g, model.partition, model.calibration, config, &model.notes);
+    recordInsertedTensors(model);  // requantizing steps' outputs, for the reports
     for (const NpuSegment& segment : model.npuSegments) {
-      text += fmt::format("segment {}\n{}", segment.segment, dumpQuantizedGraph(segment.graph));
-    }
-    return text;
-  });
-  if (!options.hw) {
-    return compiled;
-  }
-
-  // Codegen: per NPU segment, small-channel graph inputs im2col'd by the host, then the program
-  // with zero inputs (setProgramInputs fills them per run).
-  for (const NpuSegment& segment : model.npuSegments) {
-    QuantizedGraph segmentGraph = segment.graph;
-    compiled.inputIm2col.push_back(im2colGraphInputs(segmentGraph));
-    std::vector<golden::Int8Tensor> zeros;
-    for (TensorId id : segmentGraph.inputs) {
-      golden::Int8Tensor t;
-      t.shape = segmentGraph.tensors[id].shape;
-      std::int64_t count = 1;
-      for (std::int64_t d : t.shape) {
-        count *= d;
-      }
-      t.data.assign(static_cast<std::size_t>(count), 0);
-      zeros.push_back(std::move(t));
-    }
-    try {
-      compiled.programs.push_back(generateProgram(segmentGraph, *options.hw, zeros));
       if (guard.verifying()) {
-        isa::validateProgram(compiled.programs.back().program, "the generated program");
+        verifyQuantizedGraph(segment.graph);
       }
-    } catch (const Error& e) {
-      fail("{}: NPU segment {}: {}", g.source(), segment.segment, e.what());
     }
-    compiled.graphs.push_back(std::move(segmentGraph));
+    guard.dump("quantize", [&] {
+      std::string text;
+      for (const NpuSegment& segment : model.npuSegments) {
+        text += fmt::format("segment {}\n{}", segment.segment, dumpQuantizedGraph(segment.graph));
+      }
+      return text;
+    });
+    if (!options.hw) {
+      return compiled;
+    }
+    if (generatePrograms(g, model, *options.hw, guard, compiled, placement)) {
+      break;
+    }
   }
   guard.dump("codegen", [&] {
     std::string text;

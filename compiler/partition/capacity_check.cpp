@@ -1,6 +1,8 @@
 // The capacity check: the NPU layers' constants against the hardware's DDR.
 #include "npu/compiler/partition/capacity_check.h"
 
+#include <algorithm>
+
 #include "npu/support/error.h"
 
 namespace npu::compiler {
@@ -22,6 +24,26 @@ std::int64_t constantBytes(const Graph& graph, const Node& node, NpuOpKind kind)
   }
 }
 
+/// The int8 activation bytes a layer reads and writes at once (each input and the output, one
+/// byte an element). A conv reading a model input may read it rearranged by the host (first-layer
+/// im2col), so only its output counts.
+std::int64_t activationBytes(const Graph& graph, const Node& node, NpuOpKind kind) {
+  std::int64_t bytes = elementCount(graph.value(node.outputs.at(0)).shape);
+  if (kind == NpuOpKind::Conv && graph.isInput(node.input(0))) {
+    return bytes;
+  }
+  std::vector<ValueId> seen;
+  for (const ValueId id : node.inputs) {
+    if (!id.valid() || graph.value(id).isConstant() ||
+        std::find(seen.begin(), seen.end(), id) != seen.end()) {
+      continue;
+    }
+    seen.push_back(id);
+    bytes += elementCount(graph.value(id).shape);
+  }
+  return bytes;
+}
+
 }  // namespace
 
 void checkNpuCapacity(const Graph& graph, const Partition& partition,
@@ -39,6 +61,29 @@ void checkNpuCapacity(const Graph& graph, const Partition& partition,
       largest = bytes;
       largestNode = &graph.nodes()[n];
     }
+  }
+  // The constants stay for the whole run, and one layer's input and output activations are live
+  // together beside them.
+  std::int64_t activations = 0;
+  const Node* activationNode = nullptr;
+  for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
+    if (!partition.npuKind[n] || *partition.npuKind[n] == NpuOpKind::Alias) {
+      continue;  // an alias's output is its input's bytes
+    }
+    std::int64_t bytes = activationBytes(graph, graph.nodes()[n], *partition.npuKind[n]);
+    if (bytes > activations) {
+      activations = bytes;
+      activationNode = &graph.nodes()[n];
+    }
+  }
+  if (total + activations > hardware.ddrBytes && total <= hardware.ddrBytes &&
+      activationNode != nullptr) {
+    fail(ErrorKind::Unsupported,
+         "{}: the NPU layer '{}' reads and writes {} bytes of int8 activations at once, beside "
+         "{} bytes of the NPU layers' weights and biases; '{}' has {} bytes of DDR; use hardware "
+         "with more DDR (--hw) or keep layers on the host (host_layers in the quantization config)",
+         graph.source(), activationNode->name, activations, total, hardware.name,
+         hardware.ddrBytes);
   }
   if (total > hardware.ddrBytes && largestNode != nullptr) {
     fail(

@@ -90,15 +90,13 @@ NpuSupport convSupport(const Graph& graph, const Node& node) {
   } catch (const Error& e) {
     return hostFor(e);
   }
-  const Shape& ws = graph.value(node.input(1)).shape;
-  if (!limits::convWindowFits(ws[2], ws[3], p.strides[0], p.strides[1], p.dilations[0],
-                              p.dilations[1])) {
-    return host(fmt::format("kernel {}x{}, stride or dilation above the NPU's limit of {}", ws[2],
-                            ws[3], limits::kConvKernelH));
+  // Any kernel and dilation: codegen splits a kernel past CONV's fields into parts that
+  // accumulate, and a dilation past them into phases of dilation 1.
+  if (!limits::convWindowFits(1, 1, p.strides[0], p.strides[1], 1, 1)) {
+    return host(fmt::format("stride {}x{} above the NPU's limit of {}", p.strides[0], p.strides[1],
+                            limits::kConvStrideH));
   }
-  if (!limits::paddingFits(p.pads[0], p.pads[1], p.pads[2], p.pads[3])) {
-    return host(fmt::format("padding above the NPU's limit of {}", limits::kPadTop));
-  }
+  // Any padding: codegen fills what LOAD's padding fields cannot express from a run of pad bytes.
   FusedActivation act = fusedActivation(node);
   bool clipLike = act.op == OpKind::Identity || act.op == OpKind::Relu || act.op == OpKind::Clip;
   if (!clipLike && !act.lut) {
@@ -196,9 +194,6 @@ NpuSupport poolSupport(const Graph& graph, const Node& node) {
                             limits::kPoolStrideH));
   }
   std::array<std::int64_t, 2> extra = ceilModeExtraPadding(p, in);
-  if (!limits::paddingFits(p.pads[0], p.pads[1], p.pads[2] + extra[0], p.pads[3] + extra[1])) {
-    return host(fmt::format("padding above the NPU's limit of {}", limits::kPadTop));
-  }
   if (node.op == OpKind::AveragePool) {
     bool padded = std::any_of(p.pads.begin(), p.pads.end(), [](std::int64_t v) { return v > 0; });
     if (padded && !p.countIncludePad) {

@@ -132,8 +132,12 @@ Partition partitionGraph(const Graph& graph, const PartitionOptions& options) {
     bool pinned = std::any_of(options.hostLayers.begin(), options.hostLayers.end(),
                               [&](const std::string& name) { return graph.namesNode(node, name); });
     NpuSupport support = npuSupport(graph, node, options.strategy);
+    auto beyond = std::find_if(options.beyondNpu.begin(), options.beyondNpu.end(),
+                               [&](const auto& placed) { return placed.first == n; });
     if (pinned) {
       partition.hostReason[n] = "kept on the host by the quantization config";
+    } else if (beyond != options.beyondNpu.end()) {
+      partition.hostReason[n] = beyond->second;
     } else if (support.kind) {
       partition.device[n] = Device::Npu;
       partition.npuKind[n] = support.kind;

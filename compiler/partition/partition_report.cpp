@@ -5,6 +5,10 @@
 
 #include <array>
 
+#include "npu/compiler/codegen/live_taps.h"
+#include "npu/compiler/ir/op_params.h"
+#include "npu/support/error.h"
+
 namespace npu::compiler {
 namespace {
 
@@ -43,8 +47,21 @@ std::int64_t nodeMacs(const Graph& graph, const Node& node) {
   auto shapeOf = [&](ValueId id) -> const Shape& { return graph.value(id).shape; };
   switch (node.op) {
     case OpKind::Conv: {
+      // Over the taps that read the map at all (liveTaps), as the NPU computes them.
       const Shape& w = shapeOf(node.input(1));  // [M, C/g, kH, kW]
-      return elementCount(shapeOf(node.outputs.at(0))) * w[1] * w[2] * w[3];
+      const Shape& x = shapeOf(node.input(0));
+      const Shape& y = shapeOf(node.outputs.at(0));
+      std::int64_t taps = w[2] * w[3];
+      if (x.size() == 4 && y.size() == 4) {
+        try {
+          const golden::Conv2dParams p = convParams(node, x, w);
+          taps = liveTaps(x[2], y[2], w[2], p.strides[0], p.dilations[0], p.pads[0]).second *
+                 liveTaps(x[3], y[3], w[3], p.strides[1], p.dilations[1], p.pads[1]).second;
+        } catch (const Error&) {
+          // Attributes the NPU rejects: the plain count.
+        }
+      }
+      return elementCount(y) * w[1] * taps;
     }
     case OpKind::ConvTranspose: {
       const Shape& w = shapeOf(node.input(1));  // [C, M/g, kH, kW]

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "npu/compiler/codegen/live_taps.h"
 #include "npu/compiler/ir/types.h"
 #include "npu/simulator/timing.h"
 
@@ -10,10 +11,18 @@ namespace npu::runtime {
 
 std::uint64_t opMacs(const compiler::QuantizedGraph& graph, const compiler::QOp& op) {
   if (const auto* conv = std::get_if<compiler::QConv>(&op)) {
-    // Each output element sums kH * kW * (Cin / groups) products.
+    // Each output element sums kH * kW * (Cin / groups) products, over the taps that read the
+    // map at all (compiler::liveTaps: the NPU skips the others, which read only padding).
     const auto& w = conv->weights.shape;
-    return static_cast<std::uint64_t>(compiler::elementCount(graph.tensors[conv->output].shape)) *
-           static_cast<std::uint64_t>(w[1] * w[2] * w[3]);
+    const auto& in = graph.tensors[conv->input].shape;
+    const auto& out = graph.tensors[conv->output].shape;
+    const auto& p = conv->params;
+    const std::int64_t rows =
+        compiler::liveTaps(in[1], out[1], w[1], p.strides[0], p.dilations[0], p.pads[0]).second;
+    const std::int64_t cols =
+        compiler::liveTaps(in[2], out[2], w[2], p.strides[1], p.dilations[1], p.pads[1]).second;
+    return static_cast<std::uint64_t>(compiler::elementCount(out)) *
+           static_cast<std::uint64_t>(rows * cols * w[3]);
   }
   return 0;
 }

@@ -8,6 +8,7 @@
 #include <array>
 #include <cctype>
 #include <functional>
+#include <limits>
 
 #include "npu/compiler/codegen/codegen.h"
 #include "npu/rtl/rtl_sim.h"
@@ -79,6 +80,15 @@ std::uint32_t programFeatures(const isa::Program& program) {
   if (parameterBlocks > 1) {
     features |= kFeatureChannelBlocks;
   }
+  // Column tiles: a tile narrower than the narrowest input or output row (an upsample's copies
+  // are as wide as its input, a strided window's as its output).
+  std::int64_t narrowest = std::numeric_limits<std::int64_t>::max();
+  for (const isa::Region& region : program.regions) {
+    if ((region.kind == isa::RegionKind::Input || region.kind == isa::RegionKind::Output) &&
+        region.shape.size() == 4) {
+      narrowest = std::min(narrowest, region.shape[2]);
+    }
+  }
   for (const isa::Instruction& instruction : program.instructions) {
     if (const auto* conv = std::get_if<isa::Conv>(&instruction)) {
       ++compute;
@@ -86,12 +96,14 @@ std::uint32_t programFeatures(const isa::Program& program) {
       features |= conv->depthwise != 0 ? kFeatureDepthwise : 0U;
       features |= conv->use_lut != 0 ? kFeatureFusedLut : 0U;
       features |= conv->double_round != 0 ? kFeatureDoubleRounding : 0U;
+      features |= conv->out_w < narrowest ? kFeatureColumnTiles : 0U;
     } else if (const auto* eltwise = std::get_if<isa::Eltwise>(&instruction)) {
       ++compute;
       features |= eltwise->use_lut != 0 && eltwise->op != 2 ? kFeatureFusedLut : 0U;
       features |= eltwise->double_round != 0 ? kFeatureDoubleRounding : 0U;
-    } else if (std::holds_alternative<isa::Pool>(instruction)) {
+    } else if (const auto* pool = std::get_if<isa::Pool>(&instruction)) {
       ++compute;
+      features |= pool->out_w < narrowest ? kFeatureColumnTiles : 0U;
     } else if (const auto* load = std::get_if<isa::Load>(&instruction)) {
       features |= load->pad_top + load->pad_bottom + load->pad_left + load->pad_right > 0
                       ? kFeaturePadded
@@ -393,7 +405,7 @@ std::vector<OpCase> simplifications(const OpCase& c) {
 std::string_view featureName(unsigned bit) {
   constexpr std::array<std::string_view, kFeatureCount> kNames{
       "tiled",   "input-channel split", "output-channel blocks", "depthwise",
-      "padding", "fused LUT",           "double rounding"};
+      "padding", "fused LUT",           "double rounding",       "column tiles"};
   return bit < kNames.size() ? kNames[bit] : "?";
 }
 

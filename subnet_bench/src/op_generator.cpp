@@ -20,6 +20,11 @@ constexpr std::int64_t kMaxConvWork = 4'000'000;
 constexpr std::int64_t kMaxElementWork = 600'000;
 /// The share of cases moved to an ISA field limit (when GeneratorOptions::fieldLimits).
 constexpr double kFieldLimitShare = 0.01;
+/// The share of conv and pool cases moved to a wide map, and of the other conv cases given a
+/// large dilation.
+constexpr double kWideMapShare = 0.05;
+constexpr double kLargeDilationShare = 0.05;
+constexpr double kLargeKernelShare = 0.03;
 /// The share of add and mul cases whose second input is per-channel ([1, 1, 1, C]).
 constexpr double kPerChannelBShare = 0.3;
 
@@ -401,6 +406,86 @@ OpCase shuffleCase(Rng& r) {
   return c;
 }
 
+/// Rewrites a conv or pool case into one on a wide map: 600-2600 columns of 16-96 channels over
+/// 1-4 rows (a padded row of 10-250 KB, past npu-s's 64 KiB input half from about 700 columns
+/// of 96 channels, so codegen must cut it into tiles of rows x columns). Work stays bounded by
+/// taking fewer output channels, then fewer input channels, never the width.
+void toWideMap(Rng& r, OpCase& c) {
+  const std::int64_t spanH = (c.kernel[0] - 1) * c.dilation[0] + 1;
+  const std::int64_t spanW = (c.kernel[1] - 1) * c.dilation[1] + 1;
+  c.height = std::max<std::int64_t>(std::max<std::int64_t>(1, spanH - c.pads[0] - c.pads[2]),
+                                    r.pick(1, 4));
+  c.width = std::max<std::int64_t>(spanW, r.pick(600, 2600));
+  c.channels = r.pick(16, 96);
+  if (c.kind == OpKind::Conv) {
+    const bool depthwise = r.chance(0.4);
+    c.groups = depthwise ? c.channels : 1;
+    c.outChannels = depthwise ? c.channels : r.pick(1, 16);
+    while (caseWork(c) > kMaxConvWork && !depthwise && c.outChannels > 1) {
+      c.outChannels = std::max<std::int64_t>(1, c.outChannels / 2);
+    }
+    while (caseWork(c) > kMaxConvWork && c.channels > 16) {
+      c.channels = std::max<std::int64_t>(16, c.channels * 3 / 4);
+      if (depthwise) {
+        c.groups = c.outChannels = c.channels;
+      }
+    }
+    return;
+  }
+  // Pools: at most eight times the other cases' work (they are 5% of the pools).
+  while (caseWork(c) > 8 * kMaxElementWork && c.channels > 16) {
+    c.channels = std::max<std::int64_t>(16, c.channels * 3 / 4);
+  }
+}
+
+/// Rewrites a conv case into one with a large dilation, 4-40 per axis (past the CONV field's
+/// 15 in about half of them: codegen splits those into phases of dilation 1), on a 2-3 tap
+/// kernel: a window spanning up to 81 pixels, padded "same" or at random up to its span (past
+/// LOAD's 63 padding positions on the widest).
+void toLargeDilation(Rng& r, OpCase& c) {
+  for (int i = 0; i < 2; ++i) {
+    c.kernel[i] = r.pick(2, 3);
+    c.dilation[i] = r.chance(0.5) ? r.pick(4, 15) : r.pick(16, 40);
+    c.stride[i] = r.pick(1, 2);
+  }
+  const std::int64_t spanH = (c.kernel[0] - 1) * c.dilation[0] + 1;
+  const std::int64_t spanW = (c.kernel[1] - 1) * c.dilation[1] + 1;
+  const bool same = r.chance(0.6);
+  c.pads = {same ? (spanH - 1) / 2 : r.pick(0, spanH), same ? (spanW - 1) / 2 : r.pick(0, spanW),
+            same ? spanH / 2 : r.pick(0, spanH), same ? spanW / 2 : r.pick(0, spanW)};
+  c.height = std::max<std::int64_t>(1, spanH - c.pads[0] - c.pads[2]) + r.pick(0, 24);
+  c.width = std::max<std::int64_t>(1, spanW - c.pads[1] - c.pads[3]) + r.pick(0, 24);
+  while (caseWork(c) > kMaxConvWork && c.outChannels > c.groups) {
+    c.outChannels = std::max(c.groups, c.outChannels / 2 / c.groups * c.groups);
+  }
+}
+
+/// Rewrites a conv case into one with a large kernel: 16-31 taps on one axis or both (past the
+/// CONV field's 15: codegen splits it into parts that accumulate), dilation 1-2, stride 1-3,
+/// padding "same" or at random up to the window's span, few channels.
+void toLargeKernel(Rng& r, OpCase& c) {
+  const bool both = r.chance(0.6);
+  const std::int64_t tall = r.chance(0.5) ? 0 : 1;
+  for (int i = 0; i < 2; ++i) {
+    c.kernel[i] = both || i == tall ? r.pick(16, 31) : r.pick(1, 7);
+    c.dilation[i] = r.chance(0.7) ? 1 : 2;
+    c.stride[i] = r.pick(1, 3);
+  }
+  const std::int64_t spanH = (c.kernel[0] - 1) * c.dilation[0] + 1;
+  const std::int64_t spanW = (c.kernel[1] - 1) * c.dilation[1] + 1;
+  const bool same = r.chance(0.6);
+  c.pads = {same ? (spanH - 1) / 2 : r.pick(0, spanH), same ? (spanW - 1) / 2 : r.pick(0, spanW),
+            same ? spanH / 2 : r.pick(0, spanH), same ? spanW / 2 : r.pick(0, spanW)};
+  c.height = std::max<std::int64_t>(1, spanH - c.pads[0] - c.pads[2]) + r.pick(0, 12);
+  c.width = std::max<std::int64_t>(1, spanW - c.pads[1] - c.pads[3]) + r.pick(0, 12);
+  while (caseWork(c) > kMaxConvWork && c.outChannels > c.groups) {
+    c.outChannels = std::max(c.groups, c.outChannels / 2 / c.groups * c.groups);
+  }
+  while (caseWork(c) > kMaxConvWork && c.groups == 1 && c.channels > 1) {
+    c.channels = std::max<std::int64_t>(1, c.channels / 2);
+  }
+}
+
 /// Rewrites `c` into a case whose size sits at an ISA field limit: around the largest channel,
 /// row or column count of one tile (isa::limits::kTileExtent), which codegen must tile or refuse
 /// with a layer error.
@@ -517,6 +602,17 @@ OpCase randomCase(OpKind kind, std::uint64_t seed, const GeneratorOptions& optio
     // had rows and columns.
     Rng window(seed, "slice_window");
     sliceWindow(window, c);
+  }
+  // Streams of their own, so every other case is what earlier builds drew.
+  Rng reach(seed, "wide_maps");
+  if (kind == OpKind::Conv || kind == OpKind::MaxPool || kind == OpKind::AvgPool) {
+    if (reach.chance(kWideMapShare)) {
+      toWideMap(reach, c);
+    } else if (kind == OpKind::Conv && reach.chance(kLargeDilationShare)) {
+      toLargeDilation(reach, c);
+    } else if (kind == OpKind::Conv && reach.chance(kLargeKernelShare)) {
+      toLargeKernel(reach, c);
+    }
   }
   Rng limits(seed, "field_limits");
   if (options.fieldLimits && limits.chance(kFieldLimitShare) && kind != OpKind::Add &&

@@ -2,6 +2,7 @@
 // hazard checker on, and the whole final DDR compared with the golden expectation.
 #include <gtest/gtest.h>
 
+#include "compile_run_verify.h"
 #include "npu/compiler/codegen/codegen.h"
 #include "npu/compiler/codegen/input_im2col.h"
 #include "npu/runtime/verify.h"
@@ -11,33 +12,8 @@
 namespace npu::compiler {
 namespace {
 
-isa::NpuConfig config(const std::string& name) {
-  return isa::loadNpuConfig(std::filesystem::path(NPU_SOURCE_DIR) / "configs" / (name + ".yaml"));
-}
-
-/// Compiles, runs in both modes and verifies; returns the timed cycle count.
-std::uint64_t compileRunVerify(testing::RandomGraphBuilder& builder, const isa::NpuConfig& hw,
-                               const std::string& what) {
-  const std::vector<golden::Int8Tensor> inputs = builder.randomInputs();
-  const QuantizedGraph& graph = builder.graph();
-  const CompiledProgram compiled = generateProgram(graph, hw, inputs);
-  const auto values = runQuantizedGraphGolden(graph, inputs);
-  const isa::DdrImage expected = runtime::expectedDdr(compiled, graph, values);
-  std::uint64_t cycles = 0;
-  for (const sim::SimMode mode : {sim::SimMode::Functional, sim::SimMode::Timed}) {
-    sim::SimOptions options;
-    options.mode = mode;
-    const sim::SimResult result = sim::simulate(compiled.program, options);
-    EXPECT_FALSE(result.fault) << what << ": " << result.fault->what();
-    if (result.fault) {
-      return 0;
-    }
-    const auto mismatch = runtime::verifyDdr(compiled, graph, expected, result.ddr);
-    EXPECT_FALSE(mismatch) << what << ": " << mismatch->message;
-    cycles = result.stats.totalCycles;
-  }
-  return cycles;
-}
+using testing::compileRunVerify;
+using testing::config;
 
 TEST(Codegen, RandomConvolutions) {
   for (std::uint64_t seed = 1; seed <= 30; ++seed) {
@@ -119,15 +95,24 @@ TEST(Codegen, PlacementStartsOnDdrBurstBoundaries) {
   compileRunVerify(b, hw, "burst-aligned placement");
 }
 
-TEST(Codegen, SramTooSmallNamesTheLayer) {
+TEST(Codegen, SramTooSmallForOnePixelNamesTheLayerAndTheOp) {
+  // A 3x3 window dilated by 12 spans 25 x 25 pixels: 625 bytes of even one input channel, more
+  // than an input half of 512.
   testing::RandomGraphBuilder b(3);
-  const TensorId x = b.input(8, 3000, 64);
-  b.graph().outputs = {b.conv(x, 8, 0, 3, 1, 1, 1)};
+  const TensorId x = b.input(30, 30, 4);
+  const TensorId y = b.conv(x, 4, 1, 1, 1, 1, 0);
+  b.graph().outputs = {b.conv(y, 8, 0, 3, 1, 12, 12)};
+  isa::NpuConfig hw = config("npu-s");
+  hw.inputSramBytes = 1024;
   try {
-    generateProgram(b.graph(), config("npu-s"), b.randomInputs());
+    generateProgram(b.graph(), hw, b.randomInputs());
     FAIL() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()).substr(0, 44), "layer 'conv0': SRAM too small for any tile (");
+  } catch (const OpUnsupported& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+    EXPECT_EQ(e.op(), 1U);
+    EXPECT_EQ(std::string(e.what()),
+              "layer 'conv1': SRAM too small for one output pixel (input half 512 B, output half "
+              "32768 B, weight half 65536 B)");
   }
 }
 

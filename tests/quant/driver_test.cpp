@@ -2,6 +2,7 @@
 // verification and the early stop quant-report uses.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "npu/compiler/driver/compile.h"
@@ -66,6 +67,33 @@ TEST(Driver, DumpsAfterTheNamedStagesInFlowOrder) {
             (std::vector<std::string>{"fuse-activations", "partition", "quantize", "codegen"}));
   EXPECT_NE(quantized.find("conv          'conv1'"), std::string::npos) << quantized;
   EXPECT_NE(program.find("END"), std::string::npos) << program.substr(0, 400);
+}
+
+TEST(Driver, ALayerTheNpuCannotHoldRunsOnTheHostWithTheReason) {
+  // A parameter SRAM half of 200 bytes holds no 256-byte LUT: the conv with its fused sigmoid and
+  // the stand-alone tanh cannot be lowered; every other layer stays on the NPU.
+  CompileOptions options = smallNetOptions();
+  options.hw->parameterSramBytes = 400;
+  CompiledModel compiled = compileModel(makeSmallNet(), options);
+  const Graph& g = compiled.model.graph;
+  const Partition& partition = compiled.model.partition;
+  std::vector<std::string> beyond;
+  for (std::size_t n = 0; n < g.nodes().size(); ++n) {
+    const std::string& reason = partition.hostReason[n];
+    if (reason.rfind("the NPU cannot hold it on 'npu-s': layer '", 0) == 0) {
+      beyond.push_back(g.nodes()[n].name);
+      EXPECT_NE(reason.find("SRAM too small"), std::string::npos) << reason;
+    }
+  }
+  std::sort(beyond.begin(), beyond.end());
+  EXPECT_EQ(beyond, (std::vector<std::string>{"branch_a", "tanh"}));
+  EXPECT_EQ(partition.device[g.nodes().size() - 1], Device::Host);  // softmax, as ever
+  EXPECT_EQ(compiled.programs.size(), compiled.model.npuSegments.size());
+  for (std::size_t n = 0; n < g.nodes().size(); ++n) {
+    if (g.nodes()[n].name == "conv1" || g.nodes()[n].name == "branch_b") {
+      EXPECT_EQ(partition.device[n], Device::Npu) << g.nodes()[n].name;
+    }
+  }
 }
 
 TEST(Driver, UnknownStageNamesEveryStage) {

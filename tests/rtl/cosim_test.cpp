@@ -7,9 +7,11 @@
 #include <filesystem>
 #include <string>
 
+#include "npu/compiler/codegen/codegen.h"
 #include "npu/isa/assembly.h"
 #include "npu/runtime/cosim.h"
 #include "npu/support/error.h"
+#include "random_graph.h"
 #include "random_program.h"
 
 namespace npu::runtime {
@@ -55,6 +57,20 @@ TEST_P(RandomPrograms, MatchSystemC) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Rtl, RandomPrograms, ::testing::Range(0, 4));
+
+TEST(RtlCodegen, ColumnTilesPhasesKernelPartsAndPadFillsAreCycleExact) {
+  // Issue 21's lowerings as codegen emits them for the RTL's config (npu-s): a layer whose
+  // 1100-column rows no input half holds (column tiles), a dilation of 24 (phases over strided
+  // sub-grids), a 17x17 kernel (parts accumulating), and padding of 70 (fills from pad runs).
+  compiler::testing::RandomGraphBuilder b(2124);
+  const compiler::TensorId wide = b.input(4, 1100, 64);
+  const compiler::TensorId small = b.input(33, 33, 8);
+  b.graph().outputs = {b.conv(wide, 16, 0, 3, 1, 1, 1), b.conv(small, 8, 0, 3, 1, 24, 24),
+                       b.conv(small, 8, 1, 17, 2, 1, 8), b.conv(small, 4, 0, 3, 2, 1, 70)};
+  const compiler::CompiledProgram compiled =
+      compiler::generateProgram(b.graph(), rtl::rtlConfig(), b.randomInputs());
+  expectMatch(compiled.program, "issue 21 lowerings");
+}
 
 TEST(RtlConfig, RejectsAnotherHardwareConfig) {
   isa::Program program = isa::assembleFile(kSource / "examples/asm/smoke.s");

@@ -86,6 +86,9 @@ TEST(BenchSuite, BundledSuitesLoad) {
   EXPECT_EQ(d.subnets.size(), 15U);
   const BenchSuite f = loadSuite(kSuiteDir / "full.yaml");
   EXPECT_EQ(f.subnets.size(), 2U);
+  const BenchSuite h = loadSuite(kSuiteDir / "hires.yaml");
+  EXPECT_EQ(h.name, "hires");
+  EXPECT_EQ(h.subnets.size(), 5U);
   EXPECT_EQ(defaultSuitePath().filename(), "default.yaml");
 }
 

@@ -60,6 +60,10 @@ inline constexpr std::int64_t kTileExtent =
 inline constexpr std::int64_t kEltwiseCount = fieldMax<&Eltwise::count>();
 /// Largest column count of one LOAD.
 inline constexpr std::int64_t kLoadColumns = fieldMax<&Load::x_size>();
+/// Largest row count of one LOAD.
+inline constexpr std::int64_t kLoadRows = fieldMax<&Load::y_size>();
+/// Largest run of contiguous bytes (c_bytes) of one LOAD.
+inline constexpr std::int64_t kLoadRunBytes = fieldMax<&Load::c_bytes>();
 /// Largest row count of one STORE.
 inline constexpr std::int64_t kStoreRows = fieldMax<&Store::y_size>();
 

@@ -67,7 +67,8 @@ enum CaseFeature : std::uint32_t {
   kFeaturePadded = 1U << 4,          ///< a LOAD writing padding
   kFeatureFusedLut = 1U << 5,        ///< a CONV or add/mul ELTWISE with use_lut
   kFeatureDoubleRounding = 1U << 6,  ///< double_round set
-  kFeatureCount = 7,
+  kFeatureColumnTiles = 1U << 7,     ///< a CONV or POOL tile narrower than every input and output
+  kFeatureCount = 8,
 };
 
 /// Human names of the features, by bit index.

@@ -26,12 +26,15 @@ struct GeneratorOptions {
 };
 
 /// A random valid case of `kind`, fully determined by `seed`. Conv covers kernels 1-7,
-/// strides 1-3, dilations 1-3, dense, grouped, depthwise and channel-multiplier groups,
-/// asymmetric and oversized padding, channel counts that are not multiples of the MAC array,
-/// odd spatial sizes, zero points at -128 and 127, tiny, huge, zero and unnormalised
-/// multipliers, per-channel multipliers, single and double rounding, clips and fused LUTs; the
-/// other kinds draw the same way from the parameters they have. Sizes are bounded so one case
-/// runs in milliseconds, with a few large enough to be tiled.
+/// strides 1-3, dilations 1-3 (5% of the others 4-40 on a 2-3 tap
+/// kernel, 3% of the rest kernels of 16-31 taps), dense, grouped,
+/// depthwise and channel-multiplier groups, asymmetric and oversized padding, channel counts that
+/// are not multiples of the MAC array, odd spatial sizes, zero points at -128 and 127, tiny, huge,
+/// zero and unnormalised multipliers, per-channel multipliers, single and double rounding, clips
+/// and fused LUTs; the other kinds draw the same way from the parameters they have. Sizes are
+/// bounded so one case runs in milliseconds, with a few large enough to be tiled; 5% of conv and
+/// pool cases are on wide maps (600-2600 columns of 16-96 channels), whose rows an SRAM half may
+/// not hold.
 OpCase randomCase(OpKind kind, std::uint64_t seed, const GeneratorOptions& options = {});
 
 }  // namespace npu::bench

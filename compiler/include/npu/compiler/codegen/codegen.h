@@ -9,6 +9,7 @@
 #include "npu/compiler/quant/quantized_graph.h"
 #include "npu/isa/npu_config.h"
 #include "npu/isa/program.h"
+#include "npu/support/error.h"
 
 namespace npu::compiler {
 
@@ -16,6 +17,20 @@ namespace npu::compiler {
 struct TensorPlacement {
   std::uint64_t address = 0;
   std::uint64_t bytes = 0;
+};
+
+/// What generateProgram throws when one op cannot be lowered onto the target (a layer no tile of
+/// which fits its SRAMs, or past a codegen limit): kind Unsupported, with the index of the op in
+/// the graph, so that the compiler driver can run that layer on the host instead.
+class OpUnsupported : public Error {
+ public:
+  OpUnsupported(std::size_t op, const std::string& message)
+      : Error(message, ErrorKind::Unsupported), m_op(op) {}
+  /// Index of the op in QuantizedGraph::ops.
+  [[nodiscard]] std::size_t op() const { return m_op; }
+
+ private:
+  std::size_t m_op;
 };
 
 /// What codegen produces.
@@ -29,8 +44,9 @@ struct CompiledProgram {
 
 /// Lowers every op onto tiles that fit the SRAMs of `config`, double-buffered, with tokens
 /// derived from the instructions' footprints. Graph inputs are placed as DDR init segments with
-/// `inputData` (one per graph input). Throws npu::Error naming the layer and the limit when an op
-/// cannot be placed (unsupported shape, SRAM too small for any tile, DDR too small).
+/// `inputData` (one per graph input). Throws OpUnsupported naming the layer and the limit when an
+/// op cannot be lowered (SRAM too small for one output pixel of it), npu::Error when the DDR plan
+/// does not fit.
 CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfig& config,
                                 const std::vector<golden::Int8Tensor>& inputData);
 

@@ -12,6 +12,8 @@ namespace npu::compiler {
 /// constant for the whole run (activations share memory by liveness), so this is a lower bound
 /// of the plan: a model it refuses could never fit, and it refuses before calibration instead of
 /// after it.
+/// Likewise (kind unsupported) when those constants plus the int8 input and output activations
+/// of the NPU layer with the most cannot fit together.
 void checkNpuCapacity(const Graph& graph, const Partition& partition,
                       const isa::NpuConfig& hardware);
 

@@ -56,7 +56,9 @@ struct NpuSupport {
 };
 
 /// Decides whether `node` can run on the NPU under `strategy`, within the NPU's field limits
-/// (kernel, stride, dilation, padding and pooling window; npu/isa/limits.h).
+/// (conv and pooling strides, the pooling window; npu/isa/limits.h). Conv kernels, dilations and
+/// padding past their fields are codegen's to split or fill; a layer that no tile of fits the
+/// target's SRAMs is placed on the host by the compiler driver, not here.
 NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy strategy);
 
 /// The NHWC shape the NPU holds an fp32 activation of shape `shape` in: [1, C, H, W] ->

@@ -36,6 +36,9 @@ struct PartitionOptions {
   DispatchStrategy strategy = DispatchStrategy::Conservative;
   /// Node names (or output value names) kept on the host in fp32 whatever the strategy.
   std::vector<std::string> hostLayers;
+  /// Nodes (by index) the NPU cannot hold, with the reason (codegen's: no tile of the layer fits
+  /// the target's SRAMs or fields); placed on the host with that reason in the report.
+  std::vector<std::pair<std::size_t, std::string>> beyondNpu;
 };
 
 /// The dispatcher's decision for a graph.

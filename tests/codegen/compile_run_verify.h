@@ -1,0 +1,47 @@
+// The codegen tests' one check: a quantized graph compiled for a config, run on both simulator
+// engines with the hazard checker on, and the whole final DDR compared with golden.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "npu/compiler/codegen/codegen.h"
+#include "npu/isa/npu_config.h"
+#include "npu/runtime/verify.h"
+#include "npu/simulator/simulate.h"
+#include "random_graph.h"
+
+namespace npu::compiler::testing {
+
+/// A preset from configs/.
+inline isa::NpuConfig config(const std::string& name) {
+  return isa::loadNpuConfig(std::filesystem::path(NPU_SOURCE_DIR) / "configs" / (name + ".yaml"));
+}
+
+/// Compiles, runs in both modes and verifies; returns the timed cycle count.
+inline std::uint64_t compileRunVerify(RandomGraphBuilder& builder, const isa::NpuConfig& hw,
+                                      const std::string& what) {
+  const std::vector<golden::Int8Tensor> inputs = builder.randomInputs();
+  const QuantizedGraph& graph = builder.graph();
+  const CompiledProgram compiled = generateProgram(graph, hw, inputs);
+  const auto values = runQuantizedGraphGolden(graph, inputs);
+  const isa::DdrImage expected = runtime::expectedDdr(compiled, graph, values);
+  std::uint64_t cycles = 0;
+  for (const sim::SimMode mode : {sim::SimMode::Functional, sim::SimMode::Timed}) {
+    sim::SimOptions options;
+    options.mode = mode;
+    const sim::SimResult result = sim::simulate(compiled.program, options);
+    EXPECT_FALSE(result.fault) << what << ": " << result.fault->what();
+    if (result.fault) {
+      return 0;
+    }
+    const auto mismatch = runtime::verifyDdr(compiled, graph, expected, result.ddr);
+    EXPECT_FALSE(mismatch) << what << ": " << mismatch->message;
+    cycles = result.stats.totalCycles;
+  }
+  return cycles;
+}
+
+}  // namespace npu::compiler::testing
