@@ -62,22 +62,27 @@ float powerOfTwoScale(std::span<const float> w, float scale, bool raisedForBias)
   return roundTripError(w, down) < roundTripError(w, up) ? down : up;
 }
 
+/// OIHW weights of `shape` and a bias of one value per output channel (or none).
+void checkConvShapes(std::span<const float> oihw, const Shape& shape, std::span<const float> bias) {
+  if (shape.size() != 4 || static_cast<std::int64_t>(oihw.size()) != elementCount(shape)) {
+    fail("conv weights of shape {} hold {} values", formatShape(shape), oihw.size());
+  }
+  if (!bias.empty() && static_cast<std::int64_t>(bias.size()) != shape[0]) {
+    fail("conv bias has {} values for {} output channels", bias.size(), shape[0]);
+  }
+}
+
 }  // namespace
 
 QuantizedConvWeights quantizeConvWeights(std::span<const float> oihw, const Shape& shape,
                                          std::span<const float> bias, float inputScale,
                                          const WeightSettings& settings) {
-  if (shape.size() != 4 || static_cast<std::int64_t>(oihw.size()) != elementCount(shape)) {
-    fail("conv weights of shape {} hold {} values", formatShape(shape), oihw.size());
-  }
+  checkConvShapes(oihw, shape, bias);
   const std::int64_t m = shape[0];
   const std::int64_t c = shape[1];
   const std::int64_t kh = shape[2];
   const std::int64_t kw = shape[3];
   const auto per = static_cast<std::size_t>(c * kh * kw);
-  if (!bias.empty() && static_cast<std::int64_t>(bias.size()) != m) {
-    fail("conv bias has {} values for {} output channels", bias.size(), m);
-  }
   auto channel = [&](std::int64_t o) {
     return oihw.subspan(static_cast<std::size_t>(o) * per, per);
   };
@@ -150,16 +155,11 @@ std::optional<QuantizedConvWeights> quantizeConvWeightsGiven(
     std::span<const float> oihw, const Shape& shape, std::span<const float> bias, float inputScale,
     const QuantParams& given, std::string& why, bool& folded) {
   folded = false;
-  if (shape.size() != 4 || static_cast<std::int64_t>(oihw.size()) != elementCount(shape)) {
-    fail("conv weights of shape {} hold {} values", formatShape(shape), oihw.size());
-  }
+  checkConvShapes(oihw, shape, bias);
   const std::int64_t m = shape[0];
   const std::int64_t c = shape[1];
   const std::int64_t kh = shape[2];
   const std::int64_t kw = shape[3];
-  if (!bias.empty() && static_cast<std::int64_t>(bias.size()) != m) {
-    fail("conv bias has {} values for {} output channels", bias.size(), m);
-  }
   const std::size_t count = given.scales.size();
   if (count != 1 && (given.axis != 0 || static_cast<std::int64_t>(count) != m)) {
     why = fmt::format(

@@ -438,6 +438,22 @@ void toWideMap(Rng& r, OpCase& c) {
   }
 }
 
+/// Pads and sizes a conv case around its (dilated) window: padding "same" (60%) or at random up to
+/// the window's span, a map at least one window tall and wide plus up to `extra` rows and columns,
+/// and output channels halved until the case's work is within kMaxConvWork.
+void placeWindow(Rng& r, OpCase& c, std::int64_t extra) {
+  const std::int64_t spanH = (c.kernel[0] - 1) * c.dilation[0] + 1;
+  const std::int64_t spanW = (c.kernel[1] - 1) * c.dilation[1] + 1;
+  const bool same = r.chance(0.6);
+  c.pads = {same ? (spanH - 1) / 2 : r.pick(0, spanH), same ? (spanW - 1) / 2 : r.pick(0, spanW),
+            same ? spanH / 2 : r.pick(0, spanH), same ? spanW / 2 : r.pick(0, spanW)};
+  c.height = std::max<std::int64_t>(1, spanH - c.pads[0] - c.pads[2]) + r.pick(0, extra);
+  c.width = std::max<std::int64_t>(1, spanW - c.pads[1] - c.pads[3]) + r.pick(0, extra);
+  while (caseWork(c) > kMaxConvWork && c.outChannels > c.groups) {
+    c.outChannels = std::max(c.groups, c.outChannels / 2 / c.groups * c.groups);
+  }
+}
+
 /// Rewrites a conv case into one with a large dilation, 4-40 per axis (past the CONV field's
 /// 15 in about half of them: codegen splits those into phases of dilation 1), on a 2-3 tap
 /// kernel: a window spanning up to 81 pixels, padded "same" or at random up to its span (past
@@ -448,16 +464,7 @@ void toLargeDilation(Rng& r, OpCase& c) {
     c.dilation[i] = r.chance(0.5) ? r.pick(4, 15) : r.pick(16, 40);
     c.stride[i] = r.pick(1, 2);
   }
-  const std::int64_t spanH = (c.kernel[0] - 1) * c.dilation[0] + 1;
-  const std::int64_t spanW = (c.kernel[1] - 1) * c.dilation[1] + 1;
-  const bool same = r.chance(0.6);
-  c.pads = {same ? (spanH - 1) / 2 : r.pick(0, spanH), same ? (spanW - 1) / 2 : r.pick(0, spanW),
-            same ? spanH / 2 : r.pick(0, spanH), same ? spanW / 2 : r.pick(0, spanW)};
-  c.height = std::max<std::int64_t>(1, spanH - c.pads[0] - c.pads[2]) + r.pick(0, 24);
-  c.width = std::max<std::int64_t>(1, spanW - c.pads[1] - c.pads[3]) + r.pick(0, 24);
-  while (caseWork(c) > kMaxConvWork && c.outChannels > c.groups) {
-    c.outChannels = std::max(c.groups, c.outChannels / 2 / c.groups * c.groups);
-  }
+  placeWindow(r, c, 24);
 }
 
 /// Rewrites a conv case into one with a large kernel: 16-31 taps on one axis or both (past the
@@ -471,16 +478,7 @@ void toLargeKernel(Rng& r, OpCase& c) {
     c.dilation[i] = r.chance(0.7) ? 1 : 2;
     c.stride[i] = r.pick(1, 3);
   }
-  const std::int64_t spanH = (c.kernel[0] - 1) * c.dilation[0] + 1;
-  const std::int64_t spanW = (c.kernel[1] - 1) * c.dilation[1] + 1;
-  const bool same = r.chance(0.6);
-  c.pads = {same ? (spanH - 1) / 2 : r.pick(0, spanH), same ? (spanW - 1) / 2 : r.pick(0, spanW),
-            same ? spanH / 2 : r.pick(0, spanH), same ? spanW / 2 : r.pick(0, spanW)};
-  c.height = std::max<std::int64_t>(1, spanH - c.pads[0] - c.pads[2]) + r.pick(0, 12);
-  c.width = std::max<std::int64_t>(1, spanW - c.pads[1] - c.pads[3]) + r.pick(0, 12);
-  while (caseWork(c) > kMaxConvWork && c.outChannels > c.groups) {
-    c.outChannels = std::max(c.groups, c.outChannels / 2 / c.groups * c.groups);
-  }
+  placeWindow(r, c, 12);
   while (caseWork(c) > kMaxConvWork && c.groups == 1 && c.channels > 1) {
     c.channels = std::max<std::int64_t>(1, c.channels / 2);
   }
