@@ -25,9 +25,9 @@ case "$1" in
     echo "$root/build-fuzz/fuzz-seeds/npub" ;;
   npy) echo "$root/examples/digits/calib $root/tests/compiler/models" ;;
   onnx) echo "$root/tests/compiler/models $root/examples/digits/model.onnx" ;;
-  hw_config) echo "$root/configs $root/tests/data/opcheck/npu-tiny.yaml" ;;
+  hw_config) echo "$root/configs $root/tests/data/hw" ;;
   quant_config) echo "$root/subnet_bench/quant" ;;
-  graph_yaml) echo "$root/subnet_bench/graphs" ;;
+  graph_yaml) echo "$root/fuzz/seeds/graph_yaml" ;;
   bench_suite) echo "$root/subnet_bench/suites" ;;
   baselines) echo "$root/subnet_bench/baselines" ;;
   repro) echo "$root/tests/data/opcheck/regressions" ;;
