@@ -501,7 +501,11 @@ std::string reproToYaml(const Repro& repro) {
 
 Repro parseRepro(std::string_view text, std::string_view source) {
   const YAML::Node root = yaml::parse(text, source).raw();  // syntax errors FILE:LINE:COL
-  return ReproReader(source).read(root);
+  try {
+    return ReproReader(source).read(root);
+  } catch (const YAML::Exception& e) {  // a conversion the reader did not check first
+    fail("{}:{}: {}", source, std::max(e.mark.line, 0) + 1, e.msg);
+  }
 }
 
 Repro readRepro(const std::filesystem::path& path) {

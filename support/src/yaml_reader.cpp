@@ -23,7 +23,10 @@ void Node::expectMap(std::string_view what, std::span<const std::string_view> al
     fail("{} must be a mapping", what);
   }
   for (const auto& entry : m_node) {
-    const std::string key = entry.first.as<std::string>();
+    if (!entry.first.IsScalar()) {  // `{[a]: 1}` or `? {a: 1}`: YAML allows it, we do not
+      Node(entry.first, m_source).fail("a key of {} must be a single value", what);
+    }
+    const std::string key = entry.first.Scalar();
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
       Node(entry.first, m_source)
           .fail("unknown key '{}' in {} (keys: {})", key, what, fmt::join(allowed, ", "));
