@@ -1,0 +1,254 @@
+// Conv2dInt8Layer: the sums of products of an int8 conv on oneDNN, everything else here.
+//
+// oneDNN computes s = sum u * w over a copy of the input made unsigned, u = x + 128, padded with
+// zp_x + 128 (so padding contributes exactly what reading zp_x does), with s8 weights and s32
+// results. Then, in wrapping 32-bit arithmetic,
+//   acc = bias[c] + s - (zp_x + 128) * sum of channel c's weights  =  bias[c] + sum (x - zp_x) * w.
+// Two oneDNN behaviours stand between s and the exact sum, and both are handled here:
+// - Without VNNI, its kernels add pairs of u8 x s8 products in int16 (vpmaddubsw), which
+//   saturates; the weights are then split as w = 64 * high + low with low in [0, 63] and high in
+//   [-2, 1], two convolutions whose products cannot saturate, and s = 64 * s_high + s_low.
+// - Its int8 kernels may pass s32 results through fp32 (to apply scales), exact only below 2^24 in
+//   magnitude. A result r with |r| < 2^24 is exact (a larger s would round to at least 2^24); any
+//   other is recomputed here from the padded input and the weights.
+#include <algorithm>
+#include <optional>
+
+#include "int8_conv_shape.h"
+#include "npu/golden/float_tensor.h"
+#include "npu/golden/int8_conv.h"
+#include "npu/support/error.h"
+#include "onednn_runtime.h"
+
+namespace npu::golden {
+namespace {
+
+using dnnl::memory;
+
+/// Results of smaller magnitude survive a trip through fp32 unchanged.
+constexpr std::int32_t kExactInFloat = 1 << 24;
+
+/// The split of the weights where products are paired in int16: w = high * 2^kLowBits + low.
+constexpr int kLowBits = 6;
+
+bool exactInFloat(std::int32_t v) {
+  return v > -kExactInFloat && v < kExactInFloat;
+}
+
+memory::dims dimsOf(std::initializer_list<std::int64_t> values) {
+  return memory::dims(values.begin(), values.end());
+}
+
+}  // namespace
+
+struct Conv2dInt8Layer::Prepared {
+  std::vector<std::int64_t> inputShape;
+  detail::Int8ConvShape shape;
+  Conv2dInt8Params params;
+  /// OHWI, for the exact re-computation of a sum oneDNN could not give exactly.
+  std::vector<std::int8_t> weights;
+  /// Per output channel: bias - (zp_x + 128) * (sum of the channel's weights), modulo 2^32.
+  std::vector<std::uint32_t> offsets;
+  /// Unset when there is nothing to sum (no outputs or no products) or oneDNN has no kernel for
+  /// the shape; every sum is then computed here.
+  std::optional<dnnl::convolution_forward> conv;
+  memory::desc srcDesc;
+  memory::desc dstDesc;
+  /// The weights in oneDNN's layout: all of them, or the high and the low part.
+  std::vector<memory> weightParts;
+  std::size_t scratchpadBytes = 0;
+
+  /// The unsigned padded input: u = x + 128, padding zp_x + 128.
+  std::vector<std::uint8_t> paddedInput(const Int8Tensor& x) const;
+  /// sum u * w of output element `index` (NHWC), modulo 2^32.
+  std::uint32_t exactSum(const std::vector<std::uint8_t>& u, std::size_t index) const;
+  /// sum u * w of every output element (NHWC), modulo 2^32.
+  std::vector<std::uint32_t> sums(const std::vector<std::uint8_t>& u) const;
+};
+
+Conv2dInt8Layer::Conv2dInt8Layer(std::vector<std::int64_t> inputShape, const Int8Tensor& w,
+                                 const Conv2dInt8Params& params) {
+  auto p = std::make_shared<Prepared>();
+  p->shape = detail::checkConv2dInt8(inputShape, w, params, "conv2dInt8");
+  p->inputShape = std::move(inputShape);
+  p->params = params;
+  p->weights = w.data;
+  const detail::Int8ConvShape& s = p->shape;
+  const std::int64_t taps = s.dotLength();
+  const auto padValue = static_cast<std::uint32_t>(params.inputZeroPoint + 128);
+  p->offsets.resize(static_cast<std::size_t>(s.outC));
+  for (std::int64_t c = 0; c < s.outC; ++c) {
+    std::uint32_t weightSum = 0;
+    for (std::int64_t t = 0; t < taps; ++t) {
+      weightSum += static_cast<std::uint32_t>(w.data[static_cast<std::size_t>(c * taps + t)]);
+    }
+    const std::uint32_t bias =
+        params.bias.empty() ? 0U
+                            : static_cast<std::uint32_t>(params.bias[static_cast<std::size_t>(c)]);
+    p->offsets[static_cast<std::size_t>(c)] = bias - padValue * weightSum;
+  }
+
+  if (s.n > 0 && s.outH > 0 && s.outW > 0 && s.outC > 0 && taps > 0) {
+    p->srcDesc = memory::desc(dimsOf({s.n, s.inC, s.paddedH(), s.paddedW()}), memory::data_type::u8,
+                              memory::format_tag::nhwc);
+    p->dstDesc = memory::desc(dimsOf({s.n, s.outC, s.outH, s.outW}), memory::data_type::s32,
+                              memory::format_tag::nhwc);
+    const bool grouped = s.groups > 1;
+    const memory::dims weightDims = grouped
+                                        ? dimsOf({s.groups, s.outPerGroup(), s.groupC, s.kH, s.kW})
+                                        : dimsOf({s.outC, s.groupC, s.kH, s.kW});
+    const memory::desc anyWeights(weightDims, memory::data_type::s8, memory::format_tag::any);
+    const memory::desc userWeights(weightDims, memory::data_type::s8,
+                                   grouped ? memory::format_tag::gohwi : memory::format_tag::ohwi);
+    try {
+      const dnnl::convolution_forward::desc desc(
+          dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, p->srcDesc,
+          anyWeights, p->dstDesc, dimsOf({s.sH, s.sW}), dimsOf({s.dH - 1, s.dW - 1}),
+          dimsOf({0, 0}), dimsOf({0, 0}));
+      const dnnl::convolution_forward::primitive_desc pd(desc, onednn::primitiveAttributes(),
+                                                         onednn::cpuEngine());
+      p->conv.emplace(pd);
+      p->scratchpadBytes = pd.scratchpad_desc().get_size();
+      std::vector<std::vector<std::int8_t>> parts;
+      if (onednn::int8DotProductsAreExact()) {
+        parts.push_back(w.data);
+      } else {
+        std::vector<std::int8_t> high(w.data.size()), low(w.data.size());
+        for (std::size_t i = 0; i < w.data.size(); ++i) {
+          high[i] = static_cast<std::int8_t>(w.data[i] >> kLowBits);
+          low[i] = static_cast<std::int8_t>(w.data[i] & ((1 << kLowBits) - 1));
+        }
+        parts.push_back(std::move(high));
+        parts.push_back(std::move(low));
+      }
+      for (std::vector<std::int8_t>& part : parts) {
+        const memory user(userWeights, onednn::cpuEngine(), part.data());
+        memory reordered(pd.weights_desc(), onednn::cpuEngine());
+        onednn::reorder(user, reordered);
+        p->weightParts.push_back(reordered);
+      }
+    } catch (const dnnl::error&) {
+      // No oneDNN kernel for this shape: every sum is computed here (slower, same bits).
+      p->conv.reset();
+      p->weightParts.clear();
+    }
+  }
+  m_prepared = std::move(p);
+}
+
+std::vector<std::uint8_t> Conv2dInt8Layer::Prepared::paddedInput(const Int8Tensor& x) const {
+  const detail::Int8ConvShape& s = shape;
+  const std::int64_t rows = s.paddedH(), cols = s.paddedW(), c = s.inC;
+  std::vector<std::uint8_t> u(static_cast<std::size_t>(s.n * rows * cols * c),
+                              static_cast<std::uint8_t>(params.inputZeroPoint + 128));
+  // Input columns [0, copyW) land inside the padded row; later ones are read by no window.
+  const std::int64_t copyW = std::clamp<std::int64_t>(cols - s.padL, 0, s.inW);
+  for (std::int64_t b = 0; b < s.n; ++b) {
+    for (std::int64_t iy = 0; iy < s.inH && iy + s.padT < rows; ++iy) {
+      const std::int8_t* src = &x.data[static_cast<std::size_t>(((b * s.inH + iy) * s.inW) * c)];
+      std::uint8_t* dst =
+          &u[static_cast<std::size_t>(((b * rows + iy + s.padT) * cols + s.padL) * c)];
+      for (std::int64_t i = 0; i < copyW * c; ++i) {
+        dst[i] = static_cast<std::uint8_t>(static_cast<std::uint8_t>(src[i]) ^ 0x80U);
+      }
+    }
+  }
+  return u;
+}
+
+std::uint32_t Conv2dInt8Layer::Prepared::exactSum(const std::vector<std::uint8_t>& u,
+                                                  std::size_t index) const {
+  const detail::Int8ConvShape& s = shape;
+  const auto i = static_cast<std::int64_t>(index);
+  const std::int64_t c = i % s.outC;
+  const std::int64_t ox = (i / s.outC) % s.outW;
+  const std::int64_t oy = (i / (s.outC * s.outW)) % s.outH;
+  const std::int64_t b = i / (s.outC * s.outW * s.outH);
+  const std::int64_t g = c / s.outPerGroup();
+  const std::int64_t rows = s.paddedH(), cols = s.paddedW();
+  std::uint32_t sum = 0;
+  for (std::int64_t ky = 0; ky < s.kH; ++ky) {
+    for (std::int64_t kx = 0; kx < s.kW; ++kx) {
+      const std::uint8_t* pixel = &u[static_cast<std::size_t>(
+          ((b * rows + oy * s.sH + ky * s.dH) * cols + ox * s.sW + kx * s.dW) * s.inC +
+          g * s.groupC)];
+      const std::int8_t* tap =
+          &weights[static_cast<std::size_t>(((c * s.kH + ky) * s.kW + kx) * s.groupC)];
+      for (std::int64_t k = 0; k < s.groupC; ++k) {
+        sum += static_cast<std::uint32_t>(static_cast<std::int32_t>(pixel[k]) * tap[k]);
+      }
+    }
+  }
+  return sum;
+}
+
+std::vector<std::uint32_t> Conv2dInt8Layer::Prepared::sums(
+    const std::vector<std::uint8_t>& u) const {
+  const detail::Int8ConvShape& s = shape;
+  const auto count = static_cast<std::size_t>(s.n * s.outH * s.outW * s.outC);
+  std::vector<std::uint32_t> result(count, 0);
+  if (!conv) {
+    if (s.dotLength() > 0) {
+      for (std::size_t i = 0; i < count; ++i) {
+        result[i] = exactSum(u, i);
+      }
+    }
+    return result;
+  }
+  std::vector<std::vector<std::int32_t>> partSums;
+  const memory src(srcDesc, onednn::cpuEngine(), const_cast<std::uint8_t*>(u.data()));
+  for (const memory& part : weightParts) {
+    std::vector<std::int32_t>& out = partSums.emplace_back(count);
+    const memory dst(dstDesc, onednn::cpuEngine(), out.data());
+    onednn::execute(*conv, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, part}, {DNNL_ARG_DST, dst}},
+                    scratchpadBytes);
+  }
+  if (partSums.size() == 1) {
+    const std::vector<std::int32_t>& r = partSums[0];
+    for (std::size_t i = 0; i < count; ++i) {
+      result[i] = exactInFloat(r[i]) ? static_cast<std::uint32_t>(r[i]) : exactSum(u, i);
+    }
+  } else {
+    const std::vector<std::int32_t>& high = partSums[0];
+    const std::vector<std::int32_t>& low = partSums[1];
+    for (std::size_t i = 0; i < count; ++i) {
+      result[i] = exactInFloat(high[i]) && exactInFloat(low[i])
+                      ? (static_cast<std::uint32_t>(high[i]) << kLowBits) +
+                            static_cast<std::uint32_t>(low[i])
+                      : exactSum(u, i);
+    }
+  }
+  return result;
+}
+
+std::vector<std::int32_t> Conv2dInt8Layer::accumulators(const Int8Tensor& x) const {
+  const Prepared& p = *m_prepared;
+  checkConsistent(x, "conv2dInt8");
+  if (x.shape != p.inputShape) {
+    fail("conv2dInt8: input {} does not match the shape {} the layer was prepared for",
+         shapeString(x.shape), shapeString(p.inputShape));
+  }
+  const std::vector<std::uint8_t> u = p.paddedInput(x);
+  const std::vector<std::uint32_t> sums = p.sums(u);
+  std::vector<std::int32_t> acc(sums.size());
+  const auto outC = static_cast<std::size_t>(p.shape.outC);
+  for (std::size_t i = 0; i < sums.size(); ++i) {
+    // C++20 defines the unsigned -> signed conversion as two's complement.
+    acc[i] = static_cast<std::int32_t>(sums[i] + p.offsets[i % outC]);
+  }
+  return acc;
+}
+
+Int8Tensor Conv2dInt8Layer::run(const Int8Tensor& x) const {
+  return detail::finishConv(accumulators(x), outputShape(), m_prepared->params);
+}
+
+const std::vector<std::int64_t>& Conv2dInt8Layer::inputShape() const {
+  return m_prepared->inputShape;
+}
+
+std::vector<std::int64_t> Conv2dInt8Layer::outputShape() const {
+  return m_prepared->shape.outputShape();
+}
+
+}  // namespace npu::golden

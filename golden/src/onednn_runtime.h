@@ -1,0 +1,32 @@
+// What the golden ops share to run oneDNN primitives: the CPU engine, execution on the calling
+// thread alone, and whether oneDNN's int8 kernels multiply u8 x s8 without int16 saturation.
+#pragma once
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <unordered_map>
+
+namespace npu::golden::onednn {
+
+/// The process-wide oneDNN CPU engine.
+const dnnl::engine& cpuEngine();
+
+/// Primitive attributes every golden primitive is created with: a caller-provided scratchpad, so
+/// one primitive can run on several threads at once.
+dnnl::primitive_attr primitiveAttributes();
+
+/// Runs `primitive` on the calling thread only (oneDNN's OpenMP team is held to one thread), with a
+/// scratchpad of `scratchpadBytes` owned by the calling thread. One thread keeps every result
+/// independent of how many cores there are, and lets callers run inputs on several threads.
+void execute(const dnnl::primitive& primitive, std::unordered_map<int, dnnl::memory> args,
+             std::size_t scratchpadBytes);
+
+/// Copies `from` into `to` (same dims, any layouts) on the calling thread.
+void reorder(const dnnl::memory& from, const dnnl::memory& to);
+
+/// True when oneDNN's int8 kernels on this CPU use VNNI dot products (AVX512-VNNI, AVX-VNNI,
+/// AMX): every u8 x s8 product reaches the int32 accumulator exactly. Without VNNI they pair
+/// products in int16 (vpmaddubsw), which saturates unless |weight| <= 64.
+bool int8DotProductsAreExact();
+
+}  // namespace npu::golden::onednn
