@@ -209,6 +209,12 @@ AccuracyReport accuracyReport(const QuantizedModel& model, const std::vector<Ten
   std::vector<std::size_t> top1Equal(graph.outputs().size(), 0);
 
   Interpreter interpreter(graph);
+  const GoldenModelRunner golden(model);
+  std::vector<GoldenGraphRunner> singleRunners;
+  singleRunners.reserve(single.size());
+  for (const SingleOp& s : single) {
+    singleRunners.emplace_back(s.graph);
+  }
   for (const TensorMap& sample : samples) {
     TensorMap reference =
         interpreter.run(sample, [&](const Value& value, const golden::FloatTensor& tensor) {
@@ -218,19 +224,22 @@ AccuracyReport accuracyReport(const QuantizedModel& model, const std::vector<Ten
           }
         });
     TensorMap quantized = runPartitionedModelGolden(
-        model, sample, [&](const Value& value, const golden::FloatTensor& tensor) {
+        model, sample,
+        [&](const Value& value, const golden::FloatTensor& tensor) {
           auto it = layerOf.find(value.name);
           if (it != layerOf.end()) {
             accumulated[it->second].add(fp32.at(value.name).data, tensor.data);
           }
-        });
-    for (const SingleOp& s : single) {
+        },
+        &golden);
+    for (std::size_t i = 0; i < single.size(); ++i) {
+      const SingleOp& s = single[i];
       const QuantizedGraph& g = s.graph;
       std::vector<golden::Int8Tensor> in;
       for (TensorId id : g.inputs) {
         in.push_back(quantizeToNhwc(fp32.at(g.tensors[id].name), paramsOf(g.tensors[id])));
       }
-      std::vector<golden::Int8Tensor> values = runQuantizedGraphGolden(g, in);
+      std::vector<golden::Int8Tensor> values = singleRunners[i].run(in);
       const QTensor& out = g.tensors[g.outputs[0]];
       const golden::FloatTensor& expected = fp32.at(out.name);
       golden::FloatTensor actual =

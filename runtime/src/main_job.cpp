@@ -180,7 +180,8 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
                                   const compiler::CompiledModel& compiled, const Inputs& data) {
   const compiler::QuantizedModel& model = compiled.model;
   const compiler::Graph& graph = model.graph;
-  compiler::Interpreter fp32(graph);
+  const compiler::Interpreter fp32(graph);
+  const ModelGolden golden(compiled);
   std::size_t fp32Correct = 0;
   std::size_t int8Correct = 0;
   std::size_t agree = 0;
@@ -200,7 +201,7 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
     sim::SimOptions simOptions = simOptionsFor(options.engine);
     // The first input's spans give each layer its own busy time (the per-layer table).
     simOptions.collectTrace = k == 0 && options.engine == Engine::Timed;
-    const InferenceRun run = runInference(compiled, input, simOptions);
+    const InferenceRun run = runInference(compiled, input, simOptions, &golden);
     const compiler::TensorMap reference = fp32.run(input);
     ++report.inputs;
     if (run.bitExact()) {

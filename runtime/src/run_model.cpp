@@ -29,24 +29,33 @@ std::size_t segmentIndex(const compiler::CompiledModel& model,
 
 }  // namespace
 
+ModelGolden::ModelGolden(const compiler::CompiledModel& model) {
+  m_segments.reserve(model.graphs.size());
+  for (const compiler::QuantizedGraph& graph : model.graphs) {
+    m_segments.emplace_back(graph);
+  }
+}
+
 SegmentImages segmentImages(const compiler::CompiledModel& model, std::size_t npuSegment,
-                            const std::vector<golden::Int8Tensor>& inputs) {
+                            const std::vector<golden::Int8Tensor>& inputs,
+                            const ModelGolden* golden) {
   const compiler::QuantizedGraph& graph = model.graphs.at(npuSegment);
   const std::vector<golden::Int8Tensor> programInputs = model.programInputs(npuSegment, inputs);
   SegmentImages images{model.programs.at(npuSegment), {}, isa::DdrImage{0}};
   compiler::setProgramInputs(images.compiled, graph, programInputs);
-  images.values = compiler::runQuantizedGraphGolden(graph, programInputs);
+  images.values = golden != nullptr ? golden->segment(npuSegment).run(programInputs)
+                                    : compiler::runQuantizedGraphGolden(graph, programInputs);
   images.expected = expectedDdr(images.compiled, graph, images.values);
   return images;
 }
 
 InferenceRun runInference(const compiler::CompiledModel& model, const compiler::TensorMap& inputs,
-                          const sim::SimOptions& options) {
+                          const sim::SimOptions& options, const ModelGolden* golden) {
   InferenceRun run;
   compiler::NpuSegmentRunner onSimulator = [&](const compiler::NpuSegment& segment,
                                                const std::vector<golden::Int8Tensor>& in) {
     const std::size_t index = segmentIndex(model, segment);
-    SegmentImages images = segmentImages(model, index, in);
+    SegmentImages images = segmentImages(model, index, in, golden);
     sim::SimResult result = sim::simulate(images.compiled.program, options);
     if (result.fault) {
       fail(ErrorKind::Verification, "{}: NPU segment {}: {}", model.model.graph.source(),
