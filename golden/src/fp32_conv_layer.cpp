@@ -98,11 +98,14 @@ FloatTensor Conv2dLayer::run(const FloatTensor& x) const {
   const memory userSrc(p.userSrc, engine, const_cast<float*>(x.data.data()));
   const memory userDst(p.userDst, engine, y.data.data());
   memory src = userSrc;
+  // The layouts oneDNN chose live in the calling thread's reused buffers.
   if (p.convSrc != p.userSrc) {
-    src = memory(p.convSrc, engine);
+    src = memory(p.convSrc, engine, onednn::threadBuffer(1, p.convSrc.get_size()));
     onednn::reorder(userSrc, src);
   }
-  const memory dst = p.convDst == p.userDst ? userDst : memory(p.convDst, engine);
+  const memory dst = p.convDst == p.userDst
+                         ? userDst
+                         : memory(p.convDst, engine, onednn::threadBuffer(2, p.convDst.get_size()));
   std::unordered_map<int, memory> args{
       {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, p.weights}, {DNNL_ARG_DST, dst}};
   if (p.bias) {

@@ -12,7 +12,9 @@
 //   magnitude. A result r with |r| < 2^24 is exact (a larger s would round to at least 2^24); any
 //   other is recomputed here from the padded input and the weights.
 #include <algorithm>
+#include <array>
 #include <optional>
+#include <span>
 
 #include "int8_conv_shape.h"
 #include "npu/golden/float_tensor.h"
@@ -33,6 +35,47 @@ constexpr int kLowBits = 6;
 
 bool exactInFloat(std::int32_t v) {
   return v > -kExactInFloat && v < kExactInFloat;
+}
+
+/// Whether every value is exactInFloat: one branch-free pass the compiler vectorises (the common
+/// case, so the element-wise check and its re-computation only run when something is out).
+bool allExactInFloat(const std::int32_t* values, std::size_t count) {
+  std::uint32_t outside = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    // v + (2^24 - 1) lies in [0, 2^25 - 2] exactly when |v| < 2^24.
+    outside |=
+        static_cast<std::uint32_t>(static_cast<std::uint32_t>(values[i]) + (kExactInFloat - 1) >
+                                   static_cast<std::uint32_t>(2 * kExactInFloat - 2));
+  }
+  return outside == 0;
+}
+
+// The output stage is compiled for AVX-512 (64-bit multiplies, variable shifts), AVX2 and
+// baseline x86-64, chosen at run time; the same integer arithmetic in each, so the same bits.
+#if defined(__x86_64__)
+#define NPU_GOLDEN_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#else
+#define NPU_GOLDEN_SIMD_CLONES
+#endif
+
+/// docs/numerics.md's conv output stage with single rounding, over `pixels` x `channels` sums:
+/// acc = sum + offset[c] (wrapping), y = clamp(((acc * M[c] + 2^(t[c]-1)) >> t[c]) + zp, lo, hi).
+/// Saturating the requant to int32 first changes nothing: lo and hi lie inside int8. Written as
+/// one flat loop over channels so the compiler vectorises it.
+NPU_GOLDEN_SIMD_CLONES void finishSingleRounding(
+    const std::uint32_t* sums, std::int64_t pixels, std::int64_t channels,
+    const std::uint32_t* offsets, const std::int64_t* multipliers, const std::int64_t* shifts,
+    const std::int64_t* halves, std::int64_t zeroPoint, std::int64_t lo, std::int64_t hi,
+    std::int8_t* out) {
+  for (std::int64_t p = 0; p < pixels; ++p) {
+    const std::uint32_t* s = sums + p * channels;
+    std::int8_t* o = out + p * channels;
+    for (std::int64_t c = 0; c < channels; ++c) {
+      const auto acc = static_cast<std::int64_t>(static_cast<std::int32_t>(s[c] + offsets[c]));
+      const std::int64_t y = ((acc * multipliers[c] + halves[c]) >> shifts[c]) + zeroPoint;
+      o[c] = static_cast<std::int8_t>(y < lo ? lo : (y > hi ? hi : y));
+    }
+  }
 }
 
 memory::dims dimsOf(std::initializer_list<std::int64_t> values) {
@@ -58,12 +101,21 @@ struct Conv2dInt8Layer::Prepared {
   std::vector<memory> weightParts;
   std::size_t scratchpadBytes = 0;
 
-  /// The unsigned padded input: u = x + 128, padding zp_x + 128.
-  std::vector<std::uint8_t> paddedInput(const Int8Tensor& x) const;
+  /// Per output channel, for the single-rounding output stage: M, t = 31 - shift and 2^(t-1).
+  std::vector<std::int64_t> multipliers, shifts, halves;
+
+  std::size_t outputCount() const {
+    return static_cast<std::size_t>(shape.n * shape.outH * shape.outW * shape.outC);
+  }
+  std::size_t paddedInputBytes() const {
+    return static_cast<std::size_t>(shape.n * shape.paddedH() * shape.paddedW() * shape.inC);
+  }
+  /// Writes the unsigned padded input into `u`: u = x + 128, padding zp_x + 128.
+  void padInput(const Int8Tensor& x, std::uint8_t* u) const;
   /// sum u * w of output element `index` (NHWC), modulo 2^32.
-  std::uint32_t exactSum(const std::vector<std::uint8_t>& u, std::size_t index) const;
-  /// sum u * w of every output element (NHWC), modulo 2^32.
-  std::vector<std::uint32_t> sums(const std::vector<std::uint8_t>& u) const;
+  std::uint32_t exactSum(const std::uint8_t* u, std::size_t index) const;
+  /// Writes sum u * w of every output element (NHWC), modulo 2^32, into `sums`.
+  void computeSums(const std::uint8_t* u, std::uint32_t* sums) const;
 };
 
 Conv2dInt8Layer::Conv2dInt8Layer(std::vector<std::int64_t> inputShape, const Int8Tensor& w,
@@ -86,6 +138,15 @@ Conv2dInt8Layer::Conv2dInt8Layer(std::vector<std::int64_t> inputShape, const Int
         params.bias.empty() ? 0U
                             : static_cast<std::uint32_t>(params.bias[static_cast<std::size_t>(c)]);
     p->offsets[static_cast<std::size_t>(c)] = bias - padValue * weightSum;
+  }
+
+  for (std::int64_t c = 0; c < s.outC; ++c) {
+    const QuantizedMultiplier& m =
+        params.multipliers[params.multipliers.size() == 1 ? 0 : static_cast<std::size_t>(c)];
+    const int t = 31 - m.shift;
+    p->multipliers.push_back(m.multiplier);
+    p->shifts.push_back(t);
+    p->halves.push_back(std::int64_t{1} << (t - 1));
   }
 
   if (s.n > 0 && s.outH > 0 && s.outW > 0 && s.outC > 0 && taps > 0) {
@@ -136,28 +197,24 @@ Conv2dInt8Layer::Conv2dInt8Layer(std::vector<std::int64_t> inputShape, const Int
   m_prepared = std::move(p);
 }
 
-std::vector<std::uint8_t> Conv2dInt8Layer::Prepared::paddedInput(const Int8Tensor& x) const {
+void Conv2dInt8Layer::Prepared::padInput(const Int8Tensor& x, std::uint8_t* u) const {
   const detail::Int8ConvShape& s = shape;
   const std::int64_t rows = s.paddedH(), cols = s.paddedW(), c = s.inC;
-  std::vector<std::uint8_t> u(static_cast<std::size_t>(s.n * rows * cols * c),
-                              static_cast<std::uint8_t>(params.inputZeroPoint + 128));
+  std::fill(u, u + paddedInputBytes(), static_cast<std::uint8_t>(params.inputZeroPoint + 128));
   // Input columns [0, copyW) land inside the padded row; later ones are read by no window.
   const std::int64_t copyW = std::clamp<std::int64_t>(cols - s.padL, 0, s.inW);
   for (std::int64_t b = 0; b < s.n; ++b) {
     for (std::int64_t iy = 0; iy < s.inH && iy + s.padT < rows; ++iy) {
       const std::int8_t* src = &x.data[static_cast<std::size_t>(((b * s.inH + iy) * s.inW) * c)];
-      std::uint8_t* dst =
-          &u[static_cast<std::size_t>(((b * rows + iy + s.padT) * cols + s.padL) * c)];
+      std::uint8_t* dst = u + ((b * rows + iy + s.padT) * cols + s.padL) * c;
       for (std::int64_t i = 0; i < copyW * c; ++i) {
         dst[i] = static_cast<std::uint8_t>(static_cast<std::uint8_t>(src[i]) ^ 0x80U);
       }
     }
   }
-  return u;
 }
 
-std::uint32_t Conv2dInt8Layer::Prepared::exactSum(const std::vector<std::uint8_t>& u,
-                                                  std::size_t index) const {
+std::uint32_t Conv2dInt8Layer::Prepared::exactSum(const std::uint8_t* u, std::size_t index) const {
   const detail::Int8ConvShape& s = shape;
   const auto i = static_cast<std::int64_t>(index);
   const std::int64_t c = i % s.outC;
@@ -169,9 +226,9 @@ std::uint32_t Conv2dInt8Layer::Prepared::exactSum(const std::vector<std::uint8_t
   std::uint32_t sum = 0;
   for (std::int64_t ky = 0; ky < s.kH; ++ky) {
     for (std::int64_t kx = 0; kx < s.kW; ++kx) {
-      const std::uint8_t* pixel = &u[static_cast<std::size_t>(
-          ((b * rows + oy * s.sH + ky * s.dH) * cols + ox * s.sW + kx * s.dW) * s.inC +
-          g * s.groupC)];
+      const std::uint8_t* pixel =
+          u + ((b * rows + oy * s.sH + ky * s.dH) * cols + ox * s.sW + kx * s.dW) * s.inC +
+          g * s.groupC;
       const std::int8_t* tap =
           &weights[static_cast<std::size_t>(((c * s.kH + ky) * s.kW + kx) * s.groupC)];
       for (std::int64_t k = 0; k < s.groupC; ++k) {
@@ -182,54 +239,53 @@ std::uint32_t Conv2dInt8Layer::Prepared::exactSum(const std::vector<std::uint8_t
   return sum;
 }
 
-std::vector<std::uint32_t> Conv2dInt8Layer::Prepared::sums(
-    const std::vector<std::uint8_t>& u) const {
-  const detail::Int8ConvShape& s = shape;
-  const auto count = static_cast<std::size_t>(s.n * s.outH * s.outW * s.outC);
-  std::vector<std::uint32_t> result(count, 0);
+void Conv2dInt8Layer::Prepared::computeSums(const std::uint8_t* u, std::uint32_t* sums) const {
+  const std::size_t count = outputCount();
   if (!conv) {
-    if (s.dotLength() > 0) {
-      for (std::size_t i = 0; i < count; ++i) {
-        result[i] = exactSum(u, i);
-      }
+    for (std::size_t i = 0; i < count; ++i) {
+      sums[i] = shape.dotLength() > 0 ? exactSum(u, i) : 0U;
     }
-    return result;
+    return;
   }
-  std::vector<std::vector<std::int32_t>> partSums;
-  const memory src(srcDesc, onednn::cpuEngine(), const_cast<std::uint8_t*>(u.data()));
-  for (const memory& part : weightParts) {
-    std::vector<std::int32_t>& out = partSums.emplace_back(count);
-    const memory dst(dstDesc, onednn::cpuEngine(), out.data());
-    onednn::execute(*conv, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, part}, {DNNL_ARG_DST, dst}},
+  const memory src(srcDesc, onednn::cpuEngine(), const_cast<std::uint8_t*>(u));
+  // One part: oneDNN writes straight into `sums`; two: into thread buffers, combined below.
+  std::array<std::int32_t*, 2> parts{};
+  for (std::size_t k = 0; k < weightParts.size(); ++k) {
+    parts[k] = weightParts.size() == 1
+                   ? reinterpret_cast<std::int32_t*>(sums)
+                   : static_cast<std::int32_t*>(onednn::threadBuffer(static_cast<int>(3 + k),
+                                                                     count * sizeof(std::int32_t)));
+    const memory dst(dstDesc, onednn::cpuEngine(), parts[k]);
+    onednn::execute(*conv,
+                    {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weightParts[k]}, {DNNL_ARG_DST, dst}},
                     scratchpadBytes);
   }
-  if (partSums.size() == 1) {
-    const std::vector<std::int32_t>& r = partSums[0];
-    for (std::size_t i = 0; i < count; ++i) {
-      result[i] = exactInFloat(r[i]) ? static_cast<std::uint32_t>(r[i]) : exactSum(u, i);
+  if (weightParts.size() == 1) {
+    if (allExactInFloat(parts[0], count)) {
+      return;
     }
-  } else {
-    const std::vector<std::int32_t>& high = partSums[0];
-    const std::vector<std::int32_t>& low = partSums[1];
     for (std::size_t i = 0; i < count; ++i) {
-      result[i] = exactInFloat(high[i]) && exactInFloat(low[i])
-                      ? (static_cast<std::uint32_t>(high[i]) << kLowBits) +
-                            static_cast<std::uint32_t>(low[i])
-                      : exactSum(u, i);
+      if (!exactInFloat(parts[0][i])) {
+        sums[i] = exactSum(u, i);
+      }
     }
+    return;
   }
-  return result;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::int32_t high = parts[0][i], low = parts[1][i];
+    sums[i] = exactInFloat(high) && exactInFloat(low)
+                  ? (static_cast<std::uint32_t>(high) << kLowBits) + static_cast<std::uint32_t>(low)
+                  : exactSum(u, i);
+  }
 }
 
 std::vector<std::int32_t> Conv2dInt8Layer::accumulators(const Int8Tensor& x) const {
   const Prepared& p = *m_prepared;
-  checkConsistent(x, "conv2dInt8");
-  if (x.shape != p.inputShape) {
-    fail("conv2dInt8: input {} does not match the shape {} the layer was prepared for",
-         shapeString(x.shape), shapeString(p.inputShape));
-  }
-  const std::vector<std::uint8_t> u = p.paddedInput(x);
-  const std::vector<std::uint32_t> sums = p.sums(u);
+  checkInput(x);
+  auto* u = static_cast<std::uint8_t*>(onednn::threadBuffer(1, p.paddedInputBytes()));
+  p.padInput(x, u);
+  std::vector<std::uint32_t> sums(p.outputCount());
+  p.computeSums(u, sums.data());
   std::vector<std::int32_t> acc(sums.size());
   const auto outC = static_cast<std::size_t>(p.shape.outC);
   for (std::size_t i = 0; i < sums.size(); ++i) {
@@ -240,7 +296,41 @@ std::vector<std::int32_t> Conv2dInt8Layer::accumulators(const Int8Tensor& x) con
 }
 
 Int8Tensor Conv2dInt8Layer::run(const Int8Tensor& x) const {
-  return detail::finishConv(accumulators(x), outputShape(), m_prepared->params);
+  const Prepared& p = *m_prepared;
+  checkInput(x);
+  auto* u = static_cast<std::uint8_t*>(onednn::threadBuffer(1, p.paddedInputBytes()));
+  p.padInput(x, u);
+  auto* sums =
+      static_cast<std::uint32_t*>(onednn::threadBuffer(2, p.outputCount() * sizeof(std::uint32_t)));
+  p.computeSums(u, sums);
+  const std::span<const std::uint32_t> all(sums, p.outputCount());
+  if (p.params.output.rounding != Rounding::Single) {
+    std::vector<std::int32_t> acc(all.size());
+    const auto outC = static_cast<std::size_t>(p.shape.outC);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      acc[i] = static_cast<std::int32_t>(all[i] + p.offsets[i % outC]);
+    }
+    return detail::finishConv(acc, outputShape(), p.params);
+  }
+  Int8Tensor y = makeInt8Tensor(outputShape());
+  const OutputStage& stage = p.params.output;
+  finishSingleRounding(sums, p.shape.n * p.shape.outH * p.shape.outW, p.shape.outC,
+                       p.offsets.data(), p.multipliers.data(), p.shifts.data(), p.halves.data(),
+                       stage.zeroPoint, stage.clipLo, stage.clipHi, y.data.data());
+  if (stage.lut) {
+    for (std::int8_t& v : y.data) {
+      v = lookUp(*stage.lut, v);
+    }
+  }
+  return y;
+}
+
+void Conv2dInt8Layer::checkInput(const Int8Tensor& x) const {
+  checkConsistent(x, "conv2dInt8");
+  if (x.shape != m_prepared->inputShape) {
+    fail("conv2dInt8: input {} does not match the shape {} the layer was prepared for",
+         shapeString(x.shape), shapeString(m_prepared->inputShape));
+  }
 }
 
 const std::vector<std::int64_t>& Conv2dInt8Layer::inputShape() const {

@@ -3,7 +3,9 @@
 
 #include <omp.h>
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 
 namespace npu::golden::onednn {
@@ -22,18 +24,18 @@ class OneThread {
   int m_saved;
 };
 
-/// The calling thread's scratchpad, grown on demand and reused across primitives.
-struct Scratchpad {
+/// One of the calling thread's buffers, grown on demand.
+struct Buffer {
   std::unique_ptr<std::byte[]> data;
   std::size_t bytes = 0;
 
   void* reserve(std::size_t wanted) {
     if (wanted > bytes) {
-      // oneDNN wants 64-byte alignment; new[] of std::byte gives 16, so over-allocate.
+      // 64-byte alignment; new[] of std::byte gives 16, so over-allocate.
       data = std::make_unique<std::byte[]>(wanted + 64);
       bytes = wanted;
     }
-    auto address = reinterpret_cast<std::uintptr_t>(data.get());
+    const auto address = reinterpret_cast<std::uintptr_t>(data.get());
     return data.get() + ((64 - address % 64) % 64);
   }
 };
@@ -43,6 +45,11 @@ struct Scratchpad {
 const dnnl::engine& cpuEngine() {
   static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
   return engine;
+}
+
+void* threadBuffer(int slot, std::size_t bytes) {
+  thread_local std::array<Buffer, kThreadBufferSlots> buffers;
+  return buffers.at(static_cast<std::size_t>(slot)).reserve(bytes);
 }
 
 dnnl::primitive_attr primitiveAttributes() {
@@ -55,11 +62,10 @@ void execute(const dnnl::primitive& primitive, std::unordered_map<int, dnnl::mem
              std::size_t scratchpadBytes) {
   const OneThread oneThread;
   if (scratchpadBytes > 0) {
-    thread_local Scratchpad scratchpad;
     const dnnl::memory::desc desc({static_cast<dnnl::memory::dim>(scratchpadBytes)},
                                   dnnl::memory::data_type::u8, dnnl::memory::format_tag::a);
     args.emplace(DNNL_ARG_SCRATCHPAD,
-                 dnnl::memory(desc, cpuEngine(), scratchpad.reserve(scratchpadBytes)));
+                 dnnl::memory(desc, cpuEngine(), threadBuffer(0, scratchpadBytes)));
   }
   dnnl::stream stream(cpuEngine());
   primitive.execute(stream, args);

@@ -21,6 +21,13 @@ dnnl::primitive_attr primitiveAttributes();
 void execute(const dnnl::primitive& primitive, std::unordered_map<int, dnnl::memory> args,
              std::size_t scratchpadBytes);
 
+/// A buffer of the calling thread, at least `bytes` long and 64-byte aligned, reused across calls
+/// (so large per-call buffers do not fault in fresh pages every time). One per `slot` in
+/// [0, kThreadBufferSlots); valid until the next call for the same slot on the same thread.
+/// Slot 0 is execute()'s scratchpad.
+inline constexpr int kThreadBufferSlots = 5;
+void* threadBuffer(int slot, std::size_t bytes);
+
 /// Copies `from` into `to` (same dims, any layouts) on the calling thread.
 void reorder(const dnnl::memory& from, const dnnl::memory& to);
 

@@ -84,7 +84,24 @@ TEST(OneDnnConv, Int8AccumulatorsEqualThePlainLoops) {
   Random random(22);
   for (const ConvShape& s : kShapes) {
     const Int8Tensor w = randomInt8({s.outC, s.kH, s.kW, s.inC / s.groups}, random, -127, 127);
-    const Conv2dInt8Params p = int8Params(s, random);
+    Conv2dInt8Params p = int8Params(s, random);
+    // Every output stage: plain, clipped, double rounding, LUT.
+    const int variant = random.uniform(0, 3);
+    p.output.zeroPoint = random.uniform(-128, 127);
+    if (variant >= 1) {
+      p.output.clipLo = random.uniform(-128, -60);
+      p.output.clipHi = random.uniform(60, 127);
+    }
+    if (variant == 2) {
+      p.output.rounding = Rounding::Double;
+    }
+    if (variant == 3) {
+      Lut lut{};
+      for (int i = 0; i < 256; ++i) {
+        lut[static_cast<std::size_t>(i)] = static_cast<std::int8_t>(random.uniform(-128, 127));
+      }
+      p.output.lut = lut;
+    }
     const Conv2dInt8Layer layer({s.n, s.h, s.w, s.inC}, w, p);
     for (int input = 0; input < 2; ++input) {
       const Int8Tensor x = randomInt8({s.n, s.h, s.w, s.inC}, random, -128, 127);

@@ -68,6 +68,9 @@ class Conv2dInt8Layer {
   struct Prepared;
 
  private:
+  /// Throws Error unless x is consistent and of the prepared shape.
+  void checkInput(const Int8Tensor& x) const;
+
   std::shared_ptr<const Prepared> m_prepared;
 };
 
