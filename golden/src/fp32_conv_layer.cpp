@@ -35,6 +35,7 @@ struct Conv2dLayer::Prepared {
 
 Conv2dLayer::Conv2dLayer(std::vector<std::int64_t> inputShape, const FloatTensor& w,
                          std::span<const float> bias, const Conv2dParams& params) {
+  const onednn::OneThread oneThread;
   auto p = std::make_shared<Prepared>();
   p->shape = detail::checkConv2d(inputShape, w, bias, params);
   p->inputShape = std::move(inputShape);
@@ -84,6 +85,7 @@ Conv2dLayer::Conv2dLayer(std::vector<std::int64_t> inputShape, const FloatTensor
 }
 
 FloatTensor Conv2dLayer::run(const FloatTensor& x) const {
+  const onednn::OneThread oneThread;
   const Prepared& p = *m_prepared;
   checkConsistent(x, "conv2d");
   if (x.shape != p.inputShape) {

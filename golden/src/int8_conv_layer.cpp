@@ -120,6 +120,7 @@ struct Conv2dInt8Layer::Prepared {
 
 Conv2dInt8Layer::Conv2dInt8Layer(std::vector<std::int64_t> inputShape, const Int8Tensor& w,
                                  const Conv2dInt8Params& params) {
+  const onednn::OneThread oneThread;
   auto p = std::make_shared<Prepared>();
   p->shape = detail::checkConv2dInt8(inputShape, w, params, "conv2dInt8");
   p->inputShape = std::move(inputShape);
@@ -240,6 +241,7 @@ std::uint32_t Conv2dInt8Layer::Prepared::exactSum(const std::uint8_t* u, std::si
 }
 
 void Conv2dInt8Layer::Prepared::computeSums(const std::uint8_t* u, std::uint32_t* sums) const {
+  const onednn::OneThread oneThread;
   const std::size_t count = outputCount();
   if (!conv) {
     for (std::size_t i = 0; i < count; ++i) {

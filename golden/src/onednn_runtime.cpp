@@ -11,19 +11,6 @@
 namespace npu::golden::onednn {
 namespace {
 
-/// Holds the calling thread's OpenMP team (which oneDNN's parallel loops use) to one thread for
-/// its lifetime.
-class OneThread {
- public:
-  OneThread() : m_saved(omp_get_max_threads()) { omp_set_num_threads(1); }
-  ~OneThread() { omp_set_num_threads(m_saved); }
-  OneThread(const OneThread&) = delete;
-  OneThread& operator=(const OneThread&) = delete;
-
- private:
-  int m_saved;
-};
-
 /// One of the calling thread's buffers, grown on demand.
 struct Buffer {
   std::unique_ptr<std::byte[]> data;
@@ -41,6 +28,14 @@ struct Buffer {
 };
 
 }  // namespace
+
+OneThread::OneThread() : m_saved(omp_get_max_threads()) {
+  omp_set_num_threads(1);
+}
+
+OneThread::~OneThread() {
+  omp_set_num_threads(m_saved);
+}
 
 const dnnl::engine& cpuEngine() {
   static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);

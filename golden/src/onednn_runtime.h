@@ -8,6 +8,21 @@
 
 namespace npu::golden::onednn {
 
+/// Holds the calling thread's OpenMP team, which oneDNN's parallel loops use (also when it creates
+/// or zero-pads a memory object), to one thread for its lifetime. Every golden call into oneDNN
+/// runs under one: the results then do not depend on the number of cores, callers may run inputs
+/// on several threads, and no idle OpenMP worker spins on the other cores.
+class OneThread {
+ public:
+  OneThread();
+  ~OneThread();
+  OneThread(const OneThread&) = delete;
+  OneThread& operator=(const OneThread&) = delete;
+
+ private:
+  int m_saved;
+};
+
 /// The process-wide oneDNN CPU engine.
 const dnnl::engine& cpuEngine();
 
@@ -15,9 +30,8 @@ const dnnl::engine& cpuEngine();
 /// one primitive can run on several threads at once.
 dnnl::primitive_attr primitiveAttributes();
 
-/// Runs `primitive` on the calling thread only (oneDNN's OpenMP team is held to one thread), with a
-/// scratchpad of `scratchpadBytes` owned by the calling thread. One thread keeps every result
-/// independent of how many cores there are, and lets callers run inputs on several threads.
+/// Runs `primitive` on the calling thread only (under OneThread), with a scratchpad of
+/// `scratchpadBytes` owned by the calling thread.
 void execute(const dnnl::primitive& primitive, std::unordered_map<int, dnnl::memory> args,
              std::size_t scratchpadBytes);
 
