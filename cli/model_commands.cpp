@@ -39,6 +39,7 @@ struct ModelOptions {
   std::string mode = "timed";
   std::string out;
   std::size_t count = 0;
+  std::size_t jobs = 1;
   bool rtl = false;
   bool quiet = false;
 };
@@ -107,10 +108,15 @@ void addRunCommand(CLI::App& app, Action& action) {
   command->add_option("--count", o->count, "Run at most this many inputs (default: all)")
       ->check(CLI::Range(1, 1'000'000'000));
   command->add_flag("--rtl", o->rtl, "Also co-simulate the first input on the RTL");
+  command
+      ->add_option("--jobs,-j", o->jobs,
+                   "Inputs run in parallel (default 1; the reports are the same for any N)")
+      ->check(CLI::Range(1, 256));
   command->callback([&action, o] {
     action = [o] {
       runtime::MainJobOptions job = jobOptions(*o);
       job.progress = progress;
+      job.jobs = o->jobs;
       job.rtl = o->rtl;
       const fs::path out = o->out.empty() ? fs::path("out/run") : fs::path(o->out);
       createDirectories(out);
@@ -118,6 +124,14 @@ void addRunCommand(CLI::App& app, Action& action) {
       std::fflush(stdout);
       const runtime::MainJobReport report = runtime::runMainJob(job);
       fmt::print("\n{}\n{}", report.partitionReport, runtime::formatRunSummary(report));
+      if (report.inputs > 0 && report.inputSeconds > 0.0) {
+        fmt::print(
+            "inputs: {} in {:.2f} s, {:.2f} images/s ({} job{}; simulation, golden "
+            "verification and fp32 reference included)\n",
+            report.inputs, report.inputSeconds,
+            static_cast<double>(report.inputs) / report.inputSeconds, job.jobs,
+            job.jobs == 1 ? "" : "s");
+      }
       writeTextFile(out / "report.md", runtime::runReportMarkdown(report));
       writeTextFile(out / "report.json", runtime::runReportJson(report));
       writeTextFile(out / "report.html", runtime::runReportHtml(report));

@@ -48,6 +48,16 @@ TEST(MainJob, DigitsBitExactInBothEnginesWithTheSameCycles) {
   EXPECT_GE(functional.top1Agreement, 95.0);
 }
 
+TEST(MainJob, ReportsAreTheSameForAnyNumberOfJobs) {
+  MainJobOptions options = digits(Engine::Functional, 40);
+  const MainJobReport one = runMainJob(options);
+  options.jobs = 3;
+  const MainJobReport three = runMainJob(options);
+  EXPECT_EQ(one.inputs, 40U);
+  EXPECT_EQ(runReportJson(one), runReportJson(three));
+  EXPECT_EQ(runReportMarkdown(one), runReportMarkdown(three));
+}
+
 TEST(MainJob, RtlCosimulatesTheFirstInputThatRan) {
   MainJobOptions options = digits(Engine::Timed, 1);
   options.rtl = true;

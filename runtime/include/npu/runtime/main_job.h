@@ -38,7 +38,9 @@ struct MainJobOptions {
   std::size_t maxInputs = 0;
   /// Also co-simulate the first input that runs on the Verilator RTL (MainJobReport::rtl).
   bool rtl = false;
-  /// Called after each input (done, total).
+  /// Inputs run on this many threads (the report is the same for any number).
+  std::size_t jobs = 1;
+  /// Called after each input (done, total), one call at a time.
   std::function<void(std::size_t, std::size_t)> progress;
 };
 
@@ -126,6 +128,11 @@ struct MainJobReport {
   std::int64_t peakMacsPerCycle = 0;
   std::int64_t ddrBytesPerCycle = 0;
   std::uint64_t programBytes = 0;
+
+  /// Wall time of running the inputs (simulation, golden verification, fp32 reference), for the
+  /// images/s figure `npu run` prints; the written reports leave it out, so they do not depend on
+  /// the machine or the number of jobs.
+  double inputSeconds = 0.0;
 
   /// With MainJobOptions::rtl: every NPU segment of the first input run, co-simulated.
   std::vector<SegmentCosim> rtl;
