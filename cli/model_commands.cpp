@@ -1,6 +1,7 @@
 // The model-level commands, all on the same flow (import, passes, partition, calibration,
 // quantization, codegen):
 //   npu run     [MODEL] [--hw] [--calib] [--data] [--labels] [--config] [--mode] [--out] [--rtl]
+//               [--jobs]
 //   npu compile [MODEL] -o PROGRAM.npub [--dump-after STAGES] [--verify-each]
 //   npu export  [MODEL] --out DIR      (the bring-up bundle of docs/export-bundle.md)
 // No MODEL means the bundled digits model with its calibration and test data.

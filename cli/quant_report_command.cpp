@@ -1,6 +1,6 @@
 // `npu quant-report MODEL [--calib DIR] [--config FILE] [--out DIR] [--threshold COS]
-// [--sqnr-threshold DB] [--samples N]`: quantizes a model and prints the partition report and the
-// per-layer accuracy table; writes quant_report.json and quant_report.md into --out.
+// [--sqnr-threshold DB] [--samples N] [--jobs N]`: quantizes a model and prints the partition
+// report and the per-layer accuracy table; writes quant_report.json and quant_report.md into --out.
 #include <fmt/format.h>
 
 #include <algorithm>
