@@ -61,21 +61,27 @@ bool allExactInFloat(const std::int32_t* values, std::size_t count) {
 /// docs/numerics.md's conv output stage with single rounding, over `pixels` x `channels` sums:
 /// acc = sum + offset[c] (wrapping), y = clamp(((acc * M[c] + 2^(t[c]-1)) >> t[c]) + zp, lo, hi).
 /// Saturating the requant to int32 first changes nothing: lo and hi lie inside int8. Written as
-/// one flat loop over channels so the compiler vectorises it.
-NPU_GOLDEN_SIMD_CLONES void finishSingleRounding(
+/// one flat loop over channels so the compiler vectorises it. Returns allExactInFloat of the sums
+/// taken as int32 (oneDNN's results, when the caller deferred their check to this pass).
+NPU_GOLDEN_SIMD_CLONES bool finishSingleRounding(
     const std::uint32_t* sums, std::int64_t pixels, std::int64_t channels,
     const std::uint32_t* offsets, const std::int64_t* multipliers, const std::int64_t* shifts,
     const std::int64_t* halves, std::int64_t zeroPoint, std::int64_t lo, std::int64_t hi,
     std::int8_t* out) {
+  std::uint32_t outside = 0;
   for (std::int64_t p = 0; p < pixels; ++p) {
     const std::uint32_t* s = sums + p * channels;
     std::int8_t* o = out + p * channels;
     for (std::int64_t c = 0; c < channels; ++c) {
+      // allExactInFloat's test, in the same pass.
+      outside |= static_cast<std::uint32_t>(s[c] + (kExactInFloat - 1) >
+                                            static_cast<std::uint32_t>(2 * kExactInFloat - 2));
       const auto acc = static_cast<std::int64_t>(static_cast<std::int32_t>(s[c] + offsets[c]));
       const std::int64_t y = ((acc * multipliers[c] + halves[c]) >> shifts[c]) + zeroPoint;
       o[c] = static_cast<std::int8_t>(y < lo ? lo : (y > hi ? hi : y));
     }
   }
+  return outside == 0;
 }
 
 memory::dims dimsOf(std::initializer_list<std::int64_t> values) {
@@ -114,8 +120,12 @@ struct Conv2dInt8Layer::Prepared {
   void padInput(const Int8Tensor& x, std::uint8_t* u) const;
   /// sum u * w of output element `index` (NHWC), modulo 2^32.
   std::uint32_t exactSum(const std::uint8_t* u, std::size_t index) const;
-  /// Writes sum u * w of every output element (NHWC), modulo 2^32, into `sums`.
-  void computeSums(const std::uint8_t* u, std::uint32_t* sums) const;
+  /// Writes sum u * w of every output element (NHWC), modulo 2^32, into `sums`. With one weight
+  /// part and `deferCheck`, oneDNN's results are left unchecked and false is returned: the caller
+  /// tests them in its own pass and calls patchSums if one is out of fp32's exact range.
+  bool computeSums(const std::uint8_t* u, std::uint32_t* sums, bool deferCheck) const;
+  /// Recomputes every sum of a single weight part's results that fp32 could not carry exactly.
+  void patchSums(const std::uint8_t* u, std::uint32_t* sums) const;
 };
 
 Conv2dInt8Layer::Conv2dInt8Layer(std::vector<std::int64_t> inputShape, const Int8Tensor& w,
@@ -240,14 +250,23 @@ std::uint32_t Conv2dInt8Layer::Prepared::exactSum(const std::uint8_t* u, std::si
   return sum;
 }
 
-void Conv2dInt8Layer::Prepared::computeSums(const std::uint8_t* u, std::uint32_t* sums) const {
+void Conv2dInt8Layer::Prepared::patchSums(const std::uint8_t* u, std::uint32_t* sums) const {
+  for (std::size_t i = 0; i < outputCount(); ++i) {
+    if (!exactInFloat(static_cast<std::int32_t>(sums[i]))) {
+      sums[i] = exactSum(u, i);
+    }
+  }
+}
+
+bool Conv2dInt8Layer::Prepared::computeSums(const std::uint8_t* u, std::uint32_t* sums,
+                                            bool deferCheck) const {
   const onednn::OneThread oneThread;
   const std::size_t count = outputCount();
   if (!conv) {
     for (std::size_t i = 0; i < count; ++i) {
       sums[i] = shape.dotLength() > 0 ? exactSum(u, i) : 0U;
     }
-    return;
+    return true;
   }
   const memory src(srcDesc, onednn::cpuEngine(), const_cast<std::uint8_t*>(u));
   // One part: oneDNN writes straight into `sums`; two: into thread buffers, combined below.
@@ -263,15 +282,13 @@ void Conv2dInt8Layer::Prepared::computeSums(const std::uint8_t* u, std::uint32_t
                     scratchpadBytes);
   }
   if (weightParts.size() == 1) {
-    if (allExactInFloat(parts[0], count)) {
-      return;
+    if (deferCheck) {
+      return false;
     }
-    for (std::size_t i = 0; i < count; ++i) {
-      if (!exactInFloat(parts[0][i])) {
-        sums[i] = exactSum(u, i);
-      }
+    if (!allExactInFloat(parts[0], count)) {
+      patchSums(u, sums);
     }
-    return;
+    return true;
   }
   for (std::size_t i = 0; i < count; ++i) {
     const std::int32_t high = parts[0][i], low = parts[1][i];
@@ -279,6 +296,7 @@ void Conv2dInt8Layer::Prepared::computeSums(const std::uint8_t* u, std::uint32_t
                   ? (static_cast<std::uint32_t>(high) << kLowBits) + static_cast<std::uint32_t>(low)
                   : exactSum(u, i);
   }
+  return true;
 }
 
 std::vector<std::int32_t> Conv2dInt8Layer::accumulators(const Int8Tensor& x) const {
@@ -287,7 +305,7 @@ std::vector<std::int32_t> Conv2dInt8Layer::accumulators(const Int8Tensor& x) con
   auto* u = static_cast<std::uint8_t*>(onednn::threadBuffer(1, p.paddedInputBytes()));
   p.padInput(x, u);
   std::vector<std::uint32_t> sums(p.outputCount());
-  p.computeSums(u, sums.data());
+  p.computeSums(u, sums.data(), false);
   std::vector<std::int32_t> acc(sums.size());
   const auto outC = static_cast<std::size_t>(p.shape.outC);
   for (std::size_t i = 0; i < sums.size(); ++i) {
@@ -304,9 +322,10 @@ Int8Tensor Conv2dInt8Layer::run(const Int8Tensor& x) const {
   p.padInput(x, u);
   auto* sums =
       static_cast<std::uint32_t*>(onednn::threadBuffer(2, p.outputCount() * sizeof(std::uint32_t)));
-  p.computeSums(u, sums);
+  const bool single = p.params.output.rounding == Rounding::Single;
+  const bool checked = p.computeSums(u, sums, single);
   const std::span<const std::uint32_t> all(sums, p.outputCount());
-  if (p.params.output.rounding != Rounding::Single) {
+  if (!single) {
     std::vector<std::int32_t> acc(all.size());
     const auto outC = static_cast<std::size_t>(p.shape.outC);
     for (std::size_t i = 0; i < all.size(); ++i) {
@@ -316,9 +335,17 @@ Int8Tensor Conv2dInt8Layer::run(const Int8Tensor& x) const {
   }
   Int8Tensor y = makeInt8Tensor(outputShape());
   const OutputStage& stage = p.params.output;
-  finishSingleRounding(sums, p.shape.n * p.shape.outH * p.shape.outW, p.shape.outC,
-                       p.offsets.data(), p.multipliers.data(), p.shifts.data(), p.halves.data(),
-                       stage.zeroPoint, stage.clipLo, stage.clipHi, y.data.data());
+  const auto finish = [&] {
+    return finishSingleRounding(sums, p.shape.n * p.shape.outH * p.shape.outW, p.shape.outC,
+                                p.offsets.data(), p.multipliers.data(), p.shifts.data(),
+                                p.halves.data(), stage.zeroPoint, stage.clipLo, stage.clipHi,
+                                y.data.data());
+  };
+  if (!finish() && !checked) {
+    // A sum past fp32's exact range (rare): recompute it and finish again.
+    p.patchSums(u, sums);
+    finish();
+  }
   if (stage.lut) {
     for (std::int8_t& v : y.data) {
       v = lookUp(*stage.lut, v);

@@ -128,6 +128,8 @@ TEST(OneDnnConv, SumsBeyondFloatPrecisionAreExact) {
   const std::vector<std::int32_t> expected = plain::conv2dInt8Accumulators(x, w, p);
   EXPECT_GT(*std::max_element(expected.begin(), expected.end()), 1 << 28);
   EXPECT_EQ(conv2dInt8Accumulators(x, w, p), expected);
+  // run() checks oneDNN's sums inside its output stage: the same outputs as the plain loops.
+  EXPECT_EQ(conv2dInt8(x, w, p).data, plain::conv2dInt8(x, w, p).data);
   // The same sums at the other sign: weights at -127 and the input zero point at +127.
   for (auto& v : w.data) {
     v = static_cast<std::int8_t>(-v / 2 - 60);
@@ -137,6 +139,32 @@ TEST(OneDnnConv, SumsBeyondFloatPrecisionAreExact) {
     v = static_cast<std::int8_t>(-128 + (v & 1));
   }
   EXPECT_EQ(conv2dInt8Accumulators(x, w, p), plain::conv2dInt8Accumulators(x, w, p));
+  EXPECT_EQ(conv2dInt8(x, w, p).data, plain::conv2dInt8(x, w, p).data);
+}
+
+TEST(OneDnnConv, OutputsStayExactWhenTheSumsPassFloatPrecision) {
+  // Every pixel sums 255 x (about 124) over 3x3x1024 taps, about 2.9e8, while the bias brings each
+  // accumulator back to its channel index: a sum off by a few units would show in the output.
+  Random random(11);
+  const ConvShape s{1, 5, 6, 1024, 16, 1, 3, 3, 1, 1};
+  const Int8Tensor w = randomInt8({s.outC, s.kH, s.kW, s.inC}, random, 120, 127);
+  Int8Tensor x = makeInt8Tensor({s.n, s.h, s.w, s.inC}, 127);
+  Conv2dInt8Params p;
+  p.inputZeroPoint = -128;
+  p.multipliers = {{1 << 30, 0}};  // 0.5
+  const std::int64_t taps = s.kH * s.kW * s.inC;
+  for (std::int64_t c = 0; c < s.outC; ++c) {
+    std::int64_t sum = 0;
+    for (std::int64_t t = 0; t < taps; ++t) {
+      sum += w.data[static_cast<std::size_t>(c * taps + t)];
+    }
+    p.bias.push_back(static_cast<std::int32_t>(-255 * sum + 2 * c));
+  }
+  const Int8Tensor y = conv2dInt8(x, w, p);
+  ASSERT_EQ(y.shape, (std::vector<std::int64_t>{1, 3, 4, s.outC}));
+  for (std::size_t i = 0; i < y.data.size(); ++i) {
+    ASSERT_EQ(y.data[i], static_cast<std::int8_t>(i % static_cast<std::size_t>(s.outC))) << i;
+  }
 }
 
 TEST(OneDnnConv, AccumulatorsWrapAt32Bits) {
