@@ -12,10 +12,7 @@ namespace npu::golden {
 namespace {
 
 using dnnl::memory;
-
-memory::dims dimsOf(std::initializer_list<std::int64_t> values) {
-  return memory::dims(values.begin(), values.end());
-}
+using onednn::dimsOf;
 
 }  // namespace
 

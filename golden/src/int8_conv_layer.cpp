@@ -26,6 +26,7 @@ namespace npu::golden {
 namespace {
 
 using dnnl::memory;
+using onednn::dimsOf;
 
 /// Results of smaller magnitude survive a trip through fp32 unchanged.
 constexpr std::int32_t kExactInFloat = 1 << 24;
@@ -82,10 +83,6 @@ NPU_GOLDEN_SIMD_CLONES bool finishSingleRounding(
     }
   }
   return outside == 0;
-}
-
-memory::dims dimsOf(std::initializer_list<std::int64_t> values) {
-  return memory::dims(values.begin(), values.end());
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include <cstdint>
+#include <initializer_list>
 #include <unordered_map>
 
 namespace npu::golden::onednn {
@@ -22,6 +24,11 @@ class OneThread {
  private:
   int m_saved;
 };
+
+/// oneDNN dimensions from ours.
+inline dnnl::memory::dims dimsOf(std::initializer_list<std::int64_t> values) {
+  return dnnl::memory::dims(values.begin(), values.end());
+}
 
 /// The process-wide oneDNN CPU engine.
 const dnnl::engine& cpuEngine();

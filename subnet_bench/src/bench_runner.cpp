@@ -5,16 +5,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <exception>
 #include <mutex>
-#include <thread>
 
 #include "npu/compiler/frontend/import.h"
 #include "npu/runtime/cosim.h"
 #include "npu/runtime/run_model.h"
 #include "npu/support/error.h"
+#include "npu/support/parallel_for.h"
 
 namespace npu::bench {
 namespace {
@@ -154,29 +153,17 @@ BenchReport runBench(const BenchSuite& suite, const std::vector<std::size_t>& se
   report.rtl = options.rtl;
   report.results.resize(selected.size());
 
-  // Workers take the next subnet from a shared counter; results land in their own slot.
-  std::atomic<std::size_t> next{0};
+  // Subnets on options.jobs threads; each result lands in its own slot.
   std::size_t done = 0;
   std::mutex progressMutex;
-  auto work = [&] {
-    for (std::size_t k = next++; k < selected.size(); k = next++) {
-      report.results[k] = runSubnet(suite.subnets.at(selected[k]), baselines, options);
-      const std::lock_guard<std::mutex> lock(progressMutex);
-      ++done;
-      if (progress) {
-        progress(done, selected.size(), report.results[k]);
-      }
+  parallelFor(selected.size(), options.jobs, [&](std::size_t k) {
+    report.results[k] = runSubnet(suite.subnets.at(selected[k]), baselines, options);
+    const std::lock_guard<std::mutex> lock(progressMutex);
+    ++done;
+    if (progress) {
+      progress(done, selected.size(), report.results[k]);
     }
-  };
-  const std::size_t threads = std::max<std::size_t>(1, std::min(options.jobs, selected.size()));
-  std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < threads; ++t) {
-    pool.emplace_back(work);
-  }
-  work();
-  for (std::thread& t : pool) {
-    t.join();
-  }
+  });
   report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return report;
 }
