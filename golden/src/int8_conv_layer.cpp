@@ -38,15 +38,19 @@ bool exactInFloat(std::int32_t v) {
   return v > -kExactInFloat && v < kExactInFloat;
 }
 
-/// Whether every value is exactInFloat: one branch-free pass the compiler vectorises (the common
-/// case, so the element-wise check and its re-computation only run when something is out).
+/// 1 when the int32 whose bits are `bits` is not exactInFloat, else 0; branch-free, for the
+/// vectorised passes: v + (2^24 - 1) lies in [0, 2^25 - 2] exactly when |v| < 2^24.
+inline std::uint32_t outsideFloatRange(std::uint32_t bits) {
+  return static_cast<std::uint32_t>(bits + (kExactInFloat - 1) >
+                                    static_cast<std::uint32_t>(2 * kExactInFloat - 2));
+}
+
+/// Whether every value is exactInFloat: one pass the compiler vectorises (the common case, so the
+/// element-wise check and its re-computation only run when something is out).
 bool allExactInFloat(const std::int32_t* values, std::size_t count) {
   std::uint32_t outside = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    // v + (2^24 - 1) lies in [0, 2^25 - 2] exactly when |v| < 2^24.
-    outside |=
-        static_cast<std::uint32_t>(static_cast<std::uint32_t>(values[i]) + (kExactInFloat - 1) >
-                                   static_cast<std::uint32_t>(2 * kExactInFloat - 2));
+    outside |= outsideFloatRange(static_cast<std::uint32_t>(values[i]));
   }
   return outside == 0;
 }
@@ -74,9 +78,7 @@ NPU_GOLDEN_SIMD_CLONES bool finishSingleRounding(
     const std::uint32_t* s = sums + p * channels;
     std::int8_t* o = out + p * channels;
     for (std::int64_t c = 0; c < channels; ++c) {
-      // allExactInFloat's test, in the same pass.
-      outside |= static_cast<std::uint32_t>(s[c] + (kExactInFloat - 1) >
-                                            static_cast<std::uint32_t>(2 * kExactInFloat - 2));
+      outside |= outsideFloatRange(s[c]);  // allExactInFloat, in the same pass
       const auto acc = static_cast<std::int64_t>(static_cast<std::int32_t>(s[c] + offsets[c]));
       const std::int64_t y = ((acc * multipliers[c] + halves[c]) >> shifts[c]) + zeroPoint;
       o[c] = static_cast<std::int8_t>(y < lo ? lo : (y > hi ? hi : y));
