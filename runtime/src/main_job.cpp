@@ -73,6 +73,16 @@ std::size_t argmax(const golden::FloatTensor& t) {
   return static_cast<std::size_t>(std::max_element(t.data.begin(), t.data.end()) - t.data.begin());
 }
 
+/// Whether `label` is among the 5 highest scores: fewer than 5 classes score strictly higher.
+bool inTop5(const golden::FloatTensor& scores, std::int64_t label) {
+  if (label < 0 || label >= static_cast<std::int64_t>(scores.data.size())) {
+    return false;
+  }
+  const float own = scores.data[static_cast<std::size_t>(label)];
+  return std::count_if(scores.data.begin(), scores.data.end(), [own](float v) { return v > own; }) <
+         5;
+}
+
 struct Inputs {
   std::vector<compiler::TensorMap> samples;
   std::vector<std::int64_t> labels;
@@ -187,6 +197,8 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
   const ModelGolden golden(compiled);
   std::size_t fp32Correct = 0;
   std::size_t int8Correct = 0;
+  std::size_t fp32Top5 = 0;
+  std::size_t int8Top5 = 0;
   std::size_t agree = 0;
   compiler::AgreementAccumulator outputAgreement;
   std::vector<compiler::AgreementAccumulator> perOutput(graph.outputs().size());
@@ -207,6 +219,8 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
     std::vector<compiler::AgreementAccumulator> perOutput;
     std::size_t predicted = 0;
     std::size_t expected = 0;
+    bool fp32Top5 = false;
+    bool int8Top5 = false;
     std::vector<SegmentRun> segments;
   };
   std::vector<Outcome> outcomes(data.samples.size());
@@ -239,6 +253,10 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
     const std::string& outName = graph.value(graph.outputs().front()).name;
     outcome.predicted = argmax(run.outputs.at(outName));
     outcome.expected = argmax(reference.at(outName));
+    if (!data.labels.empty()) {
+      outcome.fp32Top5 = inTop5(reference.at(outName), data.labels[k]);
+      outcome.int8Top5 = inTop5(run.outputs.at(outName), data.labels[k]);
+    }
     if (k == 0) {
       outcome.segments = std::move(run.segments);
     }
@@ -265,6 +283,8 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
     if (!data.labels.empty()) {
       fp32Correct += static_cast<std::int64_t>(outcome.expected) == data.labels[k] ? 1 : 0;
       int8Correct += static_cast<std::int64_t>(outcome.predicted) == data.labels[k] ? 1 : 0;
+      fp32Top5 += outcome.fp32Top5 ? 1 : 0;
+      int8Top5 += outcome.int8Top5 ? 1 : 0;
     }
   }
   std::vector<SegmentRun> firstRun =
@@ -279,6 +299,10 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
     }
     if (!data.labels.empty()) {
       report.fp32Top1 = 100.0 * static_cast<double>(fp32Correct) / n;
+      if (firstShape.back() > 5) {
+        report.fp32Top5 = 100.0 * static_cast<double>(fp32Top5) / n;
+        report.int8Top5 = 100.0 * static_cast<double>(int8Top5) / n;
+      }
       report.int8Top1 = 100.0 * static_cast<double>(int8Correct) / n;
     }
   }

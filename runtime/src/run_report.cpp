@@ -43,6 +43,9 @@ std::string accuracyLine(const MainJobReport& r) {
         "points); ",
         r.inputs, *r.fp32Top1, *r.int8Top1, *r.int8Top1 - *r.fp32Top1);
   }
+  if (r.fp32Top5 && r.int8Top5) {
+    line += fmt::format("top-5: fp32 {:.2f}%, int8 on the NPU {:.2f}%; ", *r.fp32Top5, *r.int8Top5);
+  }
   return line +
          fmt::format("int8 and fp32 agree on the top class for {:.2f}% of inputs", r.top1Agreement);
 }
@@ -182,6 +185,8 @@ std::string runReportJson(const MainJobReport& r) {
   j["accuracy"] = {
       {"fp32_top1", r.fp32Top1 ? nlohmann::json(*r.fp32Top1) : nlohmann::json()},
       {"int8_top1", r.int8Top1 ? nlohmann::json(*r.int8Top1) : nlohmann::json()},
+      {"fp32_top5", r.fp32Top5 ? nlohmann::json(*r.fp32Top5) : nlohmann::json()},
+      {"int8_top5", r.int8Top5 ? nlohmann::json(*r.int8Top5) : nlohmann::json()},
       {"top1_agreement", r.classScores ? nlohmann::json(r.top1Agreement) : nlohmann::json()},
       {"output_cosine", r.outputCosine}};
   nlohmann::ordered_json outputs = nlohmann::ordered_json::array();

@@ -45,6 +45,11 @@ TEST(MainJob, DigitsBitExactInBothEnginesWithTheSameCycles) {
   EXPECT_EQ(timed.totalCycles, functional.totalCycles);
   ASSERT_TRUE(functional.fp32Top1 && functional.int8Top1);
   EXPECT_GE(*functional.int8Top1, *functional.fp32Top1 - 2.0);
+  // Ten classes: top-5 is reported, and no smaller than top-1.
+  ASSERT_TRUE(functional.fp32Top5 && functional.int8Top5);
+  EXPECT_GE(*functional.fp32Top5, *functional.fp32Top1);
+  EXPECT_GE(*functional.int8Top5, *functional.int8Top1);
+  EXPECT_LE(*functional.int8Top5, 100.0);
   EXPECT_GE(functional.top1Agreement, 95.0);
 }
 

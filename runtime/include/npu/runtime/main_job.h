@@ -102,6 +102,10 @@ struct MainJobReport {
   /// Labelled data only.
   std::optional<double> fp32Top1;
   std::optional<double> int8Top1;
+  /// Labelled data with more than 5 classes only: the label is among the 5 highest scores
+  /// (fewer than 5 classes score strictly higher than the label's), in %.
+  std::optional<double> fp32Top5;
+  std::optional<double> int8Top5;
   /// The first output holds class scores (one row of N > 1 values): only then are top-1 figures
   /// meaningful. A detector's or segmenter's outputs get per-output cosine and SQNR only.
   bool classScores = false;
