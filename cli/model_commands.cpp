@@ -1,7 +1,7 @@
 // The model-level commands, all on the same flow (import, passes, partition, calibration,
 // quantization, codegen):
 //   npu run     [MODEL] [--hw] [--calib] [--data] [--labels] [--config] [--mode] [--out] [--rtl]
-//               [--jobs]
+//               [--jobs] [--no-golden]
 //   npu compile [MODEL] -o PROGRAM.npub [--dump-after STAGES] [--verify-each]
 //   npu export  [MODEL] --out DIR      (the bring-up bundle of docs/export-bundle.md)
 // No MODEL means the bundled digits model with its calibration and test data.
@@ -42,6 +42,7 @@ struct ModelOptions {
   std::size_t count = 0;
   std::size_t jobs = 1;
   bool rtl = false;
+  bool noGolden = false;
   bool quiet = false;
 };
 
@@ -113,11 +114,15 @@ void addRunCommand(CLI::App& app, Action& action) {
       ->add_option("--jobs,-j", o->jobs,
                    "Inputs run in parallel (default 1; the reports are the same for any N)")
       ->check(CLI::Range(1, 256));
+  command->add_flag("--no-golden", o->noGolden,
+                    "Accuracy only: run the simulator without golden verification (the report "
+                    "says NOT VERIFIED)");
   command->callback([&action, o] {
     action = [o] {
       runtime::MainJobOptions job = jobOptions(*o);
       job.progress = progress;
       job.jobs = o->jobs;
+      job.verify = !o->noGolden;
       job.rtl = o->rtl;
       const fs::path out = o->out.empty() ? fs::path("out/run") : fs::path(o->out);
       createDirectories(out);
@@ -127,11 +132,11 @@ void addRunCommand(CLI::App& app, Action& action) {
       fmt::print("\n{}\n{}", report.partitionReport, runtime::formatRunSummary(report));
       if (report.inputs > 0 && report.inputSeconds > 0.0) {
         fmt::print(
-            "inputs: {} in {:.2f} s, {:.2f} images/s ({} job{}; simulation, golden "
-            "verification and fp32 reference included)\n",
+            "inputs: {} in {:.2f} s, {:.2f} images/s ({} job{}; simulation, {}fp32 reference "
+            "included)\n",
             report.inputs, report.inputSeconds,
             static_cast<double>(report.inputs) / report.inputSeconds, job.jobs,
-            job.jobs == 1 ? "" : "s");
+            job.jobs == 1 ? "" : "s", job.verify ? "golden verification and " : "");
       }
       writeTextFile(out / "report.md", runtime::runReportMarkdown(report));
       writeTextFile(out / "report.json", runtime::runReportJson(report));

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 
 #include "npu/compiler/frontend/import.h"
@@ -194,7 +195,9 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
   const compiler::QuantizedModel& model = compiled.model;
   const compiler::Graph& graph = model.graph;
   const compiler::Interpreter fp32(graph);
-  const ModelGolden golden(compiled);
+  const std::optional<ModelGolden> prepared =
+      options.verify ? std::optional<ModelGolden>(std::in_place, compiled) : std::nullopt;
+  const ModelGolden* golden = prepared ? &*prepared : nullptr;
   std::size_t fp32Correct = 0;
   std::size_t int8Correct = 0;
   std::size_t fp32Top5 = 0;
@@ -232,10 +235,10 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
     sim::SimOptions simOptions = simOptionsFor(options.engine);
     // The first input's spans give each layer its own busy time (the per-layer table).
     simOptions.collectTrace = k == 0 && options.engine == Engine::Timed;
-    InferenceRun run = runInference(compiled, input, simOptions, &golden);
+    InferenceRun run = runInference(compiled, input, simOptions, golden, options.verify);
     const compiler::TensorMap reference = fp32.run(input);
     Outcome& outcome = outcomes[k];
-    outcome.bitExact = run.bitExact();
+    outcome.bitExact = options.verify && run.bitExact();
     for (const SegmentRun& s : run.segments) {
       if (s.mismatch) {
         outcome.mismatch =
@@ -272,7 +275,7 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
     ++report.inputs;
     if (outcome.bitExact) {
       ++report.bitExactInputs;
-    } else if (report.firstMismatch.empty()) {
+    } else if (options.verify && report.firstMismatch.empty()) {
       report.firstMismatch = outcome.mismatch;
     }
     outputAgreement.merge(outcome.all);
@@ -449,6 +452,9 @@ MainJobReport runMainJob(const MainJobOptions& options) {
         "the main job runs its inputs on the functional or timed engine; the RTL co-simulates the "
         "first one (--rtl)");
   }
+  if (options.rtl && !options.verify) {
+    fail("--rtl compares the RTL with golden; it cannot run with --no-golden");
+  }
   const PreparedModel prepared = prepareModel(options);  // the compiler driver
   const compiler::CompiledModel& compiled = prepared.compiled;
   MainJobReport report;
@@ -456,9 +462,13 @@ MainJobReport runMainJob(const MainJobOptions& options) {
   const Inputs data =
       loadData(options, compiled.model.graph, compiled.calibration, prepared.calibrationSource);
   report.dataSource = data.source;
+  report.verified = options.verify;
   const std::vector<SegmentRun> firstRun = runInputs(report, options, compiled, data);
   const SegmentTiming timing = timeSegments(options, compiled, data, firstRun);
-  addLayers(report, compiled, timing, layerCosines(compiled.model, data, options.jobs));
+  // The per-layer cosines run the golden model: not without verification.
+  addLayers(report, compiled, timing,
+            options.verify ? layerCosines(compiled.model, data, options.jobs)
+                           : std::map<std::string, double, std::less<>>{});
   if (options.rtl && !data.samples.empty()) {
     report.rtl = cosimulateModel(compiled, data.samples.front());
   }

@@ -18,6 +18,12 @@ std::string percent(double fraction) {
 }
 
 std::string verdict(const MainJobReport& r) {
+  if (!r.verified) {
+    return fmt::format(
+        "NOT VERIFIED: {} inputs ran with --no-golden; the simulator's outputs were compared with "
+        "fp32 (and the labels) only, not with the golden reference",
+        r.inputs);
+  }
   if (r.pass()) {
     return fmt::format("PASS: final DDR bit-exact against golden on {}/{} inputs", r.bitExactInputs,
                        r.inputs);
@@ -171,6 +177,7 @@ std::string runReportJson(const MainJobReport& r) {
   j["pass"] = r.pass();
   j["inputs"] = r.inputs;
   j["bit_exact_inputs"] = r.bitExactInputs;
+  j["verified"] = r.verified;
   j["first_mismatch"] = r.firstMismatch;
   j["data"] = r.dataSource;
   j["calibration"] = {{"source", r.calibrationSource},

@@ -63,6 +63,25 @@ TEST(MainJob, ReportsAreTheSameForAnyNumberOfJobs) {
   EXPECT_EQ(runReportMarkdown(one), runReportMarkdown(three));
 }
 
+TEST(MainJob, NoGoldenRunsTheSameInputsWithoutVerifying) {
+  MainJobOptions options = digits(Engine::Functional, 30);
+  const MainJobReport verified = runMainJob(options);
+  options.verify = false;
+  const MainJobReport accuracyOnly = runMainJob(options);
+  EXPECT_TRUE(verified.verified);
+  EXPECT_FALSE(accuracyOnly.verified);
+  EXPECT_TRUE(accuracyOnly.pass());
+  EXPECT_EQ(accuracyOnly.bitExactInputs, 0U);
+  // The simulator's outputs are the same: the same accuracy, stated as unverified.
+  EXPECT_EQ(accuracyOnly.int8Top1, verified.int8Top1);
+  EXPECT_EQ(accuracyOnly.outputCosine, verified.outputCosine);
+  EXPECT_EQ(formatRunSummary(accuracyOnly).find("PASS"), std::string::npos);
+  EXPECT_NE(formatRunSummary(accuracyOnly).find("NOT VERIFIED: 30 inputs ran with --no-golden"),
+            std::string::npos);
+  options.rtl = true;
+  EXPECT_THROW(runMainJob(options), Error);
+}
+
 TEST(MainJob, RtlCosimulatesTheFirstInputThatRan) {
   MainJobOptions options = digits(Engine::Timed, 1);
   options.rtl = true;

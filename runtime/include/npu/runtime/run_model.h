@@ -56,9 +56,12 @@ class ModelGolden {
 /// runs the same segment and the whole final DDR is compared. A simulator fault throws it with
 /// the segment named; a mismatch is recorded (the run goes on with the simulator's values).
 /// `golden`, when given, is `model`'s prepared reference (otherwise each segment's golden is
-/// prepared for this inference alone).
+/// prepared for this inference alone). With `verify` false the golden reference does not run at
+/// all: every segment's mismatch stays unset although nothing was compared (accuracy-only runs,
+/// `npu run --no-golden`).
 InferenceRun runInference(const compiler::CompiledModel& model, const compiler::TensorMap& inputs,
-                          const sim::SimOptions& options, const ModelGolden* golden = nullptr);
+                          const sim::SimOptions& options, const ModelGolden* golden = nullptr,
+                          bool verify = true);
 
 /// The DDR image and expected final image of one NPU segment for given int8 inputs (what `npu
 /// export` writes and what runInference compares against).
