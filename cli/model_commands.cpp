@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <chrono>
+
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -67,19 +69,28 @@ runtime::MainJobOptions jobOptions(const ModelOptions& o) {
   return job;
 }
 
-/// A progress bar on a terminal, a line per 10% otherwise; both on stderr.
+/// A progress bar with the estimated time left on a terminal, a line per 10% otherwise; both on
+/// stderr. The estimate is the mean time per input since the first one finished, times the inputs
+/// left.
 void progress(std::size_t done, std::size_t total) {
   static const bool tty = isatty(fileno(stderr)) != 0;
+  static const auto first = std::chrono::steady_clock::now();
+  const double since =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - first).count();
+  const std::string left =
+      done > 1 ? fmt::format("{:.0f} s left", since / static_cast<double>(done - 1) *
+                                                  static_cast<double>(total - done))
+               : std::string("estimating");
   if (tty) {
     const std::size_t width = 40;
     const std::size_t filled = done * width / total;
-    fmt::print(stderr, "\r[{}{}] {}/{} inputs", std::string(filled, '#'),
-               std::string(width - filled, ' '), done, total);
+    fmt::print(stderr, "\r[{}{}] {}/{} inputs, {}  ", std::string(filled, '#'),
+               std::string(width - filled, ' '), done, total, left);
     if (done == total) {
       fmt::print(stderr, "\n");
     }
   } else if (total >= 20 && (done * 10 / total != (done - 1) * 10 / total || done == total)) {
-    fmt::print(stderr, "  {}/{} inputs\n", done, total);
+    fmt::print(stderr, "  {}/{} inputs, {}\n", done, total, left);
   }
 }
 
