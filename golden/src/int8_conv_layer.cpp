@@ -112,8 +112,19 @@ struct Conv2dInt8Layer::Prepared {
   std::size_t outputCount() const {
     return static_cast<std::size_t>(shape.n * shape.outH * shape.outW * shape.outC);
   }
+  /// The unsigned input keeps every step-th row and column of the padded input: a 1x1 kernel's
+  /// stride (its windows read no others, so oneDNN then runs it at stride 1 on a quarter of the
+  /// bytes for stride 2), 1 for any other kernel.
+  std::int64_t stepH() const { return shape.kH == 1 ? shape.sH : 1; }
+  std::int64_t stepW() const { return shape.kW == 1 ? shape.sW : 1; }
+  std::int64_t bufferRows() const {
+    return (shape.outH - 1) * (shape.sH / stepH()) + shape.dH * (shape.kH - 1) + 1;
+  }
+  std::int64_t bufferCols() const {
+    return (shape.outW - 1) * (shape.sW / stepW()) + shape.dW * (shape.kW - 1) + 1;
+  }
   std::size_t paddedInputBytes() const {
-    return static_cast<std::size_t>(shape.n * shape.paddedH() * shape.paddedW() * shape.inC);
+    return static_cast<std::size_t>(shape.n * bufferRows() * bufferCols() * shape.inC);
   }
   /// Writes the unsigned padded input into `u`: u = x + 128, padding zp_x + 128.
   void padInput(const Int8Tensor& x, std::uint8_t* u) const;
@@ -160,8 +171,8 @@ Conv2dInt8Layer::Conv2dInt8Layer(std::vector<std::int64_t> inputShape, const Int
   }
 
   if (s.n > 0 && s.outH > 0 && s.outW > 0 && s.outC > 0 && taps > 0) {
-    p->srcDesc = memory::desc(dimsOf({s.n, s.inC, s.paddedH(), s.paddedW()}), memory::data_type::u8,
-                              memory::format_tag::nhwc);
+    p->srcDesc = memory::desc(dimsOf({s.n, s.inC, p->bufferRows(), p->bufferCols()}),
+                              memory::data_type::u8, memory::format_tag::nhwc);
     p->dstDesc = memory::desc(dimsOf({s.n, s.outC, s.outH, s.outW}), memory::data_type::s32,
                               memory::format_tag::nhwc);
     const bool grouped = s.groups > 1;
@@ -174,8 +185,8 @@ Conv2dInt8Layer::Conv2dInt8Layer(std::vector<std::int64_t> inputShape, const Int
     try {
       const dnnl::convolution_forward::desc desc(
           dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, p->srcDesc,
-          anyWeights, p->dstDesc, dimsOf({s.sH, s.sW}), dimsOf({s.dH - 1, s.dW - 1}),
-          dimsOf({0, 0}), dimsOf({0, 0}));
+          anyWeights, p->dstDesc, dimsOf({s.sH / p->stepH(), s.sW / p->stepW()}),
+          dimsOf({s.dH - 1, s.dW - 1}), dimsOf({0, 0}), dimsOf({0, 0}));
       const dnnl::convolution_forward::primitive_desc pd(desc, onednn::primitiveAttributes(),
                                                          onednn::cpuEngine());
       p->conv.emplace(pd);
@@ -209,16 +220,27 @@ Conv2dInt8Layer::Conv2dInt8Layer(std::vector<std::int64_t> inputShape, const Int
 
 void Conv2dInt8Layer::Prepared::padInput(const Int8Tensor& x, std::uint8_t* u) const {
   const detail::Int8ConvShape& s = shape;
-  const std::int64_t rows = s.paddedH(), cols = s.paddedW(), c = s.inC;
+  const std::int64_t rows = bufferRows(), cols = bufferCols(), c = s.inC;
+  const std::int64_t rowStep = stepH(), colStep = stepW();
   std::fill(u, u + paddedInputBytes(), static_cast<std::uint8_t>(params.inputZeroPoint + 128));
-  // Input columns [0, copyW) land inside the padded row; later ones are read by no window.
-  const std::int64_t copyW = std::clamp<std::int64_t>(cols - s.padL, 0, s.inW);
   for (std::int64_t b = 0; b < s.n; ++b) {
-    for (std::int64_t iy = 0; iy < s.inH && iy + s.padT < rows; ++iy) {
+    for (std::int64_t r = 0; r < rows; ++r) {
+      // Buffer row r is padded row r * rowStep, input row r * rowStep - padT.
+      const std::int64_t iy = r * rowStep - s.padT;
+      if (iy < 0 || iy >= s.inH) {
+        continue;
+      }
       const std::int8_t* src = &x.data[static_cast<std::size_t>(((b * s.inH + iy) * s.inW) * c)];
-      std::uint8_t* dst = u + ((b * rows + iy + s.padT) * cols + s.padL) * c;
-      for (std::int64_t i = 0; i < copyW * c; ++i) {
-        dst[i] = static_cast<std::uint8_t>(static_cast<std::uint8_t>(src[i]) ^ 0x80U);
+      std::uint8_t* dst = u + (b * rows + r) * cols * c;
+      for (std::int64_t q = 0; q < cols; ++q) {
+        const std::int64_t ix = q * colStep - s.padL;
+        if (ix < 0 || ix >= s.inW) {
+          continue;
+        }
+        for (std::int64_t i = 0; i < c; ++i) {
+          dst[q * c + i] =
+              static_cast<std::uint8_t>(static_cast<std::uint8_t>(src[ix * c + i]) ^ 0x80U);
+        }
       }
     }
   }
@@ -232,13 +254,15 @@ std::uint32_t Conv2dInt8Layer::Prepared::exactSum(const std::uint8_t* u, std::si
   const std::int64_t oy = (i / (s.outC * s.outW)) % s.outH;
   const std::int64_t b = i / (s.outC * s.outW * s.outH);
   const std::int64_t g = c / s.outPerGroup();
-  const std::int64_t rows = s.paddedH(), cols = s.paddedW();
+  const std::int64_t rows = bufferRows(), cols = bufferCols();
   std::uint32_t sum = 0;
   for (std::int64_t ky = 0; ky < s.kH; ++ky) {
     for (std::int64_t kx = 0; kx < s.kW; ++kx) {
-      const std::uint8_t* pixel =
-          u + ((b * rows + oy * s.sH + ky * s.dH) * cols + ox * s.sW + kx * s.dW) * s.inC +
-          g * s.groupC;
+      const std::uint8_t* pixel = u +
+                                  ((b * rows + (oy * s.sH + ky * s.dH) / stepH()) * cols +
+                                   (ox * s.sW + kx * s.dW) / stepW()) *
+                                      s.inC +
+                                  g * s.groupC;
       const std::int8_t* tap =
           &weights[static_cast<std::size_t>(((c * s.kH + ky) * s.kW + kx) * s.groupC)];
       for (std::int64_t k = 0; k < s.groupC; ++k) {

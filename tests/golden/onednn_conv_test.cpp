@@ -22,8 +22,9 @@ struct ConvShape {
   std::int64_t n, h, w, inC, outC, groups, kH, kW, stride, dilation;
 };
 
-/// Dense, grouped, depthwise (also with a channel multiplier), strided, dilated, 1x1, FC-like and
-/// the first layer of ResNet.
+/// Dense, grouped, depthwise (also with a channel multiplier), strided, dilated, 1x1 (also strided:
+/// the decimated input, and 1x3 strided in both directions), FC-like and the first layer of
+/// ResNet.
 const std::vector<ConvShape> kShapes{
     {1, 9, 11, 16, 24, 1, 3, 3, 1, 1},   {1, 12, 12, 32, 32, 32, 3, 3, 1, 1},
     {1, 13, 10, 32, 32, 32, 3, 3, 2, 1}, {1, 10, 10, 8, 16, 8, 3, 3, 1, 1},
@@ -31,6 +32,8 @@ const std::vector<ConvShape> kShapes{
     {1, 7, 7, 64, 40, 1, 1, 1, 1, 1},    {3, 1, 1, 200, 10, 1, 1, 1, 1, 1},
     {1, 23, 23, 3, 64, 1, 7, 7, 2, 1},   {1, 8, 8, 20, 20, 4, 3, 1, 1, 1},
     {1, 6, 6, 5, 7, 1, 2, 3, 1, 1},      {1, 14, 14, 96, 96, 96, 5, 5, 2, 1},
+    {1, 13, 12, 32, 48, 1, 1, 1, 2, 1},  {2, 9, 10, 24, 16, 2, 1, 1, 3, 1},
+    {1, 8, 9, 16, 16, 1, 1, 3, 2, 1},
 };
 
 class Random {
