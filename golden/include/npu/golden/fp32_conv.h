@@ -24,6 +24,7 @@ struct Conv2dParams {
 
 /// ONNX Conv: x [N, C, H, W], w [M, C/group, kH, kW], optional bias [M] (empty span for none).
 /// Output [N, M, floor((H + top + bottom - dH*(kH-1) - 1) / sH) + 1, ...]. Padding reads 0.
+/// Computed by a one-shot Conv2dLayer (oneDNN; within rounding of plain::conv2d).
 FloatTensor conv2d(const FloatTensor& x, const FloatTensor& w, std::span<const float> bias,
                    const Conv2dParams& params);
 

@@ -36,7 +36,8 @@ struct Conv2dInt8Params {
 /// with oH = (H + top + bottom - dH*(kH-1) - 1) / sH + 1. Per output:
 /// acc = bias[c] + sum (x - zp_x) * w (32-bit two's complement, wrapping);
 /// y = finishOutput(requantize(acc, multipliers[c], rounding)). Output channel c of group g reads
-/// input channels [g * Cin/groups, (g+1) * Cin/groups).
+/// input channels [g * Cin/groups, (g+1) * Cin/groups). Computed by a one-shot Conv2dInt8Layer
+/// (oneDNN's sums; bit-exact with plain::conv2dInt8).
 Int8Tensor conv2dInt8(const Int8Tensor& x, const Int8Tensor& w, const Conv2dInt8Params& params);
 
 /// The int32 accumulators of conv2dInt8 (bias included, wrapping), NHWC [N, oH, oW, Cout]: the
