@@ -1,12 +1,15 @@
 // The model-level commands, all on the same flow (import, passes, partition, calibration,
 // quantization, codegen):
 //   npu run     [MODEL] [--hw] [--calib] [--data] [--labels] [--config] [--mode] [--out] [--rtl]
+//               [--jobs] [--no-golden]
 //   npu compile [MODEL] -o PROGRAM.npub [--dump-after STAGES] [--verify-each]
 //   (both, and export: [--calib-table FILE] [--dump-calib FILE] [--export-qdq FILE.onnx])
 //   npu export  [MODEL] --out DIR      (the bring-up bundle of docs/export-bundle.md)
 // No MODEL means the bundled digits model with its calibration and test data.
 #include <fmt/format.h>
 #include <unistd.h>
+
+#include <chrono>
 
 #include <cstdio>
 #include <filesystem>
@@ -45,7 +48,9 @@ struct ModelOptions {
   std::string mode = "timed";
   std::string out;
   std::size_t count = 0;
+  std::size_t jobs = 1;
   bool rtl = false;
+  bool noGolden = false;
   bool quiet = false;
 };
 
@@ -87,19 +92,28 @@ runtime::MainJobOptions jobOptions(const ModelOptions& o) {
   return job;
 }
 
-/// A progress bar on a terminal, a line per 10% otherwise; both on stderr.
+/// A progress bar with the estimated time left on a terminal, a line per 10% otherwise; both on
+/// stderr. The estimate is the mean time per input since the first one finished, times the inputs
+/// left.
 void progress(std::size_t done, std::size_t total) {
   static const bool tty = isatty(fileno(stderr)) != 0;
+  static const auto first = std::chrono::steady_clock::now();
+  const double since =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - first).count();
+  const std::string left =
+      done > 1 ? fmt::format("{:.0f} s left", since / static_cast<double>(done - 1) *
+                                                  static_cast<double>(total - done))
+               : std::string("estimating");
   if (tty) {
     const std::size_t width = 40;
     const std::size_t filled = done * width / total;
-    fmt::print(stderr, "\r[{}{}] {}/{} inputs", std::string(filled, '#'),
-               std::string(width - filled, ' '), done, total);
+    fmt::print(stderr, "\r[{}{}] {}/{} inputs, {}  ", std::string(filled, '#'),
+               std::string(width - filled, ' '), done, total, left);
     if (done == total) {
       fmt::print(stderr, "\n");
     }
   } else if (total >= 20 && (done * 10 / total != (done - 1) * 10 / total || done == total)) {
-    fmt::print(stderr, "  {}/{} inputs\n", done, total);
+    fmt::print(stderr, "  {}/{} inputs, {}\n", done, total, left);
   }
 }
 
@@ -130,10 +144,19 @@ void addRunCommand(CLI::App& app, Action& action) {
   command->add_option("--count", o->count, "Run at most this many inputs (default: all)")
       ->check(CLI::Range(1, 1'000'000'000));
   command->add_flag("--rtl", o->rtl, "Also co-simulate the first input on the RTL");
+  command
+      ->add_option("--jobs,-j", o->jobs,
+                   "Inputs run in parallel (default 1; the reports are the same for any N)")
+      ->check(CLI::Range(1, 256));
+  command->add_flag("--no-golden", o->noGolden,
+                    "Accuracy only: run the simulator without golden verification (the report "
+                    "says NOT VERIFIED)");
   command->callback([&action, o] {
     action = [o] {
       runtime::MainJobOptions job = jobOptions(*o);
       job.progress = progress;
+      job.jobs = o->jobs;
+      job.verify = !o->noGolden;
       job.rtl = o->rtl;
       const fs::path out = o->out.empty() ? fs::path("out/run") : fs::path(o->out);
       createDirectories(out);
@@ -142,6 +165,14 @@ void addRunCommand(CLI::App& app, Action& action) {
       const runtime::MainJobReport report = runtime::runMainJob(job);
       printNotes(report.quantizationNotes);
       fmt::print("\n{}\n{}", report.partitionReport, runtime::formatRunSummary(report));
+      if (report.inputs > 0 && report.inputSeconds > 0.0) {
+        fmt::print(
+            "inputs: {} in {:.2f} s, {:.2f} images/s ({} job{}; simulation, {}fp32 reference "
+            "included)\n",
+            report.inputs, report.inputSeconds,
+            static_cast<double>(report.inputs) / report.inputSeconds, job.jobs,
+            job.jobs == 1 ? "" : "s", job.verify ? "golden verification and " : "");
+      }
       writeTextFile(out / "report.md", runtime::runReportMarkdown(report));
       writeTextFile(out / "report.json", runtime::runReportJson(report));
       writeTextFile(out / "report.html", runtime::runReportHtml(report));

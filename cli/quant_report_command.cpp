@@ -1,6 +1,6 @@
 // `npu quant-report MODEL [--calib DIR] [--config FILE] [--out DIR] [--threshold COS]
-// [--sqnr-threshold DB] [--samples N]`: quantizes a model and prints the partition report and the
-// per-layer accuracy table; writes quant_report.json and quant_report.md into --out.
+// [--sqnr-threshold DB] [--samples N] [--jobs N]`: quantizes a model and prints the partition
+// report and the per-layer accuracy table; writes quant_report.json and quant_report.md into --out.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -39,6 +39,7 @@ struct QuantReportOptions {
   double cosine = 0.99;
   double sqnrDb = 20.0;
   std::size_t samples = 32;
+  std::size_t jobs = 1;
 };
 
 /// The bundled model's calibration set (examples/digits/calib), or "" for any other model.
@@ -276,8 +277,8 @@ int run(const QuantReportOptions& o) {
   const QuantizedModel& model = compiled.model;
   std::vector<compiler::TensorMap> samples = std::move(compiled.calibration);
   samples.resize(std::min(samples.size(), o.samples));
-  AccuracyReport report =
-      compiler::accuracyReport(model, samples, compiler::AccuracyThresholds{o.cosine, o.sqnrDb});
+  AccuracyReport report = compiler::accuracyReport(
+      model, samples, compiler::AccuracyThresholds{o.cosine, o.sqnrDb}, o.jobs);
 
   fmt::print("{}\n{}", compiler::formatPartitionReport(model.graph, model.partition),
              formatTable(report));
@@ -313,6 +314,10 @@ void addQuantReportCommand(CLI::App& app, Action& action) {
       ->add_option("--samples", options->samples,
                    "Measure accuracy on the first N calibration samples (32)")
       ->check(CLI::PositiveNumber);
+  command
+      ->add_option("--jobs,-j", options->jobs,
+                   "Samples measured in parallel (default 1; the report is the same for any N)")
+      ->check(CLI::Range(1, 256));
   command->callback([&action, options] { action = [options] { return run(*options); }; });
 }
 

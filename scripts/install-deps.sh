@@ -9,6 +9,7 @@ packages=(
   libyaml-cpp-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
   libcli11-dev nlohmann-json3-dev
+  libdnnl-dev
   clang-format clang-tidy
   python3 python3-numpy python3-yaml
   python3-torch python3-torchvision python3-onnx python3-sklearn

@@ -12,6 +12,7 @@
 #include "npu/compiler/quant/tensor_layout.h"
 #include "npu/support/error.h"
 #include "npu/support/interrupt.h"
+#include "npu/support/parallel_for.h"
 
 namespace npu::compiler {
 namespace {
@@ -145,6 +146,13 @@ void AgreementAccumulator::add(std::span<const float> reference, std::span<const
   }
 }
 
+void AgreementAccumulator::merge(const AgreementAccumulator& other) {
+  m_dot += other.m_dot;
+  m_reference2 += other.m_reference2;
+  m_quantized2 += other.m_quantized2;
+  m_noise2 += other.m_noise2;
+}
+
 Agreement AgreementAccumulator::result() const {
   Agreement a;
   if (m_reference2 == 0.0 || m_quantized2 == 0.0) {
@@ -160,7 +168,7 @@ Agreement AgreementAccumulator::result() const {
 }
 
 AccuracyReport accuracyReport(const QuantizedModel& model, const std::vector<TensorMap>& samples,
-                              const AccuracyThresholds& thresholds) {
+                              const AccuracyThresholds& thresholds, std::size_t jobs) {
   const Graph& graph = model.graph;
   if (samples.empty()) {
     fail("{}: no samples to measure accuracy on", graph.source());
@@ -210,50 +218,80 @@ AccuracyReport accuracyReport(const QuantizedModel& model, const std::vector<Ten
       report.layers.push_back(std::move(layer));
     }
   }
-  std::vector<AgreementAccumulator> isolated(report.layers.size());
-  std::vector<AgreementAccumulator> accumulated(report.layers.size());
-  std::vector<AgreementAccumulator> outputs(graph.outputs().size());
-  std::vector<std::size_t> top1Equal(graph.outputs().size(), 0);
-
   Interpreter interpreter(graph);
-  for (const TensorMap& sample : samples) {
+  const GoldenModelRunner golden(model);
+  std::vector<GoldenGraphRunner> singleRunners;
+  singleRunners.reserve(single.size());
+  for (const SingleOp& s : single) {
+    singleRunners.emplace_back(s.graph);
+  }
+  // Each sample's sums on their own (samples run on `jobs` threads), merged in sample order.
+  struct SampleSums {
+    std::vector<AgreementAccumulator> isolated, accumulated, outputs;
+    std::vector<std::size_t> top1Equal;
+  };
+  std::vector<SampleSums> sums(samples.size());
+  parallelFor(samples.size(), jobs, [&](std::size_t k) {
     throwIfInterrupted();
+    const TensorMap& sample = samples[k];
+    SampleSums& out = sums[k];
+    out.isolated.resize(report.layers.size());
+    out.accumulated.resize(report.layers.size());
+    out.outputs.resize(graph.outputs().size());
+    out.top1Equal.assign(graph.outputs().size(), 0);
+    std::unordered_map<std::string, golden::FloatTensor> values = fp32;
     TensorMap reference =
         interpreter.run(sample, [&](const Value& value, const golden::FloatTensor& tensor) {
-          auto it = fp32.find(value.name);
-          if (it != fp32.end()) {
+          auto it = values.find(value.name);
+          if (it != values.end()) {
             it->second = tensor;
           }
         });
     for (const auto& [requant, source] : requantOf) {
-      fp32[requant] = fp32.at(source);
+      values[requant] = values.at(source);
     }
     TensorMap quantized = runPartitionedModelGolden(
-        model, sample, [&](const Value& value, const golden::FloatTensor& tensor) {
+        model, sample,
+        [&](const Value& value, const golden::FloatTensor& tensor) {
           auto it = layerOf.find(value.name);
           if (it != layerOf.end()) {
-            accumulated[it->second].add(fp32.at(value.name).data, tensor.data);
+            out.accumulated[it->second].add(values.at(value.name).data, tensor.data);
           }
-        });
-    for (const SingleOp& s : single) {
-      const QuantizedGraph& g = s.graph;
+        },
+        &golden);
+    for (std::size_t i = 0; i < single.size(); ++i) {
+      const QuantizedGraph& g = single[i].graph;
       std::vector<golden::Int8Tensor> in;
       for (TensorId id : g.inputs) {
-        in.push_back(quantizeToNhwc(fp32.at(g.tensors[id].name), paramsOf(g.tensors[id])));
+        in.push_back(quantizeToNhwc(values.at(g.tensors[id].name), paramsOf(g.tensors[id])));
       }
-      std::vector<golden::Int8Tensor> values = runQuantizedGraphGolden(g, in);
-      const QTensor& out = g.tensors[g.outputs[0]];
-      const golden::FloatTensor& expected = fp32.at(out.name);
+      std::vector<golden::Int8Tensor> result = singleRunners[i].run(in);
+      const QTensor& output = g.tensors[g.outputs[0]];
+      const golden::FloatTensor& expected = values.at(output.name);
       golden::FloatTensor actual =
-          dequantizeToNchw(values[g.outputs[0]], paramsOf(out), expected.shape);
-      isolated[s.layer].add(expected.data, actual.data);
+          dequantizeToNchw(result[g.outputs[0]], paramsOf(output), expected.shape);
+      out.isolated[single[i].layer].add(expected.data, actual.data);
     }
     for (std::size_t o = 0; o < graph.outputs().size(); ++o) {
       const std::string& name = graph.value(graph.outputs()[o]).name;
       const golden::FloatTensor& r = reference.at(name);
       const golden::FloatTensor& q = quantized.at(name);
-      outputs[o].add(r.data, q.data);
-      top1Equal[o] += !r.data.empty() && argMax(r.data) == argMax(q.data);
+      out.outputs[o].add(r.data, q.data);
+      out.top1Equal[o] += !r.data.empty() && argMax(r.data) == argMax(q.data);
+    }
+  });
+  std::vector<AgreementAccumulator> isolated(report.layers.size());
+  std::vector<AgreementAccumulator> accumulated(report.layers.size());
+  std::vector<AgreementAccumulator> outputs(graph.outputs().size());
+  std::vector<std::size_t> top1Equal(graph.outputs().size(), 0);
+  for (const SampleSums& sample : sums) {
+    for (std::size_t i = 0; i < report.layers.size(); ++i) {
+      isolated[i].merge(sample.isolated[i]);
+      accumulated[i].merge(sample.accumulated[i]);
+    }
+    for (std::size_t o = 0; o < outputs.size(); ++o) {
+      outputs[o].merge(sample.outputs[o]);
+      top1Equal[o] += sample.top1Equal[o];
     }
   }
 

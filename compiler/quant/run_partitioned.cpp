@@ -20,6 +20,8 @@ struct NpuPath {
   const NpuSegmentRunner* runner = nullptr;
   /// Golden with every intermediate reported.
   bool goldenIntermediates = false;
+  /// The prepared golden reference for goldenIntermediates, if any.
+  const GoldenModelRunner* golden = nullptr;
 };
 
 TensorMap run(const QuantizedModel& model, const TensorMap& inputs, const NpuPath& path,
@@ -87,7 +89,8 @@ TensorMap run(const QuantizedModel& model, const TensorMap& inputs, const NpuPat
     }
     std::vector<golden::Int8Tensor> tensors(q.tensors.size());
     if (path.goldenIntermediates) {
-      tensors = runQuantizedGraphGolden(q, in);
+      tensors = path.golden != nullptr ? path.golden->segment(nextNpu - 1).run(in)
+                                       : runQuantizedGraphGolden(q, in);
       for (std::size_t t = 0; t < q.tensors.size(); ++t) {
         const std::string& name = q.tensors[t].name;
         std::optional<ValueId> id = graph.findValue(name);
@@ -158,10 +161,18 @@ TensorMap runPartitionedModel(const QuantizedModel& model, const TensorMap& inpu
   return run(model, inputs, path, hook);
 }
 
+GoldenModelRunner::GoldenModelRunner(const QuantizedModel& model) {
+  m_segments.reserve(model.npuSegments.size());
+  for (const NpuSegment& segment : model.npuSegments) {
+    m_segments.emplace_back(segment.graph);
+  }
+}
+
 TensorMap runPartitionedModelGolden(const QuantizedModel& model, const TensorMap& inputs,
-                                    const TensorHook& hook) {
+                                    const TensorHook& hook, const GoldenModelRunner* golden) {
   NpuPath path;
   path.goldenIntermediates = true;
+  path.golden = golden;
   return run(model, inputs, path, hook);
 }
 

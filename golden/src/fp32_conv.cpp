@@ -1,90 +1,21 @@
-// fp32 Conv and ConvTranspose: direct loops accumulating whole output rows.
+// fp32 Conv and ConvTranspose: the checks, Conv through Conv2dLayer (oneDNN,
+// fp32_conv_layer.cpp), ConvTranspose by direct loops.
 #include "npu/golden/fp32_conv.h"
 
-#include <algorithm>
-#include <array>
-
+#include "fp32_conv_shape.h"
 #include "npu/support/error.h"
 
-// An AVX2 clone chosen at run time on x86-64; elsewhere the portable loop alone.
-#if defined(__x86_64__)
-#define NPU_GOLDEN_AVX2_CLONE __attribute__((target_clones("avx2", "default")))
-#else
-#define NPU_GOLDEN_AVX2_CLONE
-#endif
-
 namespace npu::golden {
-namespace {
+namespace detail {
 
-/// out[ox] += weight * in[ox * stride + offset] for ox in [lo, hi). Element-wise, so the AVX2 clone
-/// gives the same bits as the portable one (no FMA: a fused multiply-add would round differently).
-NPU_GOLDEN_AVX2_CLONE void accumulateRow(float* out, const float* in, float weight, std::int64_t lo,
-                                         std::int64_t hi, std::int64_t stride,
-                                         std::int64_t offset) {
-  if (stride == 1) {
-    for (std::int64_t ox = lo; ox < hi; ++ox) {
-      out[ox] += weight * in[ox + offset];
-    }
-  } else {
-    for (std::int64_t ox = lo; ox < hi; ++ox) {
-      out[ox] += weight * in[ox * stride + offset];
-    }
-  }
-}
-
-/// accumulateRow for four output channels sharing one input row: each input element is read
-/// once. Every output still gets exactly out += weight * in, in the same order.
-NPU_GOLDEN_AVX2_CLONE void accumulateRow4(float* __restrict out0, float* __restrict out1,
-                                          float* __restrict out2, float* __restrict out3,
-                                          const float* in, const float* weight, std::int64_t lo,
-                                          std::int64_t hi, std::int64_t stride,
-                                          std::int64_t offset) {
-  const float w0 = weight[0];
-  const float w1 = weight[1];
-  const float w2 = weight[2];
-  const float w3 = weight[3];
-  if (stride == 1) {
-    for (std::int64_t ox = lo; ox < hi; ++ox) {
-      const float v = in[ox + offset];
-      out0[ox] += w0 * v;
-      out1[ox] += w1 * v;
-      out2[ox] += w2 * v;
-      out3[ox] += w3 * v;
-    }
-  } else {
-    for (std::int64_t ox = lo; ox < hi; ++ox) {
-      const float v = in[ox * stride + offset];
-      out0[ox] += w0 * v;
-      out1[ox] += w1 * v;
-      out2[ox] += w2 * v;
-      out3[ox] += w3 * v;
-    }
-  }
-}
-
-/// The kBlock (or fewer) output channels of one tap.
-void accumulateBlock(const std::array<float*, 4>& out, std::int64_t block, std::int64_t outStart,
-                     const float* in, const std::array<float, 4>& weight, std::int64_t lo,
-                     std::int64_t hi, std::int64_t stride, std::int64_t offset) {
-  if (block == 4) {
-    accumulateRow4(out[0] + outStart, out[1] + outStart, out[2] + outStart, out[3] + outStart, in,
-                   weight.data(), lo, hi, stride, offset);
-    return;
-  }
-  for (std::int64_t j = 0; j < block; ++j) {
-    accumulateRow(out[j] + outStart, in, weight[j], lo, hi, stride, offset);
-  }
-}
-
-void checkCommon(const FloatTensor& x, const FloatTensor& w, std::span<const float> bias,
-                 std::int64_t outChannels, std::int64_t group,
-                 const std::array<std::int64_t, 2>& strides,
-                 const std::array<std::int64_t, 2>& dilations,
-                 const std::array<std::int64_t, 4>& pads, const char* op) {
-  checkConsistent(x, op);
+void checkConvCommon(std::span<const std::int64_t> xShape, const FloatTensor& w,
+                     std::span<const float> bias, std::int64_t outChannels, std::int64_t group,
+                     const std::array<std::int64_t, 2>& strides,
+                     const std::array<std::int64_t, 2>& dilations,
+                     const std::array<std::int64_t, 4>& pads, const char* op) {
   checkConsistent(w, op);
-  if (x.rank() != 4) {
-    fail("{}: input must be 4-D NCHW, got {}", op, shapeString(x.shape));
+  if (xShape.size() != 4) {
+    fail("{}: input must be 4-D NCHW, got {}", op, shapeString(xShape));
   }
   if (w.rank() != 4) {
     fail("{}: weight must be 4-D, got {}", op, shapeString(w.shape));
@@ -110,14 +41,13 @@ void checkCommon(const FloatTensor& x, const FloatTensor& w, std::span<const flo
   }
 }
 
-}  // namespace
-
-FloatTensor conv2d(const FloatTensor& x, const FloatTensor& w, std::span<const float> bias,
-                   const Conv2dParams& params) {
+Fp32ConvShape checkConv2d(std::span<const std::int64_t> xShape, const FloatTensor& w,
+                          std::span<const float> bias, const Conv2dParams& params) {
   const char* op = "conv2d";
   const std::int64_t outC = w.rank() == 4 ? w.shape[0] : 0;
-  checkCommon(x, w, bias, outC, params.group, params.strides, params.dilations, params.pads, op);
-  const std::int64_t n = x.shape[0], inC = x.shape[1], inH = x.shape[2], inW = x.shape[3];
+  checkConvCommon(xShape, w, bias, outC, params.group, params.strides, params.dilations,
+                  params.pads, op);
+  const std::int64_t n = xShape[0], inC = xShape[1], inH = xShape[2], inW = xShape[3];
   const std::int64_t group = params.group;
   const std::int64_t groupInC = w.shape[1], kH = w.shape[2], kW = w.shape[3];
   if (inC % group != 0 || outC % group != 0) {
@@ -125,7 +55,7 @@ FloatTensor conv2d(const FloatTensor& x, const FloatTensor& w, std::span<const f
   }
   if (inC / group != groupInC) {
     fail("{}: input {} has {} channels, but weight {} with group {} expects {}", op,
-         shapeString(x.shape), inC, shapeString(w.shape), group, groupInC * group);
+         shapeString(xShape), inC, shapeString(w.shape), group, groupInC * group);
   }
   const auto [sH, sW] = params.strides;
   const auto [dH, dW] = params.dilations;
@@ -133,78 +63,29 @@ FloatTensor conv2d(const FloatTensor& x, const FloatTensor& w, std::span<const f
   const std::int64_t spanH = dH * (kH - 1) + 1, spanW = dW * (kW - 1) + 1;
   if (inH + padT + padB < spanH || inW + padL + padR < spanW) {
     fail("{}: kernel {}x{} (dilated {}x{}) does not fit the padded input {}", op, kH, kW, spanH,
-         spanW, shapeString(x.shape));
+         spanW, shapeString(xShape));
   }
   const std::int64_t outH = (inH + padT + padB - spanH) / sH + 1;
   const std::int64_t outW = (inW + padL + padR - spanW) / sW + 1;
-  FloatTensor y = makeFloatTensor({n, outC, outH, outW});
-  const std::int64_t outPerGroup = outC / group;
-  // Each output element sums bias, then ic, ky, kx in that order (the plain definition); up to
-  // kBlock output channels share one pass over an input row, and each (ky, kx) tap only visits
-  // the output columns whose input column is inside the image.
-  constexpr std::int64_t kBlock = 4;
-  for (std::int64_t b = 0; b < n; ++b) {
-    std::int64_t block = 0;
-    for (std::int64_t oc0 = 0; oc0 < outC; oc0 += block) {
-      const std::int64_t g = oc0 / outPerGroup;
-      // A block never straddles two groups.
-      block = std::min({kBlock, outC - oc0, (g + 1) * outPerGroup - oc0});
-      std::array<float*, kBlock> out{};
-      for (std::int64_t j = 0; j < block; ++j) {
-        out[j] = &y.data[static_cast<std::size_t>(((b * outC + oc0 + j) * outH) * outW)];
-        const float init = bias.empty() ? 0.0F : bias[static_cast<std::size_t>(oc0 + j)];
-        std::fill(out[j], out[j] + outH * outW, init);
-      }
-      for (std::int64_t ic = 0; ic < groupInC; ++ic) {
-        const std::int64_t c = g * groupInC + ic;
-        const float* in = &x.data[static_cast<std::size_t>(((b * inC + c) * inH) * inW)];
-        for (std::int64_t ky = 0; ky < kH; ++ky) {
-          for (std::int64_t kx = 0; kx < kW; ++kx) {
-            std::array<float, kBlock> weight{};
-            for (std::int64_t j = 0; j < block; ++j) {
-              weight[j] = w.data[static_cast<std::size_t>(
-                  (((oc0 + j) * groupInC + ic) * kH + ky) * kW + kx)];
-            }
-            // Output columns [oxLo, oxHi) read input columns inside [0, inW).
-            const std::int64_t offset = kx * dW - padL;
-            const std::int64_t oxLo = offset >= 0 ? 0 : (-offset + sW - 1) / sW;
-            const std::int64_t oxHi =
-                inW - 1 - offset < 0 ? 0 : std::min(outW, (inW - 1 - offset) / sW + 1);
-            if (oxLo >= oxHi) {
-              continue;
-            }
-            // Output rows [oyLo, oyHi) read input rows inside [0, inH).
-            const std::int64_t rowOffset = ky * dH - padT;
-            const std::int64_t oyLo = rowOffset >= 0 ? 0 : (-rowOffset + sH - 1) / sH;
-            const std::int64_t oyHi =
-                inH - 1 - rowOffset < 0 ? 0 : std::min(outH, (inH - 1 - rowOffset) / sH + 1);
-            if (oyLo >= oyHi) {
-              continue;
-            }
-            if (sH == 1 && sW == 1 && offset == 0 && oxLo == 0 && oxHi == outW && outW == inW) {
-              // The rows are contiguous in both planes: one pass over all of them.
-              const float* inRows = in + (oyLo + rowOffset) * inW;
-              accumulateBlock(out, block, oyLo * outW, inRows, weight, 0, (oyHi - oyLo) * outW, 1,
-                              0);
-              continue;
-            }
-            for (std::int64_t oy = oyLo; oy < oyHi; ++oy) {
-              const float* inRow = in + (oy * sH + rowOffset) * inW;
-              accumulateBlock(out, block, oy * outW, inRow, weight, oxLo, oxHi, sW, offset);
-            }
-          }
-        }
-      }
-    }
-  }
-  return y;
+  return Fp32ConvShape{n,  inC, inH, inW,  outC, groupInC, kH,   kW,   group, sH,
+                       sW, dH,  dW,  padT, padL, padB,     padR, outH, outW};
+}
+
+}  // namespace detail
+
+FloatTensor conv2d(const FloatTensor& x, const FloatTensor& w, std::span<const float> bias,
+                   const Conv2dParams& params) {
+  checkConsistent(x, "conv2d");
+  return Conv2dLayer(x.shape, w, bias, params).run(x);
 }
 
 FloatTensor convTranspose2d(const FloatTensor& x, const FloatTensor& w, std::span<const float> bias,
                             const ConvTranspose2dParams& params) {
   const char* op = "convTranspose2d";
   const std::int64_t outC = w.rank() == 4 ? w.shape[1] * params.group : 0;
-  checkCommon(x, w, bias, outC, params.group, params.strides, params.dilations, params.pads, op);
+  checkConsistent(x, op);
+  detail::checkConvCommon(x.shape, w, bias, outC, params.group, params.strides, params.dilations,
+                          params.pads, op);
   const std::int64_t n = x.shape[0], inC = x.shape[1], inH = x.shape[2], inW = x.shape[3];
   const std::int64_t group = params.group;
   const std::int64_t outPerGroup = w.shape[1], kH = w.shape[2], kW = w.shape[3];

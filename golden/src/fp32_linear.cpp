@@ -1,15 +1,27 @@
-// fp32 Gemm and MatMul: i-k-j loops so the inner loop runs over contiguous output columns.
+// fp32 Gemm and MatMul: oneDNN's sgemm (the plain i-k-j loops as its fallback).
 #include "npu/golden/fp32_linear.h"
 
 #include "npu/golden/fp32_elementwise.h"
 #include "npu/support/error.h"
+#include "onednn_runtime.h"
 
 namespace npu::golden {
 namespace {
 
-/// out[M, N] += a[M, K] * b[K, N], all row-major.
+/// out[M, N] += a[M, K] * b[K, N], all row-major: oneDNN's sgemm on the calling thread (it sums
+/// in its own order, within the rounding bound of docs/numerics.md section 14), or the plain
+/// i-k-j loops should oneDNN refuse.
 void matmulAccumulate(const float* a, const float* b, float* out, std::int64_t m, std::int64_t k,
                       std::int64_t n) {
+  if (m == 0 || n == 0 || k == 0) {
+    return;
+  }
+  {
+    const onednn::OneThread oneThread;
+    if (dnnl::sgemm('N', 'N', m, n, k, 1.0F, a, k, b, n, 1.0F, out, n) == dnnl::status::success) {
+      return;
+    }
+  }
   for (std::int64_t i = 0; i < m; ++i) {
     float* row = out + i * n;
     for (std::int64_t p = 0; p < k; ++p) {

@@ -21,9 +21,17 @@ std::int32_t quantizeValue(float x, const QuantParams& params, std::int32_t lo, 
   if (std::isnan(x)) {
     return std::clamp(params.zeroPoint, lo, hi);
   }
+  const double r = static_cast<double>(x) / static_cast<double>(params.scale);
+  if (r > -1e9 && r < 1e9) {
+    // std::round without the library call (this runs per element at every quantized border):
+    // truncate, then step away from zero when the exact remainder is at least one half.
+    auto q = static_cast<std::int64_t>(r);
+    const double remainder = r - static_cast<double>(q);
+    q += remainder >= 0.5 ? 1 : (remainder <= -0.5 ? -1 : 0);
+    return static_cast<std::int32_t>(std::clamp<std::int64_t>(q + params.zeroPoint, lo, hi));
+  }
   // Clamp in double first so that huge quotients and infinities convert safely.
-  const double q = std::round(static_cast<double>(x) / static_cast<double>(params.scale)) +
-                   static_cast<double>(params.zeroPoint);
+  const double q = std::round(r) + static_cast<double>(params.zeroPoint);
   return static_cast<std::int32_t>(std::clamp(q, static_cast<double>(lo), static_cast<double>(hi)));
 }
 

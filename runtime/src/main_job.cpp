@@ -4,8 +4,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <random>
 
 #include "npu/compiler/frontend/import.h"
@@ -23,6 +26,7 @@
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
 #include "npu/support/interrupt.h"
+#include "npu/support/parallel_for.h"
 
 namespace npu::runtime {
 
@@ -72,6 +76,16 @@ bool isBundled(const fs::path& model) {
 
 std::size_t argmax(const golden::FloatTensor& t) {
   return static_cast<std::size_t>(std::max_element(t.data.begin(), t.data.end()) - t.data.begin());
+}
+
+/// Whether `label` is among the 5 highest scores: fewer than 5 classes score strictly higher.
+bool inTop5(const golden::FloatTensor& scores, std::int64_t label) {
+  if (label < 0 || label >= static_cast<std::int64_t>(scores.data.size())) {
+    return false;
+  }
+  const float own = scores.data[static_cast<std::size_t>(label)];
+  return std::count_if(scores.data.begin(), scores.data.end(), [own](float v) { return v > own; }) <
+         5;
 }
 
 struct Inputs {
@@ -210,9 +224,14 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
                                   const compiler::CompiledModel& compiled, const Inputs& data) {
   const compiler::QuantizedModel& model = compiled.model;
   const compiler::Graph& graph = model.graph;
-  compiler::Interpreter fp32(graph);
+  const compiler::Interpreter fp32(graph);
+  const std::optional<ModelGolden> prepared =
+      options.verify ? std::optional<ModelGolden>(std::in_place, compiled) : std::nullopt;
+  const ModelGolden* golden = prepared ? &*prepared : nullptr;
   std::size_t fp32Correct = 0;
   std::size_t int8Correct = 0;
+  std::size_t fp32Top5 = 0;
+  std::size_t int8Top5 = 0;
   std::size_t agree = 0;
   compiler::AgreementAccumulator outputAgreement;
   std::vector<compiler::AgreementAccumulator> perOutput(graph.outputs().size());
@@ -224,48 +243,86 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
     fail("labels given, but the first output '{}' {} holds no class scores (one row of values)",
          graph.value(graph.outputs().front()).name, compiler::formatShape(firstShape));
   }
-  std::vector<SegmentRun> firstRun;
-  for (std::size_t k = 0; k < data.samples.size(); ++k) {
+  // What one input contributes; inputs run on options.jobs threads and are combined in input
+  // order, so the report does not depend on the number of jobs.
+  struct Outcome {
+    bool bitExact = false;
+    std::string mismatch;
+    compiler::AgreementAccumulator all;
+    std::vector<compiler::AgreementAccumulator> perOutput;
+    std::size_t predicted = 0;
+    std::size_t expected = 0;
+    bool fp32Top5 = false;
+    bool int8Top5 = false;
+    std::vector<SegmentRun> segments;
+  };
+  std::vector<Outcome> outcomes(data.samples.size());
+  std::mutex progressMutex;
+  std::size_t done = 0;
+  const auto start = std::chrono::steady_clock::now();
+  parallelFor(data.samples.size(), options.jobs, [&](std::size_t k) {
     throwIfInterrupted();  // nothing is written yet: an interrupted run leaves no reports
     const compiler::TensorMap& input = data.samples[k];
     sim::SimOptions simOptions = simOptionsFor(options.engine);
     // The first input's spans give each layer its own busy time (the per-layer table).
     simOptions.collectTrace = k == 0 && options.engine == Engine::Timed;
-    const InferenceRun run = runInference(compiled, input, simOptions);
+    InferenceRun run = runInference(compiled, input, simOptions, golden, options.verify);
     const compiler::TensorMap reference = fp32.run(input);
-    ++report.inputs;
-    if (run.bitExact()) {
-      ++report.bitExactInputs;
-    } else if (report.firstMismatch.empty()) {
-      for (const SegmentRun& s : run.segments) {
-        if (s.mismatch) {
-          report.firstMismatch =
-              fmt::format("input {}: NPU segment {}: {}", k,
-                          model.npuSegments[s.npuSegment].segment, s.mismatch->message);
-          break;
-        }
+    Outcome& outcome = outcomes[k];
+    outcome.bitExact = options.verify && run.bitExact();
+    for (const SegmentRun& s : run.segments) {
+      if (s.mismatch) {
+        outcome.mismatch =
+            fmt::format("input {}: NPU segment {}: {}", k, model.npuSegments[s.npuSegment].segment,
+                        s.mismatch->message);
+        break;
       }
     }
+    outcome.perOutput.resize(graph.outputs().size());
     for (std::size_t o = 0; o < graph.outputs().size(); ++o) {
       const std::string& name = graph.value(graph.outputs()[o]).name;
-      outputAgreement.add(reference.at(name).data, run.outputs.at(name).data);
-      perOutput[o].add(reference.at(name).data, run.outputs.at(name).data);
+      outcome.all.add(reference.at(name).data, run.outputs.at(name).data);
+      outcome.perOutput[o].add(reference.at(name).data, run.outputs.at(name).data);
     }
     const std::string& outName = graph.value(graph.outputs().front()).name;
-    const std::size_t predicted = argmax(run.outputs.at(outName));
-    const std::size_t expected = argmax(reference.at(outName));
-    agree += predicted == expected ? 1 : 0;
+    outcome.predicted = argmax(run.outputs.at(outName));
+    outcome.expected = argmax(reference.at(outName));
     if (!data.labels.empty()) {
-      fp32Correct += static_cast<std::int64_t>(expected) == data.labels[k] ? 1 : 0;
-      int8Correct += static_cast<std::int64_t>(predicted) == data.labels[k] ? 1 : 0;
+      outcome.fp32Top5 = inTop5(reference.at(outName), data.labels[k]);
+      outcome.int8Top5 = inTop5(run.outputs.at(outName), data.labels[k]);
     }
     if (k == 0) {
-      firstRun = run.segments;
+      outcome.segments = std::move(run.segments);
     }
     if (options.progress) {
-      options.progress(k + 1, data.samples.size());
+      const std::lock_guard<std::mutex> lock(progressMutex);
+      options.progress(++done, data.samples.size());
+    }
+  });
+  report.inputSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (std::size_t k = 0; k < outcomes.size(); ++k) {
+    const Outcome& outcome = outcomes[k];
+    ++report.inputs;
+    if (outcome.bitExact) {
+      ++report.bitExactInputs;
+    } else if (options.verify && report.firstMismatch.empty()) {
+      report.firstMismatch = outcome.mismatch;
+    }
+    outputAgreement.merge(outcome.all);
+    for (std::size_t o = 0; o < perOutput.size(); ++o) {
+      perOutput[o].merge(outcome.perOutput[o]);
+    }
+    agree += outcome.predicted == outcome.expected ? 1 : 0;
+    if (!data.labels.empty()) {
+      fp32Correct += static_cast<std::int64_t>(outcome.expected) == data.labels[k] ? 1 : 0;
+      int8Correct += static_cast<std::int64_t>(outcome.predicted) == data.labels[k] ? 1 : 0;
+      fp32Top5 += outcome.fp32Top5 ? 1 : 0;
+      int8Top5 += outcome.int8Top5 ? 1 : 0;
     }
   }
+  std::vector<SegmentRun> firstRun =
+      outcomes.empty() ? std::vector<SegmentRun>{} : std::move(outcomes.front().segments);
   if (report.inputs > 0) {
     const double n = static_cast<double>(report.inputs);
     report.top1Agreement = 100.0 * static_cast<double>(agree) / n;
@@ -276,6 +333,10 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
     }
     if (!data.labels.empty()) {
       report.fp32Top1 = 100.0 * static_cast<double>(fp32Correct) / n;
+      if (firstShape.back() > 5) {
+        report.fp32Top5 = 100.0 * static_cast<double>(fp32Top5) / n;
+        report.int8Top5 = 100.0 * static_cast<double>(int8Top5) / n;
+      }
       report.int8Top1 = 100.0 * static_cast<double>(int8Correct) / n;
     }
   }
@@ -329,14 +390,15 @@ SegmentTiming timeSegments(const MainJobOptions& options, const compiler::Compil
 /// Per-layer cosine of int8 (golden, which the DDR check proves equal to the simulator) vs fp32,
 /// through the whole int8 model (the quant-report's accumulated figure), over up to 32 inputs.
 std::map<std::string, double, std::less<>> layerCosines(const compiler::QuantizedModel& model,
-                                                        const Inputs& data) {
+                                                        const Inputs& data, std::size_t jobs) {
   std::map<std::string, double, std::less<>> cosine;
   if (!data.samples.empty()) {
     const std::vector<compiler::TensorMap> first(
         data.samples.begin(),
         data.samples.begin() +
             static_cast<std::ptrdiff_t>(std::min<std::size_t>(data.samples.size(), 32)));
-    for (const compiler::LayerAccuracy& layer : compiler::accuracyReport(model, first).layers) {
+    for (const compiler::LayerAccuracy& layer :
+         compiler::accuracyReport(model, first, {}, jobs).layers) {
       cosine[layer.layer] = layer.accumulated.cosine;
     }
   }
@@ -421,6 +483,9 @@ MainJobReport runMainJob(const MainJobOptions& options) {
         "the main job runs its inputs on the functional or timed engine; the RTL co-simulates the "
         "first one (--rtl)");
   }
+  if (options.rtl && !options.verify) {
+    fail("--rtl compares the RTL with golden; it cannot run with --no-golden");
+  }
   const PreparedModel prepared = prepareModel(options);  // the compiler driver
   const compiler::CompiledModel& compiled = prepared.compiled;
   MainJobReport report;
@@ -428,9 +493,13 @@ MainJobReport runMainJob(const MainJobOptions& options) {
   const Inputs data =
       loadData(options, compiled.model.graph, compiled.calibration, prepared.calibrationSource);
   report.dataSource = data.source;
+  report.verified = options.verify;
   const std::vector<SegmentRun> firstRun = runInputs(report, options, compiled, data);
   const SegmentTiming timing = timeSegments(options, compiled, data, firstRun);
-  addLayers(report, compiled, timing, layerCosines(compiled.model, data));
+  // The per-layer cosines run the golden model: not without verification.
+  addLayers(report, compiled, timing,
+            options.verify ? layerCosines(compiled.model, data, options.jobs)
+                           : std::map<std::string, double, std::less<>>{});
   if (options.rtl && !data.samples.empty()) {
     report.rtl = cosimulateModel(compiled, data.samples.front());
   }

@@ -18,6 +18,12 @@ std::string percent(double fraction) {
 }
 
 std::string verdict(const MainJobReport& r) {
+  if (!r.verified) {
+    return fmt::format(
+        "NOT VERIFIED: {} inputs ran with --no-golden; the simulator's outputs were compared with "
+        "fp32 (and the labels) only, not with the golden reference",
+        r.inputs);
+  }
   if (r.pass()) {
     return fmt::format("PASS: final DDR bit-exact against golden on {}/{} inputs", r.bitExactInputs,
                        r.inputs);
@@ -42,6 +48,9 @@ std::string accuracyLine(const MainJobReport& r) {
         "top-1 on {} labelled inputs: fp32 {:.2f}%, int8 on the NPU {:.2f}% ({:+.2f} "
         "points); ",
         r.inputs, *r.fp32Top1, *r.int8Top1, *r.int8Top1 - *r.fp32Top1);
+  }
+  if (r.fp32Top5 && r.int8Top5) {
+    line += fmt::format("top-5: fp32 {:.2f}%, int8 on the NPU {:.2f}%; ", *r.fp32Top5, *r.int8Top5);
   }
   return line +
          fmt::format("int8 and fp32 agree on the top class for {:.2f}% of inputs", r.top1Agreement);
@@ -168,6 +177,7 @@ std::string runReportJson(const MainJobReport& r) {
   j["pass"] = r.pass();
   j["inputs"] = r.inputs;
   j["bit_exact_inputs"] = r.bitExactInputs;
+  j["verified"] = r.verified;
   j["first_mismatch"] = r.firstMismatch;
   j["data"] = r.dataSource;
   j["calibration"] = {{"source", r.calibrationSource},
@@ -182,6 +192,8 @@ std::string runReportJson(const MainJobReport& r) {
   j["accuracy"] = {
       {"fp32_top1", r.fp32Top1 ? nlohmann::json(*r.fp32Top1) : nlohmann::json()},
       {"int8_top1", r.int8Top1 ? nlohmann::json(*r.int8Top1) : nlohmann::json()},
+      {"fp32_top5", r.fp32Top5 ? nlohmann::json(*r.fp32Top5) : nlohmann::json()},
+      {"int8_top5", r.int8Top5 ? nlohmann::json(*r.int8Top5) : nlohmann::json()},
       {"top1_agreement", r.classScores ? nlohmann::json(r.top1Agreement) : nlohmann::json()},
       {"output_cosine", r.outputCosine}};
   nlohmann::ordered_json outputs = nlohmann::ordered_json::array();

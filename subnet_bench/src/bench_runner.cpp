@@ -5,11 +5,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <exception>
 #include <mutex>
-#include <thread>
 
 #include "npu/compiler/frontend/import.h"
 #include "npu/runtime/cosim.h"
@@ -17,6 +15,7 @@
 #include "npu/subnet_bench/tool_version.h"
 #include "npu/support/error.h"
 #include "npu/support/interrupt.h"
+#include "npu/support/parallel_for.h"
 
 namespace npu::bench {
 namespace {
@@ -165,36 +164,27 @@ BenchReport runBench(const BenchSuite& suite, const std::vector<std::size_t>& se
   report.filtered = selected.size();
   report.results.resize(selected.size());
 
-  // Workers take the next subnet from a shared counter; results land in their own slot.
-  std::atomic<std::size_t> next{0};
+  // Subnets on options.jobs threads; each result lands in its own slot.
   std::size_t done = 0;
   std::mutex progressMutex;
   std::vector<char> finished(selected.size(), 0);
-  auto work = [&] {
-    for (std::size_t k = next++; k < selected.size() && pendingInterrupt() == 0; k = next++) {
-      try {
-        report.results[k] = runSubnet(suite.subnets.at(selected[k]), baselines, options);
-      } catch (const Error&) {
-        return;  // interrupted mid-subnet (the only error runSubnet lets through)
-      }
-      report.results[k].suiteIndex = selected[k];
-      finished[k] = 1;
-      const std::lock_guard<std::mutex> lock(progressMutex);
-      ++done;
-      if (progress) {
-        progress(done, selected.size(), report.results[k]);
-      }
+  parallelFor(selected.size(), options.jobs, [&](std::size_t k) {
+    if (pendingInterrupt() != 0) {
+      return;  // a signal asked to stop: the subnets not started are reported as not run
     }
-  };
-  const std::size_t threads = std::max<std::size_t>(1, std::min(options.jobs, selected.size()));
-  std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < threads; ++t) {
-    pool.emplace_back(work);
-  }
-  work();
-  for (std::thread& t : pool) {
-    t.join();
-  }
+    try {
+      report.results[k] = runSubnet(suite.subnets.at(selected[k]), baselines, options);
+    } catch (const Error&) {
+      return;  // interrupted mid-subnet (the only error runSubnet lets through)
+    }
+    report.results[k].suiteIndex = selected[k];
+    finished[k] = 1;
+    const std::lock_guard<std::mutex> lock(progressMutex);
+    ++done;
+    if (progress) {
+      progress(done, selected.size(), report.results[k]);
+    }
+  });
   if (pendingInterrupt() != 0) {
     report.interruptedBy = pendingInterruptName();
     std::vector<SubnetResult> ran;

@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cmath>
+#include <random>
+
 #include "fp32_test_util.h"
 
 namespace npu::golden {
@@ -57,6 +61,38 @@ TEST(Fp32MatMul, BroadcastsBatchDimensions) {
               matmul(iota({2, 3}), iota({2, 3}));
             }),
             "matmul: inner dimensions differ: [2, 3] and [2, 3]");
+}
+
+TEST(Fp32Linear, RandomMatMulsWithinTheRoundingBound) {
+  // oneDNN sums in its own order: within 2 K 2^-24 sum |a b| of a double-precision reference.
+  std::mt19937 rng(9);
+  std::normal_distribution<float> normal;
+  for (const auto& [m, k, n] : std::vector<std::array<std::int64_t, 3>>{
+           {1, 1, 1}, {3, 17, 5}, {1, 512, 1000}, {64, 96, 33}, {7, 1, 9}}) {
+    FloatTensor a = makeFloatTensor({m, k}), b = makeFloatTensor({k, n});
+    for (float& v : a.data) {
+      v = normal(rng);
+    }
+    for (float& v : b.data) {
+      v = normal(rng);
+    }
+    const FloatTensor y = matmul(a, b);
+    ASSERT_EQ(y.shape, (std::vector<std::int64_t>{m, n}));
+    for (std::int64_t i = 0; i < m; ++i) {
+      for (std::int64_t j = 0; j < n; ++j) {
+        double exact = 0.0, magnitude = 0.0;
+        for (std::int64_t p = 0; p < k; ++p) {
+          const double term = static_cast<double>(a.data[static_cast<std::size_t>(i * k + p)]) *
+                              b.data[static_cast<std::size_t>(p * n + j)];
+          exact += term;
+          magnitude += std::fabs(term);
+        }
+        ASSERT_LE(std::fabs(y.data[static_cast<std::size_t>(i * n + j)] - exact),
+                  2.0 * static_cast<double>(k) * std::ldexp(1.0, -24) * magnitude)
+            << m << "x" << k << "x" << n << " at " << i << ", " << j;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -3,8 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <limits>
+#include <random>
+#include <vector>
 
 #include "fp32_test_util.h"
 #include "npu/golden/activation_range.h"
@@ -34,6 +38,41 @@ TEST(Quantize, DividesInDouble) {
   EXPECT_EQ(quantizeValue(0.25F, {0.1F, -10}), -8);
   EXPECT_EQ(quantizeValue(1.875F, {0.05F, 0}), 37);
   EXPECT_EQ(quantizeValue(-5.665F, {0.11F, 0}), -51);  // -51.49999993; float: -51.5 -> -52
+}
+
+TEST(Quantize, MatchesTheRuleOnRandomAndEdgeValues) {
+  // The rule of docs/numerics.md section 2 with the library's round, against quantizeValue.
+  const auto rule = [](float x, const QuantParams& p, std::int32_t lo, std::int32_t hi) {
+    if (std::isnan(x)) {
+      return std::clamp(p.zeroPoint, lo, hi);
+    }
+    const double q = std::round(static_cast<double>(x) / p.scale) + p.zeroPoint;
+    return static_cast<std::int32_t>(std::clamp(q, double{lo}, double{hi}));
+  };
+  std::mt19937 rng(4);
+  std::normal_distribution<float> normal(0.0F, 50.0F);
+  std::uniform_real_distribution<float> scales(1e-4F, 2.0F);
+  std::uniform_int_distribution<int> points(-128, 127);
+  std::vector<float> values{0.5F,         -0.5F,  1.5F,    -1.5F, 0.49999997F,
+                            -0.49999997F, 127.5F, -128.5F, 1e9F,  -1e9F,
+                            3e38F,        -3e38F, 1e-40F,  -0.0F, std::nanf("")};
+  for (int i = 0; i < 20000; ++i) {
+    values.push_back(normal(rng));
+  }
+  for (float x : values) {
+    for (int k = 0; k < 3; ++k) {
+      const QuantParams p{k == 0 ? 1.0F : scales(rng), k == 0 ? 0 : points(rng)};
+      ASSERT_EQ(quantizeValue(x, p), rule(x, p, -128, 127)) << x << " / " << p.scale;
+      ASSERT_EQ(quantizeValue(x, p, -1000000, 1000000), rule(x, p, -1000000, 1000000)) << x;
+    }
+  }
+  // Quotients at the fast path's edge and halves past 2^23, where float steps are 1.
+  for (double r : {999999999.5, -999999999.5, 1e9, -1e9, 8388608.5, 16777215.0}) {
+    const auto x = static_cast<float>(r);
+    EXPECT_EQ(quantizeValue(x, {1.0F, 0}, INT32_MIN, INT32_MAX),
+              rule(x, {1.0F, 0}, INT32_MIN, INT32_MAX))
+        << r;
+  }
 }
 
 TEST(Quantize, TensorsRoundTrip) {

@@ -56,6 +56,17 @@ if (cd "$src" && "$npu" quant-report examples/digits/model.onnx --out "$tmp/repo
 else
   echo "FAIL: quant-report on the digits model:"; cat "$tmp/err"; status=1
 fi
+# Samples on two threads: the same table and the same files.
+if (cd "$src" && "$npu" quant-report examples/digits/model.onnx --jobs 2 --out "$tmp/report2" >"$tmp/table2" 2>"$tmp/err"); then
+  if ! cmp -s "$tmp/report/quant_report.json" "$tmp/report2/quant_report.json" ||
+     ! cmp -s "$tmp/report/quant_report.md" "$tmp/report2/quant_report.md" ||
+     ! diff -q <(grep -v '^Wrote' "$tmp/table") <(grep -v '^Wrote' "$tmp/table2") >/dev/null; then
+    echo "FAIL: quant-report --jobs 2 differs from --jobs 1"; status=1
+  fi
+else
+  echo "FAIL: quant-report --jobs 2:"; cat "$tmp/err"; status=1
+fi
+
 if "$npu" quant-report "$digits" --out "$tmp/flagged" --threshold 0.99999 --sqnr-threshold 40 --samples 4 \
     >"$tmp/table" 2>"$tmp/err"; then
   expect_in "$tmp/table" "(4 samples; flagged '!': cosine < 0.99999 or isolated SQNR < 40 dB)" \

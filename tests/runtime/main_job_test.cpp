@@ -45,7 +45,41 @@ TEST(MainJob, DigitsBitExactInBothEnginesWithTheSameCycles) {
   EXPECT_EQ(timed.totalCycles, functional.totalCycles);
   ASSERT_TRUE(functional.fp32Top1 && functional.int8Top1);
   EXPECT_GE(*functional.int8Top1, *functional.fp32Top1 - 2.0);
+  // Ten classes: top-5 is reported, and no smaller than top-1.
+  ASSERT_TRUE(functional.fp32Top5 && functional.int8Top5);
+  EXPECT_GE(*functional.fp32Top5, *functional.fp32Top1);
+  EXPECT_GE(*functional.int8Top5, *functional.int8Top1);
+  EXPECT_LE(*functional.int8Top5, 100.0);
   EXPECT_GE(functional.top1Agreement, 95.0);
+}
+
+TEST(MainJob, ReportsAreTheSameForAnyNumberOfJobs) {
+  MainJobOptions options = digits(Engine::Functional, 40);
+  const MainJobReport one = runMainJob(options);
+  options.jobs = 3;
+  const MainJobReport three = runMainJob(options);
+  EXPECT_EQ(one.inputs, 40U);
+  EXPECT_EQ(runReportJson(one), runReportJson(three));
+  EXPECT_EQ(runReportMarkdown(one), runReportMarkdown(three));
+}
+
+TEST(MainJob, NoGoldenRunsTheSameInputsWithoutVerifying) {
+  MainJobOptions options = digits(Engine::Functional, 30);
+  const MainJobReport verified = runMainJob(options);
+  options.verify = false;
+  const MainJobReport accuracyOnly = runMainJob(options);
+  EXPECT_TRUE(verified.verified);
+  EXPECT_FALSE(accuracyOnly.verified);
+  EXPECT_TRUE(accuracyOnly.pass());
+  EXPECT_EQ(accuracyOnly.bitExactInputs, 0U);
+  // The simulator's outputs are the same: the same accuracy, stated as unverified.
+  EXPECT_EQ(accuracyOnly.int8Top1, verified.int8Top1);
+  EXPECT_EQ(accuracyOnly.outputCosine, verified.outputCosine);
+  EXPECT_EQ(formatRunSummary(accuracyOnly).find("PASS"), std::string::npos);
+  EXPECT_NE(formatRunSummary(accuracyOnly).find("NOT VERIFIED: 30 inputs ran with --no-golden"),
+            std::string::npos);
+  options.rtl = true;
+  EXPECT_THROW(runMainJob(options), Error);
 }
 
 TEST(MainJob, RtlCosimulatesTheFirstInputThatRan) {

@@ -3,7 +3,9 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <vector>
 
 #include "npu/golden/float_tensor.h"
 
@@ -22,8 +24,32 @@ struct Conv2dParams {
 
 /// ONNX Conv: x [N, C, H, W], w [M, C/group, kH, kW], optional bias [M] (empty span for none).
 /// Output [N, M, floor((H + top + bottom - dH*(kH-1) - 1) / sH) + 1, ...]. Padding reads 0.
+/// Computed by a one-shot Conv2dLayer (oneDNN; within rounding of plain::conv2d).
 FloatTensor conv2d(const FloatTensor& x, const FloatTensor& w, std::span<const float> bias,
                    const Conv2dParams& params);
+
+/// conv2d prepared once for one input shape and run on many inputs: the checks, the oneDNN
+/// primitive and the weights in its layout are made at construction. oneDNN sums in its own order
+/// with fused multiply-adds, so results differ from the plain loops (plain::conv2d) by rounding
+/// only (docs/numerics.md "How the golden computes" states the tolerance the tests hold). Copies
+/// share the prepared state; run() may be called from several threads at once.
+class Conv2dLayer {
+ public:
+  /// `inputShape` is NCHW; throws Error as conv2d does.
+  Conv2dLayer(std::vector<std::int64_t> inputShape, const FloatTensor& w,
+              std::span<const float> bias, const Conv2dParams& params);
+
+  /// conv2d(x, w, bias, params) for an x of the prepared shape (throws Error otherwise).
+  FloatTensor run(const FloatTensor& x) const;
+
+  const std::vector<std::int64_t>& inputShape() const;
+
+  /// The prepared state (oneDNN primitives, weights in its layout).
+  struct Prepared;
+
+ private:
+  std::shared_ptr<const Prepared> m_prepared;
+};
 
 /// Attributes of ONNX ConvTranspose for 2-D inputs. An `output_shape` attribute must be turned
 /// into `pads` and `outputPadding` by the caller.

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -35,8 +36,44 @@ struct Conv2dInt8Params {
 /// with oH = (H + top + bottom - dH*(kH-1) - 1) / sH + 1. Per output:
 /// acc = bias[c] + sum (x - zp_x) * w (32-bit two's complement, wrapping);
 /// y = finishOutput(requantize(acc, multipliers[c], rounding)). Output channel c of group g reads
-/// input channels [g * Cin/groups, (g+1) * Cin/groups).
+/// input channels [g * Cin/groups, (g+1) * Cin/groups). Computed by a one-shot Conv2dInt8Layer
+/// (oneDNN's sums; bit-exact with plain::conv2dInt8).
 Int8Tensor conv2dInt8(const Int8Tensor& x, const Int8Tensor& w, const Conv2dInt8Params& params);
+
+/// The int32 accumulators of conv2dInt8 (bias included, wrapping), NHWC [N, oH, oW, Cout]: the
+/// op without its output stage.
+std::vector<std::int32_t> conv2dInt8Accumulators(const Int8Tensor& x, const Int8Tensor& w,
+                                                 const Conv2dInt8Params& params);
+
+/// conv2dInt8 prepared once for one input shape and run on many inputs: the checks, the oneDNN
+/// primitive and the weights in its layout are made at construction. The sums of products come
+/// from oneDNN's int8 kernels (u8 activations x s8 weights -> s32, zero-point compensation and
+/// every other stage computed here, so the result is bit-exact with the formula; docs/numerics.md
+/// "How the golden computes"). Copies share the prepared state; run() may be called from several
+/// threads at once.
+class Conv2dInt8Layer {
+ public:
+  /// `inputShape` is NHWC; throws Error as conv2dInt8 does.
+  Conv2dInt8Layer(std::vector<std::int64_t> inputShape, const Int8Tensor& w,
+                  const Conv2dInt8Params& params);
+
+  /// conv2dInt8(x, w, params) for an x of the prepared shape (throws Error otherwise).
+  Int8Tensor run(const Int8Tensor& x) const;
+  /// conv2dInt8Accumulators(x, w, params).
+  std::vector<std::int32_t> accumulators(const Int8Tensor& x) const;
+
+  const std::vector<std::int64_t>& inputShape() const;
+  std::vector<std::int64_t> outputShape() const;
+
+  /// The prepared state (oneDNN primitive, weights in its layout, compensations).
+  struct Prepared;
+
+ private:
+  /// Throws Error unless x is consistent and of the prepared shape.
+  void checkInput(const Int8Tensor& x) const;
+
+  std::shared_ptr<const Prepared> m_prepared;
+};
 
 /// Parameters of an int8 fully connected layer (the fields of Conv2dInt8Params it uses).
 struct FullyConnectedInt8Params {

@@ -35,13 +35,33 @@ struct InferenceRun {
   [[nodiscard]] bool bitExact() const;
 };
 
+/// The golden reference of a compiled model prepared for many inputs: one
+/// compiler::GoldenGraphRunner per compiled NPU graph (CompiledModel::graphs). The model must
+/// outlive it and stay unchanged.
+class ModelGolden {
+ public:
+  explicit ModelGolden(const compiler::CompiledModel& model);
+
+  const compiler::GoldenGraphRunner& segment(std::size_t npuSegment) const {
+    return m_segments.at(npuSegment);
+  }
+
+ private:
+  std::vector<compiler::GoldenGraphRunner> m_segments;
+};
+
 /// Runs one inference on `inputs` (one fp32 tensor per graph input). Each NPU segment's int8
 /// inputs are written into its program's DDR image, the program runs on the simulator in
 /// `options.mode`, and its outputs are read back from the simulated DDR; the golden reference
 /// runs the same segment and the whole final DDR is compared. A simulator fault throws it with
 /// the segment named; a mismatch is recorded (the run goes on with the simulator's values).
+/// `golden`, when given, is `model`'s prepared reference (otherwise each segment's golden is
+/// prepared for this inference alone). With `verify` false the golden reference does not run at
+/// all: every segment's mismatch stays unset although nothing was compared (accuracy-only runs,
+/// `npu run --no-golden`).
 InferenceRun runInference(const compiler::CompiledModel& model, const compiler::TensorMap& inputs,
-                          const sim::SimOptions& options);
+                          const sim::SimOptions& options, const ModelGolden* golden = nullptr,
+                          bool verify = true);
 
 /// The DDR image and expected final image of one NPU segment for given int8 inputs (what `npu
 /// export` writes and what runInference compares against).
@@ -52,7 +72,8 @@ struct SegmentImages {
   isa::DdrImage expected{0};
 };
 SegmentImages segmentImages(const compiler::CompiledModel& model, std::size_t npuSegment,
-                            const std::vector<golden::Int8Tensor>& inputs);
+                            const std::vector<golden::Int8Tensor>& inputs,
+                            const ModelGolden* golden = nullptr);
 
 /// The int8 inputs each NPU segment receives when the model runs on `inputs` (golden int8
 /// reference for earlier NPU segments, fp32 for host segments).

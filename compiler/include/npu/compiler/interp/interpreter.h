@@ -3,12 +3,14 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "npu/compiler/interp/evaluate.h"
 #include "npu/compiler/ir/graph.h"
 #include "npu/golden/float_tensor.h"
+#include "npu/golden/fp32_conv.h"
 
 namespace npu::compiler {
 
@@ -20,8 +22,10 @@ using TensorMap = std::map<std::string, golden::FloatTensor, std::less<>>;
 /// debugging hang here; the tensor is only valid during the call.
 using TensorHook = std::function<void(const Value& value, const golden::FloatTensor& tensor)>;
 
-/// Runs a graph many times. Construction converts the constants once; the graph must outlive the
-/// interpreter and stay unchanged. Intermediate values are freed after their last reader.
+/// Runs a graph many times. Construction converts the constants once and prepares each Conv with
+/// constant weights (golden::Conv2dLayer: oneDNN primitive and weights in its layout); the graph
+/// must outlive the interpreter and stay unchanged. Intermediate values are freed after their last
+/// reader. run() may be called from several threads at once.
 class Interpreter {
  public:
   explicit Interpreter(const Graph& graph);
@@ -36,6 +40,9 @@ class Interpreter {
   std::vector<std::optional<RuntimeValue>> m_constants;
   /// Per value: index of the last node reading it (graph outputs are never freed).
   std::vector<std::size_t> m_lastUse;
+  /// Per node: the prepared conv, for a Conv with constant weights and bias whose preparation
+  /// succeeded (a failing one reports its error from run(), with the node's context).
+  std::vector<std::optional<golden::Conv2dLayer>> m_convs;
 };
 
 /// One-shot form of Interpreter::run.

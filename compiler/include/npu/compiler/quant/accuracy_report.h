@@ -31,6 +31,9 @@ class AgreementAccumulator {
   /// Adds one sample; both spans hold the same elements in the same order (throws Error
   /// otherwise).
   void add(std::span<const float> reference, std::span<const float> quantized);
+  /// Adds everything `other` holds (partial sums of other samples, e.g. from another thread;
+  /// merging them in a fixed order keeps the result independent of the thread count).
+  void merge(const AgreementAccumulator& other);
   /// The agreement over everything added (cosine 1 and infinite SQNR when nothing was).
   Agreement result() const;
 
@@ -96,8 +99,9 @@ struct AccuracyReport {
 
 /// Runs `model` over `samples` three ways (the fp32 interpreter; the partitioned model with the
 /// golden int8 reference; each int8 op alone on its quantized fp32 inputs) and compares every
-/// NPU tensor with fp32. Throws Error for no samples, and as the runs do for bad inputs.
+/// NPU tensor with fp32. Samples run on up to `jobs` threads; the report is the same for any
+/// number. Throws Error for no samples, and as the runs do for bad inputs.
 AccuracyReport accuracyReport(const QuantizedModel& model, const std::vector<TensorMap>& samples,
-                              const AccuracyThresholds& thresholds = {});
+                              const AccuracyThresholds& thresholds = {}, std::size_t jobs = 1);
 
 }  // namespace npu::compiler

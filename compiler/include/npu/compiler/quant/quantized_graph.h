@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -152,8 +153,25 @@ void verifyQuantizedGraph(const QuantizedGraph& graph);
 /// output): what `--dump-after=quantize` prints.
 std::string dumpQuantizedGraph(const QuantizedGraph& graph);
 
-/// Runs the graph on the golden int8 reference. Returns every tensor's value (graph inputs as
-/// given); throws npu::Error naming the op when shapes or parameters are inconsistent.
+/// Runs one quantized graph on the golden int8 reference many times: each conv's oneDNN
+/// primitive and weights are prepared once, at construction (golden::Conv2dInt8Layer). The graph
+/// must outlive the runner and stay unchanged; run() may be called from several threads at once.
+class GoldenGraphRunner {
+ public:
+  explicit GoldenGraphRunner(const QuantizedGraph& graph);
+
+  /// Returns every tensor's value (graph inputs as given); throws npu::Error naming the op when
+  /// shapes or parameters are inconsistent.
+  std::vector<golden::Int8Tensor> run(const std::vector<golden::Int8Tensor>& inputs) const;
+
+ private:
+  const QuantizedGraph* m_graph;
+  /// Per op: the prepared conv, for a QConv whose preparation succeeded (a failing one reports
+  /// its error from run(), with the op's name).
+  std::vector<std::optional<golden::Conv2dInt8Layer>> m_convs;
+};
+
+/// One-shot form of GoldenGraphRunner::run.
 std::vector<golden::Int8Tensor> runQuantizedGraphGolden(
     const QuantizedGraph& graph, const std::vector<golden::Int8Tensor>& inputs);
 

@@ -27,11 +27,26 @@ NpuSegmentRunner goldenSegmentRunner();
 TensorMap runPartitionedModel(const QuantizedModel& model, const TensorMap& inputs,
                               const NpuSegmentRunner& npu, const TensorHook& hook = {});
 
+/// The golden int8 reference of every NPU segment of a model, prepared for many inputs (one
+/// GoldenGraphRunner per segment). The model must outlive it and stay unchanged.
+class GoldenModelRunner {
+ public:
+  explicit GoldenModelRunner(const QuantizedModel& model);
+
+  /// The runner of model.npuSegments[i].
+  const GoldenGraphRunner& segment(std::size_t i) const { return m_segments.at(i); }
+
+ private:
+  std::vector<GoldenGraphRunner> m_segments;
+};
+
 /// runPartitionedModel with the golden int8 reference, where `hook` also sees every tensor inside
 /// the NPU segments, dequantized to its fp32 value's layout (what the accuracy report compares);
 /// a requantizing step's tensor ("<x>#requant", "<y>#pre_requant") comes under its own name with
-/// the shape of the value it holds.
+/// the shape of the value it holds. `golden`, when given, is `model`'s prepared reference
+/// (otherwise each segment is prepared for this run alone).
 TensorMap runPartitionedModelGolden(const QuantizedModel& model, const TensorMap& inputs,
-                                    const TensorHook& hook = {});
+                                    const TensorHook& hook = {},
+                                    const GoldenModelRunner* golden = nullptr);
 
 }  // namespace npu::compiler
