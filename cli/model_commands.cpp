@@ -248,6 +248,7 @@ void addExportCommand(CLI::App& app, Action& action) {
              job.model.string());
       }
       std::vector<std::string> written;
+      const InterruptibleScope interruptible;
       for (std::size_t i = 0; i < count; ++i) {
         throwIfInterrupted();  // the staged folder is removed as the error unwinds
         const runtime::SegmentImages images =

@@ -20,6 +20,9 @@ namespace {
 
 /// Blocks may use blocks, this deep.
 constexpr int kMaxBlockDepth = 16;
+/// Layers a spec may expand to, blocks included: blocks that use blocks multiply, so a few lines
+/// could otherwise ask for 10^11 layers (docs/reliability.md, "Bounded resources").
+constexpr std::size_t kMaxExpandedLayers = 100'000;
 
 /// The names visible to the layers of one list: the list's own layers, then the enclosing ones.
 struct Scope {
@@ -196,6 +199,10 @@ class YamlImporter {
     std::string local =
         layer["name"] ? layer["name"].as<std::string>() : fmt::format("{}_{}", kind, m_counter);
     ++m_counter;
+    if (m_counter > kMaxExpandedLayers) {
+      fail("{}: the spec expands to more than {} layers (blocks inside blocks multiply)", where,
+           kMaxExpandedLayers);
+    }
     std::string full = scope.prefix + local;
     if (scope.names.contains(local)) {
       fail("{}: layer '{}' is defined twice", where, full);
@@ -314,7 +321,7 @@ class YamlImporter {
   std::uint64_t m_seed = 0;
   YAML::Node m_blocks;
   std::unordered_set<std::string> m_estimate;
-  int m_counter = 0;
+  std::size_t m_counter = 0;
 };
 
 }  // namespace

@@ -231,6 +231,7 @@ AccuracyReport accuracyReport(const QuantizedModel& model, const std::vector<Ten
     std::vector<std::size_t> top1Equal;
   };
   std::vector<SampleSums> sums(samples.size());
+  const InterruptibleScope interruptible;
   parallelFor(samples.size(), jobs, [&](std::size_t k) {
     throwIfInterrupted();
     const TensorMap& sample = samples[k];

@@ -253,6 +253,7 @@ CalibrationResult calibrate(const Graph& graph, const Partition& partition,
   Interpreter interpreter(observed);
   std::size_t count =
       config.maxSamples > 0 ? std::min(config.maxSamples, samples.size()) : samples.size();
+  const InterruptibleScope interruptible;
   for (std::size_t k = 0; k < count; ++k) {
     throwIfInterrupted();  // Ctrl-C between samples of a long calibration
     interpreter.run(samples[k], [&](const Value& value, const golden::FloatTensor& tensor) {

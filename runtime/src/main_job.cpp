@@ -260,6 +260,7 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
   std::mutex progressMutex;
   std::size_t done = 0;
   const auto start = std::chrono::steady_clock::now();
+  const InterruptibleScope interruptible;
   parallelFor(data.samples.size(), options.jobs, [&](std::size_t k) {
     throwIfInterrupted();  // nothing is written yet: an interrupted run leaves no reports
     const compiler::TensorMap& input = data.samples[k];

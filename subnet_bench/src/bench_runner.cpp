@@ -168,6 +168,7 @@ BenchReport runBench(const BenchSuite& suite, const std::vector<std::size_t>& se
   std::size_t done = 0;
   std::mutex progressMutex;
   std::vector<char> finished(selected.size(), 0);
+  const InterruptibleScope interruptible;  // a signal stops the run before the next subnet
   parallelFor(selected.size(), options.jobs, [&](std::size_t k) {
     if (pendingInterrupt() != 0) {
       return;  // a signal asked to stop: the subnets not started are reported as not run

@@ -63,6 +63,7 @@ SweepReport runSweep(const SweepOptions& options, const SweepProgress& progress)
   std::uint64_t repros = 0;
   std::uint64_t done = 0;
   const auto start = std::chrono::steady_clock::now();
+  const InterruptibleScope interruptible;  // a signal stops the sweep before the next case
   for (std::uint64_t i = options.shard.index - 1; i < options.count; i += options.shard.count) {
     if (pendingInterrupt() != 0) {
       report.interruptedBy = pendingInterruptName();

@@ -13,11 +13,12 @@ namespace npu {
 namespace {
 
 std::atomic<int> g_pending{0};
+std::atomic<int> g_scopes{0};  // open InterruptibleScopes
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs a lock-free flag");
 
 extern "C" void onInterrupt(int signal) {
-  if (g_pending.load() != 0) {
-    // Asked twice: the user wants out now; the default action ends the process.
+  if (g_pending.load() != 0 || g_scopes.load() == 0) {
+    // Asked twice, or nothing is polling: the default action ends the process now.
     std::signal(signal, SIG_DFL);
     std::raise(signal);
     return;
@@ -61,6 +62,14 @@ void throwIfInterrupted() {
 
 void setPendingInterrupt(int signal) {
   g_pending.store(signal);
+}
+
+InterruptibleScope::InterruptibleScope() {
+  ++g_scopes;
+}
+
+InterruptibleScope::~InterruptibleScope() {
+  --g_scopes;
 }
 
 }  // namespace npu

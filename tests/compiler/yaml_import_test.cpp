@@ -1,5 +1,6 @@
 // YAML graph specs: wiring, blocks, seeded and .npy weights, BN statistics that keep activations
 // in range, and an exact message for each kind of bad spec.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -248,6 +249,22 @@ TEST(YamlImport, TensorSizesAreBoundedBeforeAllocation) {
                              "  - {name: bn, op: BatchNormalization}\n"),
             "net.yaml: value 'up' has shape [1, 64, 65536, 65536]: 274877906944 elements, above "
             "the limit of 268435456 per tensor");
+}
+
+// Blocks that use blocks multiply: eleven lines asking for 10^11 layers are refused once the
+// expansion passes its bound, in well under a second.
+TEST(YamlImport, BlockExpansionIsBounded) {
+  std::string spec = "inputs: {x: [1, 8, 8, 8]}\nblocks:\n  b0: {layers: [{name: r, op: Relu}]}\n";
+  for (int i = 1; i < 12; ++i) {
+    spec += fmt::format("  b{}: {{layers: [", i);
+    for (int j = 0; j < 10; ++j) {
+      spec += fmt::format("{}{{name: s{}, block: b{}}}", j == 0 ? "" : ", ", j, i - 1);
+    }
+    spec += "]}\n";
+  }
+  spec += "layers:\n  - {name: top, block: b11}\n";
+  const std::string error = yamlError(spec);
+  EXPECT_NE(error.find("the spec expands to more than 100000 layers"), std::string::npos) << error;
 }
 
 TEST(YamlImport, BadSpecs) {

@@ -1,7 +1,8 @@
 // SIGINT and SIGTERM as a request to stop cleanly: long loops (bench subnets, opcheck cases, run
-// inputs, export segments) poll for it, write what finished marked interrupted, remove their
-// temporary files, and the CLI exits 128 + the signal (130, 143). A second signal ends the
-// process at once (docs/reliability.md, "Interrupts").
+// inputs, calibration samples, export segments) open an InterruptibleScope and poll for it, write
+// what finished marked interrupted, remove their temporary files, and the CLI exits 128 + the
+// signal (130, 143). Outside such a scope (an import, a compile) a signal has its default effect
+// at once, as does a second signal anywhere (docs/reliability.md, "Interrupts").
 #pragma once
 
 #include <string>
@@ -22,5 +23,17 @@ void throwIfInterrupted();
 
 /// For tests: asks to stop as `signal` would, or clears the request (0).
 void setPendingInterrupt(int signal);
+
+/// While one exists, SIGINT and SIGTERM only ask to stop (the code in it polls
+/// pendingInterrupt() or throwIfInterrupted()); with none, they end the process as by default.
+class InterruptibleScope {
+ public:
+  InterruptibleScope();
+  ~InterruptibleScope();
+  InterruptibleScope(const InterruptibleScope&) = delete;
+  InterruptibleScope& operator=(const InterruptibleScope&) = delete;
+  InterruptibleScope(InterruptibleScope&&) = delete;
+  InterruptibleScope& operator=(InterruptibleScope&&) = delete;
+};
 
 }  // namespace npu
