@@ -24,7 +24,7 @@ case "$1" in
       -o "$root/build-fuzz/fuzz-seeds/npub/conv_split.npub" >/dev/null
     echo "$root/build-fuzz/fuzz-seeds/npub" ;;
   npy) echo "$root/examples/digits/calib $root/tests/compiler/models" ;;
-  onnx) echo "$root/tests/compiler/models $root/examples/digits/model.onnx" ;;
+  onnx) echo "$root/tests/compiler/models $root/examples/digits" ;;  # libFuzzer takes folders only
   hw_config) echo "$root/configs $root/tests/data/hw" ;;
   quant_config) echo "$root/subnet_bench/quant" ;;
   graph_yaml) echo "$root/fuzz/seeds/graph_yaml" ;;

@@ -426,9 +426,18 @@ std::vector<InferredOutput> inferResize(const Node& node, const Inputs& in) {
   golden::ResizeParams p = resizeParams(node, x.shape, scales, sizes);
   Shape out(x.shape.size());
   for (std::size_t a = 0; a < out.size(); ++a) {
-    out[a] = p.scales.empty()
-                 ? p.sizes[a]
-                 : static_cast<std::int64_t>(static_cast<float>(x.shape[a]) * p.scales[a]);
+    if (p.scales.empty()) {
+      out[a] = p.sizes[a];
+    } else {
+      // ONNX: floor(input size * scale), in float. A hostile scale (huge, infinite, NaN) must be
+      // refused before the conversion to an integer, which would be undefined behaviour.
+      const float size = static_cast<float>(x.shape[a]) * p.scales[a];
+      if (!(size >= 1.0F && size <= static_cast<float>(kMaxTensorElements))) {
+        fail("scale {} along axis {} gives an output size of {} (must be 1 to {})", p.scales[a], a,
+             size, kMaxTensorElements);
+      }
+      out[a] = static_cast<std::int64_t>(size);
+    }
     if (out[a] < 1) {
       fail("output size {} along axis {} is not positive", out[a], a);
     }
