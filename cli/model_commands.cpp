@@ -237,7 +237,7 @@ void addExportCommand(CLI::App& app, Action& action) {
     action = [o] {
       // The whole --out folder appears only once every segment's bundle is complete; staging it
       // first also makes a bad --out fail before the compile.
-      StagedDirectory staged(o->out);
+      StagedDirectory staged(o->out, {"manifest.yaml", "segment0/manifest.yaml"});
       const runtime::MainJobOptions job = jobOptions(*o);
       const runtime::PreparedModel prepared = runtime::prepareModel(job);
       const auto inputs =

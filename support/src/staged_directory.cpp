@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <system_error>
 
 #include "npu/support/error.h"
@@ -31,11 +32,24 @@ std::filesystem::path normalTarget(std::filesystem::path target) {
 
 }  // namespace
 
-StagedDirectory::StagedDirectory(std::filesystem::path target)
+StagedDirectory::StagedDirectory(std::filesystem::path target,
+                                 std::initializer_list<std::filesystem::path> outputMarkers)
     : m_target(normalTarget(std::move(target))), m_staging(siblingName(m_target, "partial")) {
   std::error_code ec;
-  if (std::filesystem::exists(m_target, ec) && !std::filesystem::is_directory(m_target, ec)) {
-    fail("{}: exists and is not a folder", m_target.string());
+  if (std::filesystem::exists(m_target, ec)) {
+    if (!std::filesystem::is_directory(m_target, ec)) {
+      fail("{}: exists and is not a folder", m_target.string());
+    }
+    const bool empty = std::filesystem::is_empty(m_target, ec);
+    const bool earlierOutput = std::any_of(
+        outputMarkers.begin(), outputMarkers.end(),
+        [&](const std::filesystem::path& m) { return std::filesystem::exists(m_target / m, ec); });
+    if (!empty && !earlierOutput) {
+      fail(
+          "{}: exists and is not an earlier output of this command (it would be replaced); "
+          "remove it or choose another folder",
+          m_target.string());
+    }
   }
   std::filesystem::remove_all(m_staging, ec);  // left by an earlier process of the same pid
   createDirectories(m_staging);

@@ -28,7 +28,7 @@ TEST(StagedDirectory, AppearsOnlyWhenCommitted) {
   const auto root = freshDir("commit");
   const auto target = root / "bundle";
   {
-    StagedDirectory staged(target);
+    StagedDirectory staged(target, {"a.txt", "old.txt"});
     writeTextFile(staged.path() / "a.txt", "a");
     EXPECT_FALSE(std::filesystem::exists(target));
     staged.commit();
@@ -42,7 +42,7 @@ TEST(StagedDirectory, FailureLeavesNothingAndKeepsThePreviousOutput) {
   const auto target = root / "bundle";
   EXPECT_THROW(
       {
-        StagedDirectory staged(target);
+        StagedDirectory staged(target, {"a.txt", "old.txt"});
         writeTextFile(staged.path() / "half.txt", "half");
         throw std::runtime_error("write failed");
       },
@@ -53,14 +53,14 @@ TEST(StagedDirectory, FailureLeavesNothingAndKeepsThePreviousOutput) {
   writeTextFile(target / "old.txt", "old");
   EXPECT_THROW(
       {
-        StagedDirectory staged(target);
+        StagedDirectory staged(target, {"a.txt", "old.txt"});
         writeTextFile(staged.path() / "new.txt", "new");
         throw std::runtime_error("write failed");
       },
       std::runtime_error);
   EXPECT_EQ(readTextFile(target / "old.txt"), "old");
   {
-    StagedDirectory staged(target / "");  // a trailing separator names the same folder
+    StagedDirectory staged(target / "", {"old.txt"});  // a trailing separator names the same folder
     writeTextFile(staged.path() / "new.txt", "new");
     staged.commit();
   }
@@ -72,7 +72,21 @@ TEST(StagedDirectory, FailureLeavesNothingAndKeepsThePreviousOutput) {
 TEST(StagedDirectory, RefusesAFileInTheWay) {
   const auto root = freshDir("file");
   writeTextFile(root / "out", "x");
-  EXPECT_THROW(StagedDirectory(root / "out"), Error);
+  EXPECT_THROW(StagedDirectory(root / "out", {}), Error);
+}
+
+// A folder that is not an earlier output (no marker in it) is never replaced: a mistyped --out
+// must not delete someone's files.
+TEST(StagedDirectory, RefusesToReplaceAFolderThatIsNotAnEarlierOutput) {
+  const auto root = freshDir("foreign");
+  createDirectories(root / "home");
+  writeTextFile(root / "home" / "thesis.tex", "precious");
+  EXPECT_THROW(StagedDirectory(root / "home", {"manifest.yaml"}), Error);
+  EXPECT_EQ(readTextFile(root / "home" / "thesis.tex"), "precious");
+  EXPECT_EQ(entries(root), 1U);  // no staging folder either
+  createDirectories(root / "empty");
+  StagedDirectory staged(root / "empty", {"manifest.yaml"});  // an empty folder is fine
+  staged.commit();
 }
 
 }  // namespace

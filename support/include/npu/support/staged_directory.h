@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <initializer_list>
 
 namespace npu {
 
@@ -13,7 +14,11 @@ namespace npu {
 /// only the hidden `.partial-<pid>` folder, which no tool mistakes for a finished output.
 class StagedDirectory {
  public:
-  explicit StagedDirectory(std::filesystem::path target);
+  /// An existing, non-empty `target` is replaced only when it holds one of `outputMarkers`
+  /// (relative paths: what shows it is an earlier output of the same kind, e.g. manifest.yaml);
+  /// any other folder there is refused at once, so a mistyped --out never deletes a user's files.
+  StagedDirectory(std::filesystem::path target,
+                  std::initializer_list<std::filesystem::path> outputMarkers);
   ~StagedDirectory();
   StagedDirectory(const StagedDirectory&) = delete;
   StagedDirectory& operator=(const StagedDirectory&) = delete;
