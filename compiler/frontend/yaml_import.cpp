@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 #include "npu/compiler/ir/verify.h"
@@ -36,7 +37,7 @@ struct Scope {
 /// A deep copy of `node` with every scalar "$param" replaced by the parameter's value.
 YAML::Node substitute(const YAML::Node& node, const std::map<std::string, YAML::Node>& params) {
   if (node.IsScalar()) {
-    auto text = node.as<std::string>();
+    const std::string& text = node.Scalar();
     if (text.size() > 1 && text[0] == '$') {
       auto it = params.find(text.substr(1));
       if (it == params.end()) {
@@ -56,7 +57,10 @@ YAML::Node substitute(const YAML::Node& node, const std::map<std::string, YAML::
   if (node.IsMap()) {
     YAML::Node out(YAML::NodeType::Map);
     for (const auto& entry : node) {
-      out[entry.first.as<std::string>()] = substitute(entry.second, params);
+      if (!entry.first.IsScalar()) {
+        fail("a key of a block's layer must be a single value");
+      }
+      out[entry.first.Scalar()] = substitute(entry.second, params);
     }
     return out;
   }
@@ -74,14 +78,22 @@ class YamlImporter {
     }
     yaml::Node(root, m_source)
         .expectMap("the graph", {"name", "seed", "inputs", "layers", "outputs", "blocks"});
-    std::string name = root["name"] ? root["name"].as<std::string>()
+    std::string name = root["name"] ? scalar(root["name"], "the graph's 'name'")
                                     : std::filesystem::path(m_source).stem().string();
     m_graph = Graph(name, m_source);
-    m_seed = root["seed"] ? root["seed"].as<std::uint64_t>() : 0;
+    m_seed = root["seed"] ? static_cast<std::uint64_t>(integer(
+                                root["seed"], "seed", 0, std::numeric_limits<std::int64_t>::max()))
+                          : 0;
     if (root["blocks"]) {
       m_blocks.reset(root["blocks"]);
       if (!m_blocks.IsMap()) {
         fail("{}: 'blocks' must be a map of block name to block", at(m_blocks));
+      }
+      for (const auto& entry : m_blocks) {  // unused blocks too: a typo should not hide
+        if (!entry.second.IsMap()) {
+          fail("{}: block '{}' must be a mapping with 'layers' (and 'params')", at(entry.second),
+               scalar(entry.first, "a block name"));
+        }
       }
     }
     Scope top;
@@ -101,6 +113,23 @@ class YamlImporter {
  private:
   std::string at(const YAML::Node& node) const {
     return fmt::format("{}:{}", m_source, std::max(node.Mark().line, 0) + 1);
+  }
+
+  /// A single value as text; yaml-cpp would say only "bad conversion" for a list or a mapping.
+  std::string scalar(const YAML::Node& node, std::string_view what) const {
+    if (!node.IsScalar()) {
+      fail("{}: {} must be a single value, not a {}", at(node), what,
+           node.IsSequence() ? "list"
+           : node.IsMap()    ? "mapping"
+                             : "null");
+    }
+    return node.Scalar();
+  }
+
+  /// An integer in [lowest, highest], `key` naming it in messages.
+  std::int64_t integer(const YAML::Node& node, std::string_view key, std::int64_t lowest,
+                       std::int64_t highest) const {
+    return yaml::Node(node, m_source, std::string(key)).integer(lowest, highest);
   }
 
   void addInputs(const YAML::Node& inputs, const YAML::Node& root, Scope& scope) {
@@ -134,14 +163,14 @@ class YamlImporter {
     };
     if (inputs.IsMap()) {
       for (const auto& entry : inputs) {
-        add(entry.first.as<std::string>(), entry.second);
+        add(scalar(entry.first, "an input name"), entry.second);
       }
     } else if (inputs.IsSequence()) {
       for (const auto& entry : inputs) {
         if (!entry["name"] || !entry["shape"]) {
           fail("{}: an input needs a name and a shape", at(entry));
         }
-        add(entry["name"].as<std::string>(), entry["shape"]);
+        add(scalar(entry["name"], "an input's 'name'"), entry["shape"]);
       }
     } else {
       fail("{}: 'inputs' must map names to shapes", at(inputs));
@@ -166,12 +195,12 @@ class YamlImporter {
       fail("give 'input' or 'inputs', not both");
     }
     if (layer["input"]) {
-      return {resolve(scope, layer["input"].as<std::string>())};
+      return {resolve(scope, scalar(layer["input"], "'input'"))};
     }
     if (layer["inputs"]) {
       std::vector<ValueId> ids;
       for (const auto& name : layer["inputs"]) {
-        ids.push_back(resolve(scope, name.as<std::string>()));
+        ids.push_back(resolve(scope, scalar(name, "an item of 'inputs'")));
       }
       return ids;
     }
@@ -191,13 +220,13 @@ class YamlImporter {
       fail("{}: a layer must be a map with an 'op' or a 'block'", where);
     }
     bool isBlock = static_cast<bool>(layer["block"]);
-    std::string kind = isBlock ? layer["block"].as<std::string>()
-                               : (layer["op"] ? layer["op"].as<std::string>() : std::string());
+    std::string kind = isBlock ? scalar(layer["block"], "'block'")
+                               : (layer["op"] ? scalar(layer["op"], "'op'") : std::string());
     if (kind.empty()) {
       fail("{}: a layer needs an 'op' or a 'block'", where);
     }
-    std::string local =
-        layer["name"] ? layer["name"].as<std::string>() : fmt::format("{}_{}", kind, m_counter);
+    std::string local = layer["name"] ? scalar(layer["name"], "a layer's 'name'")
+                                      : fmt::format("{}_{}", kind, m_counter);
     ++m_counter;
     if (m_counter > kMaxExpandedLayers) {
       fail("{}: the spec expands to more than {} layers (blocks inside blocks multiply)", where,
@@ -253,22 +282,24 @@ class YamlImporter {
     std::map<std::string, YAML::Node> defaults;
     if (block["params"]) {
       for (const auto& entry : block["params"]) {
-        defaults[entry.first.as<std::string>()] = entry.second;
+        defaults[scalar(entry.first, "a block parameter name")] = entry.second;
       }
     }
     for (const auto& entry : block) {
-      auto key = entry.first.as<std::string>();
+      auto key = scalar(entry.first, "a key of a block");
       if (key != "params" && key != "layers") {
         fail("block '{}': unknown key '{}'", blockName, key);
       }
     }
-    std::int64_t repeat = layer["repeat"] ? layer["repeat"].as<std::int64_t>() : 1;
+    std::int64_t repeat = layer["repeat"] ? integer(layer["repeat"], "repeat", 1,
+                                                    static_cast<std::int64_t>(kMaxExpandedLayers))
+                                          : 1;
     if (repeat < 1) {
       fail("'repeat' must be at least 1");
     }
     std::map<std::string, YAML::Node> params = defaults;
     for (const auto& entry : layer) {
-      auto key = entry.first.as<std::string>();
+      auto key = scalar(entry.first, "a key of a layer");
       if (key == "name" || key == "block" || key == "input" || key == "inputs" || key == "repeat") {
         continue;
       }
@@ -302,9 +333,14 @@ class YamlImporter {
     }
     std::vector<std::string> names;
     if (outputs.IsScalar()) {
-      names.push_back(outputs.as<std::string>());
+      names.push_back(scalar(outputs, "'outputs'"));
     } else {
-      names = outputs.as<std::vector<std::string>>();
+      if (!outputs.IsSequence()) {
+        fail("{}: 'outputs' must be a name or a list of names", at(outputs));
+      }
+      for (const auto& item : outputs) {
+        names.push_back(scalar(item, "an item of 'outputs'"));
+      }
     }
     for (const std::string& name : names) {
       try {
@@ -332,7 +368,7 @@ Graph parseGraphYaml(const std::string& text, const std::string& source,
   try {
     return YamlImporter(source, baseDir).run(root);
   } catch (const YAML::Exception& e) {
-    fail("{}:{}: {}", source, e.mark.line + 1, e.msg);
+    yaml::failOnYamlException(e, source);
   }
 }
 

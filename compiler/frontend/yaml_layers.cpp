@@ -24,7 +24,10 @@ class WeightFiles {
     if (!m_map.IsDefined() || !m_map[name].IsDefined()) {
       return std::nullopt;
     }
-    return m_baseDir / m_map[name].as<std::string>();
+    if (!m_map[name].IsScalar()) {
+      fail("weights: '{}' must be the name of a .npy file", name);
+    }
+    return m_baseDir / m_map[name].Scalar();
   }
 
   void checkAllUsed() const {
@@ -35,7 +38,10 @@ class WeightFiles {
       fail("'weights' must be a map of weight name to .npy file");
     }
     for (const auto& entry : m_map) {
-      auto key = entry.first.as<std::string>();
+      if (!entry.first.IsScalar()) {
+        fail("weights: a weight name must be a single value");
+      }
+      const std::string& key = entry.first.Scalar();
       if (!m_used.contains(key)) {
         fail("weights: unknown weight '{}'", key);
       }
@@ -422,12 +428,16 @@ ValueId Builder::resize() {
     if (!node.IsDefined()) {
       fail("'scale' or 'sizes' is required");
     }
-    if (node.IsSequence()) {
-      for (const auto& s : node) {
-        scales.push_back(s.as<float>());
+    try {
+      if (node.IsSequence()) {
+        for (const auto& s : node) {
+          scales.push_back(s.as<float>());
+        }
+      } else {
+        scales = {node.as<float>(), node.as<float>()};
       }
-    } else {
-      scales = {node.as<float>(), node.as<float>()};
+    } catch (const YAML::Exception&) {
+      fail("'scale' must be a number or a list of numbers");
     }
     if (scales.size() == 2) {
       scales.insert(scales.begin(), {1.0F, 1.0F});
@@ -650,7 +660,10 @@ YAML::Node LayerKeys::map(const std::string& key) {
 
 void LayerKeys::checkAllRead() const {
   for (const auto& entry : m_layer) {
-    auto key = entry.first.as<std::string>();
+    if (!entry.first.IsScalar()) {
+      fail("a key of a layer must be a single value");
+    }
+    const std::string& key = entry.first.Scalar();
     if (!m_read.contains(key)) {
       fail("unknown key '{}'", key);
     }

@@ -290,7 +290,7 @@ QuantConfig parseQuantConfig(const std::string& text, const std::string& source)
   try {
     return ConfigParser(source).run(root);
   } catch (const YAML::Exception& e) {
-    fail("{}:{}: {}", source, e.mark.line + 1, e.msg);
+    yaml::failOnYamlException(e, source);
   }
 }
 

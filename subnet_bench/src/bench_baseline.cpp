@@ -167,7 +167,7 @@ Baselines parseBaselines(std::string_view text, const std::string& source) {
   try {
     return parseRoot(root);
   } catch (const YAML::Exception& e) {
-    fail("{}:{}: {}", source, e.mark.line + 1, e.msg);
+    yaml::failOnYamlException(e, source);
   }
 }
 

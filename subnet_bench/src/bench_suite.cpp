@@ -253,7 +253,7 @@ BenchSuite parseSuite(std::string_view text, const std::string& source,
   try {
     return SuiteParser(source, baseDir).run(root);
   } catch (const YAML::Exception& e) {
-    fail("{}:{}: {}", source, e.mark.line + 1, e.msg);
+    yaml::failOnYamlException(e, source);
   }
 }
 

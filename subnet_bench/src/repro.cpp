@@ -504,7 +504,7 @@ Repro parseRepro(std::string_view text, std::string_view source) {
   try {
     return ReproReader(source).read(root);
   } catch (const YAML::Exception& e) {  // a conversion the reader did not check first
-    fail("{}:{}: {}", source, std::max(e.mark.line, 0) + 1, e.msg);
+    yaml::failOnYamlException(e, source);
   }
 }
 

@@ -115,6 +115,26 @@ std::vector<Node> Node::items() const {
   return result;
 }
 
+void failOnYamlException(const YAML::Exception& exception, std::string_view source) {
+  const std::string& raw = exception.msg;
+  const auto says = [&](const char* text) { return raw.starts_with(text); };
+  std::string meaning;
+  if (says(YAML::ErrorMsg::BAD_CONVERSION)) {
+    meaning =
+        "a value has the wrong form (a list or mapping where a single value belongs, or "
+        "text where a number belongs)";
+  } else if (says(YAML::ErrorMsg::BAD_SUBSCRIPT) || says(YAML::ErrorMsg::BAD_INSERT)) {
+    meaning = "a single value or a list stands where a mapping of keys belongs";
+  } else if (says(YAML::ErrorMsg::BAD_PUSHBACK)) {
+    meaning = "a single value or a mapping stands where a list belongs";
+  } else if (says(YAML::ErrorMsg::KEY_NOT_FOUND) || says("invalid node")) {
+    meaning = "a required key is missing or a list and a mapping are mixed up";
+  } else {
+    meaning = raw;
+  }
+  throw Error(fmt::format("{}:{}: {}", source, std::max(exception.mark.line, 0) + 1, meaning));
+}
+
 Node parse(std::string_view text, std::string_view source) {
   try {
     return Node(YAML::Load(std::string(text)), std::string(source));

@@ -314,5 +314,29 @@ TEST(YamlImport, BadSpecs) {
             "net.yaml:4: outputs: unknown input 'nothing' (not an input or an earlier layer)");
 }
 
+// Values of the wrong form are named in our words, never yaml-cpp's "bad conversion".
+TEST(YamlImport, WrongFormsAreNamed) {
+  const std::string head = "inputs: {x: [1, 3, 8, 8]}\nlayers:\n";
+  EXPECT_EQ(yamlError("name: [a]\n" + head + "  - {op: Relu}\n"),
+            "net.yaml:1: the graph's 'name' must be a single value, not a list");
+  EXPECT_EQ(yamlError("seed: {a: 1}\n" + head + "  - {op: Relu}\n"),
+            "net.yaml:1: 'seed' must be a single value");
+  EXPECT_EQ(yamlError(head + "  - {op: Relu, input: [x]}\n"),
+            "net.yaml:3: 'input' must be a single value, not a list");
+  EXPECT_EQ(yamlError(head + "  - {op: [Relu]}\n"),
+            "net.yaml:3: 'op' must be a single value, not a list");
+  EXPECT_EQ(yamlError(head + "  - {op: Relu}\noutputs: {a: b}\n"),
+            "net.yaml:4: 'outputs' must be a name or a list of names");
+  EXPECT_EQ(
+      yamlError(head + "  - {op: Upsample, scale: [a, b]}\n"),
+      "net.yaml:3: layer 'Upsample_0' (Upsample): 'scale' must be a number or a list of numbers");
+  EXPECT_EQ(yamlError("inputs: {x: [1, 3, 8, 8]}\nblocks: {b: 3}\nlayers:\n  - {op: Relu}\n"),
+            "net.yaml:2: block 'b' must be a mapping with 'layers' (and 'params')");
+  EXPECT_EQ(yamlError("inputs: {x: [1, 3, 8, 8]}\n"
+                      "blocks: {b: {layers: [{op: Relu}]}}\n"
+                      "layers:\n  - {block: b, repeat: many}\n"),
+            "net.yaml:4: 'repeat': expected an integer, got 'many'");
+}
+
 }  // namespace
 }  // namespace npu::compiler

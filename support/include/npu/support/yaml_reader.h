@@ -76,6 +76,11 @@ class Node {
   std::string m_path;
 };
 
+/// Throws `SOURCE:LINE: <what went wrong, in our words>` for an exception yaml-cpp raised while a
+/// reader walked a document (the readers' last resort: yaml-cpp's own text, "bad conversion",
+/// "operator[] call on a scalar", says nothing to someone who did not write the reader).
+[[noreturn]] void failOnYamlException(const YAML::Exception& exception, std::string_view source);
+
 /// Parses `text` read from `source`; a syntax error is `SOURCE:LINE:COL: YAML syntax error: MSG`.
 [[nodiscard]] Node parse(std::string_view text, std::string_view source);
 
