@@ -178,7 +178,29 @@ class BundleReader {
     if (relative.is_absolute() || relative.has_root_name() || escapes) {
       node.fail("{} '{}' must be a path inside the bundle", node.name(), name);
     }
-    return m_dir / relative;
+    return insideBundle(m_dir / relative, node);
+  }
+
+  /// `path`, once checked to be a regular file inside the bundle.
+  std::filesystem::path insideBundle(const std::filesystem::path& path,
+                                     const yaml::Node& node) const {
+    // A symlink may point anywhere (/dev/zero, another tree): what the manifest names must be a
+    // regular file that, symlinks resolved, still lies inside the bundle.
+    std::error_code ec;
+    const std::filesystem::path resolved = std::filesystem::canonical(path, ec);
+    if (ec) {
+      node.fail("{}: {}", path.string(), ec.message());
+    }
+    const std::filesystem::path root = std::filesystem::canonical(m_dir, ec);
+    const auto [rootEnd, unused] =
+        std::mismatch(root.begin(), root.end(), resolved.begin(), resolved.end());
+    if (ec || rootEnd != root.end()) {
+      node.fail("{}: resolves to {}, outside the bundle", path.string(), resolved.string());
+    }
+    if (!std::filesystem::is_regular_file(resolved, ec)) {
+      node.fail("{}: not a regular file", path.string());
+    }
+    return path;
   }
 
   /// The bytes of the file `fileNode` names, checked against the CRC-32 text of `crcNode` and,
@@ -208,6 +230,7 @@ class BundleReader {
       fileNode.fail("{} '{}' must be a .bin file", fileNode.name(), fileNode.text());
     }
     hex.replace_extension(".hex");
+    hex = insideBundle(hex, fileNode);
     if (readTextFile(hex) != hexText(bytes)) {
       fileNode.fail("{}: does not hold the bytes of {}", hex.string(), fileOf(fileNode).string());
     }

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <system_error>
+#include <vector>
 
 #include "npu/support/error.h"
 
@@ -26,7 +27,19 @@ std::string readAll(const std::filesystem::path& path) {
   if (!in) {
     fail("{}: cannot open for reading: {}", path.string(), std::strerror(errno));
   }
-  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Read in chunks up to the bound: a path naming /dev/zero or an endless FIFO (a hostile
+  // bundle's symlink, say) must end in an error, not in exhausted memory.
+  std::string data;
+  std::vector<char> chunk(std::size_t{1} << 20);
+  while (in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (data.size() + got > kMaxReadFileBytes) {
+      fail("{}: larger than the {} GiB a file read may hold", path.string(),
+           kMaxReadFileBytes >> 30);
+    }
+    data.append(chunk.data(), got);
+  }
   if (in.bad()) {
     fail("{}: read error", path.string());
   }

@@ -175,6 +175,24 @@ TEST(ExportBundle, EveryTamperedFieldAndFileIsNamed) {
        "regions, the program has"},
       {"region file absolute", regionField("input", "file", "/etc/hostname"),
        "must be a path inside the bundle"},
+      {"symlink out of the bundle",
+       [](YAML::Node& m, const std::filesystem::path& dir) {
+         std::filesystem::create_symlink("/etc/hostname", dir / "elsewhere.yaml");
+         m["hardware_file"] = "elsewhere.yaml";
+       },
+       "outside the bundle"},
+      {"symlink to a device",
+       [](YAML::Node& m, const std::filesystem::path& dir) {
+         std::filesystem::create_symlink("/dev/zero", dir / "zero.npub");
+         m["program"] = "zero.npub";
+       },
+       "outside the bundle"},
+      {"directory as a file",
+       [](YAML::Node& m, const std::filesystem::path& dir) {
+         std::filesystem::create_directory(dir / "sub");
+         m["program"] = "sub";
+       },
+       "not a regular file"},
       {"program.npub truncated",
        [](YAML::Node& m, const std::filesystem::path& dir) {
          std::vector<std::uint8_t> bytes = readBinaryFile(dir / "program.npub");

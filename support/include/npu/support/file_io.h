@@ -10,7 +10,12 @@
 
 namespace npu {
 
-/// Reads a whole file as bytes; throws Error naming the path when it cannot.
+/// The most a whole-file read takes in (4 GiB): models are memory-mapped, every other input is
+/// far smaller, and a device or FIFO without end must fail rather than fill memory.
+inline constexpr std::uint64_t kMaxReadFileBytes = std::uint64_t{4} << 30;
+
+/// Reads a whole file as bytes (at most kMaxReadFileBytes); throws Error naming the path when
+/// it cannot.
 std::vector<std::uint8_t> readBinaryFile(const std::filesystem::path& path);
 
 /// Reads a whole file as text; throws Error naming the path when it cannot.
