@@ -23,7 +23,7 @@ void addSimCommand(CLI::App& app, Action& action) {
     std::string trace;
     std::string vcd;
     std::string ddrOut;
-    std::uint64_t maxCycles = 10'000'000'000ULL;
+    std::uint64_t maxCycles = 0;  // derived from the program
     bool forceSerial = false;
     bool countOnly = false;
     bool noHazardCheck = false;
@@ -38,8 +38,10 @@ void addSimCommand(CLI::App& app, Action& action) {
   command->add_option("--trace", options->trace, "Write a Chrome/Perfetto trace JSON here");
   command->add_option("--vcd", options->vcd, "Write a VCD of unit busy signals here");
   command->add_option("--ddr-out", options->ddrOut, "Write the final DDR (.bin, or .hex)");
-  CLI::Option* maxCycles = command->add_option("--max-cycles", options->maxCycles,
-                                               "Watchdog limit in cycles (timed mode)");
+  CLI::Option* maxCycles =
+      command->add_option("--max-cycles", options->maxCycles,
+                          "Watchdog limit in cycles (timed mode; default 4x the program's serial "
+                          "cycles + 1,000,000)");
   command->add_flag("--force-serial", options->forceSerial, "No overlap between units");
   command->add_flag("--count-only", options->countOnly, "Timing only, no datapath");
   command->add_flag("--no-hazard-check", options->noHazardCheck,

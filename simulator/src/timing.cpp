@@ -117,6 +117,16 @@ u64 instructionCycles(const isa::Instruction& instruction, const isa::NpuConfig&
   return 0;
 }
 
+u64 cycleBudget(std::span<const isa::Instruction> stream, const isa::NpuConfig& config) {
+  constexpr u64 kSlack = 1'000'000;
+  constexpr u64 kFactor = 4;
+  u64 serial = 0;
+  for (const isa::Instruction& instruction : stream) {
+    serial += kFetchCyclesPerWord + instructionCycles(instruction, config);
+  }
+  return kFactor * serial + kSlack;  // no overflow: fields bound each term far below 2^60
+}
+
 u64 macCount(const isa::Instruction& instruction) {
   if (const auto* conv = std::get_if<isa::Conv>(&instruction)) {
     return static_cast<u64>(conv->out_h * conv->out_w * conv->out_c * conv->kh * conv->kw *

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "npu/simulator/datapath.h"
+#include "npu/simulator/timing.h"
 #include "random_program.h"
 #include "sim_test_util.h"
 
@@ -47,6 +48,24 @@ TEST(Engines, ForceSerialChangesCyclesNotData) {
   ASSERT_FALSE(serialized.fault) << serialized.fault->what();
   EXPECT_TRUE(overlapped.ddr == serialized.ddr);
   EXPECT_GE(serialized.stats.totalCycles, overlapped.stats.totalCycles);
+}
+
+TEST(Engines, DefaultWatchdogIsDerivedFromTheProgram) {
+  // The derived budget leaves every run room: even fully serialised (no unit overlapping another,
+  // the slowest a correct program can run) a run stays under half of it.
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const isa::Program program = randomProgram(seed, 2 + static_cast<int>(seed));
+    SimOptions serial;
+    serial.forceSerial = true;
+    const SimResult serialized = testing::run(program, SimMode::Timed, serial);
+    ASSERT_FALSE(serialized.fault) << serialized.fault->what();
+    const std::uint64_t budget = cycleBudget(program.instructions, program.config);
+    EXPECT_LT(2 * serialized.stats.totalCycles, budget) << "seed " << seed;
+    EXPECT_GE(budget, 1'000'000U);
+  }
+  // A budget is per program: a longer stream of the same tiles gets more cycles.
+  EXPECT_LT(cycleBudget(randomProgram(7, 2).instructions, randomProgram(7, 2).config),
+            cycleBudget(randomProgram(7, 12).instructions, randomProgram(7, 12).config));
 }
 
 TEST(Engines, CountOnlyKeepsCyclesAndSkipsData) {

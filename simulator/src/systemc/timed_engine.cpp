@@ -9,6 +9,7 @@
 
 #include "../engine_common.h"
 #include "ddr_memory.h"
+#include "npu/simulator/timing.h"
 #include "npu/simulator/token_analysis.h"
 #include "npu_top.h"
 #include "simulation_context.h"
@@ -21,12 +22,17 @@ namespace {
 std::mutex g_systemcMutex;
 
 SimFault unfinishedFault(const NpuTop& top, const std::vector<isa::Instruction>& stream,
-                         std::uint64_t stopped, bool pastLimit, const SimOptions& options) {
+                         std::uint64_t stopped, bool pastLimit, std::uint64_t limit,
+                         const SimOptions& options) {
   const std::int64_t oldest = top.oldestHeld();
   if (pastLimit) {
-    return SimFault(FaultKind::Watchdog, oldest,
-                    fmt::format("watchdog fault: still running after {} cycles{}",
-                                options.maxCycles, top.describeStates(stream)));
+    return SimFault(
+        FaultKind::Watchdog, oldest,
+        fmt::format("watchdog fault: still running after {} cycles{}{}", limit,
+                    options.maxCycles == 0 ? " (4x the program's serial cycles + 1,000,000; "
+                                             "--max-cycles sets another limit)"
+                                           : "",
+                    top.describeStates(stream)));
   }
   // The token analysis finds deadlocks before the run; this is the model's own safety net.
   return SimFault(FaultKind::Deadlock, oldest,
@@ -82,6 +88,8 @@ void runKernel(const isa::NpuConfig& config, isa::DdrImage& ddr,
                SimResult& result) {
   const SimulationContext simulationContext;
   TimedContext ctx(config, stream, options);
+  const std::uint64_t limit =
+      options.maxCycles != 0 ? options.maxCycles : cycleBudget(stream, config);
   std::uint64_t stopped = 0;
   {
     // The NPU reaches its DDR only through its sockets, as npu_top does through its ports.
@@ -90,13 +98,13 @@ void runKernel(const isa::NpuConfig& config, isa::DdrImage& ddr,
     top.rd.bind(memory.rd);
     top.wr.bind(memory.wr);
     sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
-    sc_core::sc_start(cycles(options.maxCycles), sc_core::SC_EXIT_ON_STARVATION);
+    sc_core::sc_start(cycles(limit), sc_core::SC_EXIT_ON_STARVATION);
     // Stopping on starvation leaves the clock at the last event; work still scheduled past the
     // limit means the watchdog fired.
     const bool pastLimit = !ctx.stopping && sc_core::sc_pending_activity();
-    stopped = ctx.stopping ? ctx.stopCycle : (pastLimit ? options.maxCycles : TimedContext::now());
+    stopped = ctx.stopping ? ctx.stopCycle : (pastLimit ? limit : TimedContext::now());
     if (!ctx.fault && !top.finished()) {
-      ctx.fault = unfinishedFault(top, stream, stopped, pastLimit, options);
+      ctx.fault = unfinishedFault(top, stream, stopped, pastLimit, limit, options);
     }
     // Let every thread return normally so no coroutine is left suspended.
     ctx.stop();

@@ -17,8 +17,9 @@ enum class SimMode : std::uint8_t { Functional, Timed };
 
 struct SimOptions {
   SimMode mode = SimMode::Timed;
-  /// Watchdog: a timed run still going after this many cycles stops with a watchdog fault.
-  std::uint64_t maxCycles = 10'000'000'000ULL;
+  /// Watchdog: a timed run still going after this many cycles stops with a watchdog fault;
+  /// 0 derives it from the program (cycleBudget in timing.h).
+  std::uint64_t maxCycles = 0;
   /// Check that tokens order every conflicting access (a compiler bug otherwise).
   bool checkHazards = true;
   /// Debug switch: no overlap between units (each instruction waits for the previous one).

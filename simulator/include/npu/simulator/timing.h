@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 #include "npu/isa/instruction.h"
 #include "npu/isa/npu_config.h"
@@ -37,6 +38,13 @@ DdrTraffic ddrTraffic(const isa::Instruction& instruction, const isa::NpuConfig&
 /// Cycles an instruction keeps its unit busy once it has started (after its pops and, for LOAD
 /// and STORE, after the DDR port was granted). Token pushes happen at the end.
 std::uint64_t instructionCycles(const isa::Instruction& instruction, const isa::NpuConfig& config);
+
+/// The default watchdog of a timed run of `stream`: four times the cycles its instructions would
+/// take one after another (each fetched, then run alone, DDR latency included), plus 1,000,000.
+/// A run that neither deadlocks nor faults ends well inside it, since overlap only shortens a
+/// run and no wait outlasts the work it waits for; a fixed limit would cut a long legitimate
+/// program short and let a short runaway one spin for billions of cycles.
+std::uint64_t cycleBudget(std::span<const isa::Instruction> stream, const isa::NpuConfig& config);
 
 /// Multiply-accumulates a CONV performs (for utilisation figures); 0 for other instructions.
 std::uint64_t macCount(const isa::Instruction& instruction);
