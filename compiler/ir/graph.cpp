@@ -82,18 +82,27 @@ std::string Graph::uniqueValueName(std::string_view base) const {
 }
 
 void Graph::addNode(Node node) {
+  if (m_takenNodeNamesCount == m_nodes.size()) {  // in step: keep it so
+    m_takenNodeNames.insert(node.name);
+    ++m_takenNodeNamesCount;
+  }
   m_nodes.push_back(std::move(node));
 }
 
 std::string Graph::uniqueNodeName(std::string_view base) const {
-  auto taken = [this](const std::string& name) {
-    return std::any_of(m_nodes.begin(), m_nodes.end(),
-                       [&](const Node& node) { return node.name == name; });
-  };
+  if (m_takenNodeNamesCount != m_nodes.size()) {
+    // Passes inserted or removed nodes through nodes(): start again from the nodes themselves.
+    m_takenNodeNames.clear();
+    for (const Node& node : m_nodes) {
+      m_takenNodeNames.insert(node.name);
+    }
+    m_takenNodeNamesCount = m_nodes.size();
+  }
   std::string name(base);
-  for (int suffix = 1; taken(name); ++suffix) {
+  for (int suffix = 1; m_takenNodeNames.contains(name); ++suffix) {
     name = fmt::format("{}_{}", base, suffix);
   }
+  m_takenNodeNames.insert(name);
   return name;
 }
 
