@@ -8,7 +8,7 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 if [ "$1" = "--dict" ]; then
   case "$2" in
-    hw_config|quant_config|graph_yaml|bench_suite|baselines|repro) dict=yaml ;;
+    hw_config|quant_config|graph_yaml|bench_suite|baselines|repro|bundle_manifest) dict=yaml ;;
     asm) dict=asm ;;
     onnx) dict=onnx ;;
     *) exit 0 ;;
@@ -31,5 +31,9 @@ case "$1" in
   bench_suite) echo "$root/subnet_bench/suites" ;;
   baselines) echo "$root/subnet_bench/baselines" ;;
   repro) echo "$root/tests/data/opcheck/regressions" ;;
+  bundle_manifest)  # the target reads each input beside this bundle's files (NPU_FUZZ_BUNDLE)
+    cmake -DNPU="$root/build-fuzz/npu" -DOUT="$root/build-fuzz/fuzz-seeds" \
+      -P "$root/fuzz/export_bundle_seed.cmake" >/dev/null
+    echo "$root/build-fuzz/fuzz-seeds/bundle_manifest" ;;
   *) echo "fuzz-seeds.sh: unknown target '$1' (see FUZZ_TARGETS in the Makefile)" >&2; exit 2 ;;
 esac
