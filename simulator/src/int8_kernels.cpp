@@ -1,0 +1,185 @@
+// u8 x s8 dot-product blocks: 2 pixels x 4 channels of accumulators per pass, so each 64-byte
+// step loads 2 patch vectors and 4 weight vectors for 8 vpdpbusd; a masked load takes the tail
+// (the bytes past `length` load as zero and add nothing).
+#include "npu/simulator/int8_kernels.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace npu::sim {
+namespace {
+
+void dotBlockPortable(const std::uint8_t* patches, std::int64_t pixels, const std::int8_t* weights,
+                      std::int64_t channels, std::int64_t length, std::int32_t* out) {
+  for (std::int64_t p = 0; p < pixels; ++p) {
+    for (std::int64_t c = 0; c < channels; ++c) {
+      std::uint32_t sum = 0;  // wraps like the hardware accumulator, defined in C++
+      for (std::int64_t k = 0; k < length; ++k) {
+        sum += static_cast<std::uint32_t>(static_cast<std::int32_t>(patches[p * length + k]) *
+                                          static_cast<std::int32_t>(weights[c * length + k]));
+      }
+      out[p * channels + c] = static_cast<std::int32_t>(sum);
+    }
+  }
+}
+
+#if defined(__x86_64__)
+
+#define NPU_VNNI512 [[gnu::target("avx512f,avx512bw,avx512vl,avx512vnni")]]
+
+/// P pixels x C channels of one block, all of `length`.
+template <int P, int C>
+NPU_VNNI512 inline void microBlock512(const std::uint8_t* patches, const std::int8_t* weights,
+                                      std::int64_t length, std::int32_t* out,
+                                      std::int64_t channels) {
+  __m512i acc[P][C];
+  for (int p = 0; p < P; ++p) {
+    for (int c = 0; c < C; ++c) {
+      acc[p][c] = _mm512_setzero_si512();
+    }
+  }
+  for (std::int64_t k = 0; k < length; k += 64) {
+    const std::int64_t left = length - k;
+    const __mmask64 mask = left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1;
+    __m512i x[P];
+    for (int p = 0; p < P; ++p) {
+      x[p] = _mm512_maskz_loadu_epi8(mask, patches + p * length + k);
+    }
+    for (int c = 0; c < C; ++c) {
+      const __m512i w = _mm512_maskz_loadu_epi8(mask, weights + c * length + k);
+      for (int p = 0; p < P; ++p) {
+        acc[p][c] = _mm512_dpbusd_epi32(acc[p][c], x[p], w);
+      }
+    }
+  }
+  for (int p = 0; p < P; ++p) {
+    for (int c = 0; c < C; ++c) {
+      // Stored and summed in uint32 (wrapping): GCC 12's _mm512_reduce_add_epi32 trips its own
+      // -Wuninitialized.
+      alignas(64) std::uint32_t lanes[16];
+      _mm512_store_si512(lanes, acc[p][c]);
+      std::uint32_t sum = 0;
+      for (const std::uint32_t lane : lanes) {
+        sum += lane;
+      }
+      out[p * channels + c] = static_cast<std::int32_t>(sum);
+    }
+  }
+}
+
+template <int P>
+NPU_VNNI512 inline void pixelRows512(const std::uint8_t* patches, const std::int8_t* weights,
+                                     std::int64_t channels, std::int64_t length,
+                                     std::int32_t* out) {
+  std::int64_t c = 0;
+  for (; c + 4 <= channels; c += 4) {
+    microBlock512<P, 4>(patches, weights + c * length, length, out + c, channels);
+  }
+  for (; c < channels; ++c) {
+    microBlock512<P, 1>(patches, weights + c * length, length, out + c, channels);
+  }
+}
+
+NPU_VNNI512 void dotBlockVnni512(const std::uint8_t* patches, std::int64_t pixels,
+                                 const std::int8_t* weights, std::int64_t channels,
+                                 std::int64_t length, std::int32_t* out) {
+  std::int64_t p = 0;
+  for (; p + 2 <= pixels; p += 2) {
+    pixelRows512<2>(patches + p * length, weights, channels, length, out + p * channels);
+  }
+  if (p < pixels) {
+    pixelRows512<1>(patches + p * length, weights, channels, length, out + p * channels);
+  }
+}
+
+#undef NPU_VNNI512
+
+#define NPU_AVXVNNI [[gnu::target("avx2,avxvnni")]]
+
+/// 256-bit AVX-VNNI: no masked loads, so the tail of each row is summed in plain code.
+template <int P, int C>
+NPU_AVXVNNI inline void microBlock256(const std::uint8_t* patches, const std::int8_t* weights,
+                                      std::int64_t length, std::int32_t* out,
+                                      std::int64_t channels) {
+  __m256i acc[P][C];
+  for (int p = 0; p < P; ++p) {
+    for (int c = 0; c < C; ++c) {
+      acc[p][c] = _mm256_setzero_si256();
+    }
+  }
+  const std::int64_t whole = length / 32 * 32;
+  for (std::int64_t k = 0; k < whole; k += 32) {
+    __m256i x[P];
+    for (int p = 0; p < P; ++p) {
+      x[p] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(patches + p * length + k));
+    }
+    for (int c = 0; c < C; ++c) {
+      const __m256i w =
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(weights + c * length + k));
+      for (int p = 0; p < P; ++p) {
+        acc[p][c] = _mm256_dpbusd_avx_epi32(acc[p][c], x[p], w);
+      }
+    }
+  }
+  for (int p = 0; p < P; ++p) {
+    for (int c = 0; c < C; ++c) {
+      alignas(32) std::uint32_t lanes[8];
+      _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), acc[p][c]);
+      std::uint32_t sum = 0;
+      for (const std::uint32_t lane : lanes) {
+        sum += lane;
+      }
+      for (std::int64_t k = whole; k < length; ++k) {
+        sum += static_cast<std::uint32_t>(static_cast<std::int32_t>(patches[p * length + k]) *
+                                          static_cast<std::int32_t>(weights[c * length + k]));
+      }
+      out[p * channels + c] = static_cast<std::int32_t>(sum);
+    }
+  }
+}
+
+NPU_AVXVNNI void dotBlockAvxVnni(const std::uint8_t* patches, std::int64_t pixels,
+                                 const std::int8_t* weights, std::int64_t channels,
+                                 std::int64_t length, std::int32_t* out) {
+  for (std::int64_t p = 0; p < pixels; ++p) {
+    std::int64_t c = 0;
+    for (; c + 4 <= channels; c += 4) {
+      microBlock256<1, 4>(patches + p * length, weights + c * length, length,
+                          out + p * channels + c, channels);
+    }
+    for (; c < channels; ++c) {
+      microBlock256<1, 1>(patches + p * length, weights + c * length, length,
+                          out + p * channels + c, channels);
+    }
+  }
+}
+
+#undef NPU_AVXVNNI
+
+#endif  // __x86_64__
+
+}  // namespace
+
+std::vector<Int8DotKernels> supportedInt8DotKernels() {
+  std::vector<Int8DotKernels> kernels;
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni")) {
+    kernels.push_back({"avx512-vnni", dotBlockVnni512});
+  }
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("avxvnni")) {
+    kernels.push_back({"avx-vnni", dotBlockAvxVnni});
+  }
+#endif
+  kernels.push_back({"portable", dotBlockPortable});
+  return kernels;
+}
+
+const Int8DotKernels& int8DotKernels() {
+  static const Int8DotKernels chosen = supportedInt8DotKernels().front();
+  return chosen;
+}
+
+}  // namespace npu::sim
