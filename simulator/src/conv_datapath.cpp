@@ -66,37 +66,41 @@ std::int8_t postProcess(const Epilogue& epilogue, std::int32_t acc, const Channe
   return static_cast<std::int8_t>(epilogue.lut != nullptr ? epilogue.lut[y + 128] : y);
 }
 
-/// The single-rounding requant of docs/numerics.md (requantSingle) for one output pixel's
-/// channels without a LUT, per channel t = 31 - shift precomputed, written branch-free so GCC
+/// The single-rounding requant of docs/numerics.md (requantSingle) for an output row without a
+/// LUT, per channel t = 31 - shift precomputed, written branch-free so GCC
 /// vectorises it (64-bit products, per-lane shifts) in each clone.
 struct SingleRoundChannels {
-  std::vector<std::int64_t> multiplier;
-  std::vector<std::int64_t> rounding;  // 2^(t-1)
-  std::vector<std::int64_t> shift;     // t
+  std::vector<std::int32_t> multiplier;  // int32: the product is one vpmuldq per lane
+  std::vector<std::int64_t> rounding;    // 2^(t-1)
+  std::vector<std::int64_t> shift;       // t
 };
 
-SingleRoundChannels singleRoundChannels(const std::vector<ChannelParams>& params) {
+/// The channels' constants repeated for `pixels` pixels, so one call covers an output row.
+SingleRoundChannels singleRoundChannels(const std::vector<ChannelParams>& params,
+                                        std::int64_t pixels) {
   SingleRoundChannels channels;
-  for (const ChannelParams& p : params) {
-    const int t = 31 - clampShift(p.shift);
-    channels.multiplier.push_back(p.multiplier);
-    channels.rounding.push_back(std::int64_t{1} << (t - 1));
-    channels.shift.push_back(t);
+  for (std::int64_t p = 0; p < pixels; ++p) {
+    for (const ChannelParams& c : params) {
+      const int t = 31 - clampShift(c.shift);
+      channels.multiplier.push_back(c.multiplier);
+      channels.rounding.push_back(std::int64_t{1} << (t - 1));
+      channels.shift.push_back(t);
+    }
   }
   return channels;
 }
 
-[[gnu::target_clones("avx512f", "avx2", "default")]] void requantPixelSingle(
+[[gnu::target_clones("avx512f", "avx2", "default")]] void requantSingleRound(
     const std::int32_t* acc, const SingleRoundChannels& channels, std::int64_t count,
     const Epilogue& epilogue, std::int8_t* out) {
-  const std::int64_t* multiplier = channels.multiplier.data();
+  const std::int32_t* multiplier = channels.multiplier.data();
   const std::int64_t* rounding = channels.rounding.data();
   const std::int64_t* shift = channels.shift.data();
   const std::int64_t outZp = epilogue.outZp;
   const std::int64_t lo = epilogue.clipLo;
   const std::int64_t hi = epilogue.clipHi;
   for (std::int64_t i = 0; i < count; ++i) {
-    std::int64_t v = (acc[i] * multiplier[i] + rounding[i]) >> shift[i];
+    std::int64_t v = (static_cast<std::int64_t>(acc[i]) * multiplier[i] + rounding[i]) >> shift[i];
     v = std::clamp<std::int64_t>(v, std::numeric_limits<std::int32_t>::min(),
                                  std::numeric_limits<std::int32_t>::max()) +
         outZp;
@@ -210,9 +214,13 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
   std::int8_t* const outputBase = sram.output.data() + conv.out_addr;
   const bool vectorEpilogue = !epilogue.doubleRound && epilogue.lut == nullptr;
   const SingleRoundChannels singleRound =
-      vectorEpilogue ? singleRoundChannels(params) : SingleRoundChannels{};
+      vectorEpilogue ? singleRoundChannels(params, outW) : SingleRoundChannels{};
   const auto finishRow = [&](std::int64_t oy, const std::vector<std::int32_t>& acc) {
     const std::int64_t row = oy * outW * outC;
+    if (conv.finalize != 0 && vectorEpilogue) {
+      requantSingleRound(acc.data(), singleRound, outW * outC, epilogue, outputBase + row);
+      return;
+    }
     for (std::int64_t ox = 0; ox < outW; ++ox) {
       const std::int32_t* pixelAcc = acc.data() + ox * outC;
       const std::int64_t pixel = row + ox * outC;
@@ -222,10 +230,6 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
         continue;
       }
       std::int8_t* out = outputBase + pixel;
-      if (vectorEpilogue) {
-        requantPixelSingle(pixelAcc, singleRound, outC, epilogue, out);
-        continue;
-      }
       for (std::int64_t oc = 0; oc < outC; ++oc) {
         out[oc] = postProcess(epilogue, pixelAcc[oc], params[static_cast<std::size_t>(oc)]);
       }

@@ -1,10 +1,17 @@
-// u8 x s8 dot-product blocks: 2 pixels x 4 channels of accumulators per pass, so each 64-byte
-// step loads 2 patch vectors and 4 weight vectors for 8 vpdpbusd; a masked load takes the tail
+// u8 x s8 dot-product blocks: 4 pixels x 4 channels of accumulators per pass, so each 64-byte
+// step loads 4 patch vectors and 4 weight vectors for 16 vpdpbusd; a masked load takes the tail
 // (the bytes past `length` load as zero and add nothing).
 #include "npu/simulator/int8_kernels.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+#endif
+
+// GCC 12's AVX-512 extract/cast intrinsics start from _mm512_undefined_*, which its
+// -Wuninitialized reports at every use (GCC bug 105593): nothing here reads an undefined lane.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
 namespace npu::sim {
@@ -54,16 +61,30 @@ NPU_VNNI512 inline void microBlock512(const std::uint8_t* patches, const std::in
     }
   }
   for (int p = 0; p < P; ++p) {
-    for (int c = 0; c < C; ++c) {
-      // Stored and summed in uint32 (wrapping): GCC 12's _mm512_reduce_add_epi32 trips its own
-      // -Wuninitialized.
-      alignas(64) std::uint32_t lanes[16];
-      _mm512_store_si512(lanes, acc[p][c]);
-      std::uint32_t sum = 0;
-      for (const std::uint32_t lane : lanes) {
-        sum += lane;
+    if constexpr (C == 4) {
+      // Four channels' 16 lanes folded to 4 x 4 lanes, then horizontal adds (which wrap) to one
+      // vector holding the four sums.
+      __m128i folded[4];
+      for (int c = 0; c < 4; ++c) {
+        const __m256i half = _mm256_add_epi32(_mm512_castsi512_si256(acc[p][c]),
+                                              _mm512_extracti64x4_epi64(acc[p][c], 1));
+        folded[c] = _mm_add_epi32(_mm256_castsi256_si128(half), _mm256_extracti128_si256(half, 1));
       }
-      out[p * channels + c] = static_cast<std::int32_t>(sum);
+      const __m128i sums = _mm_hadd_epi32(_mm_hadd_epi32(folded[0], folded[1]),
+                                          _mm_hadd_epi32(folded[2], folded[3]));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + p * channels), sums);
+    } else {
+      for (int c = 0; c < C; ++c) {
+        // Stored and summed in uint32 (wrapping): GCC 12's _mm512_reduce_add_epi32 trips its
+        // own -Wuninitialized.
+        alignas(64) std::uint32_t lanes[16];
+        _mm512_store_si512(lanes, acc[p][c]);
+        std::uint32_t sum = 0;
+        for (const std::uint32_t lane : lanes) {
+          sum += lane;
+        }
+        out[p * channels + c] = static_cast<std::int32_t>(sum);
+      }
     }
   }
 }
@@ -85,10 +106,10 @@ NPU_VNNI512 void dotBlockVnni512(const std::uint8_t* patches, std::int64_t pixel
                                  const std::int8_t* weights, std::int64_t channels,
                                  std::int64_t length, std::int32_t* out) {
   std::int64_t p = 0;
-  for (; p + 2 <= pixels; p += 2) {
-    pixelRows512<2>(patches + p * length, weights, channels, length, out + p * channels);
+  for (; p + 4 <= pixels; p += 4) {
+    pixelRows512<4>(patches + p * length, weights, channels, length, out + p * channels);
   }
-  if (p < pixels) {
+  for (; p < pixels; ++p) {
     pixelRows512<1>(patches + p * length, weights, channels, length, out + p * channels);
   }
 }
