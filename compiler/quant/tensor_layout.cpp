@@ -28,10 +28,13 @@ golden::Int8Tensor quantizeToNhwc(const golden::FloatTensor& nchw, const golden:
   golden::Int8Tensor out;
   out.shape = *nhwcShapeOf(nchw.shape);
   out.data.resize(nchw.data.size());
+  // Quantized in the NCHW order (one vectorised pass), then moved to NHWC.
+  std::vector<std::int8_t> planar(nchw.data.size());
+  golden::quantizeValues(nchw.data, q, planar);
   for (std::int64_t c = 0; c < d.c; ++c) {
     for (std::int64_t p = 0; p < d.hw; ++p) {
-      out.data[static_cast<std::size_t>(p * d.c + c)] = static_cast<std::int8_t>(
-          golden::quantizeValue(nchw.data[static_cast<std::size_t>(c * d.hw + p)], q));
+      out.data[static_cast<std::size_t>(p * d.c + c)] =
+          planar[static_cast<std::size_t>(c * d.hw + p)];
     }
   }
   return out;

@@ -66,6 +66,14 @@ std::int8_t postProcess(const Epilogue& epilogue, std::int32_t acc, const Channe
   return static_cast<std::int8_t>(epilogue.lut != nullptr ? epilogue.lut[y + 128] : y);
 }
 
+// requantSingleRound is compiled for AVX-512, AVX2 and baseline x86-64, picked at run time; the
+// same integer arithmetic in each.
+#if defined(__x86_64__)
+#define NPU_SIM_REQUANT_CLONES [[gnu::target_clones("arch=x86-64-v4", "avx2", "default")]]
+#else
+#define NPU_SIM_REQUANT_CLONES
+#endif
+
 /// The single-rounding requant of docs/numerics.md (requantSingle) for an output row without a
 /// LUT, per channel t = 31 - shift precomputed, written branch-free so GCC
 /// vectorises it (64-bit products, per-lane shifts) in each clone.
@@ -90,9 +98,10 @@ SingleRoundChannels singleRoundChannels(const std::vector<ChannelParams>& params
   return channels;
 }
 
-[[gnu::target_clones("avx512f", "avx2", "default")]] void requantSingleRound(
-    const std::int32_t* acc, const SingleRoundChannels& channels, std::int64_t count,
-    const Epilogue& epilogue, std::int8_t* out) {
+NPU_SIM_REQUANT_CLONES void requantSingleRound(const std::int32_t* acc,
+                                               const SingleRoundChannels& channels,
+                                               std::int64_t count, const Epilogue& epilogue,
+                                               std::int8_t* out) {
   const std::int32_t* multiplier = channels.multiplier.data();
   const std::int64_t* rounding = channels.rounding.data();
   const std::int64_t* shift = channels.shift.data();

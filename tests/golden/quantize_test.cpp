@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "fp32_test_util.h"
@@ -47,7 +48,8 @@ TEST(Quantize, MatchesTheRuleOnRandomAndEdgeValues) {
       return std::clamp(p.zeroPoint, lo, hi);
     }
     const double q = std::round(static_cast<double>(x) / p.scale) + p.zeroPoint;
-    return static_cast<std::int32_t>(std::clamp(q, double{lo}, double{hi}));
+    return static_cast<std::int32_t>(
+        std::clamp(q, static_cast<double>(lo), static_cast<double>(hi)));
   };
   std::mt19937 rng(4);
   std::normal_distribution<float> normal(0.0F, 50.0F);
@@ -72,6 +74,49 @@ TEST(Quantize, MatchesTheRuleOnRandomAndEdgeValues) {
     EXPECT_EQ(quantizeValue(x, {1.0F, 0}, INT32_MIN, INT32_MAX),
               rule(x, {1.0F, 0}, INT32_MIN, INT32_MAX))
         << r;
+  }
+}
+
+TEST(Quantize, VectorisedPassMatchesTheScalarRule) {
+  // Every clone the CPU runs goes through this loop: the same edge values and random ones, at
+  // lengths that leave vector remainders.
+  std::mt19937 rng(8);
+  std::normal_distribution<float> normal(0.0F, 60.0F);
+  std::uniform_real_distribution<float> scales(1e-4F, 2.0F);
+  std::uniform_int_distribution<int> points(-128, 127);
+  std::vector<float> values{0.5F,
+                            -0.5F,
+                            1.5F,
+                            -1.5F,
+                            0.49999997F,
+                            -0.49999997F,
+                            127.5F,
+                            -128.5F,
+                            1e9F,
+                            -1e9F,
+                            3e38F,
+                            -3e38F,
+                            1e-40F,
+                            -0.0F,
+                            std::nanf(""),
+                            std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(),
+                            0.25F,
+                            1.875F,
+                            -5.665F};
+  for (int i = 0; i < 5000; ++i) {
+    values.push_back(normal(rng));
+  }
+  for (int trial = 0; trial < 40; ++trial) {
+    const QuantParams p{trial == 0 ? 0.1F : scales(rng), trial == 0 ? 0 : points(rng)};
+    const std::size_t n = values.size() - static_cast<std::size_t>(trial);
+    const std::span<const float> in(values.data(), n);
+    std::vector<std::int8_t> out(n);
+    quantizeValues(in, p, out);
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(out[i], quantizeValue(values[i], p))
+          << values[i] << " / " << p.scale << " + " << p.zeroPoint;
+    }
   }
 }
 

@@ -2,12 +2,14 @@
 // QDQ export that re-imports to the same program, calibration tables both ways.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <string>
 
 #include "npu/compiler/driver/compile.h"
 #include "npu/compiler/frontend/import.h"
@@ -23,6 +25,12 @@
 
 namespace npu::compiler {
 namespace {
+
+/// A path under the temporary folder that no other process uses (NAME-PID, no extension): test runs
+/// of several checkouts on one machine (or ctest -j) must not write into each other's files.
+std::filesystem::path privateTemp(const std::string& name) {
+  return std::filesystem::temp_directory_path() / fmt::format("{}-{}", name, ::getpid());
+}
 
 namespace fs = std::filesystem;
 using testing::errorOf;
@@ -283,7 +291,7 @@ void expectExportRoundTrip(const fs::path& path, const fs::path& calib = {}) {
   }
   CompiledModel first = compileFile(path, options);
   fs::path exported =
-      fs::temp_directory_path() / fmt::format("npu-qdq-{}.onnx", path.stem().string());
+      privateTemp(fmt::format("npu-qdq-{}", path.stem().string())).replace_extension(".onnx");
   writeQdqOnnx(first.model, exported);
   CompiledModel second = compileFile(exported);
   EXPECT_EQ(programBytes(first), programBytes(second)) << path;
@@ -350,7 +358,7 @@ TEST(QdqImport, EveryOpAgreesWithTheQdqReferenceWithinOneLsb) {
        {"handmade_uint8", "torch_qat", "passive_mismatch", "asymmetric_weights"}) {
     CompiledModel compiled = compileFile(qdqModel(name));
     const fs::path inputs = sourcePath("tests/data/qdq") / (std::string(name) + ".input.npy");
-    const fs::path dir = fs::temp_directory_path() / fmt::format("npu-qdq-layerwise-{}", name);
+    const fs::path dir = privateTemp(fmt::format("npu-qdq-layerwise-{}", name));
     fs::remove_all(dir);
     expectEveryOpWithinOneLsb(compiled.model, npuTensors(compiled.model, inputs, 8), qdqModel(name),
                               inputs, 8, dir);
@@ -367,7 +375,7 @@ TEST(QdqExport, PyTorchOnTheExportedParametersAgreesWithinOneLsb) {
   options.calibrationSamples = [&](const Graph& g) { return loadCalibrationSet(calib, g); };
   CompiledModel compiled = compileFile(sourcePath("examples/digits/model.onnx"), options);
   const QuantizedModel& model = compiled.model;
-  const fs::path dir = fs::temp_directory_path() / "npu-qdq-export-reference";
+  const fs::path dir = privateTemp("npu-qdq-export-reference");
   fs::remove_all(dir);
   fs::create_directories(dir);
   writeQdqOnnx(model, dir / "digits.onnx");

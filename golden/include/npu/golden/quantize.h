@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 #include "npu/golden/float_tensor.h"
 #include "npu/golden/int8_tensor.h"
@@ -21,6 +22,11 @@ void checkQuantParams(const QuantParams& params, const char* what);
 /// NaN quantizes to the zero point.
 std::int32_t quantizeValue(float x, const QuantParams& params, std::int32_t lo = -128,
                            std::int32_t hi = 127);
+
+/// quantizeValue (lo -128, hi 127) of every element of `x` into `out` (the shorter's length),
+/// vectorised; the same bits as the scalar function.
+void quantizeValues(std::span<const float> x, const QuantParams& params,
+                    std::span<std::int8_t> out);
 
 /// (q - zeroPoint) * scale, in float.
 float dequantizeValue(std::int32_t q, const QuantParams& params);
