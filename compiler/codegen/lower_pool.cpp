@@ -151,27 +151,103 @@ void emitPool(LoweringContext& ctx, const PoolJob& job) {
   }
 }
 
-/// A global average pool past one POOL (a plane above the 255-pixel window, wider than a tile,
-/// or larger than the input half): depthwise CONVs with all-ones weights each sum one block of
-/// at most 15 x 15 pixels of a loaded tile into the same accumulator entries (acc_init on the
-/// plane's first block, finalize on its last), requantized by the pool's reciprocal with single
-/// rounding and no zero point: the sum of the raw bytes and the rounding the golden pool uses.
-void emitGlobalPoolByConv(LoweringContext& ctx, const PoolJob& job) {
-  const auto& in = ctx.graph.tensors[job.input].shape;
-  const std::int64_t h = in[1], w = in[2], c = in[3];
-  const std::int64_t bh = std::min(h, isa::limits::kConvKernelH);
-  const std::int64_t bw = std::min(w, isa::limits::kConvKernelW);
+/// How emitGlobalPoolByConv cuts a plane: channel blocks of `cb`, summed in blocks of `bh` x `bw`
+/// pixels (one depthwise CONV each) of tiles of `th` x `tw(cn)` pixels.
+struct GlobalSumPlan {
+  std::int64_t cb = 0, bh = 0, bw = 0;
+  bool fits = false;
+  /// Tile width and height for a channel block of `cn` channels: as wide as the input half and a
+  /// tile row allow, then as tall. A CONV's input footprint runs over whole tile rows from its
+  /// block's first pixel, so one tile row more than the tile stays inside the half.
+  [[nodiscard]] std::int64_t tileCols(std::int64_t w, std::int64_t cn, std::int64_t half) const {
+    return std::max(bw, std::min({w, kMaxTileDim / bw * bw, half / ((bh + 1) * cn) / bw * bw}));
+  }
+  [[nodiscard]] std::int64_t tileRows(std::int64_t h, std::int64_t tw, std::int64_t cn,
+                                      std::int64_t half) const {
+    return std::max(bh, std::min(h, (half / (tw * cn) - 1) / bh * bh));
+  }
+};
+
+GlobalSumPlan planGlobalSum(const LoweringContext& ctx, std::int64_t h, std::int64_t w,
+                            std::int64_t c) {
+  GlobalSumPlan plan;
+  plan.bh = std::min(h, isa::limits::kConvKernelH);
+  plan.bw = std::min(w, isa::limits::kConvKernelW);
   const std::int64_t inputHalf = ctx.slots.inputBytes();
   auto fits = [&](std::int64_t n) {
-    return (bh + 1) * bw * n <= inputHalf && n <= ctx.slots.outputBytes() &&
-           n <= ctx.slots.accumulatorEntries() && bh * bw * n <= ctx.slots.weightBytes() &&
-           12 * n <= ctx.slots.parameterBytes();
+    return (plan.bh + 1) * plan.bw * n <= inputHalf && n <= ctx.slots.outputBytes() &&
+           n <= ctx.slots.accumulatorEntries() &&
+           plan.bh * plan.bw * n <= ctx.slots.weightBytes() && 12 * n <= ctx.slots.parameterBytes();
   };
   std::int64_t cb = std::min(c, kMaxTileDim);
   while (cb > 1 && !fits(cb)) {
     cb = (cb + 1) / 2;
   }
-  if (!fits(cb)) {
+  plan.cb = cb;
+  plan.fits = fits(cb);
+  return plan;
+}
+
+/// Estimated cycles of a global average pool as POOLs over the whole plane (emitPool's channel
+/// blocks: as many channels as one plane of them fits the input half), each block's LOAD, POOL
+/// and STORE overlapping the next block's.
+double globalPoolByPoolCycles(const LoweringContext& ctx, std::int64_t h, std::int64_t w,
+                              std::int64_t c) {
+  std::int64_t cb = std::min(c, kMaxTileDim);
+  while (cb > 1 && (h * w * cb > ctx.slots.inputBytes() || cb > ctx.slots.outputBytes())) {
+    cb = (cb + 1) / 2;
+  }
+  double total = 0;
+  for (std::int64_t c0 = 0; c0 < c; c0 += cb) {
+    const std::int64_t cn = std::min(cb, c - c0);
+    const auto pool =
+        static_cast<double>(h * w * ((cn + ctx.config.macCols - 1) / ctx.config.macCols) + 4);
+    total += std::max(
+        pool, dmaCycles(ctx.config, h, w, cn, cn == c) + dmaCycles(ctx.config, 1, 1, cn, true));
+  }
+  return total;
+}
+
+/// Estimated cycles of emitGlobalPoolByConv's plan: per tile, the larger of its LOAD and its
+/// depthwise CONVs (each block of bh x bw pixels: ceil(cn / C) x ceil(bh * bw / R) steps).
+double globalPoolByConvCycles(const LoweringContext& ctx, const GlobalSumPlan& plan, std::int64_t h,
+                              std::int64_t w, std::int64_t c) {
+  const std::int64_t rowsR = ctx.config.macRows, colsC = ctx.config.macCols;
+  double total = 0;
+  for (std::int64_t c0 = 0; c0 < c; c0 += plan.cb) {
+    const std::int64_t cn = std::min(plan.cb, c - c0);
+    const std::int64_t tw = plan.tileCols(w, cn, ctx.slots.inputBytes());
+    const std::int64_t th = plan.tileRows(h, tw, cn, ctx.slots.inputBytes());
+    for (std::int64_t y = 0; y < h; y += th) {
+      const std::int64_t rows = std::min(th, h - y);
+      for (std::int64_t x = 0; x < w; x += tw) {
+        const std::int64_t cols = std::min(tw, w - x);
+        const std::int64_t sums =
+            ((rows + plan.bh - 1) / plan.bh) * ((cols + plan.bw - 1) / plan.bw);
+        const auto conv = static_cast<double>(
+            sums * (((cn + colsC - 1) / colsC) * ((plan.bh * plan.bw + rowsR - 1) / rowsR) + 4));
+        total += std::max(conv, dmaCycles(ctx.config, rows, cols, cn, cn == c && cols == w));
+      }
+    }
+    total += dmaCycles(ctx.config, 1, 1, cn, true);
+  }
+  return total;
+}
+
+/// A global average pool by the MAC array (a plane above the 255-pixel window, wider than a tile,
+/// or larger than the input half, or where the cost model finds it cheaper than POOLs, whose
+/// channel blocks narrow to fit a whole plane): depthwise CONVs with all-ones weights each sum one
+/// block of at most 15 x 15 pixels of a loaded tile into the same accumulator entries (acc_init on
+/// the plane's first block, finalize on its last), requantized by the pool's reciprocal with
+/// single rounding and no zero point: the sum of the raw bytes and the rounding the golden pool
+/// uses.
+void emitGlobalPoolByConv(LoweringContext& ctx, const PoolJob& job) {
+  const auto& in = ctx.graph.tensors[job.input].shape;
+  const std::int64_t h = in[1], w = in[2], c = in[3];
+  const GlobalSumPlan plan = planGlobalSum(ctx, h, w, c);
+  const std::int64_t bh = plan.bh, bw = plan.bw, cb = plan.cb;
+  const std::int64_t inputHalf = ctx.slots.inputBytes();
+  if (!plan.fits) {
     fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for one {}x{} block of the pool",
          job.name, bh, bw);
   }
@@ -196,12 +272,8 @@ void emitGlobalPoolByConv(LoweringContext& ctx, const PoolJob& job) {
     bool loadWeights = false;
     const std::int64_t weightSram =
         ctx.slots.weightSlot(fmt::format("{}/ones{}", job.name, cn), loadWeights);
-    // Tiles of whole blocks: as wide as the input half and a tile row allow, then as tall. A
-    // CONV's input footprint runs over whole tile rows from its block's first pixel, so one
-    // tile row more than the tile stays inside the half.
-    const std::int64_t tw =
-        std::max(bw, std::min({w, kMaxTileDim / bw * bw, inputHalf / ((bh + 1) * cn) / bw * bw}));
-    const std::int64_t th = std::max(bh, std::min(h, (inputHalf / (tw * cn) - 1) / bh * bh));
+    const std::int64_t tw = plan.tileCols(w, cn, inputHalf);
+    const std::int64_t th = plan.tileRows(h, tw, cn, inputHalf);
     const std::int64_t blocksTotal = ((h + bh - 1) / bh) * ((w + bw - 1) / bw);
     std::int64_t block = 0;
     std::int64_t outputSram = 0;
@@ -281,8 +353,14 @@ void lowerPool(LoweringContext& ctx, const QOp& op) {
     job.pads = {0, 0, 0, 0};
     job.average = true;
     job.padValue = 0;
-    if (!isa::limits::poolWindowFits(job.kh, job.kw, 1, 1) || job.kw > kMaxTileDim ||
-        job.kh * job.kw > ctx.slots.inputBytes()) {
+    const bool poolFits = isa::limits::poolWindowFits(job.kh, job.kw, 1, 1) &&
+                          job.kw <= kMaxTileDim && job.kh * job.kw <= ctx.slots.inputBytes();
+    // A plane of many pixels leaves POOL few channels a block (strided, burst-wasting loads of
+    // a few bytes a pixel, a vector unit mostly idle): summing whole-pixel tiles on the MAC array
+    // is then the cheaper plan, within the roofline bound.
+    const GlobalSumPlan sum = planGlobalSum(ctx, job.kh, job.kw, in[3]);
+    if (!poolFits || (sum.fits && globalPoolByConvCycles(ctx, sum, job.kh, job.kw, in[3]) <
+                                      globalPoolByPoolCycles(ctx, job.kh, job.kw, in[3]))) {
       emitGlobalPoolByConv(ctx, job);
       return;
     }
