@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <numeric>
+#include <span>
+#include <vector>
 
 #include "lowering.h"
 #include "npu/support/error.h"
@@ -17,6 +20,8 @@ struct PoolJob {
   std::array<std::int64_t, 4> pads;
   bool average;
   std::int64_t padValue;
+  /// Channels per block when the caller chose them (a global pool), else 0: emitPool's choice.
+  std::int64_t channelBlock = 0;
 };
 
 /// Tiles of output rows x columns x channel blocks of one pooling window op: full-width row bands
@@ -107,9 +112,12 @@ void emitPool(LoweringContext& ctx, const PoolJob& job) {
   while (pixelBlock > 1 && (job.kh * job.kw * pixelBlock > inputHalf || pixelBlock > outputHalf)) {
     pixelBlock = (pixelBlock + 1) / 2;
   }
+  if (job.channelBlock > 0) {
+    pixelBlock = job.channelBlock;
+  }
   double pixelCost = 0;
   std::vector<Block> blocks = plan(pixelBlock, pixelCost);
-  if (bandFits && bandBlock != pixelBlock) {
+  if (job.channelBlock == 0 && bandFits && bandBlock != pixelBlock) {
     double bandCost = 0;
     std::vector<Block> bands = plan(bandBlock, bandCost);
     if (bandCost <= pixelCost) {
@@ -188,34 +196,80 @@ GlobalSumPlan planGlobalSum(const LoweringContext& ctx, std::int64_t h, std::int
   return plan;
 }
 
-/// Estimated cycles of a global average pool as POOLs over the whole plane (emitPool's channel
-/// blocks: as many channels as one plane of them fits the input half), each block's LOAD, POOL
-/// and STORE overlapping the next block's.
+/// One tile step of a LOAD -> compute -> STORE pipeline, in estimated cycles.
+struct Stage {
+  double load = 0, compute = 0, store = 0;
+};
+
+/// Estimated cycles of tile steps run with double buffering over one DDR port: the first LOAD,
+/// then per step the larger of the port's work (this LOAD and the previous STORE) and the previous
+/// step's compute, then the last compute and STORE, which nothing overlaps.
+double pipelineCycles(std::span<const Stage> stages) {
+  if (stages.empty()) {
+    return 0;
+  }
+  double total = stages.front().load;
+  for (std::size_t i = 1; i < stages.size(); ++i) {
+    total += std::max(stages[i].load + stages[i - 1].store, stages[i - 1].compute);
+  }
+  return total + stages.back().compute + stages.back().store;
+}
+
+/// Estimated cycles of a global average pool as POOLs over the whole plane in channel blocks of
+/// `cb` (one LOAD, POOL and STORE each).
 double globalPoolByPoolCycles(const LoweringContext& ctx, std::int64_t h, std::int64_t w,
-                              std::int64_t c) {
+                              std::int64_t c, std::int64_t cb) {
+  std::vector<Stage> stages;
+  for (std::int64_t c0 = 0; c0 < c; c0 += cb) {
+    const std::int64_t cn = std::min(cb, c - c0);
+    stages.push_back(
+        {dmaCycles(ctx.config, h, w, cn, cn == c),
+         static_cast<double>(h * w * ((cn + ctx.config.macCols - 1) / ctx.config.macCols) + 4),
+         dmaCycles(ctx.config, 1, 1, cn, true)});
+  }
+  return pipelineCycles(stages);
+}
+
+/// The channel block of a global pool by POOLs with the fewest estimated cycles: the most channels
+/// whose plane fits the SRAM halves, or fewer (multiples of the vector width and the burst) so
+/// that the blocks' loads overlap the pooling.
+std::int64_t globalPoolBlock(const LoweringContext& ctx, std::int64_t h, std::int64_t w,
+                             std::int64_t c, double& cycles) {
   std::int64_t cb = std::min(c, kMaxTileDim);
   while (cb > 1 && (h * w * cb > ctx.slots.inputBytes() || cb > ctx.slots.outputBytes())) {
     cb = (cb + 1) / 2;
   }
-  double total = 0;
-  for (std::int64_t c0 = 0; c0 < c; c0 += cb) {
-    const std::int64_t cn = std::min(cb, c - c0);
-    const auto pool =
-        static_cast<double>(h * w * ((cn + ctx.config.macCols - 1) / ctx.config.macCols) + 4);
-    total += std::max(
-        pool, dmaCycles(ctx.config, h, w, cn, cn == c) + dmaCycles(ctx.config, 1, 1, cn, true));
+  std::int64_t best = cb;
+  cycles = globalPoolByPoolCycles(ctx, h, w, c, cb);
+  // Multiples of the vector width and of the DDR burst, so every block's runs stay burst-aligned.
+  const std::int64_t step = std::lcm(ctx.config.macCols, ctx.config.ddrBurstBytes);
+  for (std::int64_t n = step; n < cb; n += step) {
+    const double estimate = globalPoolByPoolCycles(ctx, h, w, c, n);
+    if (estimate < cycles) {
+      cycles = estimate;
+      best = n;
+    }
   }
-  return total;
+  return best;
 }
 
-/// Estimated cycles of emitGlobalPoolByConv's plan: per tile, the larger of its LOAD and its
-/// depthwise CONVs (each block of bh x bw pixels: ceil(cn / C) x ceil(bh * bw / R) steps).
+/// Estimated cycles of emitGlobalPoolByConv's plan: per tile its LOAD and its depthwise CONVs
+/// (each block of bh x bw pixels: ceil(cn / C) x ceil(bh * bw / R) steps), a STORE per channel
+/// block, and the constants it loads (parameters per block, the all-ones weights).
 double globalPoolByConvCycles(const LoweringContext& ctx, const GlobalSumPlan& plan, std::int64_t h,
                               std::int64_t w, std::int64_t c) {
   const std::int64_t rowsR = ctx.config.macRows, colsC = ctx.config.macCols;
-  double total = 0;
+  std::vector<Stage> stages;
+  std::int64_t onesLoaded = 0;
   for (std::int64_t c0 = 0; c0 < c; c0 += plan.cb) {
     const std::int64_t cn = std::min(plan.cb, c - c0);
+    // The block's requant parameters, and the all-ones weights when their size changes.
+    double constants = dmaCycles(ctx.config, 1, 1, 12 * cn, true);
+    if (cn != onesLoaded) {
+      constants += dmaCycles(ctx.config, 1, 1, plan.bh * plan.bw * cn, true);
+      onesLoaded = cn;
+    }
+    const std::size_t first = stages.size();
     const std::int64_t tw = plan.tileCols(w, cn, ctx.slots.inputBytes());
     const std::int64_t th = plan.tileRows(h, tw, cn, ctx.slots.inputBytes());
     for (std::int64_t y = 0; y < h; y += th) {
@@ -224,14 +278,18 @@ double globalPoolByConvCycles(const LoweringContext& ctx, const GlobalSumPlan& p
         const std::int64_t cols = std::min(tw, w - x);
         const std::int64_t sums =
             ((rows + plan.bh - 1) / plan.bh) * ((cols + plan.bw - 1) / plan.bw);
-        const auto conv = static_cast<double>(
-            sums * (((cn + colsC - 1) / colsC) * ((plan.bh * plan.bw + rowsR - 1) / rowsR) + 4));
-        total += std::max(conv, dmaCycles(ctx.config, rows, cols, cn, cn == c && cols == w));
+        stages.push_back(
+            {dmaCycles(ctx.config, rows, cols, cn, cn == c && cols == w),
+             static_cast<double>(
+                 sums *
+                 (((cn + colsC - 1) / colsC) * ((plan.bh * plan.bw + rowsR - 1) / rowsR) + 4)),
+             0});
       }
     }
-    total += dmaCycles(ctx.config, 1, 1, cn, true);
+    stages[first].load += constants;
+    stages.back().store = dmaCycles(ctx.config, 1, 1, cn, true);
   }
-  return total;
+  return pipelineCycles(stages);
 }
 
 /// A global average pool by the MAC array (a plane above the 255-pixel window, wider than a tile,
@@ -359,8 +417,13 @@ void lowerPool(LoweringContext& ctx, const QOp& op) {
     // a few bytes a pixel, a vector unit mostly idle): summing whole-pixel tiles on the MAC array
     // is then the cheaper plan, within the roofline bound.
     const GlobalSumPlan sum = planGlobalSum(ctx, job.kh, job.kw, in[3]);
-    if (!poolFits || (sum.fits && globalPoolByConvCycles(ctx, sum, job.kh, job.kw, in[3]) <
-                                      globalPoolByPoolCycles(ctx, job.kh, job.kw, in[3]))) {
+    if (!poolFits) {
+      emitGlobalPoolByConv(ctx, job);
+      return;
+    }
+    double poolCycles = 0;
+    job.channelBlock = globalPoolBlock(ctx, job.kh, job.kw, in[3], poolCycles);
+    if (sum.fits && globalPoolByConvCycles(ctx, sum, job.kh, job.kw, in[3]) < poolCycles) {
       emitGlobalPoolByConv(ctx, job);
       return;
     }
