@@ -3,7 +3,8 @@
 // out: a channel slice, a Focus stem's every other pixel), copied to the output
 // SRAM by a 1x1 max POOL (the identity), and placed by STORE addressing: at a channel offset with
 // the concat's channel stride, densely for a slice, or factorH x factorW times with widened
-// strides for an upsample.
+// strides for an upsample. A channel shuffle is a 1x1 CONV with permutation weights where that is
+// cheaper than placing it byte by byte.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -72,6 +73,43 @@ void copyTiles(LoweringContext& ctx, const DdrBlock& window,
   }
 }
 
+/// The channel shuffle as a 1x1 CONV on the MAC array whose weights are the permutation (1 where
+/// output channel i * groups + g reads input channel g * C / groups + i, else 0), with no bias
+/// and a requant multiplier of exactly 1 (2^30 at shift 1): acc = x - zp and y = acc + zp, so the
+/// bytes pass unchanged under single and double rounding alike. Whole pixels load and store as
+/// dense runs; the byte-interleaving STOREs of the other way pay a DDR burst for every byte.
+/// Returns false (nothing emitted) where that costs more than the byte stores.
+bool shuffleByConv(LoweringContext& ctx, const QShuffle& shuffle) {
+  const QTensor& input = ctx.graph.tensors[shuffle.input];
+  const auto& shape = input.shape;
+  const std::int64_t c = shape[3];
+  const std::int64_t perGroup = c / shuffle.groups;
+  const std::int64_t steps = ((c + ctx.config.macRows - 1) / ctx.config.macRows) *
+                             ((c + ctx.config.macCols - 1) / ctx.config.macCols);
+  const std::int64_t beatsPerByte = ctx.config.ddrBurstBytes / ctx.config.ddrBytesPerCycle;
+  if (steps >= c * beatsPerByte || c * c > ctx.slots.weightBytes()) {
+    return false;
+  }
+  QConv conv;
+  conv.name = shuffle.name;
+  conv.input = shuffle.input;
+  conv.output = shuffle.output;
+  conv.weights = golden::makeInt8Tensor({c, 1, 1, c}, 0);
+  for (std::int64_t g = 0; g < shuffle.groups; ++g) {
+    for (std::int64_t i = 0; i < perGroup; ++i) {
+      conv.weights.data[static_cast<std::size_t>((i * shuffle.groups + g) * c + g * perGroup + i)] =
+          1;
+    }
+  }
+  conv.params.inputZeroPoint = input.zeroPoint;
+  conv.params.bias.assign(static_cast<std::size_t>(c), 0);
+  conv.params.multipliers.assign(static_cast<std::size_t>(c),
+                                 golden::QuantizedMultiplier{1 << 30, 1});
+  conv.params.output.zeroPoint = input.zeroPoint;
+  lowerConv(ctx, conv);
+  return true;
+}
+
 }  // namespace
 
 void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
@@ -124,6 +162,9 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
     return;
   }
   if (const auto* shuffle = std::get_if<QShuffle>(&op)) {
+    if (shuffleByConv(ctx, *shuffle)) {
+      return;
+    }
     // Group g's channels (a channel slice) go to output channels g, g + groups, ...: one byte
     // per column, columns `groups` bytes apart, one row per pixel.
     const std::int64_t w = out[2], c = out[3], perGroup = c / shuffle->groups;

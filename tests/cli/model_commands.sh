@@ -24,7 +24,7 @@ PY
 
 "$npu" compile -o "$tmp/digits.npub" > /dev/null
 "$npu" sim "$tmp/digits.npub" --mode functional > "$tmp/sim.txt"
-grep -q "100 instructions" "$tmp/sim.txt"
+grep -q "92 instructions" "$tmp/sim.txt"
 
 "$npu" export --out "$tmp/bundle" > /dev/null
 "$npu" cosim "$tmp/bundle" > "$tmp/cosim.txt"
