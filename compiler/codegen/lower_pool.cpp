@@ -176,11 +176,11 @@ struct GlobalSumPlan {
   }
 };
 
-GlobalSumPlan planGlobalSum(const LoweringContext& ctx, std::int64_t h, std::int64_t w,
-                            std::int64_t c) {
+GlobalSumPlan planGlobalSum(const LoweringContext& ctx, std::int64_t c, std::int64_t bh,
+                            std::int64_t bw) {
   GlobalSumPlan plan;
-  plan.bh = std::min(h, isa::limits::kConvKernelH);
-  plan.bw = std::min(w, isa::limits::kConvKernelW);
+  plan.bh = bh;
+  plan.bw = bw;
   const std::int64_t inputHalf = ctx.slots.inputBytes();
   auto fits = [&](std::int64_t n) {
     return (plan.bh + 1) * plan.bw * n <= inputHalf && n <= ctx.slots.outputBytes() &&
@@ -292,6 +292,38 @@ double globalPoolByConvCycles(const LoweringContext& ctx, const GlobalSumPlan& p
   return pipelineCycles(stages);
 }
 
+/// The cheapest plan of emitGlobalPoolByConv by the estimate: blocks of k x k pixels (clamped to
+/// the plane and CONV's 15 taps), smaller ones costing fewer all-ones weight bytes to load and
+/// more CONVs, at most kMaxSumBlocks CONVs a channel block; `fits` false when none fits.
+GlobalSumPlan bestGlobalSum(const LoweringContext& ctx, std::int64_t h, std::int64_t w,
+                            std::int64_t c, double& cycles) {
+  constexpr std::int64_t kMaxSumBlocks = 256;
+  GlobalSumPlan best;
+  const std::int64_t largest = std::max(isa::limits::kConvKernelH, isa::limits::kConvKernelW);
+  for (std::int64_t k = largest; k >= 1; --k) {
+    const std::int64_t bh = std::min({h, k, isa::limits::kConvKernelH});
+    const std::int64_t bw = std::min({w, k, isa::limits::kConvKernelW});
+    const bool largestBlock = k == largest;
+    if (!largestBlock && ((h + bh - 1) / bh) * ((w + bw - 1) / bw) > kMaxSumBlocks) {
+      break;
+    }
+    const GlobalSumPlan plan = planGlobalSum(ctx, c, bh, bw);
+    if (!plan.fits) {
+      continue;
+    }
+    const double estimate = globalPoolByConvCycles(ctx, plan, h, w, c);
+    if (!best.fits || estimate < cycles) {
+      best = plan;
+      cycles = estimate;
+    }
+  }
+  if (!best.fits) {  // none fits: the largest block, for the caller's error message
+    best = planGlobalSum(ctx, c, std::min(h, isa::limits::kConvKernelH),
+                         std::min(w, isa::limits::kConvKernelW));
+  }
+  return best;
+}
+
 /// A global average pool by the MAC array (a plane above the 255-pixel window, wider than a tile,
 /// or larger than the input half, or where the cost model finds it cheaper than POOLs, whose
 /// channel blocks narrow to fit a whole plane): depthwise CONVs with all-ones weights each sum one
@@ -299,10 +331,9 @@ double globalPoolByConvCycles(const LoweringContext& ctx, const GlobalSumPlan& p
 /// the plane's first block, finalize on its last), requantized by the pool's reciprocal with
 /// single rounding and no zero point: the sum of the raw bytes and the rounding the golden pool
 /// uses.
-void emitGlobalPoolByConv(LoweringContext& ctx, const PoolJob& job) {
+void emitGlobalPoolByConv(LoweringContext& ctx, const PoolJob& job, const GlobalSumPlan& plan) {
   const auto& in = ctx.graph.tensors[job.input].shape;
   const std::int64_t h = in[1], w = in[2], c = in[3];
-  const GlobalSumPlan plan = planGlobalSum(ctx, h, w, c);
   const std::int64_t bh = plan.bh, bw = plan.bw, cb = plan.cb;
   const std::int64_t inputHalf = ctx.slots.inputBytes();
   if (!plan.fits) {
@@ -416,15 +447,16 @@ void lowerPool(LoweringContext& ctx, const QOp& op) {
     // A plane of many pixels leaves POOL few channels a block (strided, burst-wasting loads of
     // a few bytes a pixel, a vector unit mostly idle): summing whole-pixel tiles on the MAC array
     // is then the cheaper plan, within the roofline bound.
-    const GlobalSumPlan sum = planGlobalSum(ctx, job.kh, job.kw, in[3]);
+    double sumCycles = 0;
+    const GlobalSumPlan sum = bestGlobalSum(ctx, job.kh, job.kw, in[3], sumCycles);
     if (!poolFits) {
-      emitGlobalPoolByConv(ctx, job);
+      emitGlobalPoolByConv(ctx, job, sum);
       return;
     }
     double poolCycles = 0;
     job.channelBlock = globalPoolBlock(ctx, job.kh, job.kw, in[3], poolCycles);
-    if (sum.fits && globalPoolByConvCycles(ctx, sum, job.kh, job.kw, in[3]) < poolCycles) {
-      emitGlobalPoolByConv(ctx, job);
+    if (sum.fits && sumCycles < poolCycles) {
+      emitGlobalPoolByConv(ctx, job, sum);
       return;
     }
   }
