@@ -55,6 +55,15 @@ std::uint64_t opVectorElements(const compiler::QuantizedGraph& graph, const comp
       op);
 }
 
+std::uint64_t opTensorBytes(const compiler::QuantizedGraph& graph, const compiler::QOp& op) {
+  std::uint64_t bytes = 0;
+  for (const compiler::TensorId id : compiler::opInputs(op)) {
+    bytes += static_cast<std::uint64_t>(compiler::elementCount(graph.tensors[id].shape));
+  }
+  return bytes + static_cast<std::uint64_t>(
+                     compiler::elementCount(graph.tensors[compiler::opOutput(op)].shape));
+}
+
 std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
                                    const compiler::QuantizedGraph& graph, const isa::NpuConfig& hw,
                                    std::span<const std::uint64_t> endCycles,
@@ -106,7 +115,12 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
       layer.macUtilization =
           static_cast<double>(layer.macs) / (static_cast<double>(layer.computeCycles) * peak);
     }
-    const double ddr = static_cast<double>(layer.ddrBytesRead + layer.ddrBytesWritten);
+    // A conv's bound takes the traffic its program moves (weights and re-read halos included); a
+    // zero-MAC op's the bytes any program must move, its int8 inputs and output, so constants a
+    // lowering chooses to load (a global pool's all-ones weights) never loosen the bound.
+    const double ddr = layer.macs > 0
+                           ? static_cast<double>(layer.ddrBytesRead + layer.ddrBytesWritten)
+                           : static_cast<double>(opTensorBytes(graph, graph.ops[i]));
     layer.rooflineCycles = std::max(
         {static_cast<double>(layer.macs) / peak, ddr / static_cast<double>(hw.ddrBytesPerCycle),
          static_cast<double>(layer.vectorElements) / static_cast<double>(hw.macCols)});

@@ -37,7 +37,8 @@ struct LayerStats {
   /// layer; never above 1 (a step does at most rows * cols MACs).
   double macUtilization = 0.0;
   /// max(macs / (rows * cols), DDR bytes / bytes per cycle, vectorElements / cols): no
-  /// schedule can do better (the vector unit handles `cols` elements a cycle).
+  /// schedule can do better (the vector unit handles `cols` elements a cycle). DDR bytes: the
+  /// program's for a conv, the op's tensors' (opTensorBytes) for a zero-MAC op.
   double rooflineCycles = 0.0;
 };
 
@@ -55,5 +56,8 @@ std::uint64_t opMacs(const compiler::QuantizedGraph& graph, const compiler::QOp&
 /// elements times its window, a global pool's or an upsample's input elements, an element-wise
 /// op's or a byte move's output elements; 0 for a conv (its MACs bound it instead).
 std::uint64_t opVectorElements(const compiler::QuantizedGraph& graph, const compiler::QOp& op);
+
+/// The int8 bytes of an op's inputs and output: what any program for it must move through DDR.
+std::uint64_t opTensorBytes(const compiler::QuantizedGraph& graph, const compiler::QOp& op);
 
 }  // namespace npu::runtime
