@@ -56,12 +56,16 @@ std::uint64_t opVectorElements(const compiler::QuantizedGraph& graph, const comp
 }
 
 std::uint64_t opTensorBytes(const compiler::QuantizedGraph& graph, const compiler::QOp& op) {
+  const auto outputBytes = static_cast<std::uint64_t>(
+      compiler::elementCount(graph.tensors[compiler::opOutput(op)].shape));
+  if (std::holds_alternative<compiler::QSlice>(op)) {
+    return 2 * outputBytes;  // a slice needs to read only what it keeps
+  }
   std::uint64_t bytes = 0;
   for (const compiler::TensorId id : compiler::opInputs(op)) {
     bytes += static_cast<std::uint64_t>(compiler::elementCount(graph.tensors[id].shape));
   }
-  return bytes + static_cast<std::uint64_t>(
-                     compiler::elementCount(graph.tensors[compiler::opOutput(op)].shape));
+  return bytes + outputBytes;
 }
 
 std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,

@@ -57,7 +57,8 @@ std::uint64_t opMacs(const compiler::QuantizedGraph& graph, const compiler::QOp&
 /// op's or a byte move's output elements; 0 for a conv (its MACs bound it instead).
 std::uint64_t opVectorElements(const compiler::QuantizedGraph& graph, const compiler::QOp& op);
 
-/// The int8 bytes of an op's inputs and output: what any program for it must move through DDR.
+/// The int8 bytes of an op's inputs and output (a slice's output twice: it reads only what it
+/// keeps): what any program for it must move through DDR.
 std::uint64_t opTensorBytes(const compiler::QuantizedGraph& graph, const compiler::QOp& op);
 
 }  // namespace npu::runtime
