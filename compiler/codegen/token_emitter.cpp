@@ -124,9 +124,15 @@ void TokenEmitter::emit(const isa::Instruction& instruction, std::int64_t origin
   // dependency on an older compute instruction is already covered by the SYNC (one token per
   // queue per instruction).
   QueueSet pops{};
-  const std::array<std::size_t, 2> order =
+  std::array<std::size_t, 2> order =
       unit == kCompute ? std::array<std::size_t, 2>{kLoad, kStore}
                        : std::array<std::size_t, 2>{unit == kLoad ? kStore : kLoad, kCompute};
+  // Unless the compute producer had itself waited for the load/store producer: then its direct
+  // token covers both, and no SYNC is needed.
+  if (unit != kCompute && newest[kCompute] >= 0 && newest[order[0]] >= 0 &&
+      m_frontiers[static_cast<std::size_t>(newest[kCompute])][order[0]] >= newest[order[0]]) {
+    order = {kCompute, order[0]};
+  }
   for (const std::size_t from : order) {
     if (newest[from] >= 0) {
       require(unit, newest[from], origin, pops);
