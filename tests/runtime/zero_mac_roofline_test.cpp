@@ -1,5 +1,6 @@
 // Zero-MAC ops (pools, concat, upsample, broadcast and element-wise ops) run within 1.5x of their
-// roofline bound on npu-s, bit-exact: one small graph of each kind (tests/data/zero_mac/).
+// roofline bound on npu-s, bit-exact, the channel shuffle within 2x: one small graph of each kind
+// (tests/data/zero_mac/).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +17,8 @@ struct ZeroMacCase {
   /// The op under test (the graphs' other layers only feed it).
   std::string layer;
   std::string kind;
+  /// The bound the op must meet, in multiples of its roofline bound.
+  double limit = 1.5;
 };
 
 void PrintTo(const ZeroMacCase& c, std::ostream* os) {
@@ -45,22 +48,23 @@ TEST_P(ZeroMacRoofline, WithinOneAndAHalfTimesTheBound) {
   // The bound: max(DDR bytes / DDR bytes per cycle, vector elements / vector width), the
   // layer's own bytes and elements (layer_stats.h), against the cycles the timed run gave it.
   EXPECT_GT(row->rooflineCycles, 0.0);
-  EXPECT_LE(*row->rooflineRatio(), 1.5)
+  EXPECT_LE(*row->rooflineRatio(), c.limit)
       << c.layer << ": " << row->cycles << " cycles, bound " << row->rooflineCycles;
 }
 
-INSTANTIATE_TEST_SUITE_P(Kinds, ZeroMacRoofline,
-                         ::testing::Values(ZeroMacCase{"global_pool", "pool", "globalavgpool"},
-                                           ZeroMacCase{"global_pool_7x7", "pool", "globalavgpool"},
-                                           ZeroMacCase{"max_pool", "pool", "maxpool"},
-                                           ZeroMacCase{"avg_pool", "pool", "avgpool"},
-                                           ZeroMacCase{"concat", "cat", "concat"},
-                                           ZeroMacCase{"upsample", "up", "upsample"},
-                                           ZeroMacCase{"broadcast_mul", "m", "mul"},
-                                           ZeroMacCase{"add", "s", "add"}),
-                         [](const ::testing::TestParamInfo<ZeroMacCase>& info) {
-                           return info.param.graph;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Kinds, ZeroMacRoofline,
+    ::testing::Values(ZeroMacCase{"global_pool", "pool", "globalavgpool"},
+                      ZeroMacCase{"global_pool_7x7", "pool", "globalavgpool"},
+                      ZeroMacCase{"max_pool", "pool", "maxpool"},
+                      ZeroMacCase{"avg_pool", "pool", "avgpool"},
+                      ZeroMacCase{"concat", "cat", "concat"},
+                      ZeroMacCase{"upsample", "up", "upsample"},
+                      ZeroMacCase{"broadcast_mul", "m", "mul"}, ZeroMacCase{"add", "s", "add"},
+                      // Its CONVs keep up with the DDR, but each output block is stored as runs
+                      // of 32 bytes, half a burst: the stores alone cost 2x their bytes.
+                      ZeroMacCase{"shuffle", "shuffle", "shuffle", 2.0}),
+    [](const ::testing::TestParamInfo<ZeroMacCase>& info) { return info.param.graph; });
 
 }  // namespace
 }  // namespace npu::runtime
