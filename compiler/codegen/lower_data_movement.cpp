@@ -79,7 +79,8 @@ void copyTiles(LoweringContext& ctx, const DdrBlock& window,
 /// interleaves (tap g at dilation C / groups / R sub-pixels, stride C / R sub-pixels a pixel), with
 /// 0/1 weights placing tap g's channel i at output channel i * groups + g. Each output block
 /// costs groups steps a pixel instead of the dense permutation's C / R, so the MAC array keeps up
-/// with the DDR; the block is stored as runs of groups x R bytes (half a 64-byte burst on npu-s).
+/// with the DDR; one STORE per tile places the blocks as runs of groups x R bytes (half a 64-byte
+/// burst on npu-s).
 /// Returns false (nothing emitted) where the shape does not allow it.
 bool shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle) {
   const QTensor& input = ctx.graph.tensors[shuffle.input];
@@ -95,9 +96,12 @@ bool shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle) {
   // Pixels a tile: the tile and one more pixel (the last block's taps start up to C bytes in) in
   // the input half, every block's outputs in the output half and the accumulator, a tile row of
   // sub-pixels within CONV's in_w.
+  // At most kTileBytes of pixels, so that a tile's STORE overlaps the next tile's CONVs.
+  constexpr std::int64_t kTileBytes = 8192;
   const std::int64_t tile =
-      std::min({pixels, ctx.slots.inputBytes() / c - 1, ctx.slots.outputBytes() / c,
-                ctx.slots.accumulatorEntries() / block, isa::limits::kTileExtent / subPixels});
+      std::min({pixels, std::max<std::int64_t>(1, kTileBytes / c), ctx.slots.inputBytes() / c - 1,
+                ctx.slots.outputBytes() / c, ctx.slots.accumulatorEntries() / block,
+                isa::limits::kTileExtent / subPixels});
   if (tile < 1 || block * sub * groups > ctx.slots.weightBytes() ||
       12 * block > ctx.slots.parameterBytes()) {
     return false;
@@ -159,8 +163,10 @@ bool shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle) {
       conv.acc_init = 1;
       conv.finalize = 1;
       ctx.emit(conv);
-      ctx.store(conv.out_addr, {outputAddress + p0 * c + m * block, 1, count, block, count * c, c});
     }
+    // One STORE for the tile: row m is output block m ([count][block] in SRAM), placed at
+    // channel m * block of every pixel.
+    ctx.store(outputSram, {outputAddress + p0 * c, c / block, count, block, block, c});
   }
   return true;
 }
