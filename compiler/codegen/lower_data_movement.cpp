@@ -3,7 +3,8 @@
 // out: a channel slice, a Focus stem's every other pixel), copied to the output
 // SRAM by a 1x1 max POOL (the identity), and placed by STORE addressing: at a channel offset with
 // the concat's channel stride, densely for a slice, or factorH x factorW times with widened
-// strides for an upsample.
+// strides for an upsample. A channel shuffle is a CONV with 0/1 weights where that is cheaper
+// than placing it byte by byte.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -72,6 +73,141 @@ void copyTiles(LoweringContext& ctx, const DdrBlock& window,
   }
 }
 
+/// The channel shuffle where each group's size is a multiple of the array's `R` rows: the input
+/// tile is viewed as sub-pixels of R channels, and one CONV per block of `groups x R` output
+/// channels reads, as its `groups` kernel taps, the R-channel sub-pixel of each group that block
+/// interleaves (tap g at dilation C / groups / R sub-pixels, stride C / R sub-pixels a pixel), with
+/// 0/1 weights placing tap g's channel i at output channel i * groups + g. Each output block
+/// costs groups steps a pixel instead of the dense permutation's C / R, so the MAC array keeps up
+/// with the DDR; one STORE per tile places the blocks as runs of groups x R bytes (half a 64-byte
+/// burst on npu-s).
+/// Returns false (nothing emitted) where the shape does not allow it.
+bool shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle) {
+  const QTensor& input = ctx.graph.tensors[shuffle.input];
+  const std::int64_t pixels = input.shape[1] * input.shape[2], c = input.shape[3];
+  const std::int64_t groups = shuffle.groups, perGroup = c / groups;
+  const std::int64_t sub = ctx.config.macRows;
+  const std::int64_t block = groups * sub;  // output channels a CONV produces
+  const std::int64_t subPixels = c / sub;   // sub-pixels a pixel
+  if (perGroup % sub != 0 || subPixels > isa::limits::kConvStrideW ||
+      groups > isa::limits::kConvKernelW || perGroup / sub > isa::limits::kConvDilationW) {
+    return false;  // sw, kw or dw past CONV's fields
+  }
+  // Pixels a tile: the tile and one more pixel (the last block's taps start up to C bytes in) in
+  // the input half, every block's outputs in the output half and the accumulator, a tile row of
+  // sub-pixels within CONV's in_w.
+  // At most kTileBytes of pixels, so that a tile's STORE overlaps the next tile's CONVs.
+  constexpr std::int64_t kTileBytes = 8192;
+  const std::int64_t tile =
+      std::min({pixels, std::max<std::int64_t>(1, kTileBytes / c), ctx.slots.inputBytes() / c - 1,
+                ctx.slots.outputBytes() / c, ctx.slots.accumulatorEntries() / block,
+                isa::limits::kTileExtent / subPixels});
+  if (tile < 1 || block * sub * groups > ctx.slots.weightBytes() ||
+      12 * block > ctx.slots.parameterBytes()) {
+    return false;
+  }
+  // Weights [block][1][groups][sub]: output j of a block is channel j / groups of tap j % groups.
+  std::vector<std::uint8_t> weights(static_cast<std::size_t>(block * groups * sub), 0);
+  for (std::int64_t j = 0; j < block; ++j) {
+    weights[static_cast<std::size_t>((j * groups + j % groups) * sub + j / groups)] = 1;
+  }
+  // No bias, a multiplier of exactly 1 (2^30 at shift 1): y = x - zp + zp, the byte unchanged.
+  std::vector<std::uint8_t> parameters;
+  for (std::int64_t j = 0; j < block; ++j) {
+    appendInt32(parameters, 0);
+    appendInt32(parameters, 1 << 30);
+    appendInt32(parameters, 1);
+  }
+  const std::uint64_t weightAddress = ctx.constants.add(shuffle.name + ".permutation", weights);
+  const std::uint64_t parameterAddress = ctx.constants.add(shuffle.name + ".params", parameters);
+  bool loadWeights = false;
+  bool loadParameters = false;
+  const std::int64_t weightSram = ctx.slots.weightSlot(shuffle.name + "/permutation", loadWeights);
+  const std::int64_t parameterSram = ctx.slots.parameterSlot(shuffle.name, loadParameters);
+  const auto inputAddress = ctx.tensors[shuffle.input].address;
+  const auto outputAddress = static_cast<std::int64_t>(ctx.tensors[shuffle.output].address);
+  for (std::int64_t p0 = 0; p0 < pixels; p0 += tile) {
+    const std::int64_t count = std::min(tile, pixels - p0);
+    const auto [inputSram, outputSram] = ctx.slots.nextStep();
+    ctx.loadFlat(0, inputSram, inputAddress + static_cast<std::uint64_t>(p0 * c), count * c);
+    if (loadWeights) {
+      ctx.loadFlat(1, weightSram, weightAddress, static_cast<std::int64_t>(weights.size()));
+      loadWeights = false;
+    }
+    if (loadParameters) {
+      ctx.loadFlat(2, parameterSram, parameterAddress,
+                   static_cast<std::int64_t>(parameters.size()));
+      loadParameters = false;
+    }
+    for (std::int64_t m = 0; m < c / block; ++m) {
+      isa::Conv conv;
+      conv.inp_addr = inputSram + m * sub;
+      conv.wgt_addr = weightSram;
+      conv.out_addr = outputSram + m * count * block;
+      conv.param_addr = parameterSram;
+      conv.out_h = 1;
+      conv.out_w = count;
+      conv.in_w = count * subPixels;
+      conv.in_c = sub;
+      conv.out_c = block;
+      conv.kh = 1;
+      conv.kw = groups;
+      conv.sh = 1;
+      conv.sw = subPixels;
+      conv.dh = 1;
+      conv.dw = perGroup / sub;
+      conv.in_zp = input.zeroPoint;
+      conv.out_zp = input.zeroPoint;
+      conv.clip_lo = -128;
+      conv.clip_hi = 127;
+      conv.acc_init = 1;
+      conv.finalize = 1;
+      ctx.emit(conv);
+    }
+    // One STORE for the tile: row m is output block m ([count][block] in SRAM), placed at
+    // channel m * block of every pixel.
+    ctx.store(outputSram, {outputAddress + p0 * c, c / block, count, block, block, c});
+  }
+  return true;
+}
+
+/// The channel shuffle as a 1x1 CONV on the MAC array whose weights are the permutation (1 where
+/// output channel i * groups + g reads input channel g * C / groups + i, else 0), with no bias
+/// and a requant multiplier of exactly 1 (2^30 at shift 1): acc = x - zp and y = acc + zp, so the
+/// bytes pass unchanged under single and double rounding alike. Whole pixels load and store as
+/// dense runs; the byte-interleaving STOREs of the other way pay a DDR burst for every byte.
+/// Returns false (nothing emitted) where that costs more than the byte stores.
+bool shuffleByConv(LoweringContext& ctx, const QShuffle& shuffle) {
+  const QTensor& input = ctx.graph.tensors[shuffle.input];
+  const auto& shape = input.shape;
+  const std::int64_t c = shape[3];
+  const std::int64_t perGroup = c / shuffle.groups;
+  const std::int64_t steps = ((c + ctx.config.macRows - 1) / ctx.config.macRows) *
+                             ((c + ctx.config.macCols - 1) / ctx.config.macCols);
+  const std::int64_t beatsPerByte = ctx.config.ddrBurstBytes / ctx.config.ddrBytesPerCycle;
+  if (steps >= c * beatsPerByte || c * c > ctx.slots.weightBytes()) {
+    return false;
+  }
+  QConv conv;
+  conv.name = shuffle.name;
+  conv.input = shuffle.input;
+  conv.output = shuffle.output;
+  conv.weights = golden::makeInt8Tensor({c, 1, 1, c}, 0);
+  for (std::int64_t g = 0; g < shuffle.groups; ++g) {
+    for (std::int64_t i = 0; i < perGroup; ++i) {
+      conv.weights.data[static_cast<std::size_t>((i * shuffle.groups + g) * c + g * perGroup + i)] =
+          1;
+    }
+  }
+  conv.params.inputZeroPoint = input.zeroPoint;
+  conv.params.bias.assign(static_cast<std::size_t>(c), 0);
+  conv.params.multipliers.assign(static_cast<std::size_t>(c),
+                                 golden::QuantizedMultiplier{1 << 30, 1});
+  conv.params.output.zeroPoint = input.zeroPoint;
+  lowerConv(ctx, conv);
+  return true;
+}
+
 }  // namespace
 
 void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
@@ -124,6 +260,9 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
     return;
   }
   if (const auto* shuffle = std::get_if<QShuffle>(&op)) {
+    if (shuffleBySubPixels(ctx, *shuffle) || shuffleByConv(ctx, *shuffle)) {
+      return;
+    }
     // Group g's channels (a channel slice) go to output channels g, g + groups, ...: one byte
     // per column, columns `groups` bytes apart, one row per pixel.
     const std::int64_t w = out[2], c = out[3], perGroup = c / shuffle->groups;

@@ -1,7 +1,9 @@
 // ELTWISE lowering for add, mul and stand-alone LUTs: both operands stream through the input
 // SRAM in flat chunks (NHWC tensors of one shape are contiguous). A per-channel operand
-// ([1, 1, 1, C] against [1, H, W, C]) is replicated over the chunk's pixels by a LOAD whose
-// column stride is 0, so the ELTWISE itself never broadcasts.
+// ([1, 1, 1, C] against [1, H, W, C]) is replicated over a strip of pixels once, by a LOAD whose
+// column stride is 0, into the tail of each input half; each ELTWISE then pairs one strip's
+// worth of the chunk with it, so the ELTWISE itself never broadcasts and the DDR port carries
+// the per-channel operand once, not once per pixel.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -89,28 +91,48 @@ void lowerEltwise(LoweringContext& ctx, const QOp& op) {
   }
   const std::uint64_t parameterAddress = ctx.constants.add(name + ".params", parameters);
   const std::int64_t operands = static_cast<std::int64_t>(inputs.size());
-  std::int64_t chunk = std::min(
-      {n, ctx.slots.inputBytes() / operands, ctx.slots.outputBytes(), isa::limits::kEltwiseCount});
+  // The broadcast strip: whole pixels of the per-channel operand, about kStripBytes (an
+  // ELTWISE's 4 cycles of drain are then a few percent of its steps), at most one LOAD's columns.
+  constexpr std::int64_t kStripBytes = 2048;
+  const std::int64_t stripPixels =
+      broadcasts ? std::clamp<std::int64_t>(kStripBytes / channels, 1, isa::limits::kLoadColumns)
+                 : 0;
+  const std::int64_t strip = stripPixels * channels;
+  // Streamed operands: both, or the one that is not per channel.
+  const std::int64_t streamed = broadcasts ? 1 : operands;
+  std::int64_t chunk = std::min({n, (ctx.slots.inputBytes() - strip) / streamed,
+                                 ctx.slots.outputBytes(), isa::limits::kEltwiseCount});
   if (broadcasts) {
-    // Whole pixels, at most as many as one LOAD's columns.
-    chunk = std::min(chunk / channels, isa::limits::kLoadColumns) * channels;
+    chunk = chunk / channels * channels;  // whole pixels
   }
   if (chunk < 1 || static_cast<std::int64_t>(parameters.size()) > ctx.slots.parameterBytes()) {
     fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for any element-wise tile", name);
   }
+  // Each input half holds its own copy of the strip at its end, loaded on the half's first use.
+  const std::int64_t stripOffset = ctx.slots.inputBytes() - strip;
+  std::vector<std::int64_t> stripLoaded;
   bool loadParameters = false;
   const std::int64_t parameterSram = ctx.slots.parameterSlot(name, loadParameters);
   for (std::int64_t at = 0; at < n; at += chunk) {
     const std::int64_t count = std::min(chunk, n - at);
     const auto [inputSram, outputSram] = ctx.slots.nextStep();
-    for (std::int64_t k = 0; k < operands; ++k) {
-      const auto index = static_cast<std::size_t>(k);
-      const std::uint64_t address = ctx.tensors[inputs[index]].address;
-      if (perChannel[index]) {
-        // Every pixel reads the same C bytes: a column stride of 0.
-        ctx.load(0, inputSram + k * count,
-                 {static_cast<std::int64_t>(address), 1, count / channels, channels, 0, 0});
-      } else {
+    if (broadcasts) {
+      for (std::int64_t k = 0; k < operands; ++k) {
+        const auto index = static_cast<std::size_t>(k);
+        const std::uint64_t address = ctx.tensors[inputs[index]].address;
+        if (!perChannel[index]) {
+          ctx.loadFlat(0, inputSram, address + static_cast<std::uint64_t>(at), count);
+        } else if (std::find(stripLoaded.begin(), stripLoaded.end(), inputSram) ==
+                   stripLoaded.end()) {
+          // Every pixel of the strip reads the same C bytes: a column stride of 0.
+          ctx.load(0, inputSram + stripOffset,
+                   {static_cast<std::int64_t>(address), 1, stripPixels, channels, 0, 0});
+          stripLoaded.push_back(inputSram);
+        }
+      }
+    } else {
+      for (std::int64_t k = 0; k < operands; ++k) {
+        const std::uint64_t address = ctx.tensors[inputs[static_cast<std::size_t>(k)]].address;
         ctx.loadFlat(0, inputSram + k * count, address + static_cast<std::uint64_t>(at), count);
       }
     }
@@ -120,13 +142,26 @@ void lowerEltwise(LoweringContext& ctx, const QOp& op) {
       loadParameters = false;
     }
     isa::Eltwise instruction = base;
-    instruction.a_addr = inputSram;
-    instruction.b_addr = operands > 1 ? inputSram + count : inputSram;
-    instruction.out_addr = outputSram;
     instruction.param_addr = parameterSram;
     instruction.lut_addr = parameterSram + 24;
-    instruction.count = count;
-    ctx.emit(instruction);
+    if (broadcasts) {
+      // One ELTWISE per strip's worth of pixels, the per-channel operand read from the strip.
+      for (std::int64_t piece = 0; piece < count; piece += strip) {
+        const std::int64_t streamedAt = inputSram + piece;
+        const std::int64_t stripAt = inputSram + stripOffset;
+        instruction.a_addr = perChannel[0] ? stripAt : streamedAt;
+        instruction.b_addr = perChannel[0] ? streamedAt : stripAt;
+        instruction.out_addr = outputSram + piece;
+        instruction.count = std::min(strip, count - piece);
+        ctx.emit(instruction);
+      }
+    } else {
+      instruction.a_addr = inputSram;
+      instruction.b_addr = operands > 1 ? inputSram + count : inputSram;
+      instruction.out_addr = outputSram;
+      instruction.count = count;
+      ctx.emit(instruction);
+    }
     ctx.store(outputSram,
               flatBlock(ctx.tensors[output].address + static_cast<std::uint64_t>(at), count));
   }

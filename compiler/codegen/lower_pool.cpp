@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <numeric>
+#include <span>
+#include <vector>
 
 #include "lowering.h"
 #include "npu/support/error.h"
@@ -17,6 +20,8 @@ struct PoolJob {
   std::array<std::int64_t, 4> pads;
   bool average;
   std::int64_t padValue;
+  /// Channels per block when the caller chose them (a global pool), else 0: emitPool's choice.
+  std::int64_t channelBlock = 0;
 };
 
 /// Tiles of output rows x columns x channel blocks of one pooling window op: full-width row bands
@@ -107,9 +112,12 @@ void emitPool(LoweringContext& ctx, const PoolJob& job) {
   while (pixelBlock > 1 && (job.kh * job.kw * pixelBlock > inputHalf || pixelBlock > outputHalf)) {
     pixelBlock = (pixelBlock + 1) / 2;
   }
+  if (job.channelBlock > 0) {
+    pixelBlock = job.channelBlock;
+  }
   double pixelCost = 0;
   std::vector<Block> blocks = plan(pixelBlock, pixelCost);
-  if (bandFits && bandBlock != pixelBlock) {
+  if (job.channelBlock == 0 && bandFits && bandBlock != pixelBlock) {
     double bandCost = 0;
     std::vector<Block> bands = plan(bandBlock, bandCost);
     if (bandCost <= pixelCost) {
@@ -151,27 +159,184 @@ void emitPool(LoweringContext& ctx, const PoolJob& job) {
   }
 }
 
-/// A global average pool past one POOL (a plane above the 255-pixel window, wider than a tile,
-/// or larger than the input half): depthwise CONVs with all-ones weights each sum one block of
-/// at most 15 x 15 pixels of a loaded tile into the same accumulator entries (acc_init on the
-/// plane's first block, finalize on its last), requantized by the pool's reciprocal with single
-/// rounding and no zero point: the sum of the raw bytes and the rounding the golden pool uses.
-void emitGlobalPoolByConv(LoweringContext& ctx, const PoolJob& job) {
-  const auto& in = ctx.graph.tensors[job.input].shape;
-  const std::int64_t h = in[1], w = in[2], c = in[3];
-  const std::int64_t bh = std::min(h, isa::limits::kConvKernelH);
-  const std::int64_t bw = std::min(w, isa::limits::kConvKernelW);
+/// How emitGlobalPoolByConv cuts a plane: channel blocks of `cb`, summed in blocks of `bh` x `bw`
+/// pixels (one depthwise CONV each) of tiles of `th` x `tw(cn)` pixels.
+struct GlobalSumPlan {
+  std::int64_t cb = 0, bh = 0, bw = 0;
+  bool fits = false;
+  /// Tile width and height for a channel block of `cn` channels: as wide as the input half and a
+  /// tile row allow, then as tall. A CONV's input footprint runs over whole tile rows from its
+  /// block's first pixel, so one tile row more than the tile stays inside the half.
+  [[nodiscard]] std::int64_t tileCols(std::int64_t w, std::int64_t cn, std::int64_t half) const {
+    return std::max(bw, std::min({w, kMaxTileDim / bw * bw, half / ((bh + 1) * cn) / bw * bw}));
+  }
+  [[nodiscard]] std::int64_t tileRows(std::int64_t h, std::int64_t tw, std::int64_t cn,
+                                      std::int64_t half) const {
+    return std::max(bh, std::min(h, (half / (tw * cn) - 1) / bh * bh));
+  }
+};
+
+GlobalSumPlan planGlobalSum(const LoweringContext& ctx, std::int64_t c, std::int64_t bh,
+                            std::int64_t bw) {
+  GlobalSumPlan plan;
+  plan.bh = bh;
+  plan.bw = bw;
   const std::int64_t inputHalf = ctx.slots.inputBytes();
   auto fits = [&](std::int64_t n) {
-    return (bh + 1) * bw * n <= inputHalf && n <= ctx.slots.outputBytes() &&
-           n <= ctx.slots.accumulatorEntries() && bh * bw * n <= ctx.slots.weightBytes() &&
-           12 * n <= ctx.slots.parameterBytes();
+    return (plan.bh + 1) * plan.bw * n <= inputHalf && n <= ctx.slots.outputBytes() &&
+           n <= ctx.slots.accumulatorEntries() &&
+           plan.bh * plan.bw * n <= ctx.slots.weightBytes() && 12 * n <= ctx.slots.parameterBytes();
   };
   std::int64_t cb = std::min(c, kMaxTileDim);
   while (cb > 1 && !fits(cb)) {
     cb = (cb + 1) / 2;
   }
-  if (!fits(cb)) {
+  plan.cb = cb;
+  plan.fits = fits(cb);
+  return plan;
+}
+
+/// One tile step of a LOAD -> compute -> STORE pipeline, in estimated cycles.
+struct Stage {
+  double load = 0, compute = 0, store = 0;
+};
+
+/// Estimated cycles of tile steps run with double buffering over one DDR port: the first LOAD,
+/// then per step the larger of the port's work (this LOAD and the previous STORE) and the previous
+/// step's compute, then the last compute and STORE, which nothing overlaps.
+double pipelineCycles(std::span<const Stage> stages) {
+  if (stages.empty()) {
+    return 0;
+  }
+  double total = stages.front().load;
+  for (std::size_t i = 1; i < stages.size(); ++i) {
+    total += std::max(stages[i].load + stages[i - 1].store, stages[i - 1].compute);
+  }
+  return total + stages.back().compute + stages.back().store;
+}
+
+/// Estimated cycles of a global average pool as POOLs over the whole plane in channel blocks of
+/// `cb` (one LOAD, POOL and STORE each).
+double globalPoolByPoolCycles(const LoweringContext& ctx, std::int64_t h, std::int64_t w,
+                              std::int64_t c, std::int64_t cb) {
+  std::vector<Stage> stages;
+  for (std::int64_t c0 = 0; c0 < c; c0 += cb) {
+    const std::int64_t cn = std::min(cb, c - c0);
+    stages.push_back(
+        {dmaCycles(ctx.config, h, w, cn, cn == c),
+         static_cast<double>(h * w * ((cn + ctx.config.macCols - 1) / ctx.config.macCols) + 4),
+         dmaCycles(ctx.config, 1, 1, cn, true)});
+  }
+  return pipelineCycles(stages);
+}
+
+/// The channel block of a global pool by POOLs with the fewest estimated cycles: the most channels
+/// whose plane fits the SRAM halves, or fewer (multiples of the vector width and the burst) so
+/// that the blocks' loads overlap the pooling.
+std::int64_t globalPoolBlock(const LoweringContext& ctx, std::int64_t h, std::int64_t w,
+                             std::int64_t c, double& cycles) {
+  std::int64_t cb = std::min(c, kMaxTileDim);
+  while (cb > 1 && (h * w * cb > ctx.slots.inputBytes() || cb > ctx.slots.outputBytes())) {
+    cb = (cb + 1) / 2;
+  }
+  std::int64_t best = cb;
+  cycles = globalPoolByPoolCycles(ctx, h, w, c, cb);
+  // Multiples of the vector width and of the DDR burst, so every block's runs stay burst-aligned.
+  const std::int64_t step = std::lcm(ctx.config.macCols, ctx.config.ddrBurstBytes);
+  for (std::int64_t n = step; n < cb; n += step) {
+    const double estimate = globalPoolByPoolCycles(ctx, h, w, c, n);
+    if (estimate < cycles) {
+      cycles = estimate;
+      best = n;
+    }
+  }
+  return best;
+}
+
+/// Estimated cycles of emitGlobalPoolByConv's plan: per tile its LOAD and its depthwise CONVs
+/// (each block of bh x bw pixels: ceil(cn / C) x ceil(bh * bw / R) steps), a STORE per channel
+/// block, and the constants it loads (parameters per block, the all-ones weights).
+double globalPoolByConvCycles(const LoweringContext& ctx, const GlobalSumPlan& plan, std::int64_t h,
+                              std::int64_t w, std::int64_t c) {
+  const std::int64_t rowsR = ctx.config.macRows, colsC = ctx.config.macCols;
+  std::vector<Stage> stages;
+  std::int64_t onesLoaded = 0;
+  for (std::int64_t c0 = 0; c0 < c; c0 += plan.cb) {
+    const std::int64_t cn = std::min(plan.cb, c - c0);
+    // The block's requant parameters, and the all-ones weights when their size changes.
+    double constants = dmaCycles(ctx.config, 1, 1, 12 * cn, true);
+    if (cn != onesLoaded) {
+      constants += dmaCycles(ctx.config, 1, 1, plan.bh * plan.bw * cn, true);
+      onesLoaded = cn;
+    }
+    const std::size_t first = stages.size();
+    const std::int64_t tw = plan.tileCols(w, cn, ctx.slots.inputBytes());
+    const std::int64_t th = plan.tileRows(h, tw, cn, ctx.slots.inputBytes());
+    for (std::int64_t y = 0; y < h; y += th) {
+      const std::int64_t rows = std::min(th, h - y);
+      for (std::int64_t x = 0; x < w; x += tw) {
+        const std::int64_t cols = std::min(tw, w - x);
+        const std::int64_t sums =
+            ((rows + plan.bh - 1) / plan.bh) * ((cols + plan.bw - 1) / plan.bw);
+        stages.push_back(
+            {dmaCycles(ctx.config, rows, cols, cn, cn == c && cols == w),
+             static_cast<double>(
+                 sums *
+                 (((cn + colsC - 1) / colsC) * ((plan.bh * plan.bw + rowsR - 1) / rowsR) + 4)),
+             0});
+      }
+    }
+    stages[first].load += constants;
+    stages.back().store = dmaCycles(ctx.config, 1, 1, cn, true);
+  }
+  return pipelineCycles(stages);
+}
+
+/// The cheapest plan of emitGlobalPoolByConv by the estimate: blocks of k x k pixels (clamped to
+/// the plane and CONV's 15 taps), smaller ones costing fewer all-ones weight bytes to load and
+/// more CONVs, at most kMaxSumBlocks CONVs a channel block; `fits` false when none fits.
+GlobalSumPlan bestGlobalSum(const LoweringContext& ctx, std::int64_t h, std::int64_t w,
+                            std::int64_t c, double& cycles) {
+  constexpr std::int64_t kMaxSumBlocks = 256;
+  GlobalSumPlan best;
+  const std::int64_t largest = std::max(isa::limits::kConvKernelH, isa::limits::kConvKernelW);
+  for (std::int64_t k = largest; k >= 1; --k) {
+    const std::int64_t bh = std::min({h, k, isa::limits::kConvKernelH});
+    const std::int64_t bw = std::min({w, k, isa::limits::kConvKernelW});
+    const bool largestBlock = k == largest;
+    if (!largestBlock && ((h + bh - 1) / bh) * ((w + bw - 1) / bw) > kMaxSumBlocks) {
+      break;
+    }
+    const GlobalSumPlan plan = planGlobalSum(ctx, c, bh, bw);
+    if (!plan.fits) {
+      continue;
+    }
+    const double estimate = globalPoolByConvCycles(ctx, plan, h, w, c);
+    if (!best.fits || estimate < cycles) {
+      best = plan;
+      cycles = estimate;
+    }
+  }
+  if (!best.fits) {  // none fits: the largest block, for the caller's error message
+    best = planGlobalSum(ctx, c, std::min(h, isa::limits::kConvKernelH),
+                         std::min(w, isa::limits::kConvKernelW));
+  }
+  return best;
+}
+
+/// A global average pool by the MAC array (a plane above the 255-pixel window, wider than a tile,
+/// or larger than the input half, or where the cost model finds it cheaper than POOLs, whose
+/// channel blocks narrow to fit a whole plane): depthwise CONVs with all-ones weights each sum one
+/// block of at most 15 x 15 pixels of a loaded tile into the same accumulator entries (acc_init on
+/// the plane's first block, finalize on its last), requantized by the pool's reciprocal with
+/// single rounding and no zero point: the sum of the raw bytes and the rounding the golden pool
+/// uses.
+void emitGlobalPoolByConv(LoweringContext& ctx, const PoolJob& job, const GlobalSumPlan& plan) {
+  const auto& in = ctx.graph.tensors[job.input].shape;
+  const std::int64_t h = in[1], w = in[2], c = in[3];
+  const std::int64_t bh = plan.bh, bw = plan.bw, cb = plan.cb;
+  const std::int64_t inputHalf = ctx.slots.inputBytes();
+  if (!plan.fits) {
     fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for one {}x{} block of the pool",
          job.name, bh, bw);
   }
@@ -196,12 +361,8 @@ void emitGlobalPoolByConv(LoweringContext& ctx, const PoolJob& job) {
     bool loadWeights = false;
     const std::int64_t weightSram =
         ctx.slots.weightSlot(fmt::format("{}/ones{}", job.name, cn), loadWeights);
-    // Tiles of whole blocks: as wide as the input half and a tile row allow, then as tall. A
-    // CONV's input footprint runs over whole tile rows from its block's first pixel, so one
-    // tile row more than the tile stays inside the half.
-    const std::int64_t tw =
-        std::max(bw, std::min({w, kMaxTileDim / bw * bw, inputHalf / ((bh + 1) * cn) / bw * bw}));
-    const std::int64_t th = std::max(bh, std::min(h, (inputHalf / (tw * cn) - 1) / bh * bh));
+    const std::int64_t tw = plan.tileCols(w, cn, inputHalf);
+    const std::int64_t th = plan.tileRows(h, tw, cn, inputHalf);
     const std::int64_t blocksTotal = ((h + bh - 1) / bh) * ((w + bw - 1) / bw);
     std::int64_t block = 0;
     std::int64_t outputSram = 0;
@@ -281,9 +442,21 @@ void lowerPool(LoweringContext& ctx, const QOp& op) {
     job.pads = {0, 0, 0, 0};
     job.average = true;
     job.padValue = 0;
-    if (!isa::limits::poolWindowFits(job.kh, job.kw, 1, 1) || job.kw > kMaxTileDim ||
-        job.kh * job.kw > ctx.slots.inputBytes()) {
-      emitGlobalPoolByConv(ctx, job);
+    const bool poolFits = isa::limits::poolWindowFits(job.kh, job.kw, 1, 1) &&
+                          job.kw <= kMaxTileDim && job.kh * job.kw <= ctx.slots.inputBytes();
+    // A plane of many pixels leaves POOL few channels a block (strided, burst-wasting loads of
+    // a few bytes a pixel, a vector unit mostly idle): summing whole-pixel tiles on the MAC array
+    // is then the cheaper plan, within the roofline bound.
+    double sumCycles = 0;
+    const GlobalSumPlan sum = bestGlobalSum(ctx, job.kh, job.kw, in[3], sumCycles);
+    if (!poolFits) {
+      emitGlobalPoolByConv(ctx, job, sum);
+      return;
+    }
+    double poolCycles = 0;
+    job.channelBlock = globalPoolBlock(ctx, job.kh, job.kw, in[3], poolCycles);
+    if (sum.fits && sumCycles < poolCycles) {
+      emitGlobalPoolByConv(ctx, job, sum);
       return;
     }
   }

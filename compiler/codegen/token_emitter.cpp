@@ -31,6 +31,7 @@ std::size_t TokenEmitter::append(const isa::Instruction& instruction, std::int64
   m_stream.push_back(instruction);
   m_origins.push_back(origin);
   m_units.push_back(static_cast<std::uint8_t>(unitOf(instruction)));
+  m_frontiers.push_back(m_satisfied[unitOf(instruction)]);
   return m_stream.size() - 1;
 }
 
@@ -58,7 +59,17 @@ void TokenEmitter::require(std::size_t unit, std::int64_t producer, std::int64_t
     const std::size_t index = append(syncInstruction, origin);
     require(unit, static_cast<std::int64_t>(index), origin, pops);
   }
-  m_satisfied[unit][from] = std::max(m_satisfied[unit][from], producer);
+  // The producer ended after everything it had waited for ended: a later dependency of this unit
+  // on any of those needs no token of its own (no SYNC placed late in compute's order, which
+  // held a copy's next LOAD behind the current POOL).
+  Frontier& known = m_satisfied[unit];
+  const Frontier& inherited = m_frontiers[p];
+  for (std::size_t u = 0; u < known.size(); ++u) {
+    if (u != unit) {
+      known[u] = std::max(known[u], inherited[u]);
+    }
+  }
+  known[from] = std::max(known[from], producer);
 }
 
 void TokenEmitter::splitAt(ShadowMap& map, std::uint64_t at) {
@@ -113,9 +124,15 @@ void TokenEmitter::emit(const isa::Instruction& instruction, std::int64_t origin
   // dependency on an older compute instruction is already covered by the SYNC (one token per
   // queue per instruction).
   QueueSet pops{};
-  const std::array<std::size_t, 2> order =
+  std::array<std::size_t, 2> order =
       unit == kCompute ? std::array<std::size_t, 2>{kLoad, kStore}
                        : std::array<std::size_t, 2>{unit == kLoad ? kStore : kLoad, kCompute};
+  // Unless the compute producer had itself waited for the load/store producer: then its direct
+  // token covers both, and no SYNC is needed.
+  if (unit != kCompute && newest[kCompute] >= 0 && newest[order[0]] >= 0 &&
+      m_frontiers[static_cast<std::size_t>(newest[kCompute])][order[0]] >= newest[order[0]]) {
+    order = {kCompute, order[0]};
+  }
   for (const std::size_t from : order) {
     if (newest[from] >= 0) {
       require(unit, newest[from], origin, pops);

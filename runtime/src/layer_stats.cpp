@@ -2,6 +2,8 @@
 #include "npu/runtime/layer_stats.h"
 
 #include <algorithm>
+#include <type_traits>
+#include <variant>
 
 #include "npu/compiler/codegen/live_taps.h"
 #include "npu/compiler/ir/types.h"
@@ -27,6 +29,45 @@ std::uint64_t opMacs(const compiler::QuantizedGraph& graph, const compiler::QOp&
   return 0;
 }
 
+std::uint64_t opVectorElements(const compiler::QuantizedGraph& graph, const compiler::QOp& op) {
+  auto elements = [&](compiler::TensorId id) {
+    return static_cast<std::uint64_t>(compiler::elementCount(graph.tensors[id].shape));
+  };
+  return std::visit(
+      [&](const auto& o) -> std::uint64_t {
+        using T = std::decay_t<decltype(o)>;
+        if constexpr (std::is_same_v<T, compiler::QConv>) {
+          return 0;  // the MAC array's work: the MAC term of the bound
+        } else if constexpr (std::is_same_v<T, compiler::QMaxPool> ||
+                             std::is_same_v<T, compiler::QAvgPool>) {
+          // Every output element reads its whole window.
+          return elements(o.output) *
+                 static_cast<std::uint64_t>(o.params.kernel[0] * o.params.kernel[1]);
+        } else if constexpr (std::is_same_v<T, compiler::QGlobalAvgPool> ||
+                             std::is_same_v<T, compiler::QUpsample>) {
+          // Every input element once (an upsample's copies are the store's addressing).
+          return elements(o.input);
+        } else {
+          // Element-wise ops and byte moves pass every output element through once.
+          return elements(o.output);
+        }
+      },
+      op);
+}
+
+std::uint64_t opTensorBytes(const compiler::QuantizedGraph& graph, const compiler::QOp& op) {
+  const auto outputBytes = static_cast<std::uint64_t>(
+      compiler::elementCount(graph.tensors[compiler::opOutput(op)].shape));
+  if (std::holds_alternative<compiler::QSlice>(op)) {
+    return 2 * outputBytes;  // a slice needs to read only what it keeps
+  }
+  std::uint64_t bytes = 0;
+  for (const compiler::TensorId id : compiler::opInputs(op)) {
+    bytes += static_cast<std::uint64_t>(compiler::elementCount(graph.tensors[id].shape));
+  }
+  return bytes + outputBytes;
+}
+
 std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
                                    const compiler::QuantizedGraph& graph, const isa::NpuConfig& hw,
                                    std::span<const std::uint64_t> endCycles,
@@ -37,6 +78,7 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
     layers[i].layer = compiler::opName(graph.ops[i]);
     layers[i].kind = compiler::opKindName(graph, graph.ops[i]);
     layers[i].macs = opMacs(graph, graph.ops[i]);
+    layers[i].vectorElements = opVectorElements(graph, graph.ops[i]);
   }
   const auto& instructions = compiled.program.instructions;
   for (std::size_t k = 0; k < instructions.size(); ++k) {
@@ -77,9 +119,15 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
       layer.macUtilization =
           static_cast<double>(layer.macs) / (static_cast<double>(layer.computeCycles) * peak);
     }
-    const double ddr = static_cast<double>(layer.ddrBytesRead + layer.ddrBytesWritten);
-    layer.rooflineCycles = std::max(static_cast<double>(layer.macs) / peak,
-                                    ddr / static_cast<double>(hw.ddrBytesPerCycle));
+    // A conv's bound takes the traffic its program moves (weights and re-read halos included); a
+    // zero-MAC op's the bytes any program must move, its int8 inputs and output, so constants a
+    // lowering chooses to load (a global pool's all-ones weights) never loosen the bound.
+    const double ddr = layer.macs > 0
+                           ? static_cast<double>(layer.ddrBytesRead + layer.ddrBytesWritten)
+                           : static_cast<double>(opTensorBytes(graph, graph.ops[i]));
+    layer.rooflineCycles = std::max(
+        {static_cast<double>(layer.macs) / peak, ddr / static_cast<double>(hw.ddrBytesPerCycle),
+         static_cast<double>(layer.vectorElements) / static_cast<double>(hw.macCols)});
   }
   return layers;
 }

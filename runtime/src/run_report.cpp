@@ -69,6 +69,11 @@ std::string cosineText(const LayerRow& row) {
   return row.cosine ? fmt::format("{:.5f}", *row.cosine) : std::string("-");
 }
 
+std::string boundText(const LayerRow& row) {
+  const std::optional<double> ratio = row.rooflineRatio();
+  return ratio ? fmt::format("{:.2f}x", *ratio) : std::string("-");
+}
+
 }  // namespace
 
 std::string formatLayerTable(const MainJobReport& r) {
@@ -76,19 +81,22 @@ std::string formatLayerTable(const MainJobReport& r) {
   for (const LayerRow& row : r.layers) {
     width = std::max(width, row.layer.size());
   }
-  std::string out = fmt::format(
-      "{:<{}}  {:<13} {:<4} {:>12} {:>10} {:>10} {:>6} {:>10} {:>7} {:>8}\n", "layer", width,
-      "kind", "dev", "MACs", "cycles", "compute", "util", "DDR bytes", "DDR eff", "cosine");
+  std::string out =
+      fmt::format("{:<{}}  {:<13} {:<4} {:>12} {:>10} {:>10} {:>6} {:>10} {:>7} {:>7} {:>8}\n",
+                  "layer", width, "kind", "dev", "MACs", "cycles", "compute", "util", "DDR bytes",
+                  "DDR eff", "x bound", "cosine");
   for (const LayerRow& row : r.layers) {
     if (row.device == "host") {
-      out += fmt::format("{:<{}}  {:<13} {:<4} {:>12} {:>10} {:>10} {:>6} {:>10} {:>7} {:>8}\n",
-                         row.layer, width, row.kind, row.device, row.macs,
-                         fmt::format("~{}", row.cycles), "-", "-", "-", "-", "-");
+      out +=
+          fmt::format("{:<{}}  {:<13} {:<4} {:>12} {:>10} {:>10} {:>6} {:>10} {:>7} {:>7} {:>8}\n",
+                      row.layer, width, row.kind, row.device, row.macs,
+                      fmt::format("~{}", row.cycles), "-", "-", "-", "-", "-", "-");
     } else {
-      out += fmt::format("{:<{}}  {:<13} {:<4} {:>12} {:>10} {:>10} {:>6} {:>10} {:>7} {:>8}\n",
-                         row.layer, width, row.kind, row.device, row.macs, row.cycles,
-                         row.computeCycles, row.macs > 0 ? percent(row.macUtilization) : "-",
-                         row.ddrBytes, percent(row.ddrEfficiency), cosineText(row));
+      out +=
+          fmt::format("{:<{}}  {:<13} {:<4} {:>12} {:>10} {:>10} {:>6} {:>10} {:>7} {:>7} {:>8}\n",
+                      row.layer, width, row.kind, row.device, row.macs, row.cycles,
+                      row.computeCycles, row.macs > 0 ? percent(row.macUtilization) : "-",
+                      row.ddrBytes, percent(row.ddrEfficiency), boundText(row), cosineText(row));
     }
   }
   return out;
@@ -129,19 +137,22 @@ std::string runReportMarkdown(const MainJobReport& r) {
   out +=
       "## Layers\n\n*cycles*: from the previous layer's end to this one's (the rows add up to the "
       "total; units overlap across layers); *compute cycles*: the compute unit's busy time on "
-      "this layer; *MAC util*: MACs over compute cycles times the array's MACs per cycle.\n\n"
+      "this layer; *MAC util*: MACs over compute cycles times the array's MACs per cycle; "
+      "*roofline bound*: max(MACs / MACs per cycle, DDR bytes / DDR bytes per cycle, vector "
+      "elements / vector width), *x bound*: cycles over it.\n\n"
       "| layer | kind | device | MACs | cycles | compute cycles | MAC util | DDR bytes | DDR "
-      "efficiency | roofline bound (cycles) | cosine vs fp32 |\n"
-      "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+      "efficiency | roofline bound (cycles) | x bound | cosine vs fp32 |\n"
+      "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const LayerRow& row : r.layers) {
     if (row.device == "host") {
-      out += fmt::format("| {} | {} | host | {} | {} (modelled) | - | - | - | - | - | - |\n",
+      out += fmt::format("| {} | {} | host | {} | {} (modelled) | - | - | - | - | - | - | - |\n",
                          row.layer, row.kind, row.macs, row.cycles);
     } else {
-      out += fmt::format("| {} | {} | npu | {} | {} | {} | {} | {} | {} | {:.0f} | {} |\n",
+      out += fmt::format("| {} | {} | npu | {} | {} | {} | {} | {} | {} | {:.0f} | {} | {} |\n",
                          row.layer, row.kind, row.macs, row.cycles, row.computeCycles,
                          row.macs > 0 ? percent(row.macUtilization) : "-", row.ddrBytes,
-                         percent(row.ddrEfficiency), row.rooflineCycles, cosineText(row));
+                         percent(row.ddrEfficiency), row.rooflineCycles, boundText(row),
+                         cosineText(row));
     }
   }
   return out;
@@ -164,6 +175,8 @@ nlohmann::ordered_json layerRowJson(const LayerRow& row) {
     l["ddr_bytes"] = row.ddrBytes;
     l["ddr_efficiency"] = row.ddrEfficiency;
     l["roofline_cycles"] = row.rooflineCycles;
+    l["roofline_ratio"] =
+        row.rooflineRatio() ? nlohmann::json(*row.rooflineRatio()) : nlohmann::json();
     l["cosine"] = row.cosine ? nlohmann::json(*row.cosine) : nlohmann::json();
   }
   return l;
@@ -330,17 +343,18 @@ std::string runReportHtml(const MainJobReport& r) {
       "<h2>Layers</h2>\n<table><tr><th>layer</th><th>kind</th><th>device</th><th>MACs</th>"
       "<th>cycles</th><th>compute cycles</th><th>MAC util</th><th>DDR bytes</th><th>DDR "
       "efficiency</th><th>roofline "
-      "bound</th><th>cosine</th></tr>\n";
+      "bound</th><th>x bound</th><th>cosine</th></tr>\n";
   for (const LayerRow& row : r.layers) {
     const bool npu = row.device == "npu";
     html += fmt::format(
         "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}"
-        "</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        "</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
         escapeMarkup(row.layer), escapeMarkup(row.kind), row.device, row.macs,
         npu ? std::to_string(row.cycles) : "-", npu ? std::to_string(row.computeCycles) : "-",
         npu && row.macs > 0 ? percent(row.macUtilization) : "-",
         npu ? std::to_string(row.ddrBytes) : "-", npu ? percent(row.ddrEfficiency) : "-",
-        npu ? fmt::format("{:.0f}", row.rooflineCycles) : "-", npu ? cosineText(row) : "-");
+        npu ? fmt::format("{:.0f}", row.rooflineCycles) : "-", npu ? boundText(row) : "-",
+        npu ? cosineText(row) : "-");
   }
   html += "</table>\n<h2>Partition</h2>\n<pre>" + escapeMarkup(r.partitionReport) + "</pre>\n";
   html += "</body></html>\n";

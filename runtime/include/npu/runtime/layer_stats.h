@@ -20,6 +20,8 @@ struct LayerStats {
   std::uint64_t instructions = 0;
   /// Useful multiply-accumulates (no padding of channels or tiles).
   std::uint64_t macs = 0;
+  /// Elements the vector unit must at least handle (opVectorElements).
+  std::uint64_t vectorElements = 0;
   /// From the end of the previous layer's last instruction to the end of this layer's last one,
   /// so the layers' cycles add up to the program's. Units overlap across layers (a layer's
   /// loads run while the previous one computes), so this is not the layer's own time.
@@ -34,7 +36,9 @@ struct LayerStats {
   /// macs / (computeCycles * rows * cols): how full the array was while it worked on this
   /// layer; never above 1 (a step does at most rows * cols MACs).
   double macUtilization = 0.0;
-  /// max(macs / (rows * cols), DDR bytes / bytes per cycle): no schedule can do better.
+  /// max(macs / (rows * cols), DDR bytes / bytes per cycle, vectorElements / cols): no
+  /// schedule can do better (the vector unit handles `cols` elements a cycle). DDR bytes: the
+  /// program's for a conv, the op's tensors' (opTensorBytes) for a zero-MAC op.
   double rooflineCycles = 0.0;
 };
 
@@ -47,5 +51,14 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
 
 /// The MACs one op performs.
 std::uint64_t opMacs(const compiler::QuantizedGraph& graph, const compiler::QOp& op);
+
+/// The elements a zero-MAC op must pass through the vector unit at least: a pool's output
+/// elements times its window, a global pool's or an upsample's input elements, an element-wise
+/// op's or a byte move's output elements; 0 for a conv (its MACs bound it instead).
+std::uint64_t opVectorElements(const compiler::QuantizedGraph& graph, const compiler::QOp& op);
+
+/// The int8 bytes of an op's inputs and output (a slice's output twice: it reads only what it
+/// keeps): what any program for it must move through DDR.
+std::uint64_t opTensorBytes(const compiler::QuantizedGraph& graph, const compiler::QOp& op);
 
 }  // namespace npu::runtime

@@ -69,7 +69,16 @@ struct LayerRow {
   std::uint64_t ddrBytes = 0;
   /// ddrBytes / the bytes the DDR port moved for them in whole bursts (1 when nothing moved).
   double ddrEfficiency = 1.0;
+  /// max(MACs / peak, DDR bytes / DDR bytes per cycle, vector elements / vector width)
+  /// (LayerStats::rooflineCycles).
   double rooflineCycles = 0.0;
+  /// Cycles over the roofline bound (1 at the bound); nullopt for host rows and empty layers.
+  [[nodiscard]] std::optional<double> rooflineRatio() const {
+    if (device != "npu" || rooflineCycles <= 0.0) {
+      return std::nullopt;
+    }
+    return static_cast<double>(cycles) / rooflineCycles;
+  }
   /// Cosine similarity of the layer's output, int8 (dequantized) vs fp32, over the inputs that
   /// ran; nullopt for host layers.
   std::optional<double> cosine;

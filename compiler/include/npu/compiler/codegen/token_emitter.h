@@ -54,9 +54,14 @@ class TokenEmitter {
   std::vector<std::int64_t> m_origins;
   std::vector<std::uint8_t> m_units;
   std::array<ShadowMap, 6> m_shadow;
-  /// Newest producer index already waited for, per (consumer unit, producer unit).
-  std::array<std::array<std::int64_t, isa::kExecutingUnits>, isa::kExecutingUnits> m_satisfied{
+  using Frontier = std::array<std::int64_t, isa::kExecutingUnits>;
+  /// Newest instruction index known to have ended, per (consumer unit, producer unit): waited
+  /// for directly, or through a chain of tokens (what the producer itself had waited for).
+  std::array<Frontier, isa::kExecutingUnits> m_satisfied{
       {{-1, -1, -1}, {-1, -1, -1}, {-1, -1, -1}}};
+  /// Per instruction: its unit's m_satisfied row when it started (after its own pops), so a
+  /// unit that waits for it also knows everything it had waited for.
+  std::vector<Frontier> m_frontiers;
 };
 
 }  // namespace npu::compiler
