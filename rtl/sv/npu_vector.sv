@@ -169,6 +169,7 @@ module npu_vector
       end
       pp.lut_addr <= lut_addr;
       pp.to_acc <= 1'b0;
+      pp.to_inp <= 1'b0;
 
       if (go) begin
         running <= 1'b1;

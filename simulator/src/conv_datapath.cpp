@@ -57,6 +57,9 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
   // The input tile with the zero point subtracted, widened to int16 (x - zp is in [-255, 255],
   // products fit int16 x int16 -> int32 exactly).
   const std::int8_t* inputBytes = sram.input.data() + conv.inp_addr;
+  // A cascade's CONV writes its int8 tile into the input SRAM for the next CONV to read; the
+  // input is copied below before any output is written, so the two never alias mid-instruction.
+  std::vector<std::int8_t>& destination = conv.out_buf != 0 ? sram.input : sram.output;
   std::vector<std::int16_t> input(static_cast<std::size_t>(inH * conv.in_w * inC));
   for (std::size_t i = 0; i < input.size(); ++i) {
     input[i] = static_cast<std::int16_t>(inputBytes[i] - conv.in_zp);
@@ -124,7 +127,7 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
         for (std::int64_t oc = 0; oc < outC; ++oc) {
           const std::int32_t value = acc[static_cast<std::size_t>(oc)];
           if (conv.finalize != 0) {
-            sram.output[static_cast<std::size_t>(conv.out_addr + pixel + oc)] =
+            destination[static_cast<std::size_t>(conv.out_addr + pixel + oc)] =
                 postProcess(conv, sram, value, oc);
           } else {
             sram.accumulator[static_cast<std::size_t>(conv.acc_addr + pixel + oc)] = value;

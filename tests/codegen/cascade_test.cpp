@@ -1,0 +1,95 @@
+// Cascaded inverted residuals (docs/cascade.md): chains the compiler keeps on chip run bit-exact
+// on both engines, their intermediates never reach DDR, and chains it must not cascade are lowered
+// one conv at a time.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "compile_run_verify.h"
+
+namespace npu::compiler {
+namespace {
+
+using testing::compileRunVerify;
+using testing::config;
+
+/// CONVs that write the input SRAM (out_buf): the cascade's expand and depthwise CONVs.
+int onChipConvs(const CompiledProgram& compiled) {
+  int count = 0;
+  for (const isa::Instruction& instruction : compiled.program.instructions) {
+    if (const auto* conv = std::get_if<isa::Conv>(&instruction)) {
+      count += conv->out_buf != 0 ? 1 : 0;
+    }
+  }
+  return count;
+}
+
+struct Residual {
+  std::int64_t h, w, c, expand, out, kernel, stride;
+};
+
+/// expand 1x1 (when `r.expand` > 0) -> depthwise -> project 1x1; returns the intermediates.
+std::vector<TensorId> invertedResidual(testing::RandomGraphBuilder& b, const Residual& r) {
+  const TensorId x = b.input(r.h, r.w, r.c);
+  std::vector<TensorId> intermediates;
+  TensorId e = x;
+  if (r.expand > 0) {
+    e = b.conv(x, r.expand, 0, 1, 1, 1, 0);
+    intermediates.push_back(e);
+  }
+  const TensorId d = b.conv(e, 0, 1, r.kernel, r.stride, 1, r.kernel / 2);
+  intermediates.push_back(d);
+  b.graph().outputs = {b.conv(d, r.out, 0, 1, 1, 1, 0)};
+  return intermediates;
+}
+
+TEST(Cascade, InvertedResidualsStayOnChip) {
+  // MobileNetV2 and EfficientNet shapes: several bands, several channel blocks, strides 1 and 2,
+  // 3x3 and 5x5 kernels, odd sizes, the first block without an expand.
+  const std::vector<Residual> cases = {{56, 56, 24, 144, 24, 3, 1}, {56, 56, 24, 144, 32, 3, 2},
+                                       {28, 28, 32, 192, 32, 3, 1}, {14, 14, 96, 576, 96, 3, 1},
+                                       {112, 112, 32, 0, 16, 3, 1}, {29, 31, 16, 96, 24, 5, 2},
+                                       {28, 28, 40, 240, 40, 5, 1}};
+  std::uint64_t seed = 300;
+  for (const Residual& r : cases) {
+    for (const char* hw : {"npu-s", "npu-l"}) {
+      testing::RandomGraphBuilder b(++seed);
+      const std::vector<TensorId> intermediates = invertedResidual(b, r);
+      const std::string what = fmt::format("{}x{}x{} -> {} -> {}x{}/{} -> {} on {}", r.h, r.w, r.c,
+                                           r.expand, r.kernel, r.kernel, r.stride, r.out, hw);
+      const CompiledProgram compiled = generateProgram(b.graph(), config(hw), b.randomInputs());
+      EXPECT_GT(onChipConvs(compiled), 0) << what;
+      for (const TensorId id : intermediates) {
+        EXPECT_TRUE(compiled.tensors[id].onChip) << what;
+      }
+      EXPECT_GT(compileRunVerify(b, config(hw), what), 0U);
+    }
+  }
+}
+
+TEST(Cascade, SharedIntermediatesAreNotCascaded) {
+  // The expand's output also feeds the graph output: it must reach DDR, so only the depthwise
+  // and the project may cascade.
+  testing::RandomGraphBuilder b(41);
+  const TensorId x = b.input(28, 28, 24);
+  const TensorId e = b.conv(x, 144, 0, 1, 1, 1, 0);
+  const TensorId d = b.conv(e, 0, 1, 3, 1, 1, 1);
+  const TensorId y = b.conv(d, 24, 0, 1, 1, 1, 0);
+  b.graph().outputs = {y, e};
+  const CompiledProgram compiled = generateProgram(b.graph(), config("npu-s"), b.randomInputs());
+  EXPECT_FALSE(compiled.tensors[e].onChip);
+  EXPECT_EQ(compiled.tensors[d].onChip, onChipConvs(compiled) > 0);
+  EXPECT_GT(compileRunVerify(b, config("npu-s"), "shared expand output"), 0U);
+}
+
+TEST(Cascade, ChainsTooLargeForTheSramsFallBack) {
+  // 160 -> 960 -> 160 (MobileNetV2's last stage): 307 KB of weights, more than npu-s's weight
+  // SRAM, so no cascade; the layers still run.
+  testing::RandomGraphBuilder b(42);
+  const std::vector<TensorId> intermediates = invertedResidual(b, {7, 7, 160, 960, 160, 3, 1});
+  const CompiledProgram compiled = generateProgram(b.graph(), config("npu-s"), b.randomInputs());
+  EXPECT_EQ(onChipConvs(compiled), 0);
+  EXPECT_GT(compileRunVerify(b, config("npu-s"), "7x7x160 -> 960 -> 160"), 0U);
+}
+
+}  // namespace
+}  // namespace npu::compiler
