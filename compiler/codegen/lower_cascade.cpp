@@ -64,12 +64,25 @@ struct Cascade {
   std::int64_t h = 0, w = 0, cin = 0, e = 0, oh = 0, ow = 0, kout = 0;
   std::int64_t k = 0, stride = 1, padTop = 0, padLeft = 0, paddedW = 0;
   std::int64_t block = 0, rows = 0;
+  /// The chain's weights or parameters do not fit their SRAMs at once: each block's are loaded
+  /// per band into one of two slots (docs/cascade.md).
+  bool streamed = false;
+  /// Bytes of the records shared by every block: the project's, and every LUT.
+  std::int64_t sharedParameters = 0;
   /// Graph op indices: reports charge each instruction to the conv it belongs to.
   std::int64_t expandOp = -1, depthwiseOp = 0, projectOp = 0;
 
   /// Depthwise input rows (padding included) of a band of `r` output rows.
   [[nodiscard]] std::int64_t rowsIn(std::int64_t r) const { return (r - 1) * stride + k; }
   [[nodiscard]] std::int64_t blocks() const { return e / block; }
+  /// Weight bytes of one block: its expand rows, depthwise taps and project columns.
+  [[nodiscard]] std::int64_t blockWeights(std::int64_t b) const {
+    return b * ((expand != nullptr ? cin : 0) + k * k + kout);
+  }
+  /// Parameter bytes of one block: its expand and depthwise records.
+  [[nodiscard]] std::int64_t blockParameters(std::int64_t b) const {
+    return 12 * b * (expand != nullptr ? 2 : 1);
+  }
   /// Input SRAM bytes: two expand-input slots, the depthwise input (two slots when it is
   /// loaded from DDR), the project input.
   [[nodiscard]] std::int64_t inputBytes(std::int64_t b, std::int64_t r) const {
@@ -91,6 +104,10 @@ double cascadeCost(const isa::NpuConfig& config, const Cascade& c, std::int64_t 
     double compute = 0;
     double dma = dmaCycles(config, 1, 1, rb * c.ow * c.kout, true);
     const std::int64_t blocks = c.e / b;
+    if (c.streamed) {
+      dma += static_cast<double>(blocks) * (dmaCycles(config, 1, 1, c.blockWeights(b), true) +
+                                            dmaCycles(config, 1, 1, c.blockParameters(b), true));
+    }
     if (c.expand != nullptr) {
       compute += static_cast<double>(blocks * in * (c.w * ceilDiv(b, mc) * ceilDiv(c.cin, mr) + 4));
       dma += dmaCycles(config, 1, 1, in * c.w * c.cin, true);
@@ -184,34 +201,50 @@ std::optional<Cascade> planCascade(const LoweringContext& ctx, std::size_t first
       (c.padTop + c.h + p.pads[2] - c.k) / c.stride + 1 != c.oh) {
     return std::nullopt;
   }
-  // Every weight and parameter stays in SRAM for the whole cascade (loaded once).
+  // Every weight and parameter stays in SRAM for the whole cascade (loaded once) where they fit;
+  // otherwise each block's are loaded per band into one of two slots.
   const std::int64_t weights =
       (c.expand != nullptr ? c.e * c.cin : 0) + c.e * c.k * c.k + c.kout * c.e;
   const auto lutBytes = [](const QConv& conv) { return conv.params.output.lut ? 256 : 0; };
   const std::int64_t parameters = (c.expand != nullptr ? 12 * c.e + lutBytes(*c.expand) : 0) +
                                   12 * c.e + lutBytes(*c.depthwise) + 12 * c.kout +
                                   lutBytes(*c.project);
-  if (weights > ctx.config.weightSramBytes || parameters > ctx.config.parameterSramBytes) {
-    return std::nullopt;
-  }
-  // Blocks of expanded channels (dividing them, a multiple of the MAC columns where it can be)
-  // by rows of a band: the cheapest that fits.
+  const bool wholeFits =
+      weights <= ctx.config.weightSramBytes && parameters <= ctx.config.parameterSramBytes;
+  c.sharedParameters = 12 * c.kout + lutBytes(*c.project) +
+                       (c.expand != nullptr ? lutBytes(*c.expand) : 0) + lutBytes(*c.depthwise);
+  // Constants loaded once (where they fit) or streamed per block, by blocks of expanded channels
+  // (dividing them, a multiple of the MAC columns where it can be), by rows of a band: the
+  // cheapest that fits. Constants loaded once delay the first band by their load; streamed ones
+  // are loaded again every band but overlap the compute.
   double best = std::numeric_limits<double>::infinity();
-  for (std::int64_t b = c.e; b >= 1; --b) {
-    if (c.e % b != 0 || (b % ctx.config.macCols != 0 && b != c.e)) {
+  Cascade option = c;
+  for (std::int64_t b = c.e * 2 - 1; b >= 1; --b) {
+    option.streamed = b > c.e;
+    const std::int64_t block = option.streamed ? b - c.e : b;
+    if (block < 1 || c.e % block != 0 || (block % ctx.config.macCols != 0 && block != c.e) ||
+        (!option.streamed && !wholeFits) ||
+        (option.streamed &&
+         (2 * c.blockWeights(block) > ctx.config.weightSramBytes ||
+          c.sharedParameters + 2 * c.blockParameters(block) > ctx.config.parameterSramBytes))) {
       continue;
     }
+    const double startup = option.streamed
+                               ? dmaCycles(ctx.config, 1, 1, c.blockWeights(block), true)
+                               : dmaCycles(ctx.config, 1, 1, weights, true) +
+                                     dmaCycles(ctx.config, 1, 1, parameters, true);
     for (std::int64_t r = c.oh; r >= 1; --r) {
       const std::int64_t outBytes = r * c.ow * c.kout;
-      if (c.inputBytes(b, r) > ctx.config.inputSramBytes ||
+      if (c.inputBytes(block, r) > ctx.config.inputSramBytes ||
           outBytes > ctx.config.outputSramBytes / 2 ||
-          (c.e / b > 1 && outBytes > ctx.config.accumulatorSramBytes / 4)) {
+          (c.e / block > 1 && outBytes > ctx.config.accumulatorSramBytes / 4)) {
         continue;
       }
-      const double cost = cascadeCost(ctx.config, c, b, r);
+      const double cost = startup + cascadeCost(ctx.config, option, block, r);
       if (cost < best) {
         best = cost;
-        c.block = b;
+        c.streamed = option.streamed;
+        c.block = block;
         c.rows = r;
       }
       break;  // fewer rows only add halo work
@@ -263,49 +296,176 @@ isa::Conv convBase(const QConv& conv) {
   return instruction;
 }
 
+/// Where one block's constants are in the weight and parameter SRAMs.
+struct BlockConstants {
+  std::int64_t expandWeights = 0, dwWeights = 0, projectWeights = 0;
+  std::int64_t expandParameters = 0, dwParameters = 0, projectParameters = 0;
+  std::int64_t expandLut = 0, dwLut = 0, projectLut = 0;
+};
+
+/// The constant blob of one block [e0, e0 + block): expand rows, depthwise taps, project columns
+/// (weights), or expand and depthwise records (parameters).
+std::vector<std::uint8_t> blockWeightBlob(const Cascade& c, std::int64_t e0) {
+  std::vector<std::uint8_t> blob;
+  const auto append = [&](const QConv& conv, std::int64_t first, std::int64_t count) {
+    const auto* data = reinterpret_cast<const std::uint8_t*>(conv.weights.data.data());
+    blob.insert(blob.end(), data + first, data + first + count);
+  };
+  if (c.expand != nullptr) {
+    append(*c.expand, e0 * c.cin, c.block * c.cin);
+  }
+  append(*c.depthwise, e0 * c.k * c.k, c.block * c.k * c.k);
+  for (std::int64_t o = 0; o < c.kout; ++o) {
+    append(*c.project, o * c.e + e0, c.block);
+  }
+  return blob;
+}
+
+std::vector<std::uint8_t> blockParameterBlob(const Cascade& c, std::int64_t e0) {
+  std::vector<std::uint8_t> blob;
+  const auto records = [&](const QConv& conv) {
+    std::vector<std::uint8_t> all = convParameterBlob(conv, e0, c.block);
+    blob.insert(blob.end(), all.begin(), all.begin() + 12 * c.block);  // without the LUT
+  };
+  if (c.expand != nullptr) {
+    records(*c.expand);
+  }
+  records(*c.depthwise);
+  return blob;
+}
+
 void emitCascade(LoweringContext& ctx, const Cascade& c) {
   const std::string& name = c.depthwise->name;
-  // Constants: every weight and parameter of the chain, loaded once.
+  // Every other cascade places each buffer from the top of its SRAM down, so that its first
+  // loads overlap the previous cascade's last band instead of waiting for it.
+  const bool mirrored = ctx.slots.nextCascadeMirrored();
+  const auto place = [mirrored](std::int64_t sramBytes, std::int64_t at, std::int64_t bytes) {
+    return mirrored ? sramBytes - at - bytes : at;
+  };
+  const std::int64_t weightSram = ctx.config.weightSramBytes;
+  const std::int64_t parameterSram = ctx.config.parameterSramBytes;
+  // Constants: every weight and parameter of the chain loaded once, or (streamed) the shared
+  // records once and each block's constants per band into one of two slots.
   std::int64_t weightAt = 0;
   std::int64_t parameterAt = 0;
   auto placeWeights = [&](std::int64_t op, const std::string& what,
                           const std::vector<std::uint8_t>& blob) {
     ctx.op = op;
-    const std::int64_t at = weightAt;
+    const std::int64_t at = place(weightSram, weightAt, static_cast<std::int64_t>(blob.size()));
     ctx.loadFlat(1, at, ctx.constants.add(fmt::format("{}.cascade.{}", name, what), blob),
                  static_cast<std::int64_t>(blob.size()));
     weightAt += static_cast<std::int64_t>(blob.size());
     return at;
   };
-  auto placeParameters = [&](std::int64_t op, const QConv& conv) {
+  auto placeParameters = [&](std::int64_t op, const std::string& what,
+                             const std::vector<std::uint8_t>& blob) {
     ctx.op = op;
-    const std::vector<std::uint8_t> blob =
-        convParameterBlob(conv, 0, ctx.graph.tensors[conv.output].shape[3]);
-    const std::int64_t at = parameterAt;
-    ctx.loadFlat(2, at, ctx.constants.add(fmt::format("{}.cascade.params", conv.name), blob),
+    const std::int64_t at =
+        place(parameterSram, parameterAt, static_cast<std::int64_t>(blob.size()));
+    ctx.loadFlat(2, at, ctx.constants.add(fmt::format("{}.cascade.{}", name, what), blob),
                  static_cast<std::int64_t>(blob.size()));
     parameterAt += static_cast<std::int64_t>(blob.size());
     return at;
   };
-  const std::int64_t expandWeights =
-      c.expand != nullptr ? placeWeights(c.expandOp, "expand", rawWeights(*c.expand)) : 0;
-  const std::int64_t dwWeights = placeWeights(c.depthwiseOp, "depthwise", rawWeights(*c.depthwise));
-  const std::int64_t projectWeightsAt = placeWeights(c.projectOp, "project", projectWeights(c));
-  const std::int64_t expandParameters =
-      c.expand != nullptr ? placeParameters(c.expandOp, *c.expand) : 0;
-  const std::int64_t dwParameters = placeParameters(c.depthwiseOp, *c.depthwise);
-  const std::int64_t projectParameters = placeParameters(c.projectOp, *c.project);
+  const auto lutOf = [](const QConv& conv) {
+    std::vector<std::uint8_t> blob;
+    if (conv.params.output.lut) {
+      for (const std::int8_t v : *conv.params.output.lut) {
+        blob.push_back(static_cast<std::uint8_t>(v));
+      }
+    }
+    return blob;
+  };
+  BlockConstants whole;
+  std::vector<std::uint64_t> blockWeightAddress;
+  std::vector<std::uint64_t> blockParameterAddress;
+  std::array<std::int64_t, 2> weightSlot{};
+  std::array<std::int64_t, 2> parameterSlot{};
+  if (!c.streamed) {
+    whole.expandWeights =
+        c.expand != nullptr ? placeWeights(c.expandOp, "expand", rawWeights(*c.expand)) : 0;
+    whole.dwWeights = placeWeights(c.depthwiseOp, "depthwise", rawWeights(*c.depthwise));
+    whole.projectWeights = placeWeights(c.projectOp, "project", projectWeights(c));
+    const auto records = [&](std::int64_t op, const QConv& conv) {
+      return placeParameters(op, conv.name + ".params",
+                             convParameterBlob(conv, 0, ctx.graph.tensors[conv.output].shape[3]));
+    };
+    whole.expandParameters = c.expand != nullptr ? records(c.expandOp, *c.expand) : 0;
+    whole.expandLut = whole.expandParameters + 12 * c.e;
+    whole.dwParameters = records(c.depthwiseOp, *c.depthwise);
+    whole.dwLut = whole.dwParameters + 12 * c.e;
+    whole.projectParameters = records(c.projectOp, *c.project);
+    whole.projectLut = whole.projectParameters + 12 * c.kout;
+  } else {
+    std::vector<std::uint8_t> shared = convParameterBlob(*c.project, 0, c.kout);
+    const std::int64_t projectLut = 12 * c.kout;
+    const std::int64_t expandLut = static_cast<std::int64_t>(shared.size());
+    if (c.expand != nullptr) {
+      const std::vector<std::uint8_t> lut = lutOf(*c.expand);
+      shared.insert(shared.end(), lut.begin(), lut.end());
+    }
+    const std::int64_t dwLut = static_cast<std::int64_t>(shared.size());
+    const std::vector<std::uint8_t> lut = lutOf(*c.depthwise);
+    shared.insert(shared.end(), lut.begin(), lut.end());
+    whole.projectParameters = placeParameters(c.projectOp, "shared_params", shared);
+    whole.projectLut = whole.projectParameters + projectLut;
+    whole.expandLut = whole.projectParameters + expandLut;
+    whole.dwLut = whole.projectParameters + dwLut;
+    for (std::int64_t e0 = 0; e0 < c.e; e0 += c.block) {
+      blockWeightAddress.push_back(ctx.constants.add(
+          fmt::format("{}.cascade.weights.e{}", name, e0), blockWeightBlob(c, e0)));
+      blockParameterAddress.push_back(ctx.constants.add(
+          fmt::format("{}.cascade.params.e{}", name, e0), blockParameterBlob(c, e0)));
+    }
+    for (std::size_t s = 0; s < 2; ++s) {
+      weightSlot[s] = place(weightSram, static_cast<std::int64_t>(s) * c.blockWeights(c.block),
+                            c.blockWeights(c.block));
+      parameterSlot[s] = place(
+          parameterSram, parameterAt + static_cast<std::int64_t>(s) * c.blockParameters(c.block),
+          c.blockParameters(c.block));
+    }
+  }
   ctx.slots.forget();
+  // The constants of block [e0, e0 + block) at step `step` (loading them when streamed).
+  const auto constantsOf = [&](std::int64_t step, std::int64_t e0) {
+    BlockConstants k = whole;
+    if (!c.streamed) {
+      k.expandWeights += e0 * c.cin;
+      k.dwWeights += e0 * c.k * c.k;
+      k.projectWeights += e0 * c.kout;
+      k.expandParameters += 12 * e0;
+      k.dwParameters += 12 * e0;
+      return k;
+    }
+    const auto s = static_cast<std::size_t>(step % 2);
+    const auto index = static_cast<std::size_t>(e0 / c.block);
+    ctx.op = c.depthwiseOp;
+    ctx.loadFlat(1, weightSlot[s], blockWeightAddress[index], c.blockWeights(c.block));
+    ctx.loadFlat(2, parameterSlot[s], blockParameterAddress[index], c.blockParameters(c.block));
+    const std::int64_t expandRows = c.expand != nullptr ? c.block * c.cin : 0;
+    k.expandWeights = weightSlot[s];
+    k.dwWeights = weightSlot[s] + expandRows;
+    k.projectWeights = k.dwWeights + c.block * c.k * c.k;
+    k.expandParameters = parameterSlot[s];
+    k.dwParameters = parameterSlot[s] + (c.expand != nullptr ? 12 * c.block : 0);
+    return k;
+  };
 
   // Input SRAM: expand-input slots, depthwise-input slots, project input.
   const std::int64_t xBytes =
       c.expand != nullptr ? std::min(c.rowsIn(c.rows), c.h) * c.w * c.cin : 0;
   const std::int64_t dBytes = c.rowsIn(c.rows) * c.paddedW * c.block;
-  const std::array<std::int64_t, 2> xAt{0, xBytes};
-  const std::array<std::int64_t, 2> dAt{2 * xBytes,
-                                        2 * xBytes + (c.expand != nullptr ? 0 : dBytes)};
-  const std::int64_t pAt = 2 * xBytes + (c.expand != nullptr ? 1 : 2) * dBytes;
-  const std::array<std::int64_t, 2> outAt{0, ctx.config.outputSramBytes / 2};
+  const std::int64_t inputSram = ctx.config.inputSramBytes;
+  const std::int64_t pBytes = c.rows * c.ow * c.block;
+  const std::array<std::int64_t, 2> xAt{place(inputSram, 0, xBytes),
+                                        place(inputSram, xBytes, xBytes)};
+  const std::array<std::int64_t, 2> dAt{
+      place(inputSram, 2 * xBytes, dBytes),
+      place(inputSram, 2 * xBytes + (c.expand != nullptr ? 0 : dBytes), dBytes)};
+  const std::int64_t pAt =
+      place(inputSram, 2 * xBytes + (c.expand != nullptr ? 1 : 2) * dBytes, pBytes);
+  const std::int64_t half = ctx.config.outputSramBytes / 2;
+  const std::array<std::int64_t, 2> outAt{mirrored ? half : 0, mirrored ? 0 : half};
   const std::int8_t zp = static_cast<std::int8_t>(c.depthwise->params.inputZeroPoint);
   const auto inputAddress = static_cast<std::int64_t>(
       ctx.tensors[c.expand != nullptr ? c.expand->input : c.depthwise->input].address);
@@ -344,15 +504,16 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
     const std::int64_t out = outAt[static_cast<std::size_t>(band % 2)];
     for (std::int64_t e0 = 0; e0 < c.e; e0 += c.block, ++step) {
       const bool lastBlock = e0 + c.block == c.e;
+      const BlockConstants k = constantsOf(step, e0);
       std::int64_t d = dAt[0];
       if (c.expand != nullptr) {
         ctx.op = c.expandOp;
         for (std::int64_t y = realBegin; y < realEnd; ++y) {
           isa::Conv expand = convBase(*c.expand);
           expand.inp_addr = x + (y - realBegin) * c.w * c.cin;
-          expand.wgt_addr = expandWeights + e0 * c.cin;
-          expand.param_addr = expandParameters + 12 * e0;
-          expand.lut_addr = expandParameters + 12 * c.e;
+          expand.wgt_addr = k.expandWeights;
+          expand.param_addr = k.expandParameters;
+          expand.lut_addr = k.expandLut;
           expand.use_lut = c.expand->params.output.lut ? 1 : 0;
           expand.out_addr = d + (y - first) * rowPitch + c.padLeft * c.block;
           expand.out_buf = 1;
@@ -376,9 +537,9 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
       ctx.op = c.depthwiseOp;
       isa::Conv dw = convBase(*c.depthwise);
       dw.inp_addr = d;
-      dw.wgt_addr = dwWeights + e0 * c.k * c.k;
-      dw.param_addr = dwParameters + 12 * e0;
-      dw.lut_addr = dwParameters + 12 * c.e;
+      dw.wgt_addr = k.dwWeights;
+      dw.param_addr = k.dwParameters;
+      dw.lut_addr = k.dwLut;
       dw.use_lut = c.depthwise->params.output.lut ? 1 : 0;
       dw.out_addr = pAt;
       dw.out_buf = 1;
@@ -397,9 +558,9 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
       ctx.op = c.projectOp;
       isa::Conv project = convBase(*c.project);
       project.inp_addr = pAt;
-      project.wgt_addr = projectWeightsAt + e0 * c.kout;
-      project.param_addr = projectParameters;
-      project.lut_addr = projectParameters + 12 * c.kout;
+      project.wgt_addr = k.projectWeights;
+      project.param_addr = k.projectParameters;
+      project.lut_addr = k.projectLut;
       project.out_addr = out;
       project.acc_addr = 0;
       project.acc_init = e0 == 0 ? 1 : 0;

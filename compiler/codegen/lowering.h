@@ -53,6 +53,10 @@ class SramSlots {
   /// Forgets what the weight and parameter halves hold: a lowering that placed its own
   /// constants anywhere in those SRAMs (a cascade) calls this, so the next layer reloads.
   void forget();
+  /// Alternates between cascades (false, true, false, ...): a cascade places its buffers from
+  /// the other end of each SRAM than the one before, so its first loads need not wait for the
+  /// previous cascade's last CONVs.
+  bool nextCascadeMirrored() { return (m_cascades++ % 2) == 1; }
 
  private:
   static std::int64_t pick(std::array<std::string, 2>& tags, int& last, std::int64_t half,
@@ -67,6 +71,7 @@ class SramSlots {
   std::array<std::string, 2> m_parameterTags;
   int m_lastWeight = 1;
   int m_lastParameter = 1;
+  std::int64_t m_cascades = 0;
 };
 
 /// A block of bytes in DDR as LOAD and STORE address it: `rows` x `cols` runs of `bytes`

@@ -81,14 +81,35 @@ TEST(Cascade, SharedIntermediatesAreNotCascaded) {
   EXPECT_GT(compileRunVerify(b, config("npu-s"), "shared expand output"), 0U);
 }
 
-TEST(Cascade, ChainsTooLargeForTheSramsFallBack) {
+TEST(Cascade, ChainsTooLargeForTheSramsStreamTheirConstants) {
   // 160 -> 960 -> 160 (MobileNetV2's last stage): 307 KB of weights, more than npu-s's weight
-  // SRAM, so no cascade; the layers still run.
+  // SRAM, so each block's weights and parameters are loaded per band into two slots.
   testing::RandomGraphBuilder b(42);
   const std::vector<TensorId> intermediates = invertedResidual(b, {7, 7, 160, 960, 160, 3, 1});
   const CompiledProgram compiled = generateProgram(b.graph(), config("npu-s"), b.randomInputs());
-  EXPECT_EQ(onChipConvs(compiled), 0);
+  EXPECT_GT(onChipConvs(compiled), 0);
+  int weightLoads = 0;
+  for (const isa::Instruction& instruction : compiled.program.instructions) {
+    if (const auto* load = std::get_if<isa::Load>(&instruction)) {
+      weightLoads += load->buf == 1 ? 1 : 0;
+    }
+  }
+  EXPECT_GT(weightLoads, 3);  // more than one blob per conv
   EXPECT_GT(compileRunVerify(b, config("npu-s"), "7x7x160 -> 960 -> 160"), 0U);
+}
+
+TEST(Cascade, OtherChainsAreLoweredConvByConv) {
+  // A dilated depthwise is not cascaded: the chain runs as three separate convs.
+  testing::RandomGraphBuilder b(43);
+  const TensorId x = b.input(20, 20, 16);
+  const TensorId e = b.conv(x, 96, 0, 1, 1, 1, 0);
+  const TensorId d = b.conv(e, 0, 1, 3, 1, 2, 2);
+  b.graph().outputs = {b.conv(d, 16, 0, 1, 1, 1, 0)};
+  const CompiledProgram compiled = generateProgram(b.graph(), config("npu-s"), b.randomInputs());
+  EXPECT_EQ(onChipConvs(compiled), 0);
+  EXPECT_FALSE(compiled.tensors[e].onChip);
+  EXPECT_FALSE(compiled.tensors[d].onChip);
+  EXPECT_GT(compileRunVerify(b, config("npu-s"), "dilated depthwise"), 0U);
 }
 
 }  // namespace
