@@ -61,6 +61,9 @@ struct Cascade {
   const QConv* expand = nullptr;  ///< null: the chain starts at the depthwise
   const QConv* depthwise = nullptr;
   const QConv* project = nullptr;
+  /// The residual add of the project's output and the chain's input, when it follows: run on
+  /// the band in SRAM (the project's output then stays on chip too).
+  const QAdd* add = nullptr;
   std::int64_t h = 0, w = 0, cin = 0, e = 0, oh = 0, ow = 0, kout = 0;
   std::int64_t k = 0, stride = 1, padTop = 0, padLeft = 0, paddedW = 0;
   std::int64_t block = 0, rows = 0;
@@ -70,7 +73,7 @@ struct Cascade {
   /// Bytes of the records shared by every block: the project's, and every LUT.
   std::int64_t sharedParameters = 0;
   /// Graph op indices: reports charge each instruction to the conv it belongs to.
-  std::int64_t expandOp = -1, depthwiseOp = 0, projectOp = 0;
+  std::int64_t expandOp = -1, depthwiseOp = 0, projectOp = 0, addOp = -1;
 
   /// Depthwise input rows (padding included) of a band of `r` output rows.
   [[nodiscard]] std::int64_t rowsIn(std::int64_t r) const { return (r - 1) * stride + k; }
@@ -88,7 +91,7 @@ struct Cascade {
   [[nodiscard]] std::int64_t inputBytes(std::int64_t b, std::int64_t r) const {
     const std::int64_t x = expand != nullptr ? 2 * std::min(rowsIn(r), h) * w * cin : 0;
     const std::int64_t d = (expand != nullptr ? 1 : 2) * rowsIn(r) * paddedW * b;
-    return x + d + r * ow * b;
+    return x + d + r * ow * b + (add != nullptr ? r * ow * kout : 0);
   }
 };
 
@@ -113,6 +116,9 @@ double cascadeCost(const isa::NpuConfig& config, const Cascade& c, std::int64_t 
       dma += dmaCycles(config, 1, 1, in * c.w * c.cin, true);
     } else {
       dma += static_cast<double>(blocks) * dmaCycles(config, in, c.w, b, b == c.e);
+    }
+    if (c.add != nullptr) {
+      compute += static_cast<double>(ceilDiv(rb * c.ow * c.kout, mc) + 4);
     }
     compute +=
         static_cast<double>(blocks * (rb * c.ow * ceilDiv(b, mc) * ceilDiv(c.k * c.k, mr) + 4 +
@@ -140,6 +146,10 @@ double separateCost(const isa::NpuConfig& config, const Cascade& c) {
   if (c.expand != nullptr) {
     total += layer(static_cast<double>(c.h * c.w * ceilDiv(c.e, mc) * ceilDiv(c.cin, mr)),
                    c.h * c.w * c.cin, c.h * c.w * c.e);
+  }
+  if (c.add != nullptr) {
+    const std::int64_t bytes = c.oh * c.ow * c.kout;
+    total += layer(static_cast<double>(ceilDiv(bytes, mc)), 2 * bytes, bytes);
   }
   return total;
 }
@@ -180,6 +190,18 @@ std::optional<Cascade> planCascade(const LoweringContext& ctx, std::size_t first
       !singleUse(graph, c.depthwise->output)) {
     return std::nullopt;
   }
+  // A residual add of the project's output and the chain's input (same shape: stride 1 and
+  // as many output channels as input channels) joins the cascade; its operand from the chain's
+  // input is already in SRAM, in the band's expand input.
+  if (const auto* add =
+          next + 1 < graph.ops.size() ? std::get_if<QAdd>(&graph.ops[next + 1]) : nullptr;
+      add != nullptr && c.expand != nullptr && singleUse(graph, c.project->output) &&
+      graph.tensors[add->a].shape == graph.tensors[add->b].shape &&
+      ((add->a == c.project->output && add->b == c.expand->input) ||
+       (add->b == c.project->output && add->a == c.expand->input))) {
+    c.add = add;
+    c.addOp = static_cast<std::int64_t>(next) + 1;
+  }
   const auto& dwIn = graph.tensors[c.depthwise->input].shape;
   const auto& dwOut = graph.tensors[c.depthwise->output].shape;
   const auto& p = c.depthwise->params;
@@ -209,10 +231,13 @@ std::optional<Cascade> planCascade(const LoweringContext& ctx, std::size_t first
   const std::int64_t parameters = (c.expand != nullptr ? 12 * c.e + lutBytes(*c.expand) : 0) +
                                   12 * c.e + lutBytes(*c.depthwise) + 12 * c.kout +
                                   lutBytes(*c.project);
-  const bool wholeFits =
-      weights <= ctx.config.weightSramBytes && parameters <= ctx.config.parameterSramBytes;
+  const std::int64_t addParameters =
+      c.add != nullptr ? 24 + (c.add->params.output.lut ? 256 : 0) : 0;
+  const bool wholeFits = weights <= ctx.config.weightSramBytes &&
+                         parameters + addParameters <= ctx.config.parameterSramBytes;
   c.sharedParameters = 12 * c.kout + lutBytes(*c.project) +
-                       (c.expand != nullptr ? lutBytes(*c.expand) : 0) + lutBytes(*c.depthwise);
+                       (c.expand != nullptr ? lutBytes(*c.expand) : 0) + lutBytes(*c.depthwise) +
+                       addParameters;
   // Constants loaded once (where they fit) or streamed per block, by blocks of expanded channels
   // (dividing them, a multiple of the MAC columns where it can be), by rows of a band: the
   // cheapest that fits. Constants loaded once delay the first band by their load; streamed ones
@@ -376,6 +401,25 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
     }
     return blob;
   };
+  // The residual add's {a, b, out} multipliers and shifts, then its LUT.
+  std::int64_t addParameters = 0;
+  const auto placeAdd = [&] {
+    if (c.add == nullptr) {
+      return;
+    }
+    std::vector<std::uint8_t> blob;
+    const auto& q = c.add->params;
+    for (const auto& m : {q.multiplierA, q.multiplierB, q.multiplierOut}) {
+      appendInt32(blob, m.multiplier);
+      appendInt32(blob, m.shift);
+    }
+    if (q.output.lut) {
+      for (const std::int8_t v : *q.output.lut) {
+        blob.push_back(static_cast<std::uint8_t>(v));
+      }
+    }
+    addParameters = placeParameters(c.addOp, "add_params", blob);
+  };
   BlockConstants whole;
   std::vector<std::uint64_t> blockWeightAddress;
   std::vector<std::uint64_t> blockParameterAddress;
@@ -396,6 +440,7 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
     whole.dwLut = whole.dwParameters + 12 * c.e;
     whole.projectParameters = records(c.projectOp, *c.project);
     whole.projectLut = whole.projectParameters + 12 * c.kout;
+    placeAdd();
   } else {
     std::vector<std::uint8_t> shared = convParameterBlob(*c.project, 0, c.kout);
     const std::int64_t projectLut = 12 * c.kout;
@@ -411,6 +456,7 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
     whole.projectLut = whole.projectParameters + projectLut;
     whole.expandLut = whole.projectParameters + expandLut;
     whole.dwLut = whole.projectParameters + dwLut;
+    placeAdd();
     for (std::int64_t e0 = 0; e0 < c.e; e0 += c.block) {
       blockWeightAddress.push_back(ctx.constants.add(
           fmt::format("{}.cascade.weights.e{}", name, e0), blockWeightBlob(c, e0)));
@@ -464,12 +510,16 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
       place(inputSram, 2 * xBytes + (c.expand != nullptr ? 0 : dBytes), dBytes)};
   const std::int64_t pAt =
       place(inputSram, 2 * xBytes + (c.expand != nullptr ? 1 : 2) * dBytes, pBytes);
+  const std::int64_t qAt =
+      place(inputSram, 2 * xBytes + (c.expand != nullptr ? 1 : 2) * dBytes + pBytes,
+            c.rows * c.ow * c.kout);
   const std::int64_t half = ctx.config.outputSramBytes / 2;
   const std::array<std::int64_t, 2> outAt{mirrored ? half : 0, mirrored ? 0 : half};
   const std::int8_t zp = static_cast<std::int8_t>(c.depthwise->params.inputZeroPoint);
   const auto inputAddress = static_cast<std::int64_t>(
       ctx.tensors[c.expand != nullptr ? c.expand->input : c.depthwise->input].address);
-  const auto outputAddress = static_cast<std::int64_t>(ctx.tensors[c.project->output].address);
+  const auto outputAddress = static_cast<std::int64_t>(
+      ctx.tensors[c.add != nullptr ? c.add->output : c.project->output].address);
   const std::int64_t rowPitch = c.paddedW * c.block;
   // With an expand the depthwise input is built in SRAM: its padding is filled once and its
   // rows written by the expand CONVs; `written` is how many of its rows hold data, not padding.
@@ -561,7 +611,8 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
       project.wgt_addr = k.projectWeights;
       project.param_addr = k.projectParameters;
       project.lut_addr = k.projectLut;
-      project.out_addr = out;
+      project.out_addr = c.add != nullptr ? qAt : out;
+      project.out_buf = c.add != nullptr ? 1 : 0;
       project.acc_addr = 0;
       project.acc_init = e0 == 0 ? 1 : 0;
       project.finalize = lastBlock ? 1 : 0;
@@ -572,6 +623,31 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
       project.in_c = c.block;
       project.out_c = c.kout;
       ctx.emit(project);
+    }
+    if (c.add != nullptr) {
+      // The residual: the project's band (on chip) plus the chain input's rows of the band,
+      // which the band's expand input holds (stride 1: output row y is input row y).
+      ctx.op = c.addOp;
+      const auto& q = c.add->params;
+      isa::Eltwise add;
+      add.op = 0;
+      const bool projectIsA = c.add->a == c.project->output;
+      const std::int64_t residual = x + (oy - realBegin) * c.w * c.cin;
+      add.a_addr = projectIsA ? qAt : residual;
+      add.b_addr = projectIsA ? residual : qAt;
+      add.out_addr = out;
+      add.param_addr = addParameters;
+      add.lut_addr = addParameters + 24;
+      add.count = rb * c.ow * c.kout;
+      add.a_zp = q.zeroPointA;
+      add.b_zp = q.zeroPointB;
+      add.left_shift = q.leftShift;
+      add.out_zp = q.output.zeroPoint;
+      add.clip_lo = q.output.clipLo;
+      add.clip_hi = q.output.clipHi;
+      add.use_lut = q.output.lut ? 1 : 0;
+      add.double_round = q.output.rounding == golden::Rounding::Double ? 1 : 0;
+      ctx.emit(add);
     }
     ctx.store(out, flatBlock(static_cast<std::uint64_t>(outputAddress + oy * c.ow * c.kout),
                              rb * c.ow * c.kout));
@@ -590,7 +666,10 @@ std::int64_t lowerCascade(LoweringContext& ctx, std::size_t first, std::vector<T
     onChip.push_back(cascade->expand->output);
   }
   onChip.push_back(cascade->depthwise->output);
-  return cascade->expand != nullptr ? 3 : 2;
+  if (cascade->add != nullptr) {
+    onChip.push_back(cascade->project->output);
+  }
+  return (cascade->expand != nullptr ? 3 : 2) + (cascade->add != nullptr ? 1 : 0);
 }
 
 }  // namespace npu::compiler

@@ -27,7 +27,8 @@ struct Residual {
   std::int64_t h, w, c, expand, out, kernel, stride;
 };
 
-/// expand 1x1 (when `r.expand` > 0) -> depthwise -> project 1x1; returns the intermediates.
+/// expand 1x1 (when `r.expand` > 0) -> depthwise -> project 1x1, plus the residual add where
+/// the shapes allow it (MobileNetV2's identity shortcut); returns the intermediates.
 std::vector<TensorId> invertedResidual(testing::RandomGraphBuilder& b, const Residual& r) {
   const TensorId x = b.input(r.h, r.w, r.c);
   std::vector<TensorId> intermediates;
@@ -38,17 +39,23 @@ std::vector<TensorId> invertedResidual(testing::RandomGraphBuilder& b, const Res
   }
   const TensorId d = b.conv(e, 0, 1, r.kernel, r.stride, 1, r.kernel / 2);
   intermediates.push_back(d);
-  b.graph().outputs = {b.conv(d, r.out, 0, 1, 1, 1, 0)};
+  const TensorId y = b.conv(d, r.out, 0, 1, 1, 1, 0);
+  if (r.expand > 0 && r.stride == 1 && r.c == r.out) {
+    intermediates.push_back(y);
+    b.graph().outputs = {b.pick(0, 1) == 0 ? b.add(y, x) : b.add(x, y)};  // either operand order
+  } else {
+    b.graph().outputs = {y};
+  }
   return intermediates;
 }
 
 TEST(Cascade, InvertedResidualsStayOnChip) {
   // MobileNetV2 and EfficientNet shapes: several bands, several channel blocks, strides 1 and 2,
-  // 3x3 and 5x5 kernels, odd sizes, the first block without an expand.
+  // 3x3 and 5x5 kernels, odd sizes, the first block without an expand, residual adds.
   const std::vector<Residual> cases = {{56, 56, 24, 144, 24, 3, 1}, {56, 56, 24, 144, 32, 3, 2},
                                        {28, 28, 32, 192, 32, 3, 1}, {14, 14, 96, 576, 96, 3, 1},
                                        {112, 112, 32, 0, 16, 3, 1}, {29, 31, 16, 96, 24, 5, 2},
-                                       {28, 28, 40, 240, 40, 5, 1}};
+                                       {28, 28, 40, 240, 40, 5, 1}, {15, 17, 32, 192, 32, 3, 1}};
   std::uint64_t seed = 300;
   for (const Residual& r : cases) {
     for (const char* hw : {"npu-s", "npu-l"}) {
