@@ -87,11 +87,16 @@ struct Cascade {
     return 12 * b * (expand != nullptr ? 2 : 1);
   }
   /// Input SRAM bytes: two expand-input slots, the depthwise input (two slots when it is
-  /// loaded from DDR), the project input.
+  /// loaded from DDR), the project input, the residual's project output.
   [[nodiscard]] std::int64_t inputBytes(std::int64_t b, std::int64_t r) const {
     const std::int64_t x = expand != nullptr ? 2 * std::min(rowsIn(r), h) * w * cin : 0;
     const std::int64_t d = (expand != nullptr ? 1 : 2) * rowsIn(r) * paddedW * b;
-    return x + d + r * ow * b + (add != nullptr ? r * ow * kout : 0);
+    return x + d + (project != nullptr ? r * ow * b : 0) + (add != nullptr ? r * ow * kout : 0);
+  }
+  /// Output SRAM bytes of one store: a band of the project's output, or (no project) of one
+  /// block of the depthwise's.
+  [[nodiscard]] std::int64_t storeBytes(std::int64_t b, std::int64_t r) const {
+    return project != nullptr ? r * ow * kout : r * ow * b;
   }
 };
 
@@ -105,8 +110,10 @@ double cascadeCost(const isa::NpuConfig& config, const Cascade& c, std::int64_t 
     const std::int64_t rb = std::min(r, c.oh - oy);
     const std::int64_t in = std::min(c.rowsIn(rb), c.h);
     double compute = 0;
-    double dma = dmaCycles(config, 1, 1, rb * c.ow * c.kout, true);
     const std::int64_t blocks = c.e / b;
+    double dma = c.project != nullptr
+                     ? dmaCycles(config, 1, 1, rb * c.ow * c.kout, true)
+                     : static_cast<double>(blocks) * dmaCycles(config, rb, c.ow, b, b == c.e);
     if (c.streamed) {
       dma += static_cast<double>(blocks) * (dmaCycles(config, 1, 1, c.blockWeights(b), true) +
                                             dmaCycles(config, 1, 1, c.blockParameters(b), true));
@@ -121,8 +128,11 @@ double cascadeCost(const isa::NpuConfig& config, const Cascade& c, std::int64_t 
       compute += static_cast<double>(ceilDiv(rb * c.ow * c.kout, mc) + 4);
     }
     compute +=
-        static_cast<double>(blocks * (rb * c.ow * ceilDiv(b, mc) * ceilDiv(c.k * c.k, mr) + 4 +
-                                      rb * c.ow * ceilDiv(c.kout, mc) * ceilDiv(b, mr) + 4));
+        static_cast<double>(blocks * (rb * c.ow * ceilDiv(b, mc) * ceilDiv(c.k * c.k, mr) + 4));
+    if (c.project != nullptr) {
+      compute +=
+          static_cast<double>(blocks * (rb * c.ow * ceilDiv(c.kout, mc) * ceilDiv(b, mr) + 4));
+    }
     total += std::max(compute, dma);
   }
   return total;
@@ -140,9 +150,11 @@ double separateCost(const isa::NpuConfig& config, const Cascade& c) {
     return macCycles + static_cast<double>(inBytes + outBytes) / ddr;
   };
   double total = layer(static_cast<double>(c.oh * c.ow * ceilDiv(c.e, mc) * ceilDiv(c.k * c.k, mr)),
-                       c.h * c.w * c.e, c.oh * c.ow * c.e) +
-                 layer(static_cast<double>(c.oh * c.ow * ceilDiv(c.kout, mc) * ceilDiv(c.e, mr)),
-                       c.oh * c.ow * c.e, c.oh * c.ow * c.kout);
+                       c.h * c.w * c.e, c.oh * c.ow * c.e);
+  if (c.project != nullptr) {
+    total += layer(static_cast<double>(c.oh * c.ow * ceilDiv(c.kout, mc) * ceilDiv(c.e, mr)),
+                   c.oh * c.ow * c.e, c.oh * c.ow * c.kout);
+  }
   if (c.expand != nullptr) {
     total += layer(static_cast<double>(c.h * c.w * ceilDiv(c.e, mc) * ceilDiv(c.cin, mr)),
                    c.h * c.w * c.cin, c.h * c.w * c.e);
@@ -185,17 +197,24 @@ std::optional<Cascade> planCascade(const LoweringContext& ctx, std::size_t first
   if (!cascadableDepthwise(*c.depthwise, graph)) {
     return std::nullopt;
   }
+  // The project 1x1 when it alone reads the depthwise's output; without it (an EfficientNet
+  // MBConv, whose squeeze-excitation reads the depthwise's output) an expand -> depthwise pair
+  // still cascades, the depthwise's output going to DDR.
   c.project = convAt(next);
   if (c.project == nullptr || c.project->input != c.depthwise->output || !pointwise(*c.project) ||
       !singleUse(graph, c.depthwise->output)) {
-    return std::nullopt;
+    c.project = nullptr;
+    if (c.expand == nullptr) {
+      return std::nullopt;
+    }
   }
   // A residual add of the project's output and the chain's input (same shape: stride 1 and
   // as many output channels as input channels) joins the cascade; its operand from the chain's
   // input is already in SRAM, in the band's expand input.
   if (const auto* add =
           next + 1 < graph.ops.size() ? std::get_if<QAdd>(&graph.ops[next + 1]) : nullptr;
-      add != nullptr && c.expand != nullptr && singleUse(graph, c.project->output) &&
+      add != nullptr && c.expand != nullptr && c.project != nullptr &&
+      singleUse(graph, c.project->output) &&
       graph.tensors[add->a].shape == graph.tensors[add->b].shape &&
       ((add->a == c.project->output && add->b == c.expand->input) ||
        (add->b == c.project->output && add->a == c.expand->input))) {
@@ -211,7 +230,7 @@ std::optional<Cascade> planCascade(const LoweringContext& ctx, std::size_t first
   c.cin = c.expand != nullptr ? graph.tensors[c.expand->input].shape[3] : c.e;
   c.oh = dwOut[1];
   c.ow = dwOut[2];
-  c.kout = graph.tensors[c.project->output].shape[3];
+  c.kout = c.project != nullptr ? graph.tensors[c.project->output].shape[3] : 0;
   c.k = c.depthwise->weights.shape[1];
   c.stride = p.strides[0];
   c.padTop = p.pads[0];
@@ -228,16 +247,15 @@ std::optional<Cascade> planCascade(const LoweringContext& ctx, std::size_t first
   const std::int64_t weights =
       (c.expand != nullptr ? c.e * c.cin : 0) + c.e * c.k * c.k + c.kout * c.e;
   const auto lutBytes = [](const QConv& conv) { return conv.params.output.lut ? 256 : 0; };
+  const std::int64_t projectLut = c.project != nullptr ? lutBytes(*c.project) : 0;
   const std::int64_t parameters = (c.expand != nullptr ? 12 * c.e + lutBytes(*c.expand) : 0) +
-                                  12 * c.e + lutBytes(*c.depthwise) + 12 * c.kout +
-                                  lutBytes(*c.project);
+                                  12 * c.e + lutBytes(*c.depthwise) + 12 * c.kout + projectLut;
   const std::int64_t addParameters =
       c.add != nullptr ? 24 + (c.add->params.output.lut ? 256 : 0) : 0;
   const bool wholeFits = weights <= ctx.config.weightSramBytes &&
                          parameters + addParameters <= ctx.config.parameterSramBytes;
-  c.sharedParameters = 12 * c.kout + lutBytes(*c.project) +
-                       (c.expand != nullptr ? lutBytes(*c.expand) : 0) + lutBytes(*c.depthwise) +
-                       addParameters;
+  c.sharedParameters = 12 * c.kout + projectLut + (c.expand != nullptr ? lutBytes(*c.expand) : 0) +
+                       lutBytes(*c.depthwise) + addParameters;
   // Constants loaded once (where they fit) or streamed per block, by blocks of expanded channels
   // (dividing them, a multiple of the MAC columns where it can be), by rows of a band: the
   // cheapest that fits. Constants loaded once delay the first band by their load; streamed ones
@@ -259,10 +277,11 @@ std::optional<Cascade> planCascade(const LoweringContext& ctx, std::size_t first
                                : dmaCycles(ctx.config, 1, 1, weights, true) +
                                      dmaCycles(ctx.config, 1, 1, parameters, true);
     for (std::int64_t r = c.oh; r >= 1; --r) {
-      const std::int64_t outBytes = r * c.ow * c.kout;
+      const std::int64_t outBytes = c.storeBytes(block, r);
       if (c.inputBytes(block, r) > ctx.config.inputSramBytes ||
           outBytes > ctx.config.outputSramBytes / 2 ||
-          (c.e / block > 1 && outBytes > ctx.config.accumulatorSramBytes / 4)) {
+          (c.project != nullptr && c.e / block > 1 &&
+           outBytes > ctx.config.accumulatorSramBytes / 4)) {
         continue;
       }
       const double cost = startup + cascadeCost(ctx.config, option, block, r);
@@ -377,8 +396,10 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
                           const std::vector<std::uint8_t>& blob) {
     ctx.op = op;
     const std::int64_t at = place(weightSram, weightAt, static_cast<std::int64_t>(blob.size()));
-    ctx.loadFlat(1, at, ctx.constants.add(fmt::format("{}.cascade.{}", name, what), blob),
-                 static_cast<std::int64_t>(blob.size()));
+    if (!blob.empty()) {  // a chain without a project has no project weights
+      ctx.loadFlat(1, at, ctx.constants.add(fmt::format("{}.cascade.{}", name, what), blob),
+                   static_cast<std::int64_t>(blob.size()));
+    }
     weightAt += static_cast<std::int64_t>(blob.size());
     return at;
   };
@@ -387,8 +408,10 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
     ctx.op = op;
     const std::int64_t at =
         place(parameterSram, parameterAt, static_cast<std::int64_t>(blob.size()));
-    ctx.loadFlat(2, at, ctx.constants.add(fmt::format("{}.cascade.{}", name, what), blob),
-                 static_cast<std::int64_t>(blob.size()));
+    if (!blob.empty()) {
+      ctx.loadFlat(2, at, ctx.constants.add(fmt::format("{}.cascade.{}", name, what), blob),
+                   static_cast<std::int64_t>(blob.size()));
+    }
     parameterAt += static_cast<std::int64_t>(blob.size());
     return at;
   };
@@ -438,11 +461,13 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
     whole.expandLut = whole.expandParameters + 12 * c.e;
     whole.dwParameters = records(c.depthwiseOp, *c.depthwise);
     whole.dwLut = whole.dwParameters + 12 * c.e;
-    whole.projectParameters = records(c.projectOp, *c.project);
+    whole.projectParameters = c.project != nullptr ? records(c.projectOp, *c.project) : 0;
     whole.projectLut = whole.projectParameters + 12 * c.kout;
     placeAdd();
   } else {
-    std::vector<std::uint8_t> shared = convParameterBlob(*c.project, 0, c.kout);
+    std::vector<std::uint8_t> shared = c.project != nullptr
+                                           ? convParameterBlob(*c.project, 0, c.kout)
+                                           : std::vector<std::uint8_t>{};
     const std::int64_t projectLut = 12 * c.kout;
     const std::int64_t expandLut = static_cast<std::int64_t>(shared.size());
     if (c.expand != nullptr) {
@@ -502,7 +527,7 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
       c.expand != nullptr ? std::min(c.rowsIn(c.rows), c.h) * c.w * c.cin : 0;
   const std::int64_t dBytes = c.rowsIn(c.rows) * c.paddedW * c.block;
   const std::int64_t inputSram = ctx.config.inputSramBytes;
-  const std::int64_t pBytes = c.rows * c.ow * c.block;
+  const std::int64_t pBytes = c.project != nullptr ? c.rows * c.ow * c.block : 0;
   const std::array<std::int64_t, 2> xAt{place(inputSram, 0, xBytes),
                                         place(inputSram, xBytes, xBytes)};
   const std::array<std::int64_t, 2> dAt{
@@ -518,8 +543,11 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
   const std::int8_t zp = static_cast<std::int8_t>(c.depthwise->params.inputZeroPoint);
   const auto inputAddress = static_cast<std::int64_t>(
       ctx.tensors[c.expand != nullptr ? c.expand->input : c.depthwise->input].address);
-  const auto outputAddress = static_cast<std::int64_t>(
-      ctx.tensors[c.add != nullptr ? c.add->output : c.project->output].address);
+  const auto outputAddress =
+      static_cast<std::int64_t>(ctx.tensors[c.add != nullptr       ? c.add->output
+                                            : c.project != nullptr ? c.project->output
+                                                                   : c.depthwise->output]
+                                    .address);
   const std::int64_t rowPitch = c.paddedW * c.block;
   // With an expand the depthwise input is built in SRAM: its padding is filled once and its
   // rows written by the expand CONVs; `written` is how many of its rows hold data, not padding.
@@ -591,8 +619,11 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
       dw.param_addr = k.dwParameters;
       dw.lut_addr = k.dwLut;
       dw.use_lut = c.depthwise->params.output.lut ? 1 : 0;
-      dw.out_addr = pAt;
-      dw.out_buf = 1;
+      // Into the project's input; without a project, into the output SRAM for a store of the
+      // block's channels.
+      const std::int64_t blockOut = outAt[static_cast<std::size_t>(step % 2)];
+      dw.out_addr = c.project != nullptr ? pAt : blockOut;
+      dw.out_buf = c.project != nullptr ? 1 : 0;
       dw.out_h = rb;
       dw.out_w = c.ow;
       dw.in_w = c.paddedW;
@@ -604,6 +635,11 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
       dw.sw = c.stride;
       dw.depthwise = 1;
       ctx.emit(dw);
+      if (c.project == nullptr) {
+        ctx.store(blockOut,
+                  {outputAddress + oy * c.ow * c.e + e0, rb, c.ow, c.block, c.ow * c.e, c.e});
+        continue;
+      }
 
       ctx.op = c.projectOp;
       isa::Conv project = convBase(*c.project);
@@ -649,8 +685,10 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
       add.double_round = q.output.rounding == golden::Rounding::Double ? 1 : 0;
       ctx.emit(add);
     }
-    ctx.store(out, flatBlock(static_cast<std::uint64_t>(outputAddress + oy * c.ow * c.kout),
-                             rb * c.ow * c.kout));
+    if (c.project != nullptr) {
+      ctx.store(out, flatBlock(static_cast<std::uint64_t>(outputAddress + oy * c.ow * c.kout),
+                               rb * c.ow * c.kout));
+    }
   }
 }
 
@@ -665,11 +703,14 @@ std::int64_t lowerCascade(LoweringContext& ctx, std::size_t first, std::vector<T
   if (cascade->expand != nullptr) {
     onChip.push_back(cascade->expand->output);
   }
-  onChip.push_back(cascade->depthwise->output);
+  if (cascade->project != nullptr) {
+    onChip.push_back(cascade->depthwise->output);
+  }
   if (cascade->add != nullptr) {
     onChip.push_back(cascade->project->output);
   }
-  return (cascade->expand != nullptr ? 3 : 2) + (cascade->add != nullptr ? 1 : 0);
+  return (cascade->expand != nullptr ? 1 : 0) + 1 + (cascade->project != nullptr ? 1 : 0) +
+         (cascade->add != nullptr ? 1 : 0);
 }
 
 }  // namespace npu::compiler

@@ -105,6 +105,23 @@ TEST(Cascade, ChainsTooLargeForTheSramsStreamTheirConstants) {
   EXPECT_GT(compileRunVerify(b, config("npu-s"), "7x7x160 -> 960 -> 160"), 0U);
 }
 
+TEST(Cascade, ExpandAndDepthwiseWithoutAProject) {
+  // EfficientNet's MBConv: the squeeze-excitation reads the depthwise's output, so only the
+  // expand -> depthwise pair cascades and the depthwise's output goes to DDR, block by block.
+  for (const char* hw : {"npu-s", "npu-l"}) {
+    testing::RandomGraphBuilder b(44);
+    const TensorId x = b.input(56, 56, 24);
+    const TensorId e = b.conv(x, 144, 0, 1, 1, 1, 0);
+    const TensorId d = b.conv(e, 0, 1, 5, 2, 1, 2);
+    b.graph().outputs = {d, b.globalPool(d)};
+    const CompiledProgram compiled = generateProgram(b.graph(), config(hw), b.randomInputs());
+    EXPECT_GT(onChipConvs(compiled), 0) << hw;
+    EXPECT_TRUE(compiled.tensors[e].onChip) << hw;
+    EXPECT_FALSE(compiled.tensors[d].onChip) << hw;
+    EXPECT_GT(compileRunVerify(b, config(hw), std::string("expand -> depthwise on ") + hw), 0U);
+  }
+}
+
 TEST(Cascade, OtherChainsAreLoweredConvByConv) {
   // A dilated depthwise is not cascaded: the chain runs as three separate convs.
   testing::RandomGraphBuilder b(43);
