@@ -276,7 +276,7 @@ std::optional<Cascade> planCascade(const LoweringContext& ctx, std::size_t first
                                ? dmaCycles(ctx.config, 1, 1, c.blockWeights(block), true)
                                : dmaCycles(ctx.config, 1, 1, weights, true) +
                                      dmaCycles(ctx.config, 1, 1, parameters, true);
-    for (std::int64_t r = c.oh; r >= 1; --r) {
+    for (std::int64_t r = std::min(c.oh, limit); r >= 1; --r) {  // CONV out_h
       const std::int64_t outBytes = c.storeBytes(block, r);
       if (c.inputBytes(block, r) > ctx.config.inputSramBytes ||
           outBytes > ctx.config.outputSramBytes / 2 ||

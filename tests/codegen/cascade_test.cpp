@@ -73,6 +73,38 @@ TEST(Cascade, InvertedResidualsStayOnChip) {
   }
 }
 
+TEST(Cascade, RandomChainsOnSmallAndDefaultSrams) {
+  // Random inverted residuals on npu-s and on npu-tiny (an 8x4 array, SRAMs of a few KiB, shallow
+  // queues): whatever the compiler chooses (cascaded with constants loaded once or streamed, or
+  // conv by conv when nothing fits), the result is bit-exact on both engines.
+  const isa::NpuConfig tiny = isa::loadNpuConfig(std::filesystem::path(NPU_SOURCE_DIR) / "tests" /
+                                                 "data" / "opcheck" / "npu-tiny.yaml");
+  std::array<int, 2> cascaded{};  // npu-s, npu-tiny
+  for (std::uint64_t seed = 1; seed <= 16; ++seed) {
+    testing::RandomGraphBuilder b(seed + 3100);
+    const bool small = seed % 2 == 0;
+    const std::int64_t c = b.pick(3, small ? 12 : 40);
+    Residual r{b.pick(5, small ? 20 : 60),
+               b.pick(5, small ? 24 : 60),
+               c,
+               seed % 5 == 0 ? 0 : c * b.pick(2, 6),
+               seed % 3 == 0 ? c : b.pick(4, 40),
+               b.pick(0, 3) == 0 ? 5 : 3,
+               b.pick(1, 2)};
+    invertedResidual(b, r);
+    const isa::NpuConfig& hw = small ? tiny : config("npu-s");
+    const std::string what =
+        fmt::format("seed {}: {}x{}x{} -> {} -> {}x{}/{} -> {} on {}", seed, r.h, r.w, r.c,
+                    r.expand, r.kernel, r.kernel, r.stride, r.out, hw.name);
+    cascaded[small ? 1 : 0] +=
+        onChipConvs(generateProgram(b.graph(), hw, b.randomInputs())) > 0 ? 1 : 0;
+    EXPECT_GT(compileRunVerify(b, hw, what), 0U);
+  }
+  // The sweep exercises the cascade on both, not only the fallback.
+  EXPECT_GT(cascaded[0], 2);
+  EXPECT_GT(cascaded[1], 2);
+}
+
 TEST(Cascade, SharedIntermediatesAreNotCascaded) {
   // The expand's output also feeds the graph output: it must reach DDR, so only the depthwise
   // and the project may cascade.
