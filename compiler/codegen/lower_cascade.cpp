@@ -67,8 +67,8 @@ struct Cascade {
   std::int64_t h = 0, w = 0, cin = 0, e = 0, oh = 0, ow = 0, kout = 0;
   std::int64_t k = 0, stride = 1, padTop = 0, padLeft = 0, paddedW = 0;
   std::int64_t block = 0, rows = 0;
-  /// The chain's weights or parameters do not fit their SRAMs at once: each block's are loaded
-  /// per band into one of two slots (docs/cascade.md).
+  /// Each block's weights and parameters are loaded per band into one of two slots, rather than
+  /// all of them once (they do not fit, or the cost model found it cheaper; docs/cascade.md).
   bool streamed = false;
   /// Bytes of the records shared by every block: the project's, and every LUT.
   std::int64_t sharedParameters = 0;
@@ -77,7 +77,6 @@ struct Cascade {
 
   /// Depthwise input rows (padding included) of a band of `r` output rows.
   [[nodiscard]] std::int64_t rowsIn(std::int64_t r) const { return (r - 1) * stride + k; }
-  [[nodiscard]] std::int64_t blocks() const { return e / block; }
   /// Weight bytes of one block: its expand rows, depthwise taps and project columns.
   [[nodiscard]] std::int64_t blockWeights(std::int64_t b) const {
     return b * ((expand != nullptr ? cin : 0) + k * k + kout);
@@ -262,10 +261,10 @@ std::optional<Cascade> planCascade(const LoweringContext& ctx, std::size_t first
   // are loaded again every band but overlap the compute.
   double best = std::numeric_limits<double>::infinity();
   Cascade option = c;
-  for (std::int64_t b = c.e * 2 - 1; b >= 1; --b) {
-    option.streamed = b > c.e;
-    const std::int64_t block = option.streamed ? b - c.e : b;
-    if (block < 1 || c.e % block != 0 || (block % ctx.config.macCols != 0 && block != c.e) ||
+  for (std::int64_t choice = 0; choice < 2 * c.e; ++choice) {
+    option.streamed = choice >= c.e;  // first loaded once, then streamed
+    const std::int64_t block = c.e - choice % c.e;
+    if (c.e % block != 0 || (block % ctx.config.macCols != 0 && block != c.e) ||
         (!option.streamed && !wholeFits) ||
         (option.streamed &&
          (2 * c.blockWeights(block) > ctx.config.weightSramBytes ||
