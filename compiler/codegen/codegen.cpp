@@ -183,6 +183,8 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
     try {
       if (const std::int64_t cascaded = lowerCascade(ctx, i, onChip); cascaded > 0) {
         i += static_cast<std::size_t>(cascaded - 1);  // an inverted residual as one cascade
+      } else if (const std::int64_t gated = lowerGatedProject(ctx, i, onChip); gated > 0) {
+        i += static_cast<std::size_t>(gated - 1);  // a gate multiply feeding its project
       } else if (const auto* conv = std::get_if<QConv>(&op)) {
         lowerConv(ctx, *conv);
       } else if (std::holds_alternative<QAdd>(op) || std::holds_alternative<QMul>(op) ||

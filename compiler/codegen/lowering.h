@@ -202,6 +202,11 @@ void lowerConv(LoweringContext& ctx, const QConv& conv);
 /// in the input SRAM. Returns the ops it lowered (0: none, lower them one by one) and adds the
 /// tensors it kept on chip to `onChip`.
 std::int64_t lowerCascade(LoweringContext& ctx, std::size_t first, std::vector<TensorId>& onChip);
+/// Lowers a squeeze-excitation gate multiply starting at op `first` together with the project
+/// 1x1 conv after it (and a residual add after that) when it can (docs/cascade.md, "Gated
+/// project"); returns the ops it lowered (0: none) and adds the tensors it kept on chip.
+std::int64_t lowerGatedProject(LoweringContext& ctx, std::size_t first,
+                               std::vector<TensorId>& onChip);
 void lowerEltwise(LoweringContext& ctx, const QOp& op);
 void lowerPool(LoweringContext& ctx, const QOp& op);
 void lowerDataMovement(LoweringContext& ctx, const QOp& op);

@@ -104,8 +104,8 @@ std::vector<Access> accessesOf(const Eltwise& eltwise) {
     accesses.push_back(
         contiguous(MemorySpace::Parameter, false, static_cast<u64>(eltwise.lut_addr), 256));
   }
-  accesses.push_back(
-      contiguous(MemorySpace::Output, true, static_cast<u64>(eltwise.out_addr), count));
+  accesses.push_back(contiguous(eltwise.out_buf != 0 ? MemorySpace::Input : MemorySpace::Output,
+                                true, static_cast<u64>(eltwise.out_addr), count));
   return accesses;
 }
 

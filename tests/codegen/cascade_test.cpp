@@ -154,6 +154,42 @@ TEST(Cascade, ExpandAndDepthwiseWithoutAProject) {
   }
 }
 
+TEST(Cascade, GatedProjectKeepsTheGatedTensorOnChip) {
+  // EfficientNet's MBConv tail: the squeeze-excitation gate multiply writes the input SRAM
+  // (ELTWISE out_buf) for the project CONV, and a residual add after the project runs on the
+  // band; with 7x7x1152 -> 192 the project's weights (221 KB) are streamed per block.
+  struct Case {
+    std::int64_t h, w, c, out;
+    bool residual;
+  };
+  std::uint64_t seed = 500;
+  for (const Case& k : {Case{28, 28, 96, 40, false}, Case{28, 28, 96, 40, true},
+                        Case{7, 7, 1152, 192, true}, Case{13, 11, 48, 16, false}}) {
+    for (const char* hw : {"npu-s", "npu-l"}) {
+      testing::RandomGraphBuilder b(++seed);
+      const TensorId x = b.input(k.h, k.w, k.c);
+      const TensorId squeezed = b.conv(b.globalPool(x), 24, 0, 1, 1, 1, 0);
+      const TensorId gate = b.lut(b.conv(squeezed, k.c, 0, 1, 1, 1, 0));
+      const TensorId gated = b.mul(x, gate);
+      const TensorId y = b.conv(gated, k.out, 0, 1, 1, 1, 0);
+      b.graph().outputs = {k.residual ? b.add(y, b.input(k.h, k.w, k.out)) : y};
+      const std::string what = fmt::format("gate {}x{}x{} -> {}{} on {}", k.h, k.w, k.c, k.out,
+                                           k.residual ? " + residual" : "", hw);
+      const CompiledProgram compiled = generateProgram(b.graph(), config(hw), b.randomInputs());
+      int gatedOnChip = 0;
+      for (const isa::Instruction& instruction : compiled.program.instructions) {
+        if (const auto* eltwise = std::get_if<isa::Eltwise>(&instruction)) {
+          gatedOnChip += eltwise->out_buf != 0 ? 1 : 0;
+        }
+      }
+      EXPECT_GT(gatedOnChip, 0) << what;
+      EXPECT_TRUE(compiled.tensors[gated].onChip) << what;
+      EXPECT_EQ(compiled.tensors[y].onChip, k.residual) << what;
+      EXPECT_GT(compileRunVerify(b, config(hw), what), 0U);
+    }
+  }
+}
+
 TEST(Cascade, OtherChainsAreLoweredConvByConv) {
   // A dilated depthwise is not cascaded: the chain runs as three separate convs.
   testing::RandomGraphBuilder b(43);
