@@ -176,11 +176,16 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
   constants.alignment = alignment;
   SramSlots slots(config);
   LoweringContext ctx{config, graph, compiled.tensors, emitter, constants, slots};
+  std::vector<TensorId> onChip;
   for (std::size_t i = 0; i < graph.ops.size(); ++i) {
     ctx.op = static_cast<std::int64_t>(i);
     const QOp& op = graph.ops[i];
     try {
-      if (const auto* conv = std::get_if<QConv>(&op)) {
+      if (const std::int64_t cascaded = lowerCascade(ctx, i, onChip); cascaded > 0) {
+        i += static_cast<std::size_t>(cascaded - 1);  // an inverted residual as one cascade
+      } else if (const std::int64_t gated = lowerGatedProject(ctx, i, onChip); gated > 0) {
+        i += static_cast<std::size_t>(gated - 1);  // a gate multiply feeding its project
+      } else if (const auto* conv = std::get_if<QConv>(&op)) {
         lowerConv(ctx, *conv);
       } else if (std::holds_alternative<QAdd>(op) || std::holds_alternative<QMul>(op) ||
                  std::holds_alternative<QLut>(op)) {
@@ -197,6 +202,9 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
       }
       throw OpUnsupported(i, e.what());
     }
+  }
+  for (const TensorId id : onChip) {
+    compiled.tensors[id].onChip = true;
   }
   program.instructions = emitter.finish();
   compiled.instructionOp = emitter.origins();

@@ -58,24 +58,6 @@ std::vector<std::pair<std::int64_t, std::int64_t>> kernelSplit(std::int64_t exte
   return split;
 }
 
-std::vector<std::uint8_t> parameterBlob(const QConv& conv, std::int64_t oc0, std::int64_t ob) {
-  std::vector<std::uint8_t> blob;
-  const auto& p = conv.params;
-  for (std::int64_t o = oc0; o < oc0 + ob; ++o) {
-    const auto& m =
-        p.multipliers.size() == 1 ? p.multipliers[0] : p.multipliers[static_cast<std::size_t>(o)];
-    appendInt32(blob, p.bias.empty() ? 0 : p.bias[static_cast<std::size_t>(o)]);
-    appendInt32(blob, m.multiplier);
-    appendInt32(blob, m.shift);
-  }
-  if (p.output.lut) {
-    for (const std::int8_t v : *p.output.lut) {
-      blob.push_back(static_cast<std::uint8_t>(v));
-    }
-  }
-  return blob;
-}
-
 /// One axis of a conv phase: the window op the CONVs run along it and where its input and output
 /// positions are in the tensors (position j is tensor index first + step * j).
 struct PhaseAxis {
@@ -416,7 +398,7 @@ void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
     const std::string parameterTag = fmt::format("{}/p{}", name, unit.oc0);
     bool loadParameters = false;
     const std::int64_t parameterSram = ctx.slots.parameterSlot(parameterTag, loadParameters);
-    const std::vector<std::uint8_t> parameters = parameterBlob(conv, unit.oc0, unit.ocCount);
+    const std::vector<std::uint8_t> parameters = convParameterBlob(conv, unit.oc0, unit.ocCount);
     const std::uint64_t parameterAddress =
         ctx.constants.add(fmt::format("{}.params.oc{}", name, unit.oc0), parameters);
     // Per kernel part and input-channel chunk (step = part * chunks + chunk).

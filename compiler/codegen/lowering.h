@@ -50,6 +50,13 @@ class SramSlots {
   /// Base address of a half holding `tag`; `load` says whether it must be (re)loaded.
   std::int64_t weightSlot(const std::string& tag, bool& load);
   std::int64_t parameterSlot(const std::string& tag, bool& load);
+  /// Forgets what the weight and parameter halves hold: a lowering that placed its own
+  /// constants anywhere in those SRAMs (a cascade) calls this, so the next layer reloads.
+  void forget();
+  /// Alternates between cascades (false, true, false, ...): a cascade places its buffers from
+  /// the other end of each SRAM than the one before, so its first loads need not wait for the
+  /// previous cascade's last CONVs.
+  bool nextCascadeMirrored() { return (m_cascades++ % 2) == 1; }
 
  private:
   static std::int64_t pick(std::array<std::string, 2>& tags, int& last, std::int64_t half,
@@ -64,6 +71,7 @@ class SramSlots {
   std::array<std::string, 2> m_parameterTags;
   int m_lastWeight = 1;
   int m_lastParameter = 1;
+  std::int64_t m_cascades = 0;
 };
 
 /// A block of bytes in DDR as LOAD and STORE address it: `rows` x `cols` runs of `bytes`
@@ -125,6 +133,10 @@ struct LoweringContext {
 /// Appends little-endian int32s.
 void appendInt32(std::vector<std::uint8_t>& blob, std::int32_t value);
 
+/// The CONV parameter records {bias, multiplier, shift} of output channels [oc0, oc0 + ob),
+/// followed by the 256-byte LUT when the conv has one.
+std::vector<std::uint8_t> convParameterBlob(const QConv& conv, std::int64_t oc0, std::int64_t ob);
+
 /// The input one axis of a window op reads for outputs [out0, out0 + outCount): real input
 /// positions [in0, in0 + inCount) framed by `padBefore` and `padAfter` padding positions.
 /// `inCount` is 0 when those outputs read only padding (then `padBefore` covers the whole span).
@@ -185,6 +197,16 @@ double planeCost(std::int64_t outH, std::int64_t outW, TileShape shape,
                  const std::function<double(std::int64_t, std::int64_t)>& tileCost);
 
 void lowerConv(LoweringContext& ctx, const QConv& conv);
+/// Lowers the inverted residual starting at op `first` as one cascade when it can (see
+/// docs/cascade.md): [expand 1x1] -> depthwise -> project 1x1 with the intermediate tensors kept
+/// in the input SRAM. Returns the ops it lowered (0: none, lower them one by one) and adds the
+/// tensors it kept on chip to `onChip`.
+std::int64_t lowerCascade(LoweringContext& ctx, std::size_t first, std::vector<TensorId>& onChip);
+/// Lowers a squeeze-excitation gate multiply starting at op `first` together with the project
+/// 1x1 conv after it (and a residual add after that) when it can (docs/cascade.md, "Gated
+/// project"); returns the ops it lowered (0: none) and adds the tensors it kept on chip.
+std::int64_t lowerGatedProject(LoweringContext& ctx, std::size_t first,
+                               std::vector<TensorId>& onChip);
 void lowerEltwise(LoweringContext& ctx, const QOp& op);
 void lowerPool(LoweringContext& ctx, const QOp& op);
 void lowerDataMovement(LoweringContext& ctx, const QOp& op);

@@ -179,6 +179,29 @@ void appendInt32(std::vector<std::uint8_t>& blob, std::int32_t value) {
   }
 }
 
+std::vector<std::uint8_t> convParameterBlob(const QConv& conv, std::int64_t oc0, std::int64_t ob) {
+  std::vector<std::uint8_t> blob;
+  const auto& p = conv.params;
+  for (std::int64_t o = oc0; o < oc0 + ob; ++o) {
+    const auto& m =
+        p.multipliers.size() == 1 ? p.multipliers[0] : p.multipliers[static_cast<std::size_t>(o)];
+    appendInt32(blob, p.bias.empty() ? 0 : p.bias[static_cast<std::size_t>(o)]);
+    appendInt32(blob, m.multiplier);
+    appendInt32(blob, m.shift);
+  }
+  if (p.output.lut) {
+    for (const std::int8_t v : *p.output.lut) {
+      blob.push_back(static_cast<std::uint8_t>(v));
+    }
+  }
+  return blob;
+}
+
+void SramSlots::forget() {
+  m_weightTags = {};
+  m_parameterTags = {};
+}
+
 AxisSpan WindowAxis::at(std::int64_t out0, std::int64_t count) const {
   AxisSpan span;
   span.out0 = out0;

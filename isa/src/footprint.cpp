@@ -80,8 +80,8 @@ std::vector<Access> accessesOf(const Conv& conv) {
       accesses.push_back(
           contiguous(MemorySpace::Parameter, false, static_cast<u64>(conv.lut_addr), 256));
     }
-    accesses.push_back(
-        contiguous(MemorySpace::Output, true, static_cast<u64>(conv.out_addr), outElems));
+    accesses.push_back(contiguous(conv.out_buf != 0 ? MemorySpace::Input : MemorySpace::Output,
+                                  true, static_cast<u64>(conv.out_addr), outElems));
   } else {
     accesses.push_back(contiguous(MemorySpace::Accumulator, true,
                                   4 * static_cast<u64>(conv.acc_addr), 4 * outElems));
@@ -104,8 +104,8 @@ std::vector<Access> accessesOf(const Eltwise& eltwise) {
     accesses.push_back(
         contiguous(MemorySpace::Parameter, false, static_cast<u64>(eltwise.lut_addr), 256));
   }
-  accesses.push_back(
-      contiguous(MemorySpace::Output, true, static_cast<u64>(eltwise.out_addr), count));
+  accesses.push_back(contiguous(eltwise.out_buf != 0 ? MemorySpace::Input : MemorySpace::Output,
+                                true, static_cast<u64>(eltwise.out_addr), count));
   return accesses;
 }
 

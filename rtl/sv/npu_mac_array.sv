@@ -35,7 +35,7 @@ module npu_mac_array
   logic [3:0] kw;
   logic signed [7:0] in_zp;
   logic [7:0] out_zp, clip_lo, clip_hi;
-  logic depthwise, acc_init, finalize, use_lut, dbl;
+  logic depthwise, acc_init, finalize, use_lut, dbl, out_buf;
   // Loop bounds and address steps.
   logic [7:0] ntap;
   logic [11:0] n_icb, n_ocb;
@@ -189,6 +189,7 @@ module npu_mac_array
       pp.use_lut <= finalize && use_lut;
       pp.lut_addr <= f_lut;
       pp.to_acc <= !finalize;
+      pp.to_inp <= finalize && out_buf;
       pp.addr <= (finalize ? f_out : f_acc) + pidx_off + ocb_c;
 
       if (go) begin
@@ -213,6 +214,7 @@ module npu_mac_array
         finalize <= word[CONV_FINALIZE_LSB];
         use_lut <= word[CONV_USE_LUT_LSB];
         dbl <= word[CONV_DOUBLE_ROUND_LSB];
+        out_buf <= word[CONV_OUT_BUF_LSB];
         ntap <= s_ntap;
         n_icb <= 12'((s_in_c + 32'(R - 1)) / 32'(R));
         n_ocb <= 12'((32'(word[CONV_OUT_C_LSB+:CONV_OUT_C_WIDTH]) + 32'(C - 1)) / 32'(C));
@@ -296,5 +298,5 @@ module npu_mac_array
   end
 
   logic unused;
-  assign unused = ^{word[7:0], word[WORD_BITS-1:CONV_DOUBLE_ROUND_LSB+1]};
+  assign unused = ^{word[7:0], word[WORD_BITS-1:CONV_OUT_BUF_LSB+1]};
 endmodule

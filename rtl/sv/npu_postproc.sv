@@ -13,8 +13,10 @@ module npu_postproc
     // LUT reads from the parameter SRAM.
     output logic [31:0] lut_raddr[MAC_COLS],
     input logic [7:0] lut_rdata[MAC_COLS],
-    // Output SRAM writes.
+    // Output SRAM writes (or, for a CONV with out_buf, input SRAM writes at the same address
+    // and data: inp_we instead of out_we).
     output logic [MAC_COLS-1:0] out_we,
+    output logic [MAC_COLS-1:0] inp_we,
     output logic [31:0] out_waddr[MAC_COLS],
     output logic [7:0] out_wdata[MAC_COLS],
     // Accumulator SRAM writes.
@@ -56,7 +58,8 @@ module npu_postproc
 
   always_comb begin
     for (int l = 0; l < C; l++) begin
-      out_we[l] = c.valid && c.mask[l] && !c.to_acc;
+      out_we[l] = c.valid && c.mask[l] && !c.to_acc && !c.to_inp;
+      inp_we[l] = c.valid && c.mask[l] && !c.to_acc && c.to_inp;
       out_waddr[l] = c.addr + 32'(l);
       out_wdata[l] = c.use_lut ? lut_rdata[l] : c_val[l][7:0];
       acc_we[l] = c.valid && c.mask[l] && c.to_acc;

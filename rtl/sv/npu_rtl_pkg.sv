@@ -35,6 +35,7 @@ package npu_rtl_pkg;
     logic use_lut;  // stage C: val = LUT[val]
     logic [19:0] lut_addr;
     logic to_acc;  // stage C: write int32 to the accumulator SRAM, else int8 to the output SRAM
+    logic to_inp;  // stage C: the int8 goes to the input SRAM instead (CONV out_buf, a cascade)
     logic [31:0] addr;  // destination of lane 0 (byte address, or accumulator index)
   } pp_bundle_t;
 

@@ -140,7 +140,7 @@ module npu_top
   logic [7:0] prm_rdata[12*C+24+C];
   logic [31:0] acc_raddr[C];
   logic [31:0] acc_rdata[C];
-  logic [C-1:0] acc_we, out_we;
+  logic [C-1:0] acc_we, out_we, inp_we;
   logic [31:0] acc_waddr[C], acc_wdata[C], out_waddr[C];
   logic [7:0] out_wdata[C];
 
@@ -223,6 +223,7 @@ module npu_top
       .lut_raddr,
       .lut_rdata,
       .out_we,
+      .inp_we,
       .out_waddr,
       .out_wdata,
       .acc_we,
@@ -249,19 +250,36 @@ module npu_top
     for (int i = 0; i < C; i++) lut_rdata[i] = prm_rdata[12*C+24+i];
   end
 
+  // The input SRAM's write ports: the load DMA's W, then the post-processing's C for a CONV
+  // whose out_buf sends its tile there (a cascade); the tokens keep their addresses apart.
+  logic [W+C-1:0] inp_sram_we;
+  logic [31:0] inp_sram_waddr[W+C];
+  logic [7:0] inp_sram_wdata[W+C];
+  always_comb begin
+    inp_sram_we = {inp_we, load_buf == 2'd0 ? load_we : '0};
+    for (int i = 0; i < W; i++) begin
+      inp_sram_waddr[i] = load_waddr[i];
+      inp_sram_wdata[i] = load_wdata[i];
+    end
+    for (int i = 0; i < C; i++) begin
+      inp_sram_waddr[W+i] = out_waddr[i];
+      inp_sram_wdata[W+i] = out_wdata[i];
+    end
+  end
+
   // SRAMs.
   npu_sram #(
       .DW(8),
       .DEPTH(INPUT_SRAM_BYTES),
       .NR(R * C + 2 * C),
-      .NW(W)
+      .NW(W + C)
   ) input_sram (
       .clk,
       .raddr(inp_raddr),
       .rdata(inp_rdata),
-      .we(load_buf == 2'd0 ? load_we : '0),
-      .waddr(load_waddr),
-      .wdata(load_wdata)
+      .we(inp_sram_we),
+      .waddr(inp_sram_waddr),
+      .wdata(inp_sram_wdata)
   );
 
   npu_sram #(

@@ -29,7 +29,7 @@ module npu_vector
   logic [19:0] lut_addr;
   logic [7:0] a_zp, b_zp, out_zp, clip_lo, clip_hi;
   logic [4:0] left_shift;
-  logic use_lut, dbl;
+  logic use_lut, dbl, out_buf;
   // POOL.
   logic [31:0] in_addr, channels, pix_dx, pix_wrap, tap_wrap;
   logic [11:0] out_h, out_w, n_cb, cb;
@@ -169,6 +169,7 @@ module npu_vector
       end
       pp.lut_addr <= lut_addr;
       pp.to_acc <= 1'b0;
+      pp.to_inp <= !is_pool && out_buf;
 
       if (go) begin
         running <= 1'b1;
@@ -217,6 +218,7 @@ module npu_vector
           left_shift <= word[ELTWISE_LEFT_SHIFT_LSB+:ELTWISE_LEFT_SHIFT_WIDTH];
           use_lut <= word[ELTWISE_USE_LUT_LSB];
           dbl <= word[ELTWISE_DOUBLE_ROUND_LSB];
+          out_buf <= word[ELTWISE_OUT_BUF_LSB];
         end
       end else if (running) begin
         if (!is_pool) begin
@@ -251,5 +253,5 @@ module npu_vector
   end
 
   logic unused;
-  assign unused = ^{word[7:4], word[WORD_BITS-1:ELTWISE_DOUBLE_ROUND_LSB+1]};
+  assign unused = ^{word[7:4], word[WORD_BITS-1:ELTWISE_OUT_BUF_LSB+1]};
 endmodule

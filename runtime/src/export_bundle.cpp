@@ -118,6 +118,10 @@ void writeBundle(const std::filesystem::path& dir, const compiler::CompiledProgr
     out << YAML::Key << "scale" << YAML::Value << tensor.scale;
     out << YAML::Key << "zero_point" << YAML::Value << tensor.zeroPoint;
     out << YAML::Key << "address" << YAML::Value << compiled.tensors[id].address;
+    if (compiled.tensors[id].onChip) {
+      // A cascade kept it in SRAM (docs/cascade.md): the dump has its value, DDR never does.
+      out << YAML::Key << "on_chip" << YAML::Value << true;
+    }
     out << YAML::Key << "file" << YAML::Value << stem + ".bin";
     out << YAML::Key << "crc32" << YAML::Value << crc;
     out << YAML::EndMap;
@@ -333,7 +337,7 @@ class BundleReader {
     for (const yaml::Node& node : m_root.required("layers", "the manifest").items()) {
       constexpr std::string_view kLayer = "a layer dump";
       node.expectMap(kLayer, {"layer", "tensor", "shape_nhwc", "scale", "zero_point", "address",
-                              "file", "crc32"});
+                              "on_chip", "file", "crc32"});
       std::uint64_t elements = 1;
       for (const yaml::Node& dim : node.required("shape_nhwc", kLayer).items()) {
         elements *= static_cast<std::uint64_t>(dim.integer(1, std::int64_t{1} << 20));

@@ -144,6 +144,10 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
   const std::int8_t* inputBytes = sram.input.data() + conv.inp_addr;
   const auto inputSize = static_cast<std::size_t>(inH * conv.in_w * inC);
   const std::vector<ChannelParams> params = channelParams(conv, sram);
+  // A cascade's CONV writes its int8 tile into the input SRAM for the next CONV to read; the
+  // input is copied below (unsigned or widened) before any output is written, so the two never
+  // alias mid-instruction.
+  std::vector<std::int8_t>& destination = conv.out_buf != 0 ? sram.input : sram.output;
   const std::int64_t patchLength = taps * inC;
 
   // Dense convs on a CPU with VNNI: u8 x s8 dot products of the weights as stored,
@@ -220,7 +224,7 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
   };
   // Writes output row oy: requantized bytes (finalize) or the accumulators themselves.
   const Epilogue epilogue = epilogueOf(conv, sram);
-  std::int8_t* const outputBase = sram.output.data() + conv.out_addr;
+  std::int8_t* const outputBase = destination.data() + conv.out_addr;
   const bool vectorEpilogue = !epilogue.doubleRound && epilogue.lut == nullptr;
   const SingleRoundChannels singleRound =
       vectorEpilogue ? singleRoundChannels(params, outW) : SingleRoundChannels{};

@@ -11,7 +11,9 @@ void executeEltwise(const isa::Eltwise& e, SramState& sram) {
   const bool doubleRound = e.double_round != 0;
   const std::int8_t* a = sram.input.data() + e.a_addr;
   const std::int8_t* b = sram.input.data() + e.b_addr;
-  std::int8_t* out = sram.output.data() + e.out_addr;
+  // out_buf: the result stays in the input SRAM for a cascade's next CONV (never overlapping
+  // a or b).
+  std::int8_t* out = (e.out_buf != 0 ? sram.input.data() : sram.output.data()) + e.out_addr;
   if (e.op == 2) {
     for (std::int64_t i = 0; i < e.count; ++i) {
       out[i] = lookup(sram.parameter, e.lut_addr, a[i]);

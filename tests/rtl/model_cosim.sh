@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Co-simulation of compiled models through the bring-up bundle: the digits model (`npu run --rtl`:
 # RTL == SystemC == golden DDR, equal cycles) and two subnetwork blocks from YAML (a ResNet basic
-# block, a MobileNetV2 inverted residual) exported and run with `npu cosim BUNDLE`.
+# block, a MobileNetV2 inverted residual, which the compiler cascades: its CONVs write the input
+# SRAM, docs/cascade.md) exported and run with `npu cosim BUNDLE`.
 set -euo pipefail
 npu="$1"; src="$2"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -18,3 +19,6 @@ for block in resnet_basic_block mbv2_inverted_residual_s1; do
   grep -q "regions equal to the expected images" "$tmp/$block.txt"
   grep -Eq "^cycles: SystemC ([0-9]+), RTL \1 \(delta 0\)$" "$tmp/$block.txt"
 done
+"$npu" disasm "$tmp/mbv2_inverted_residual_s1/program.npub" > "$tmp/s1.s"
+grep -q "out_buf=1" "$tmp/s1.s"
+grep -q "on_chip: true" "$tmp/mbv2_inverted_residual_s1/manifest.yaml"

@@ -17,6 +17,9 @@ namespace npu::compiler {
 struct TensorPlacement {
   std::uint64_t address = 0;
   std::uint64_t bytes = 0;
+  /// Kept in SRAM by a cascade (docs/cascade.md): the program never writes it to DDR, so its
+  /// DDR space holds no expected value.
+  bool onChip = false;
 };
 
 /// What generateProgram throws when one op cannot be lowered onto the target (a layer no tile of

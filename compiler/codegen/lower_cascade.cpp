@@ -1,0 +1,715 @@
+// Cascade lowering of an inverted residual ([expand 1x1] -> depthwise -> project 1x1): per band of
+// output rows and per block of expanded channels, the expand CONVs write the depthwise's padded
+// input into the input SRAM, the depthwise writes the project's input there too (CONV out_buf),
+// and the project accumulates the blocks; only the chain's input and output go through DDR
+// (docs/cascade.md).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+
+#include "lowering.h"
+#include "npu/support/error.h"
+
+namespace npu::compiler {
+namespace {
+
+/// A 1x1 conv with stride 1, no padding and one group: one matrix product per pixel.
+bool pointwise(const QConv& conv) {
+  const auto& p = conv.params;
+  return conv.weights.shape[1] == 1 && conv.weights.shape[2] == 1 && p.groups == 1 &&
+         p.strides[0] == 1 && p.strides[1] == 1 && p.dilations[0] == 1 && p.dilations[1] == 1 &&
+         p.pads[0] == 0 && p.pads[1] == 0 && p.pads[2] == 0 && p.pads[3] == 0;
+}
+
+/// A depthwise conv with a square kernel, one stride and dilation 1, whose padding is smaller
+/// than its kernel (every output row reads a real input row).
+bool cascadableDepthwise(const QConv& conv, const QuantizedGraph& graph) {
+  const auto& p = conv.params;
+  const std::int64_t c = graph.tensors[conv.input].shape[3];
+  const std::int64_t k = conv.weights.shape[1];
+  return p.groups == c && graph.tensors[conv.output].shape[3] == c && conv.weights.shape[2] == k &&
+         k <= isa::limits::kConvKernelH && k <= isa::limits::kConvKernelW &&
+         p.strides[0] == p.strides[1] && p.strides[0] <= isa::limits::kConvStrideH &&
+         p.dilations[0] == 1 && p.dilations[1] == 1 && p.pads[0] < k && p.pads[1] < k &&
+         p.pads[2] < k && p.pads[3] < k;
+}
+
+/// Whether `tensor` is read by exactly one op and is not a graph output: only then can it stay
+/// in SRAM.
+bool singleUse(const QuantizedGraph& graph, TensorId tensor) {
+  if (std::find(graph.outputs.begin(), graph.outputs.end(), tensor) != graph.outputs.end()) {
+    return false;
+  }
+  std::int64_t readers = 0;
+  for (const QOp& op : graph.ops) {
+    for (const TensorId input : opInputs(op)) {
+      readers += input == tensor ? 1 : 0;
+    }
+  }
+  return readers == 1;
+}
+
+std::int64_t ceilDiv(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+/// The chain and how it is cut: `block` expanded channels per step (dividing the expanded
+/// channels, so every block's tiles have the same layout) and `rows` output rows per band.
+struct Cascade {
+  const QConv* expand = nullptr;  ///< null: the chain starts at the depthwise
+  const QConv* depthwise = nullptr;
+  const QConv* project = nullptr;
+  /// The residual add of the project's output and the chain's input, when it follows: run on
+  /// the band in SRAM (the project's output then stays on chip too).
+  const QAdd* add = nullptr;
+  std::int64_t h = 0, w = 0, cin = 0, e = 0, oh = 0, ow = 0, kout = 0;
+  std::int64_t k = 0, stride = 1, padTop = 0, padLeft = 0, paddedW = 0;
+  std::int64_t block = 0, rows = 0;
+  /// Each block's weights and parameters are loaded per band into one of two slots, rather than
+  /// all of them once (they do not fit, or the cost model found it cheaper; docs/cascade.md).
+  bool streamed = false;
+  /// Bytes of the records shared by every block: the project's, and every LUT.
+  std::int64_t sharedParameters = 0;
+  /// Graph op indices: reports charge each instruction to the conv it belongs to.
+  std::int64_t expandOp = -1, depthwiseOp = 0, projectOp = 0, addOp = -1;
+
+  /// Depthwise input rows (padding included) of a band of `r` output rows.
+  [[nodiscard]] std::int64_t rowsIn(std::int64_t r) const { return (r - 1) * stride + k; }
+  /// Weight bytes of one block: its expand rows, depthwise taps and project columns.
+  [[nodiscard]] std::int64_t blockWeights(std::int64_t b) const {
+    return b * ((expand != nullptr ? cin : 0) + k * k + kout);
+  }
+  /// Parameter bytes of one block: its expand and depthwise records.
+  [[nodiscard]] std::int64_t blockParameters(std::int64_t b) const {
+    return 12 * b * (expand != nullptr ? 2 : 1);
+  }
+  /// Input SRAM bytes: two expand-input slots, the depthwise input (two slots when it is
+  /// loaded from DDR), the project input, the residual's project output.
+  [[nodiscard]] std::int64_t inputBytes(std::int64_t b, std::int64_t r) const {
+    const std::int64_t x = expand != nullptr ? 2 * std::min(rowsIn(r), h) * w * cin : 0;
+    const std::int64_t d = (expand != nullptr ? 1 : 2) * rowsIn(r) * paddedW * b;
+    return x + d + (project != nullptr ? r * ow * b : 0) + (add != nullptr ? r * ow * kout : 0);
+  }
+  /// Output SRAM bytes of one store: a band of the project's output, or (no project) of one
+  /// block of the depthwise's.
+  [[nodiscard]] std::int64_t storeBytes(std::int64_t b, std::int64_t r) const {
+    return project != nullptr ? r * ow * kout : r * ow * b;
+  }
+};
+
+/// Estimated cycles of the chain cascaded: per band the compute of every block against the
+/// DMA of its input and output (they overlap across bands).
+double cascadeCost(const isa::NpuConfig& config, const Cascade& c, std::int64_t b, std::int64_t r) {
+  const std::int64_t mr = config.macRows;
+  const std::int64_t mc = config.macCols;
+  double total = 0;
+  for (std::int64_t oy = 0; oy < c.oh; oy += r) {
+    const std::int64_t rb = std::min(r, c.oh - oy);
+    const std::int64_t in = std::min(c.rowsIn(rb), c.h);
+    double compute = 0;
+    const std::int64_t blocks = c.e / b;
+    double dma = c.project != nullptr
+                     ? dmaCycles(config, 1, 1, rb * c.ow * c.kout, true)
+                     : static_cast<double>(blocks) * dmaCycles(config, rb, c.ow, b, b == c.e);
+    if (c.streamed) {
+      dma += static_cast<double>(blocks) * (dmaCycles(config, 1, 1, c.blockWeights(b), true) +
+                                            dmaCycles(config, 1, 1, c.blockParameters(b), true));
+    }
+    if (c.expand != nullptr) {
+      compute += static_cast<double>(blocks * in * (c.w * ceilDiv(b, mc) * ceilDiv(c.cin, mr) + 4));
+      dma += dmaCycles(config, 1, 1, in * c.w * c.cin, true);
+    } else {
+      dma += static_cast<double>(blocks) * dmaCycles(config, in, c.w, b, b == c.e);
+    }
+    if (c.add != nullptr) {
+      compute += static_cast<double>(ceilDiv(rb * c.ow * c.kout, mc) + 4);
+    }
+    compute +=
+        static_cast<double>(blocks * (rb * c.ow * ceilDiv(b, mc) * ceilDiv(c.k * c.k, mr) + 4));
+    if (c.project != nullptr) {
+      compute +=
+          static_cast<double>(blocks * (rb * c.ow * ceilDiv(c.kout, mc) * ceilDiv(b, mr) + 4));
+    }
+    total += std::max(compute, dma);
+  }
+  return total;
+}
+
+/// Estimated cycles of the chain's convs lowered one by one: per layer its MAC cycles plus its
+/// input and output bytes over the DDR width (within a layer the tiles overlap little: measured
+/// on MobileNetV2's 14x14 blocks, this is within 8% for the 1x1 convs and under for the
+/// depthwise).
+double separateCost(const isa::NpuConfig& config, const Cascade& c) {
+  const std::int64_t mr = config.macRows;
+  const std::int64_t mc = config.macCols;
+  const double ddr = static_cast<double>(config.ddrBytesPerCycle);
+  auto layer = [&](double macCycles, std::int64_t inBytes, std::int64_t outBytes) {
+    return macCycles + static_cast<double>(inBytes + outBytes) / ddr;
+  };
+  double total = layer(static_cast<double>(c.oh * c.ow * ceilDiv(c.e, mc) * ceilDiv(c.k * c.k, mr)),
+                       c.h * c.w * c.e, c.oh * c.ow * c.e);
+  if (c.project != nullptr) {
+    total += layer(static_cast<double>(c.oh * c.ow * ceilDiv(c.kout, mc) * ceilDiv(c.e, mr)),
+                   c.oh * c.ow * c.e, c.oh * c.ow * c.kout);
+  }
+  if (c.expand != nullptr) {
+    total += layer(static_cast<double>(c.h * c.w * ceilDiv(c.e, mc) * ceilDiv(c.cin, mr)),
+                   c.h * c.w * c.cin, c.h * c.w * c.e);
+  }
+  if (c.add != nullptr) {
+    const std::int64_t bytes = c.oh * c.ow * c.kout;
+    total += layer(static_cast<double>(ceilDiv(bytes, mc)), 2 * bytes, bytes);
+  }
+  return total;
+}
+
+/// The chain starting at op `first`, cut to fit the SRAMs, when cascading it is estimated to
+/// beat lowering its convs one by one.
+std::optional<Cascade> planCascade(const LoweringContext& ctx, std::size_t first) {
+  const QuantizedGraph& graph = ctx.graph;
+  const auto convAt = [&](std::size_t i) -> const QConv* {
+    return i < graph.ops.size() ? std::get_if<QConv>(&graph.ops[i]) : nullptr;
+  };
+  Cascade c;
+  std::size_t next = first;
+  const QConv* head = convAt(first);
+  if (head == nullptr) {
+    return std::nullopt;
+  }
+  if (pointwise(*head)) {
+    const QConv* dw = convAt(first + 1);
+    if (dw == nullptr || dw->input != head->output || !singleUse(graph, head->output)) {
+      return std::nullopt;
+    }
+    c.expand = head;
+    c.depthwise = dw;
+    next = first + 2;
+  } else {
+    c.depthwise = head;
+    next = first + 1;
+  }
+  c.expandOp = c.expand != nullptr ? static_cast<std::int64_t>(first) : -1;
+  c.depthwiseOp = static_cast<std::int64_t>(next) - 1;
+  c.projectOp = static_cast<std::int64_t>(next);
+  if (!cascadableDepthwise(*c.depthwise, graph)) {
+    return std::nullopt;
+  }
+  // The project 1x1 when it alone reads the depthwise's output; without it (an EfficientNet
+  // MBConv, whose squeeze-excitation reads the depthwise's output) an expand -> depthwise pair
+  // still cascades, the depthwise's output going to DDR.
+  c.project = convAt(next);
+  if (c.project == nullptr || c.project->input != c.depthwise->output || !pointwise(*c.project) ||
+      !singleUse(graph, c.depthwise->output)) {
+    c.project = nullptr;
+    if (c.expand == nullptr) {
+      return std::nullopt;
+    }
+  }
+  // A residual add of the project's output and the chain's input (same shape: stride 1 and
+  // as many output channels as input channels) joins the cascade; its operand from the chain's
+  // input is already in SRAM, in the band's expand input.
+  if (const auto* add =
+          next + 1 < graph.ops.size() ? std::get_if<QAdd>(&graph.ops[next + 1]) : nullptr;
+      add != nullptr && c.expand != nullptr && c.project != nullptr &&
+      singleUse(graph, c.project->output) &&
+      graph.tensors[add->a].shape == graph.tensors[add->b].shape &&
+      ((add->a == c.project->output && add->b == c.expand->input) ||
+       (add->b == c.project->output && add->a == c.expand->input))) {
+    c.add = add;
+    c.addOp = static_cast<std::int64_t>(next) + 1;
+  }
+  const auto& dwIn = graph.tensors[c.depthwise->input].shape;
+  const auto& dwOut = graph.tensors[c.depthwise->output].shape;
+  const auto& p = c.depthwise->params;
+  c.h = dwIn[1];
+  c.w = dwIn[2];
+  c.e = dwIn[3];
+  c.cin = c.expand != nullptr ? graph.tensors[c.expand->input].shape[3] : c.e;
+  c.oh = dwOut[1];
+  c.ow = dwOut[2];
+  c.kout = c.project != nullptr ? graph.tensors[c.project->output].shape[3] : 0;
+  c.k = c.depthwise->weights.shape[1];
+  c.stride = p.strides[0];
+  c.padTop = p.pads[0];
+  c.padLeft = p.pads[1];
+  c.paddedW = p.pads[1] + c.w + p.pads[3];
+  const std::int64_t limit = kMaxTileDim;
+  if (c.paddedW > limit || c.e > limit || c.kout > limit || c.cin > limit ||
+      (c.paddedW - c.k) / c.stride + 1 != c.ow ||
+      (c.padTop + c.h + p.pads[2] - c.k) / c.stride + 1 != c.oh) {
+    return std::nullopt;
+  }
+  // Every weight and parameter stays in SRAM for the whole cascade (loaded once) where they fit;
+  // otherwise each block's are loaded per band into one of two slots.
+  const std::int64_t weights =
+      (c.expand != nullptr ? c.e * c.cin : 0) + c.e * c.k * c.k + c.kout * c.e;
+  const auto lutBytes = [](const QConv& conv) { return conv.params.output.lut ? 256 : 0; };
+  const std::int64_t projectLut = c.project != nullptr ? lutBytes(*c.project) : 0;
+  const std::int64_t parameters = (c.expand != nullptr ? 12 * c.e + lutBytes(*c.expand) : 0) +
+                                  12 * c.e + lutBytes(*c.depthwise) + 12 * c.kout + projectLut;
+  const std::int64_t addParameters =
+      c.add != nullptr ? 24 + (c.add->params.output.lut ? 256 : 0) : 0;
+  const bool wholeFits = weights <= ctx.config.weightSramBytes &&
+                         parameters + addParameters <= ctx.config.parameterSramBytes;
+  c.sharedParameters = 12 * c.kout + projectLut + (c.expand != nullptr ? lutBytes(*c.expand) : 0) +
+                       lutBytes(*c.depthwise) + addParameters;
+  // Constants loaded once (where they fit) or streamed per block, by blocks of expanded channels
+  // (dividing them, a multiple of the MAC columns where it can be), by rows of a band: the
+  // cheapest that fits. Constants loaded once delay the first band by their load; streamed ones
+  // are loaded again every band but overlap the compute.
+  double best = std::numeric_limits<double>::infinity();
+  Cascade option = c;
+  for (std::int64_t choice = 0; choice < 2 * c.e; ++choice) {
+    option.streamed = choice >= c.e;  // first loaded once, then streamed
+    const std::int64_t block = c.e - choice % c.e;
+    if (c.e % block != 0 || (block % ctx.config.macCols != 0 && block != c.e) ||
+        (!option.streamed && !wholeFits) ||
+        (option.streamed &&
+         (2 * c.blockWeights(block) > ctx.config.weightSramBytes ||
+          c.sharedParameters + 2 * c.blockParameters(block) > ctx.config.parameterSramBytes))) {
+      continue;
+    }
+    const double startup = option.streamed
+                               ? dmaCycles(ctx.config, 1, 1, c.blockWeights(block), true)
+                               : dmaCycles(ctx.config, 1, 1, weights, true) +
+                                     dmaCycles(ctx.config, 1, 1, parameters, true);
+    for (std::int64_t r = std::min(c.oh, limit); r >= 1; --r) {  // CONV out_h
+      const std::int64_t outBytes = c.storeBytes(block, r);
+      if (c.inputBytes(block, r) > ctx.config.inputSramBytes ||
+          outBytes > ctx.config.outputSramBytes / 2 ||
+          (c.project != nullptr && c.e / block > 1 &&
+           outBytes > ctx.config.accumulatorSramBytes / 4)) {
+        continue;
+      }
+      const double cost = startup + cascadeCost(ctx.config, option, block, r);
+      if (cost < best) {
+        best = cost;
+        c.streamed = option.streamed;
+        c.block = block;
+        c.rows = r;
+      }
+      break;  // fewer rows only add halo work
+    }
+  }
+  if (c.block == 0 || best >= separateCost(ctx.config, c)) {
+    return std::nullopt;
+  }
+  return c;
+}
+
+/// The project's weights as its CONVs read them: per block, [kout][block].
+std::vector<std::uint8_t> projectWeights(const Cascade& c) {
+  std::vector<std::uint8_t> blob;
+  for (std::int64_t e0 = 0; e0 < c.e; e0 += c.block) {
+    for (std::int64_t o = 0; o < c.kout; ++o) {
+      for (std::int64_t i = e0; i < e0 + c.block; ++i) {
+        blob.push_back(static_cast<std::uint8_t>(
+            c.project->weights.data[static_cast<std::size_t>(o * c.e + i)]));
+      }
+    }
+  }
+  return blob;
+}
+
+std::vector<std::uint8_t> rawWeights(const QConv& conv) {
+  return {
+      reinterpret_cast<const std::uint8_t*>(conv.weights.data.data()),
+      reinterpret_cast<const std::uint8_t*>(conv.weights.data.data()) + conv.weights.data.size()};
+}
+
+/// A CONV's fields common to the three convs: output stage and rounding of `conv`.
+isa::Conv convBase(const QConv& conv) {
+  const auto& p = conv.params;
+  isa::Conv instruction;
+  instruction.in_zp = p.inputZeroPoint;
+  instruction.out_zp = p.output.zeroPoint;
+  instruction.clip_lo = p.output.clipLo;
+  instruction.clip_hi = p.output.clipHi;
+  instruction.double_round = p.output.rounding == golden::Rounding::Double ? 1 : 0;
+  instruction.sh = 1;
+  instruction.sw = 1;
+  instruction.dh = 1;
+  instruction.dw = 1;
+  instruction.kh = 1;
+  instruction.kw = 1;
+  instruction.acc_init = 1;
+  instruction.finalize = 1;
+  return instruction;
+}
+
+/// Where one block's constants are in the weight and parameter SRAMs.
+struct BlockConstants {
+  std::int64_t expandWeights = 0, dwWeights = 0, projectWeights = 0;
+  std::int64_t expandParameters = 0, dwParameters = 0, projectParameters = 0;
+  std::int64_t expandLut = 0, dwLut = 0, projectLut = 0;
+};
+
+/// The constant blob of one block [e0, e0 + block): expand rows, depthwise taps, project columns
+/// (weights), or expand and depthwise records (parameters).
+std::vector<std::uint8_t> blockWeightBlob(const Cascade& c, std::int64_t e0) {
+  std::vector<std::uint8_t> blob;
+  const auto append = [&](const QConv& conv, std::int64_t first, std::int64_t count) {
+    const auto* data = reinterpret_cast<const std::uint8_t*>(conv.weights.data.data());
+    blob.insert(blob.end(), data + first, data + first + count);
+  };
+  if (c.expand != nullptr) {
+    append(*c.expand, e0 * c.cin, c.block * c.cin);
+  }
+  append(*c.depthwise, e0 * c.k * c.k, c.block * c.k * c.k);
+  for (std::int64_t o = 0; o < c.kout; ++o) {
+    append(*c.project, o * c.e + e0, c.block);
+  }
+  return blob;
+}
+
+std::vector<std::uint8_t> blockParameterBlob(const Cascade& c, std::int64_t e0) {
+  std::vector<std::uint8_t> blob;
+  const auto records = [&](const QConv& conv) {
+    std::vector<std::uint8_t> all = convParameterBlob(conv, e0, c.block);
+    blob.insert(blob.end(), all.begin(), all.begin() + 12 * c.block);  // without the LUT
+  };
+  if (c.expand != nullptr) {
+    records(*c.expand);
+  }
+  records(*c.depthwise);
+  return blob;
+}
+
+void emitCascade(LoweringContext& ctx, const Cascade& c) {
+  const std::string& name = c.depthwise->name;
+  // Every other cascade places each buffer from the top of its SRAM down, so that its first
+  // loads overlap the previous cascade's last band instead of waiting for it.
+  const bool mirrored = ctx.slots.nextCascadeMirrored();
+  const auto place = [mirrored](std::int64_t sramBytes, std::int64_t at, std::int64_t bytes) {
+    return mirrored ? sramBytes - at - bytes : at;
+  };
+  const std::int64_t weightSram = ctx.config.weightSramBytes;
+  const std::int64_t parameterSram = ctx.config.parameterSramBytes;
+  // Constants: every weight and parameter of the chain loaded once, or (streamed) the shared
+  // records once and each block's constants per band into one of two slots.
+  std::int64_t weightAt = 0;
+  std::int64_t parameterAt = 0;
+  auto placeWeights = [&](std::int64_t op, const std::string& what,
+                          const std::vector<std::uint8_t>& blob) {
+    ctx.op = op;
+    const std::int64_t at = place(weightSram, weightAt, static_cast<std::int64_t>(blob.size()));
+    if (!blob.empty()) {  // a chain without a project has no project weights
+      ctx.loadFlat(1, at, ctx.constants.add(fmt::format("{}.cascade.{}", name, what), blob),
+                   static_cast<std::int64_t>(blob.size()));
+    }
+    weightAt += static_cast<std::int64_t>(blob.size());
+    return at;
+  };
+  auto placeParameters = [&](std::int64_t op, const std::string& what,
+                             const std::vector<std::uint8_t>& blob) {
+    ctx.op = op;
+    const std::int64_t at =
+        place(parameterSram, parameterAt, static_cast<std::int64_t>(blob.size()));
+    if (!blob.empty()) {
+      ctx.loadFlat(2, at, ctx.constants.add(fmt::format("{}.cascade.{}", name, what), blob),
+                   static_cast<std::int64_t>(blob.size()));
+    }
+    parameterAt += static_cast<std::int64_t>(blob.size());
+    return at;
+  };
+  const auto lutOf = [](const QConv& conv) {
+    std::vector<std::uint8_t> blob;
+    if (conv.params.output.lut) {
+      for (const std::int8_t v : *conv.params.output.lut) {
+        blob.push_back(static_cast<std::uint8_t>(v));
+      }
+    }
+    return blob;
+  };
+  // The residual add's {a, b, out} multipliers and shifts, then its LUT.
+  std::int64_t addParameters = 0;
+  const auto placeAdd = [&] {
+    if (c.add == nullptr) {
+      return;
+    }
+    std::vector<std::uint8_t> blob;
+    const auto& q = c.add->params;
+    for (const auto& m : {q.multiplierA, q.multiplierB, q.multiplierOut}) {
+      appendInt32(blob, m.multiplier);
+      appendInt32(blob, m.shift);
+    }
+    if (q.output.lut) {
+      for (const std::int8_t v : *q.output.lut) {
+        blob.push_back(static_cast<std::uint8_t>(v));
+      }
+    }
+    addParameters = placeParameters(c.addOp, "add_params", blob);
+  };
+  BlockConstants whole;
+  std::vector<std::uint64_t> blockWeightAddress;
+  std::vector<std::uint64_t> blockParameterAddress;
+  std::array<std::int64_t, 2> weightSlot{};
+  std::array<std::int64_t, 2> parameterSlot{};
+  if (!c.streamed) {
+    whole.expandWeights =
+        c.expand != nullptr ? placeWeights(c.expandOp, "expand", rawWeights(*c.expand)) : 0;
+    whole.dwWeights = placeWeights(c.depthwiseOp, "depthwise", rawWeights(*c.depthwise));
+    whole.projectWeights = placeWeights(c.projectOp, "project", projectWeights(c));
+    const auto records = [&](std::int64_t op, const QConv& conv) {
+      return placeParameters(op, conv.name + ".params",
+                             convParameterBlob(conv, 0, ctx.graph.tensors[conv.output].shape[3]));
+    };
+    whole.expandParameters = c.expand != nullptr ? records(c.expandOp, *c.expand) : 0;
+    whole.expandLut = whole.expandParameters + 12 * c.e;
+    whole.dwParameters = records(c.depthwiseOp, *c.depthwise);
+    whole.dwLut = whole.dwParameters + 12 * c.e;
+    whole.projectParameters = c.project != nullptr ? records(c.projectOp, *c.project) : 0;
+    whole.projectLut = whole.projectParameters + 12 * c.kout;
+    placeAdd();
+  } else {
+    std::vector<std::uint8_t> shared = c.project != nullptr
+                                           ? convParameterBlob(*c.project, 0, c.kout)
+                                           : std::vector<std::uint8_t>{};
+    const std::int64_t projectLut = 12 * c.kout;
+    const std::int64_t expandLut = static_cast<std::int64_t>(shared.size());
+    if (c.expand != nullptr) {
+      const std::vector<std::uint8_t> lut = lutOf(*c.expand);
+      shared.insert(shared.end(), lut.begin(), lut.end());
+    }
+    const std::int64_t dwLut = static_cast<std::int64_t>(shared.size());
+    const std::vector<std::uint8_t> lut = lutOf(*c.depthwise);
+    shared.insert(shared.end(), lut.begin(), lut.end());
+    whole.projectParameters = placeParameters(c.projectOp, "shared_params", shared);
+    whole.projectLut = whole.projectParameters + projectLut;
+    whole.expandLut = whole.projectParameters + expandLut;
+    whole.dwLut = whole.projectParameters + dwLut;
+    placeAdd();
+    for (std::int64_t e0 = 0; e0 < c.e; e0 += c.block) {
+      blockWeightAddress.push_back(ctx.constants.add(
+          fmt::format("{}.cascade.weights.e{}", name, e0), blockWeightBlob(c, e0)));
+      blockParameterAddress.push_back(ctx.constants.add(
+          fmt::format("{}.cascade.params.e{}", name, e0), blockParameterBlob(c, e0)));
+    }
+    for (std::size_t s = 0; s < 2; ++s) {
+      weightSlot[s] = place(weightSram, static_cast<std::int64_t>(s) * c.blockWeights(c.block),
+                            c.blockWeights(c.block));
+      parameterSlot[s] = place(
+          parameterSram, parameterAt + static_cast<std::int64_t>(s) * c.blockParameters(c.block),
+          c.blockParameters(c.block));
+    }
+  }
+  ctx.slots.forget();
+  // The constants of block [e0, e0 + block) at step `step` (loading them when streamed).
+  const auto constantsOf = [&](std::int64_t step, std::int64_t e0) {
+    BlockConstants k = whole;
+    if (!c.streamed) {
+      k.expandWeights += e0 * c.cin;
+      k.dwWeights += e0 * c.k * c.k;
+      k.projectWeights += e0 * c.kout;
+      k.expandParameters += 12 * e0;
+      k.dwParameters += 12 * e0;
+      return k;
+    }
+    const auto s = static_cast<std::size_t>(step % 2);
+    const auto index = static_cast<std::size_t>(e0 / c.block);
+    ctx.op = c.depthwiseOp;
+    ctx.loadFlat(1, weightSlot[s], blockWeightAddress[index], c.blockWeights(c.block));
+    ctx.loadFlat(2, parameterSlot[s], blockParameterAddress[index], c.blockParameters(c.block));
+    const std::int64_t expandRows = c.expand != nullptr ? c.block * c.cin : 0;
+    k.expandWeights = weightSlot[s];
+    k.dwWeights = weightSlot[s] + expandRows;
+    k.projectWeights = k.dwWeights + c.block * c.k * c.k;
+    k.expandParameters = parameterSlot[s];
+    k.dwParameters = parameterSlot[s] + (c.expand != nullptr ? 12 * c.block : 0);
+    return k;
+  };
+
+  // Input SRAM: expand-input slots, depthwise-input slots, project input.
+  const std::int64_t xBytes =
+      c.expand != nullptr ? std::min(c.rowsIn(c.rows), c.h) * c.w * c.cin : 0;
+  const std::int64_t dBytes = c.rowsIn(c.rows) * c.paddedW * c.block;
+  const std::int64_t inputSram = ctx.config.inputSramBytes;
+  const std::int64_t pBytes = c.project != nullptr ? c.rows * c.ow * c.block : 0;
+  const std::array<std::int64_t, 2> xAt{place(inputSram, 0, xBytes),
+                                        place(inputSram, xBytes, xBytes)};
+  const std::array<std::int64_t, 2> dAt{
+      place(inputSram, 2 * xBytes, dBytes),
+      place(inputSram, 2 * xBytes + (c.expand != nullptr ? 0 : dBytes), dBytes)};
+  const std::int64_t pAt =
+      place(inputSram, 2 * xBytes + (c.expand != nullptr ? 1 : 2) * dBytes, pBytes);
+  const std::int64_t qAt =
+      place(inputSram, 2 * xBytes + (c.expand != nullptr ? 1 : 2) * dBytes + pBytes,
+            c.rows * c.ow * c.kout);
+  const std::int64_t half = ctx.config.outputSramBytes / 2;
+  const std::array<std::int64_t, 2> outAt{mirrored ? half : 0, mirrored ? 0 : half};
+  const std::int8_t zp = static_cast<std::int8_t>(c.depthwise->params.inputZeroPoint);
+  const auto inputAddress = static_cast<std::int64_t>(
+      ctx.tensors[c.expand != nullptr ? c.expand->input : c.depthwise->input].address);
+  const auto outputAddress =
+      static_cast<std::int64_t>(ctx.tensors[c.add != nullptr       ? c.add->output
+                                            : c.project != nullptr ? c.project->output
+                                                                   : c.depthwise->output]
+                                    .address);
+  const std::int64_t rowPitch = c.paddedW * c.block;
+  // With an expand the depthwise input is built in SRAM: its padding is filled once and its
+  // rows written by the expand CONVs; `written` is how many of its rows hold data, not padding.
+  std::int64_t written = 0;
+  auto fillPadding = [&](std::int64_t row0, std::int64_t n) {
+    const std::int64_t dirty = std::min(row0 + n, written) - row0;
+    if (dirty > 0) {
+      ctx.loadTile(dAt[0] + row0 * rowPitch, {0, 0, 0, c.block, 0, 0},
+                   {dirty, 0, c.paddedW, 0, zp});
+    }
+  };
+  ctx.op = c.depthwiseOp;
+  if (c.expand != nullptr) {
+    ctx.loadTile(dAt[0], {0, 0, 0, c.block, 0, 0}, {c.rowsIn(c.rows), 0, c.paddedW, 0, zp});
+  }
+  std::int64_t step = 0;
+  for (std::int64_t band = 0, oy = 0; oy < c.oh; ++band, oy += c.rows) {
+    const std::int64_t rb = std::min(c.rows, c.oh - oy);
+    const std::int64_t in = c.rowsIn(rb);
+    const std::int64_t first = oy * c.stride - c.padTop;  // image row of depthwise-input row 0
+    const std::int64_t realBegin = std::max<std::int64_t>(0, first);
+    const std::int64_t realEnd = std::min(c.h, first + in);
+    const std::int64_t x = xAt[static_cast<std::size_t>(band % 2)];
+    if (c.expand != nullptr) {
+      ctx.op = c.expandOp;
+      ctx.loadFlat(0, x, static_cast<std::uint64_t>(inputAddress + realBegin * c.w * c.cin),
+                   (realEnd - realBegin) * c.w * c.cin);
+      ctx.op = c.depthwiseOp;
+      fillPadding(0, realBegin - first);
+      fillPadding(realEnd - first, first + in - realEnd);
+    }
+    const std::int64_t out = outAt[static_cast<std::size_t>(band % 2)];
+    for (std::int64_t e0 = 0; e0 < c.e; e0 += c.block, ++step) {
+      const bool lastBlock = e0 + c.block == c.e;
+      const BlockConstants k = constantsOf(step, e0);
+      std::int64_t d = dAt[0];
+      if (c.expand != nullptr) {
+        ctx.op = c.expandOp;
+        for (std::int64_t y = realBegin; y < realEnd; ++y) {
+          isa::Conv expand = convBase(*c.expand);
+          expand.inp_addr = x + (y - realBegin) * c.w * c.cin;
+          expand.wgt_addr = k.expandWeights;
+          expand.param_addr = k.expandParameters;
+          expand.lut_addr = k.expandLut;
+          expand.use_lut = c.expand->params.output.lut ? 1 : 0;
+          expand.out_addr = d + (y - first) * rowPitch + c.padLeft * c.block;
+          expand.out_buf = 1;
+          expand.out_h = 1;
+          expand.out_w = c.w;
+          expand.in_w = c.w;
+          expand.in_c = c.cin;
+          expand.out_c = c.block;
+          ctx.emit(expand);
+        }
+        written = std::max(written, realEnd - first);
+      } else {
+        ctx.op = c.depthwiseOp;
+        d = dAt[static_cast<std::size_t>(step % 2)];
+        ctx.loadTile(
+            d,
+            {inputAddress + realBegin * c.w * c.e + e0, realEnd - realBegin, c.w, c.block,
+             c.w * c.e, c.e},
+            {realBegin - first, first + in - realEnd, c.padLeft, c.paddedW - c.padLeft - c.w, zp});
+      }
+      ctx.op = c.depthwiseOp;
+      isa::Conv dw = convBase(*c.depthwise);
+      dw.inp_addr = d;
+      dw.wgt_addr = k.dwWeights;
+      dw.param_addr = k.dwParameters;
+      dw.lut_addr = k.dwLut;
+      dw.use_lut = c.depthwise->params.output.lut ? 1 : 0;
+      // Into the project's input; without a project, into the output SRAM for a store of the
+      // block's channels.
+      const std::int64_t blockOut = outAt[static_cast<std::size_t>(step % 2)];
+      dw.out_addr = c.project != nullptr ? pAt : blockOut;
+      dw.out_buf = c.project != nullptr ? 1 : 0;
+      dw.out_h = rb;
+      dw.out_w = c.ow;
+      dw.in_w = c.paddedW;
+      dw.in_c = c.block;
+      dw.out_c = c.block;
+      dw.kh = c.k;
+      dw.kw = c.k;
+      dw.sh = c.stride;
+      dw.sw = c.stride;
+      dw.depthwise = 1;
+      ctx.emit(dw);
+      if (c.project == nullptr) {
+        ctx.store(blockOut,
+                  {outputAddress + oy * c.ow * c.e + e0, rb, c.ow, c.block, c.ow * c.e, c.e});
+        continue;
+      }
+
+      ctx.op = c.projectOp;
+      isa::Conv project = convBase(*c.project);
+      project.inp_addr = pAt;
+      project.wgt_addr = k.projectWeights;
+      project.param_addr = k.projectParameters;
+      project.lut_addr = k.projectLut;
+      project.out_addr = c.add != nullptr ? qAt : out;
+      project.out_buf = c.add != nullptr ? 1 : 0;
+      project.acc_addr = 0;
+      project.acc_init = e0 == 0 ? 1 : 0;
+      project.finalize = lastBlock ? 1 : 0;
+      project.use_lut = c.project->params.output.lut && lastBlock ? 1 : 0;
+      project.out_h = rb;
+      project.out_w = c.ow;
+      project.in_w = c.ow;
+      project.in_c = c.block;
+      project.out_c = c.kout;
+      ctx.emit(project);
+    }
+    if (c.add != nullptr) {
+      // The residual: the project's band (on chip) plus the chain input's rows of the band,
+      // which the band's expand input holds (stride 1: output row y is input row y).
+      ctx.op = c.addOp;
+      const auto& q = c.add->params;
+      isa::Eltwise add;
+      add.op = 0;
+      const bool projectIsA = c.add->a == c.project->output;
+      const std::int64_t residual = x + (oy - realBegin) * c.w * c.cin;
+      add.a_addr = projectIsA ? qAt : residual;
+      add.b_addr = projectIsA ? residual : qAt;
+      add.out_addr = out;
+      add.param_addr = addParameters;
+      add.lut_addr = addParameters + 24;
+      add.count = rb * c.ow * c.kout;
+      add.a_zp = q.zeroPointA;
+      add.b_zp = q.zeroPointB;
+      add.left_shift = q.leftShift;
+      add.out_zp = q.output.zeroPoint;
+      add.clip_lo = q.output.clipLo;
+      add.clip_hi = q.output.clipHi;
+      add.use_lut = q.output.lut ? 1 : 0;
+      add.double_round = q.output.rounding == golden::Rounding::Double ? 1 : 0;
+      ctx.emit(add);
+    }
+    if (c.project != nullptr) {
+      ctx.store(out, flatBlock(static_cast<std::uint64_t>(outputAddress + oy * c.ow * c.kout),
+                               rb * c.ow * c.kout));
+    }
+  }
+}
+
+}  // namespace
+
+std::int64_t lowerCascade(LoweringContext& ctx, std::size_t first, std::vector<TensorId>& onChip) {
+  const std::optional<Cascade> cascade = planCascade(ctx, first);
+  if (!cascade) {
+    return 0;
+  }
+  emitCascade(ctx, *cascade);
+  if (cascade->expand != nullptr) {
+    onChip.push_back(cascade->expand->output);
+  }
+  if (cascade->project != nullptr) {
+    onChip.push_back(cascade->depthwise->output);
+  }
+  if (cascade->add != nullptr) {
+    onChip.push_back(cascade->project->output);
+  }
+  return (cascade->expand != nullptr ? 1 : 0) + 1 + (cascade->project != nullptr ? 1 : 0) +
+         (cascade->add != nullptr ? 1 : 0);
+}
+
+}  // namespace npu::compiler

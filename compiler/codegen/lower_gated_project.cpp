@@ -1,0 +1,376 @@
+// A squeeze-excitation gate fused into the project conv after it (EfficientNet's MBConv tail):
+// per band of rows and block of channels, the gate multiply (an ELTWISE writing the input SRAM)
+// feeds the project CONV directly, and a residual add after the project runs on the band too, so
+// the gated tensor (and the project's output, when an add follows) never reach DDR
+// (docs/cascade.md, "Gated project").
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+
+#include "lowering.h"
+#include "npu/support/error.h"
+
+namespace npu::compiler {
+namespace {
+
+std::int64_t ceilDiv(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+/// Whether `tensor` is read by exactly one op and is not a graph output.
+bool singleUse(const QuantizedGraph& graph, TensorId tensor) {
+  if (std::find(graph.outputs.begin(), graph.outputs.end(), tensor) != graph.outputs.end()) {
+    return false;
+  }
+  std::int64_t readers = 0;
+  for (const QOp& op : graph.ops) {
+    for (const TensorId input : opInputs(op)) {
+      readers += input == tensor ? 1 : 0;
+    }
+  }
+  return readers == 1;
+}
+
+/// mul(x, gate) -> project 1x1 [-> add(project, residual)], and how it is cut: `block` channels
+/// of x per step (dividing them), `rows` rows per band.
+struct GatedProject {
+  const QMul* mul = nullptr;
+  const QConv* project = nullptr;
+  const QAdd* add = nullptr;
+  TensorId x = 0, gate = 0, residual = 0;
+  std::int64_t mulOp = 0, projectOp = 0, addOp = -1;
+  std::int64_t h = 0, w = 0, e = 0, kout = 0;
+  std::int64_t block = 0, rows = 0;
+  bool streamed = false;  ///< the project's weights per block into two slots, every band
+
+  /// Input SRAM bytes: two x slots, the gate replicated over a band's pixels for every channel,
+  /// the gated block, and (with an add) the residual band and the project's band.
+  [[nodiscard]] std::int64_t inputBytes(std::int64_t b, std::int64_t r) const {
+    return 3 * r * w * b + r * w * e + (add != nullptr ? 2 * r * w * kout : 0);
+  }
+};
+
+std::optional<GatedProject> planGatedProject(const LoweringContext& ctx, std::size_t first) {
+  const QuantizedGraph& graph = ctx.graph;
+  GatedProject g;
+  g.mul = std::get_if<QMul>(&graph.ops[first]);
+  if (g.mul == nullptr || first + 1 >= graph.ops.size()) {
+    return std::nullopt;
+  }
+  g.project = std::get_if<QConv>(&graph.ops[first + 1]);
+  const auto& sa = graph.tensors[g.mul->a].shape;
+  const auto& sb = graph.tensors[g.mul->b].shape;
+  const bool gateIsB = sb[1] == 1 && sb[2] == 1 && sa[3] == sb[3] && sa != sb;
+  const bool gateIsA = sa[1] == 1 && sa[2] == 1 && sa[3] == sb[3] && sa != sb;
+  if (g.project == nullptr || g.project->input != g.mul->output || (!gateIsA && !gateIsB) ||
+      !singleUse(graph, g.mul->output)) {
+    return std::nullopt;
+  }
+  const auto& p = g.project->params;
+  if (g.project->weights.shape[1] != 1 || g.project->weights.shape[2] != 1 || p.groups != 1 ||
+      p.strides[0] != 1 || p.strides[1] != 1 || p.pads[0] != 0 || p.pads[1] != 0 ||
+      p.pads[2] != 0 || p.pads[3] != 0) {
+    return std::nullopt;
+  }
+  g.x = gateIsB ? g.mul->a : g.mul->b;
+  g.gate = gateIsB ? g.mul->b : g.mul->a;
+  g.mulOp = static_cast<std::int64_t>(first);
+  g.projectOp = g.mulOp + 1;
+  const auto& xs = graph.tensors[g.x].shape;
+  g.h = xs[1];
+  g.w = xs[2];
+  g.e = xs[3];
+  g.kout = graph.tensors[g.project->output].shape[3];
+  if (first + 2 < graph.ops.size()) {
+    if (const auto* add = std::get_if<QAdd>(&graph.ops[first + 2]);
+        add != nullptr && singleUse(graph, g.project->output) &&
+        graph.tensors[add->a].shape == graph.tensors[add->b].shape &&
+        (add->a == g.project->output || add->b == g.project->output)) {
+      g.add = add;
+      g.addOp = g.projectOp + 1;
+      g.residual = add->a == g.project->output ? add->b : add->a;
+    }
+  }
+  const std::int64_t limit = kMaxTileDim;
+  if (g.e > limit || g.kout > limit || g.w > isa::limits::kLoadColumns) {
+    return std::nullopt;
+  }
+  const auto lut = [](const golden::OutputStage& stage) { return stage.lut ? 256 : 0; };
+  const std::int64_t shared = 12 * g.kout + lut(p.output) + 24 + lut(g.mul->params.output) +
+                              (g.add != nullptr ? 24 + lut(g.add->params.output) : 0);
+  if (shared > ctx.config.parameterSramBytes) {
+    return std::nullopt;
+  }
+  const bool wholeFits = g.kout * g.e <= ctx.config.weightSramBytes;
+  const std::int64_t mr = ctx.config.macRows;
+  const std::int64_t mc = ctx.config.macCols;
+  double best = std::numeric_limits<double>::infinity();
+  for (std::int64_t b = g.e; b >= 1; --b) {
+    const bool streamed = !wholeFits;
+    if (g.e % b != 0 || (b % mc != 0 && b != g.e) ||
+        (streamed && 2 * g.kout * b > ctx.config.weightSramBytes)) {
+      continue;
+    }
+    for (std::int64_t r = std::min(g.h, limit); r >= 1; --r) {
+      const std::int64_t out = r * g.w * g.kout;
+      if (g.inputBytes(b, r) > ctx.config.inputSramBytes || r * g.w > isa::limits::kLoadColumns ||
+          out > ctx.config.outputSramBytes / 2 ||
+          (g.e / b > 1 && out > ctx.config.accumulatorSramBytes / 4)) {
+        continue;
+      }
+      // Per band: the gate multiplies and the project's MACs against the loads of x (and the
+      // residual) and the store, plus the streamed weights.
+      double total = dmaCycles(ctx.config, 1, 1, r * g.w * g.e, true);  // the gate, once
+      for (std::int64_t y = 0; y < g.h; y += r) {
+        const std::int64_t rb = std::min(r, g.h - y);
+        const std::int64_t blocks = g.e / b;
+        double compute =
+            static_cast<double>(blocks * (ceilDiv(rb * g.w * b, mc) + 4 +
+                                          rb * g.w * ceilDiv(g.kout, mc) * ceilDiv(b, mr) + 4));
+        double dma = static_cast<double>(blocks) * dmaCycles(ctx.config, rb, g.w, b, b == g.e) +
+                     dmaCycles(ctx.config, 1, 1, rb * g.w * g.kout, true);
+        if (streamed) {
+          dma += static_cast<double>(blocks) * dmaCycles(ctx.config, 1, 1, g.kout * b, true);
+        }
+        if (g.add != nullptr) {
+          compute += static_cast<double>(ceilDiv(rb * g.w * g.kout, mc) + 4);
+          dma += dmaCycles(ctx.config, 1, 1, rb * g.w * g.kout, true);
+        }
+        total += std::max(compute, dma);
+      }
+      if (total < best) {
+        best = total;
+        g.block = b;
+        g.rows = r;
+        g.streamed = streamed;
+      }
+      break;
+    }
+  }
+  if (g.block == 0) {
+    return std::nullopt;
+  }
+  // Lowered one by one: the multiply and the add move three tensors each through DDR, the
+  // project two.
+  const double ddr = static_cast<double>(ctx.config.ddrBytesPerCycle);
+  const double pixels = static_cast<double>(g.h * g.w);
+  double separate = pixels * static_cast<double>(g.e) * 3.0 / ddr +
+                    pixels * static_cast<double>(ceilDiv(g.kout, mc) * ceilDiv(g.e, mr)) +
+                    pixels * static_cast<double>(g.e + g.kout) / ddr;
+  if (g.add != nullptr) {
+    separate += pixels * static_cast<double>(g.kout) * 3.0 / ddr;
+  }
+  if (best >= separate) {
+    return std::nullopt;
+  }
+  return g;
+}
+
+/// {a_mult, a_shift, b_mult, b_shift, out_mult, out_shift} then the LUT, as ELTWISE reads them.
+std::vector<std::uint8_t> eltwiseParameters(const QOp& op) {
+  std::vector<std::uint8_t> blob;
+  const golden::OutputStage* stage = nullptr;
+  if (const auto* add = std::get_if<QAdd>(&op)) {
+    for (const auto& m :
+         {add->params.multiplierA, add->params.multiplierB, add->params.multiplierOut}) {
+      appendInt32(blob, m.multiplier);
+      appendInt32(blob, m.shift);
+    }
+    stage = &add->params.output;
+  } else {
+    const auto& mul = std::get<QMul>(op);
+    for (int k = 0; k < 4; ++k) {
+      appendInt32(blob, 0);
+    }
+    appendInt32(blob, mul.params.multiplierOut.multiplier);
+    appendInt32(blob, mul.params.multiplierOut.shift);
+    stage = &mul.params.output;
+  }
+  if (stage->lut) {
+    for (const std::int8_t v : *stage->lut) {
+      blob.push_back(static_cast<std::uint8_t>(v));
+    }
+  }
+  return blob;
+}
+
+/// The ELTWISE fields of an add or multiply: zero points, shift, output stage.
+isa::Eltwise eltwiseBase(const QOp& op) {
+  isa::Eltwise e;
+  const golden::OutputStage* stage = nullptr;
+  if (const auto* add = std::get_if<QAdd>(&op)) {
+    e.op = 0;
+    e.a_zp = add->params.zeroPointA;
+    e.b_zp = add->params.zeroPointB;
+    e.left_shift = add->params.leftShift;
+    stage = &add->params.output;
+  } else {
+    const auto& mul = std::get<QMul>(op);
+    e.op = 1;
+    e.a_zp = mul.params.zeroPointA;
+    e.b_zp = mul.params.zeroPointB;
+    stage = &mul.params.output;
+  }
+  e.out_zp = stage->zeroPoint;
+  e.clip_lo = stage->clipLo;
+  e.clip_hi = stage->clipHi;
+  e.use_lut = stage->lut ? 1 : 0;
+  e.double_round = stage->rounding == golden::Rounding::Double ? 1 : 0;
+  return e;
+}
+
+void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
+  const QuantizedGraph& graph = ctx.graph;
+  const std::string& name = g.project->name;
+  const auto address = [&](TensorId id) {
+    return static_cast<std::int64_t>(ctx.tensors[id].address);
+  };
+  // Parameters, loaded once: the project's records and LUT, the multiply's, the add's.
+  std::int64_t parameterAt = 0;
+  const auto placeParameters = [&](std::int64_t op, const std::string& what,
+                                   const std::vector<std::uint8_t>& blob) {
+    ctx.op = op;
+    const std::int64_t at = parameterAt;
+    ctx.loadFlat(2, at, ctx.constants.add(fmt::format("{}.gated.{}", name, what), blob),
+                 static_cast<std::int64_t>(blob.size()));
+    parameterAt += static_cast<std::int64_t>(blob.size());
+    return at;
+  };
+  const std::int64_t projectParameters =
+      placeParameters(g.projectOp, "params", convParameterBlob(*g.project, 0, g.kout));
+  const std::int64_t mulParameters = placeParameters(
+      g.mulOp, "mul_params", eltwiseParameters(graph.ops[static_cast<std::size_t>(g.mulOp)]));
+  const std::int64_t addParameters =
+      g.add != nullptr
+          ? placeParameters(g.addOp, "add_params",
+                            eltwiseParameters(graph.ops[static_cast<std::size_t>(g.addOp)]))
+          : 0;
+  // Project weights per block, [kout][block]: all loaded once, or per block into two slots.
+  std::vector<std::uint64_t> weightAddress;
+  for (std::int64_t e0 = 0; e0 < g.e; e0 += g.block) {
+    std::vector<std::uint8_t> blob;
+    for (std::int64_t o = 0; o < g.kout; ++o) {
+      for (std::int64_t i = e0; i < e0 + g.block; ++i) {
+        blob.push_back(static_cast<std::uint8_t>(
+            g.project->weights.data[static_cast<std::size_t>(o * g.e + i)]));
+      }
+    }
+    weightAddress.push_back(ctx.constants.add(fmt::format("{}.gated.weights.e{}", name, e0), blob));
+  }
+  const std::int64_t blockWeights = g.kout * g.block;
+  ctx.op = g.projectOp;
+  if (!g.streamed) {
+    for (std::size_t i = 0; i < weightAddress.size(); ++i) {
+      ctx.loadFlat(1, static_cast<std::int64_t>(i) * blockWeights, weightAddress[i], blockWeights);
+    }
+  }
+  ctx.slots.forget();
+
+  // Input SRAM: two x slots, the replicated gate, the gated block, the residual, the project's
+  // band. The gate is the same for every band: loaded once, block by block, with a column stride
+  // of 0 over a band's pixels.
+  const std::int64_t pixels = g.rows * g.w;
+  const std::int64_t xBytes = pixels * g.block;
+  const std::array<std::int64_t, 2> xAt{0, xBytes};
+  const std::int64_t gateAt = 2 * xBytes;
+  const std::int64_t pAt = gateAt + pixels * g.e;
+  const std::int64_t residualAt = pAt + xBytes;
+  const std::int64_t qAt = residualAt + pixels * g.kout;
+  const std::int64_t half = ctx.config.outputSramBytes / 2;
+  ctx.op = g.mulOp;
+  for (std::int64_t e0 = 0; e0 < g.e; e0 += g.block) {
+    ctx.load(0, gateAt + pixels * e0, {address(g.gate) + e0, 1, pixels, g.block, 0, 0});
+  }
+  const bool gateIsA = g.mul->a == g.gate;
+  std::int64_t step = 0;
+  for (std::int64_t band = 0, y = 0; y < g.h; ++band, y += g.rows) {
+    const std::int64_t rb = std::min(g.rows, g.h - y);
+    const std::int64_t out = (band % 2) * half;
+    const std::int64_t count = rb * g.w * g.block;
+    for (std::int64_t e0 = 0; e0 < g.e; e0 += g.block, ++step) {
+      const bool last = e0 + g.block == g.e;
+      const std::int64_t x = xAt[static_cast<std::size_t>(step % 2)];
+      ctx.op = g.mulOp;
+      ctx.load(0, x, {address(g.x) + y * g.w * g.e + e0, rb, g.w, g.block, g.w * g.e, g.e});
+      isa::Eltwise mul = eltwiseBase(graph.ops[static_cast<std::size_t>(g.mulOp)]);
+      mul.a_addr = gateIsA ? gateAt + pixels * e0 : x;
+      mul.b_addr = gateIsA ? x : gateAt + pixels * e0;
+      mul.out_addr = pAt;
+      mul.out_buf = 1;
+      mul.param_addr = mulParameters;
+      mul.lut_addr = mulParameters + 24;
+      mul.count = count;
+      ctx.emit(mul);
+
+      ctx.op = g.projectOp;
+      const std::int64_t index = e0 / g.block;
+      std::int64_t weights = index * blockWeights;
+      if (g.streamed) {
+        weights = (step % 2) * blockWeights;
+        ctx.loadFlat(1, weights, weightAddress[static_cast<std::size_t>(index)], blockWeights);
+      }
+      isa::Conv project;
+      const auto& p = g.project->params;
+      project.in_zp = p.inputZeroPoint;
+      project.out_zp = p.output.zeroPoint;
+      project.clip_lo = p.output.clipLo;
+      project.clip_hi = p.output.clipHi;
+      project.double_round = p.output.rounding == golden::Rounding::Double ? 1 : 0;
+      project.kh = project.kw = project.sh = project.sw = project.dh = project.dw = 1;
+      project.inp_addr = pAt;
+      project.wgt_addr = weights;
+      project.param_addr = projectParameters;
+      project.lut_addr = projectParameters + 12 * g.kout;
+      project.out_addr = g.add != nullptr ? qAt : out;
+      project.out_buf = g.add != nullptr ? 1 : 0;
+      project.acc_addr = 0;
+      project.acc_init = e0 == 0 ? 1 : 0;
+      project.finalize = last ? 1 : 0;
+      project.use_lut = p.output.lut && last ? 1 : 0;
+      project.out_h = rb;
+      project.out_w = g.w;
+      project.in_w = g.w;
+      project.in_c = g.block;
+      project.out_c = g.kout;
+      ctx.emit(project);
+    }
+    const std::int64_t bandBytes = rb * g.w * g.kout;
+    if (g.add != nullptr) {
+      ctx.op = g.addOp;
+      ctx.loadFlat(0, residualAt,
+                   static_cast<std::uint64_t>(address(g.residual) + y * g.w * g.kout), bandBytes);
+      isa::Eltwise add = eltwiseBase(graph.ops[static_cast<std::size_t>(g.addOp)]);
+      const bool projectIsA = g.add->a == g.project->output;
+      add.a_addr = projectIsA ? qAt : residualAt;
+      add.b_addr = projectIsA ? residualAt : qAt;
+      add.out_addr = out;
+      add.param_addr = addParameters;
+      add.lut_addr = addParameters + 24;
+      add.count = bandBytes;
+      ctx.emit(add);
+    }
+    const TensorId result = g.add != nullptr ? g.add->output : g.project->output;
+    ctx.store(out,
+              flatBlock(static_cast<std::uint64_t>(address(result) + y * g.w * g.kout), bandBytes));
+  }
+}
+
+}  // namespace
+
+std::int64_t lowerGatedProject(LoweringContext& ctx, std::size_t first,
+                               std::vector<TensorId>& onChip) {
+  const std::optional<GatedProject> gated = planGatedProject(ctx, first);
+  if (!gated) {
+    return 0;
+  }
+  emitGatedProject(ctx, *gated);
+  onChip.push_back(gated->mul->output);
+  if (gated->add != nullptr) {
+    onChip.push_back(gated->project->output);
+  }
+  return gated->add != nullptr ? 3 : 2;
+}
+
+}  // namespace npu::compiler

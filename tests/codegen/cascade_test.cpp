@@ -1,0 +1,208 @@
+// Cascaded inverted residuals (docs/cascade.md): chains the compiler keeps on chip run bit-exact
+// on both engines, their intermediates never reach DDR, and chains it must not cascade are lowered
+// one conv at a time.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "compile_run_verify.h"
+
+namespace npu::compiler {
+namespace {
+
+using testing::compileRunVerify;
+using testing::config;
+
+/// CONVs that write the input SRAM (out_buf): the cascade's expand and depthwise CONVs.
+int onChipConvs(const CompiledProgram& compiled) {
+  int count = 0;
+  for (const isa::Instruction& instruction : compiled.program.instructions) {
+    if (const auto* conv = std::get_if<isa::Conv>(&instruction)) {
+      count += conv->out_buf != 0 ? 1 : 0;
+    }
+  }
+  return count;
+}
+
+struct Residual {
+  std::int64_t h, w, c, expand, out, kernel, stride;
+};
+
+/// expand 1x1 (when `r.expand` > 0) -> depthwise -> project 1x1, plus the residual add where
+/// the shapes allow it (MobileNetV2's identity shortcut); returns the intermediates.
+std::vector<TensorId> invertedResidual(testing::RandomGraphBuilder& b, const Residual& r) {
+  const TensorId x = b.input(r.h, r.w, r.c);
+  std::vector<TensorId> intermediates;
+  TensorId e = x;
+  if (r.expand > 0) {
+    e = b.conv(x, r.expand, 0, 1, 1, 1, 0);
+    intermediates.push_back(e);
+  }
+  const TensorId d = b.conv(e, 0, 1, r.kernel, r.stride, 1, r.kernel / 2);
+  intermediates.push_back(d);
+  const TensorId y = b.conv(d, r.out, 0, 1, 1, 1, 0);
+  if (r.expand > 0 && r.stride == 1 && r.c == r.out) {
+    intermediates.push_back(y);
+    b.graph().outputs = {b.pick(0, 1) == 0 ? b.add(y, x) : b.add(x, y)};  // either operand order
+  } else {
+    b.graph().outputs = {y};
+  }
+  return intermediates;
+}
+
+TEST(Cascade, InvertedResidualsStayOnChip) {
+  // MobileNetV2 and EfficientNet shapes: several bands, several channel blocks, strides 1 and 2,
+  // 3x3 and 5x5 kernels, odd sizes, the first block without an expand, residual adds.
+  const std::vector<Residual> cases = {{56, 56, 24, 144, 24, 3, 1}, {56, 56, 24, 144, 32, 3, 2},
+                                       {28, 28, 32, 192, 32, 3, 1}, {14, 14, 96, 576, 96, 3, 1},
+                                       {112, 112, 32, 0, 16, 3, 1}, {29, 31, 16, 96, 24, 5, 2},
+                                       {28, 28, 40, 240, 40, 5, 1}, {15, 17, 32, 192, 32, 3, 1}};
+  std::uint64_t seed = 300;
+  for (const Residual& r : cases) {
+    for (const char* hw : {"npu-s", "npu-l"}) {
+      testing::RandomGraphBuilder b(++seed);
+      const std::vector<TensorId> intermediates = invertedResidual(b, r);
+      const std::string what = fmt::format("{}x{}x{} -> {} -> {}x{}/{} -> {} on {}", r.h, r.w, r.c,
+                                           r.expand, r.kernel, r.kernel, r.stride, r.out, hw);
+      const CompiledProgram compiled = generateProgram(b.graph(), config(hw), b.randomInputs());
+      EXPECT_GT(onChipConvs(compiled), 0) << what;
+      for (const TensorId id : intermediates) {
+        EXPECT_TRUE(compiled.tensors[id].onChip) << what;
+      }
+      EXPECT_GT(compileRunVerify(b, config(hw), what), 0U);
+    }
+  }
+}
+
+TEST(Cascade, RandomChainsOnSmallAndDefaultSrams) {
+  // Random inverted residuals on npu-s and on npu-tiny (an 8x4 array, SRAMs of a few KiB, shallow
+  // queues): whatever the compiler chooses (cascaded with constants loaded once or streamed, or
+  // conv by conv when nothing fits), the result is bit-exact on both engines.
+  const isa::NpuConfig tiny = isa::loadNpuConfig(std::filesystem::path(NPU_SOURCE_DIR) / "tests" /
+                                                 "data" / "opcheck" / "npu-tiny.yaml");
+  std::array<int, 2> cascaded{};  // npu-s, npu-tiny
+  for (std::uint64_t seed = 1; seed <= 16; ++seed) {
+    testing::RandomGraphBuilder b(seed + 3100);
+    const bool small = seed % 2 == 0;
+    const std::int64_t c = b.pick(3, small ? 12 : 40);
+    Residual r{b.pick(5, small ? 20 : 60),
+               b.pick(5, small ? 24 : 60),
+               c,
+               seed % 5 == 0 ? 0 : c * b.pick(2, 6),
+               seed % 3 == 0 ? c : b.pick(4, 40),
+               b.pick(0, 3) == 0 ? 5 : 3,
+               b.pick(1, 2)};
+    invertedResidual(b, r);
+    const isa::NpuConfig& hw = small ? tiny : config("npu-s");
+    const std::string what =
+        fmt::format("seed {}: {}x{}x{} -> {} -> {}x{}/{} -> {} on {}", seed, r.h, r.w, r.c,
+                    r.expand, r.kernel, r.kernel, r.stride, r.out, hw.name);
+    cascaded[small ? 1 : 0] +=
+        onChipConvs(generateProgram(b.graph(), hw, b.randomInputs())) > 0 ? 1 : 0;
+    EXPECT_GT(compileRunVerify(b, hw, what), 0U);
+  }
+  // The sweep exercises the cascade on both, not only the fallback.
+  EXPECT_GT(cascaded[0], 2);
+  EXPECT_GT(cascaded[1], 2);
+}
+
+TEST(Cascade, SharedIntermediatesAreNotCascaded) {
+  // The expand's output also feeds the graph output: it must reach DDR, so only the depthwise
+  // and the project may cascade.
+  testing::RandomGraphBuilder b(41);
+  const TensorId x = b.input(28, 28, 24);
+  const TensorId e = b.conv(x, 144, 0, 1, 1, 1, 0);
+  const TensorId d = b.conv(e, 0, 1, 3, 1, 1, 1);
+  const TensorId y = b.conv(d, 24, 0, 1, 1, 1, 0);
+  b.graph().outputs = {y, e};
+  const CompiledProgram compiled = generateProgram(b.graph(), config("npu-s"), b.randomInputs());
+  EXPECT_FALSE(compiled.tensors[e].onChip);
+  EXPECT_EQ(compiled.tensors[d].onChip, onChipConvs(compiled) > 0);
+  EXPECT_GT(compileRunVerify(b, config("npu-s"), "shared expand output"), 0U);
+}
+
+TEST(Cascade, ChainsTooLargeForTheSramsStreamTheirConstants) {
+  // 160 -> 960 -> 160 (MobileNetV2's last stage): 307 KB of weights, more than npu-s's weight
+  // SRAM, so each block's weights and parameters are loaded per band into two slots.
+  testing::RandomGraphBuilder b(42);
+  const std::vector<TensorId> intermediates = invertedResidual(b, {7, 7, 160, 960, 160, 3, 1});
+  const CompiledProgram compiled = generateProgram(b.graph(), config("npu-s"), b.randomInputs());
+  EXPECT_GT(onChipConvs(compiled), 0);
+  int weightLoads = 0;
+  for (const isa::Instruction& instruction : compiled.program.instructions) {
+    if (const auto* load = std::get_if<isa::Load>(&instruction)) {
+      weightLoads += load->buf == 1 ? 1 : 0;
+    }
+  }
+  EXPECT_GT(weightLoads, 3);  // more than one blob per conv
+  EXPECT_GT(compileRunVerify(b, config("npu-s"), "7x7x160 -> 960 -> 160"), 0U);
+}
+
+TEST(Cascade, ExpandAndDepthwiseWithoutAProject) {
+  // EfficientNet's MBConv: the squeeze-excitation reads the depthwise's output, so only the
+  // expand -> depthwise pair cascades and the depthwise's output goes to DDR, block by block.
+  for (const char* hw : {"npu-s", "npu-l"}) {
+    testing::RandomGraphBuilder b(44);
+    const TensorId x = b.input(56, 56, 24);
+    const TensorId e = b.conv(x, 144, 0, 1, 1, 1, 0);
+    const TensorId d = b.conv(e, 0, 1, 5, 2, 1, 2);
+    b.graph().outputs = {d, b.globalPool(d)};
+    const CompiledProgram compiled = generateProgram(b.graph(), config(hw), b.randomInputs());
+    EXPECT_GT(onChipConvs(compiled), 0) << hw;
+    EXPECT_TRUE(compiled.tensors[e].onChip) << hw;
+    EXPECT_FALSE(compiled.tensors[d].onChip) << hw;
+    EXPECT_GT(compileRunVerify(b, config(hw), std::string("expand -> depthwise on ") + hw), 0U);
+  }
+}
+
+TEST(Cascade, GatedProjectKeepsTheGatedTensorOnChip) {
+  // EfficientNet's MBConv tail: the squeeze-excitation gate multiply writes the input SRAM
+  // (ELTWISE out_buf) for the project CONV, and a residual add after the project runs on the
+  // band; with 7x7x1152 -> 192 the project's weights (221 KB) are streamed per block.
+  struct Case {
+    std::int64_t h, w, c, out;
+    bool residual;
+  };
+  std::uint64_t seed = 500;
+  for (const Case& k : {Case{28, 28, 96, 40, false}, Case{28, 28, 96, 40, true},
+                        Case{7, 7, 1152, 192, true}, Case{13, 11, 48, 16, false}}) {
+    for (const char* hw : {"npu-s", "npu-l"}) {
+      testing::RandomGraphBuilder b(++seed);
+      const TensorId x = b.input(k.h, k.w, k.c);
+      const TensorId squeezed = b.conv(b.globalPool(x), 24, 0, 1, 1, 1, 0);
+      const TensorId gate = b.lut(b.conv(squeezed, k.c, 0, 1, 1, 1, 0));
+      const TensorId gated = b.mul(x, gate);
+      const TensorId y = b.conv(gated, k.out, 0, 1, 1, 1, 0);
+      b.graph().outputs = {k.residual ? b.add(y, b.input(k.h, k.w, k.out)) : y};
+      const std::string what = fmt::format("gate {}x{}x{} -> {}{} on {}", k.h, k.w, k.c, k.out,
+                                           k.residual ? " + residual" : "", hw);
+      const CompiledProgram compiled = generateProgram(b.graph(), config(hw), b.randomInputs());
+      int gatedOnChip = 0;
+      for (const isa::Instruction& instruction : compiled.program.instructions) {
+        if (const auto* eltwise = std::get_if<isa::Eltwise>(&instruction)) {
+          gatedOnChip += eltwise->out_buf != 0 ? 1 : 0;
+        }
+      }
+      EXPECT_GT(gatedOnChip, 0) << what;
+      EXPECT_TRUE(compiled.tensors[gated].onChip) << what;
+      EXPECT_EQ(compiled.tensors[y].onChip, k.residual) << what;
+      EXPECT_GT(compileRunVerify(b, config(hw), what), 0U);
+    }
+  }
+}
+
+TEST(Cascade, OtherChainsAreLoweredConvByConv) {
+  // A dilated depthwise is not cascaded: the chain runs as three separate convs.
+  testing::RandomGraphBuilder b(43);
+  const TensorId x = b.input(20, 20, 16);
+  const TensorId e = b.conv(x, 96, 0, 1, 1, 1, 0);
+  const TensorId d = b.conv(e, 0, 1, 3, 1, 2, 2);
+  b.graph().outputs = {b.conv(d, 16, 0, 1, 1, 1, 0)};
+  const CompiledProgram compiled = generateProgram(b.graph(), config("npu-s"), b.randomInputs());
+  EXPECT_EQ(onChipConvs(compiled), 0);
+  EXPECT_FALSE(compiled.tensors[e].onChip);
+  EXPECT_FALSE(compiled.tensors[d].onChip);
+  EXPECT_GT(compileRunVerify(b, config("npu-s"), "dilated depthwise"), 0U);
+}
+
+}  // namespace
+}  // namespace npu::compiler
