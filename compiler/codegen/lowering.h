@@ -188,5 +188,6 @@ void lowerConv(LoweringContext& ctx, const QConv& conv);
 void lowerEltwise(LoweringContext& ctx, const QOp& op);
 void lowerPool(LoweringContext& ctx, const QOp& op);
 void lowerDataMovement(LoweringContext& ctx, const QOp& op);
+void lowerMatMul(LoweringContext& ctx, const QMatMul& op);
 
 }  // namespace npu::compiler

@@ -5,6 +5,7 @@
 #include "npu/golden/int8_conv.h"
 #include "npu/golden/int8_data_movement.h"
 #include "npu/golden/int8_elementwise.h"
+#include "npu/golden/int8_matmul.h"
 #include "npu/golden/int8_pool.h"
 #include "npu/golden/int8_tensor.h"
 #include "npu/golden/lut.h"
