@@ -163,10 +163,10 @@ void addOpcheckCommand(CLI::App& app, Action& action) {
   command
       ->add_option(
           "OP", options->op,
-          "conv, eltwise, pool, lut, concat, upsample, slice, shuffle, matmul or all (omit "
+          "conv, eltwise, pool, lut, concat, upsample, slice, shuffle, matmul, reduce or all (omit "
           "with --repro)")
       ->check(CLI::IsMember({"conv", "eltwise", "pool", "lut", "concat", "upsample", "slice",
-                             "shuffle", "matmul", "all"}));
+                             "shuffle", "matmul", "reduce", "all"}));
   command->add_option("--count", options->count, "Cases to run (default 100)");
   command->add_option("--seed", options->seed, "Sweep seed (default 1)");
   command->add_option("--shard", options->shard,
@@ -206,8 +206,7 @@ void addOpcheckCommand(CLI::App& app, Action& action) {
       if (options->op.empty()) {
         fail(ErrorKind::Usage,
              "opcheck: name an OP (conv, eltwise, pool, lut, concat, upsample, slice, shuffle, "
-             "matmul, "
-             "all) "
+             "matmul, reduce, all) "
              "or --repro FILE");
       }
       return sweep(*options);

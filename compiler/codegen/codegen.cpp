@@ -190,6 +190,8 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
         lowerPool(ctx, op);
       } else if (const auto* matmul = std::get_if<QMatMul>(&op)) {
         lowerMatMul(ctx, *matmul);
+      } else if (const auto* reduce = std::get_if<QReduce>(&op)) {
+        lowerReduce(ctx, *reduce);
       } else {
         lowerDataMovement(ctx, op);
       }

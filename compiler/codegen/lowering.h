@@ -189,5 +189,6 @@ void lowerEltwise(LoweringContext& ctx, const QOp& op);
 void lowerPool(LoweringContext& ctx, const QOp& op);
 void lowerDataMovement(LoweringContext& ctx, const QOp& op);
 void lowerMatMul(LoweringContext& ctx, const QMatMul& op);
+void lowerReduce(LoweringContext& ctx, const QReduce& op);
 
 }  // namespace npu::compiler

@@ -13,11 +13,11 @@
 namespace npu::bench {
 namespace {
 
-constexpr std::array<std::string_view, 12> kKindNames{
-    "conv", "add",    "mul",      "maxpool", "avgpool", "globalavgpool",
-    "lut",  "concat", "upsample", "slice",   "shuffle", "matmul"};
-constexpr std::array<std::string_view, 9> kFamilyNames{
-    "conv", "eltwise", "pool", "lut", "concat", "upsample", "slice", "shuffle", "matmul"};
+constexpr std::array<std::string_view, 14> kKindNames{
+    "conv",   "add",      "mul",   "maxpool", "avgpool", "globalavgpool", "lut",
+    "concat", "upsample", "slice", "shuffle", "matmul",  "reducemax",     "reducesum"};
+constexpr std::array<std::string_view, 10> kFamilyNames{
+    "conv", "eltwise", "pool", "lut", "concat", "upsample", "slice", "shuffle", "matmul", "reduce"};
 constexpr std::array<std::string_view, 3> kPatternNames{"uniform", "extremes", "near_zero_point"};
 
 /// Sizes above this are rejected: a repro file is a small thing, and this keeps every product
@@ -52,7 +52,7 @@ void checkRequant(const Requant& r, std::string_view what) {
 
 bool usesOutputStage(OpKind kind) {
   return kind == OpKind::Conv || kind == OpKind::Add || kind == OpKind::Mul ||
-         kind == OpKind::MatMul;
+         kind == OpKind::MatMul || kind == OpKind::ReduceSum;
 }
 
 bool isEltwise(OpKind kind) {
@@ -215,9 +215,12 @@ OpFamily familyOf(OpKind kind) {
     case OpKind::Shuffle:
       return OpFamily::Shuffle;
     case OpKind::MatMul:
+      return OpFamily::MatMul;
+    case OpKind::ReduceMax:
+    case OpKind::ReduceSum:
       break;
   }
-  return OpFamily::MatMul;
+  return OpFamily::Reduce;
 }
 
 std::string_view dataPatternName(DataPattern pattern) {
@@ -410,6 +413,9 @@ std::vector<std::int64_t> caseOutputShape(const OpCase& c) {
       return {1, c.sliceRows, c.sliceCols, c.sliceChannels};
     case OpKind::MatMul:
       return {1, c.height, c.width, c.outChannels};
+    case OpKind::ReduceMax:
+    case OpKind::ReduceSum:
+      return {1, c.height, c.width, 1};
     case OpKind::Add:
     case OpKind::Mul:
     case OpKind::Lut:
@@ -427,6 +433,9 @@ std::int64_t caseWork(const OpCase& c) {
   }
   if (c.kind == OpKind::MatMul) {
     return elements * c.channels;
+  }
+  if (c.kind == OpKind::ReduceMax || c.kind == OpKind::ReduceSum) {
+    return c.height * c.width * c.channels;
   }
   if (c.kind == OpKind::MaxPool || c.kind == OpKind::AvgPool) {
     return elements * c.kernel[0] * c.kernel[1];
@@ -548,6 +557,17 @@ CaseGraph buildCaseGraph(const OpCase& c) {
     case OpKind::Shuffle:
       g.ops.emplace_back(compiler::QShuffle{name, x, y, c.groups});
       break;
+    case OpKind::ReduceMax:
+      g.ops.emplace_back(compiler::QReduce{name, x, y, compiler::QReduce::Kind::Max, {}});
+      break;
+    case OpKind::ReduceSum: {
+      golden::ReduceSumInt8Params p;
+      p.inputZeroPoint = c.inputZeroPoint;
+      p.multiplier = toGolden(c.requant);
+      p.output = outputStage(c);
+      g.ops.emplace_back(compiler::QReduce{name, x, y, compiler::QReduce::Kind::Sum, p});
+      break;
+    }
     case OpKind::MatMul: {
       golden::MatMulInt8Params p;
       p.zeroPointA = c.inputZeroPoint;

@@ -306,6 +306,26 @@ OpCase matMulCase(Rng& r) {
   return c;
 }
 
+/// Rows of 1-255 values (the sum 10%: 256-1500) on planes of 1-12 x 1-12 (10%: up to 3 x 200
+/// rows, attention's score rows); sums with a multiplier for about the row's spread, zero points
+/// and the output stage as conv.
+OpCase reduceCase(Rng& r, OpKind kind) {
+  OpCase c;
+  c.kind = kind;
+  const bool longRows = kind == OpKind::ReduceSum && r.chance(0.1);
+  c.channels = longRows ? r.pick(256, 1500) : r.pick(1, 255);
+  const bool many = r.chance(0.1);
+  c.height = many ? r.pick(1, 3) : r.pick(1, 12);
+  c.width = many ? r.pick(13, 200) : r.pick(1, 12);
+  c.inputZeroPoint = zeroPoint(r);
+  c.data = dataPattern(r);
+  if (kind == OpKind::ReduceSum) {
+    c.requant = multiplier(r, std::sqrt(static_cast<double>(c.channels)) * 74.0);
+    outputStage(r, c);
+  }
+  return c;
+}
+
 OpCase concatCase(Rng& r) {
   OpCase c;
   c.kind = OpKind::Concat;
@@ -565,9 +585,11 @@ OpKind sweepKind(OpFamily family, std::uint64_t index) {
     case OpFamily::Shuffle:
       return OpKind::Shuffle;
     case OpFamily::MatMul:
+      return OpKind::MatMul;
+    case OpFamily::Reduce:
       break;
   }
-  return OpKind::MatMul;
+  return index % 2 == 0 ? OpKind::ReduceMax : OpKind::ReduceSum;
 }
 
 OpFamily sweepFamily(std::uint64_t index) {
@@ -614,6 +636,10 @@ OpCase randomCase(OpKind kind, std::uint64_t seed, const GeneratorOptions& optio
       break;
     case OpKind::MatMul:
       c = matMulCase(r);
+      break;
+    case OpKind::ReduceMax:
+    case OpKind::ReduceSum:
+      c = reduceCase(r, kind);
       break;
   }
   if (kind == OpKind::Add || kind == OpKind::Mul) {

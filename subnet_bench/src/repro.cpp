@@ -28,10 +28,10 @@ struct CaseKey {
   std::function<void(const YAML::Node&, OpCase&, const std::string& where)> read;
 };
 
-const std::vector<OpKind> kAllKinds{K::Conv,     K::Add,           K::Mul,     K::MaxPool,
-                                    K::AvgPool,  K::GlobalAvgPool, K::Lut,     K::Concat,
-                                    K::Upsample, K::Slice,         K::Shuffle, K::MatMul};
-const std::vector<OpKind> kStageKinds{K::Conv, K::Add, K::Mul, K::MatMul};
+const std::vector<OpKind> kAllKinds{
+    K::Conv,   K::Add,      K::Mul,   K::MaxPool, K::AvgPool, K::GlobalAvgPool, K::Lut,
+    K::Concat, K::Upsample, K::Slice, K::Shuffle, K::MatMul,  K::ReduceMax,     K::ReduceSum};
+const std::vector<OpKind> kStageKinds{K::Conv, K::Add, K::Mul, K::MatMul, K::ReduceSum};
 const std::vector<OpKind> kWindowKinds{K::Conv, K::MaxPool, K::AvgPool};
 
 std::int64_t readInt(const YAML::Node& node, const std::string& where, std::string_view key) {

@@ -77,7 +77,8 @@ TEST(RtlCodegen, ColumnTilesPhasesKernelPartsAndPadFillsAreCycleExact) {
 TEST(RtlCodegen, AttentionMatMulsAreCycleExactAndGolden) {
   // One attention head group as codegen lowers it: S = Q x K^T (K laid out [N][K], produced by
   // a LUT op of the program), then O = S x V (V laid out [K][N], transposed by the weight LOAD,
-  // also produced), 3 heads of 40 tokens and 64 channels, with zero points on the first operands.
+  // also produced), 3 heads of 40 tokens and 64 channels, with zero points on the first operands;
+  // and the row max and row sum of the scores (a POOL over the rows, a CONV with ones).
   using compiler::QTensor;
   compiler::QuantizedGraph g;
   auto tensor = [&](const std::string& name, std::int64_t m, std::int64_t n, std::int32_t zp) {
@@ -91,8 +92,10 @@ TEST(RtlCodegen, AttentionMatMulsAreCycleExactAndGolden) {
   const auto v = tensor("v", 40, 64, 0);
   const auto scores = tensor("s", 40, 40, -128);
   const auto out = tensor("o", 40, 64, 3);
+  const auto rowMax = tensor("s_max", 40, 1, -128);
+  const auto rowSum = tensor("s_sum", 40, 1, 5);
   g.inputs = {q, kRaw, vRaw};
-  g.outputs = {out};
+  g.outputs = {out, rowMax, rowSum};
   golden::Lut identity{};
   for (int i = 0; i < 256; ++i) {
     identity[static_cast<std::size_t>(i)] = static_cast<std::int8_t>((i - 128) / 2);
@@ -112,6 +115,12 @@ TEST(RtlCodegen, AttentionMatMulsAreCycleExactAndGolden) {
   pv.output.zeroPoint = 3;
   pv.output.rounding = golden::Rounding::Double;
   g.ops.emplace_back(compiler::QMatMul{"pv", scores, v, out, pv});
+  g.ops.emplace_back(compiler::QReduce{"max", scores, rowMax, compiler::QReduce::Kind::Max, {}});
+  golden::ReduceSumInt8Params sum;
+  sum.inputZeroPoint = -128;
+  sum.multiplier = golden::quantizeMultiplier(1.0 / 64.0);
+  sum.output.zeroPoint = 5;
+  g.ops.emplace_back(compiler::QReduce{"sum", scores, rowSum, compiler::QReduce::Kind::Sum, sum});
   std::vector<golden::Int8Tensor> inputs;
   std::uint32_t state = 2718;
   for (const auto id : g.inputs) {

@@ -643,6 +643,42 @@ TEST_P(OpcheckMatMulTest, SweepIsBitExact) {
   EXPECT_NE(features & kFeatureTiled, 0U);
 }
 
+class OpcheckReduceTest : public ::testing::TestWithParam<MatMulRun> {};
+
+TEST_P(OpcheckReduceTest, SweepIsBitExact) {
+  // Row max (a POOL over each row) and row sum (a CONV with ones) along the last axis: every
+  // case passes on every engine; both kinds are drawn.
+  const MatMulRun run = GetParam();
+  CheckOptions check;
+  check.hw = run.config == "npu-tiny" ? tiny() : preset(run.config);
+  check.engine = run.engine;
+  std::uint64_t maxes = 0;
+  for (std::uint64_t i = 0; i < run.count; ++i) {
+    GeneratorOptions generator;
+    generator.fieldLimits = false;
+    const OpCase c = sweepCase(OpFamily::Reduce, 17, i, generator);
+    const CaseResult result = checkCase(c, check);
+    EXPECT_EQ(result.verdict, Verdict::Pass)
+        << describeCase(c) << ": " << result.kind << ": " << result.message;
+    maxes += c.kind == OpKind::ReduceMax ? 1 : 0;
+  }
+  EXPECT_GT(maxes, 0U);
+  EXPECT_LT(maxes, run.count);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryEngine, OpcheckReduceTest,
+                         ::testing::Values(MatMulRun{"npu-s", Engine::Functional, 80},
+                                           MatMulRun{"npu-s", Engine::Timed, 60},
+                                           MatMulRun{"npu-s", Engine::Rtl, 16},
+                                           MatMulRun{"npu-tiny", Engine::Functional, 60},
+                                           MatMulRun{"npu-tiny", Engine::Timed, 40}),
+                         [](const ::testing::TestParamInfo<MatMulRun>& info) {
+                           std::string name =
+                               info.param.config + "_" + std::string(engineName(info.param.engine));
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
 TEST(OpcheckMatMul, LongInnerDimensionSplitsOnTinySrams) {
   // K = 1500 is past npu-tiny's 1 KiB weight half: the CONVs accumulate over inner slices
   // (acc_init / finalize) in both layouts of b, on both simulators.

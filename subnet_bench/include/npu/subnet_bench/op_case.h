@@ -28,12 +28,15 @@ enum class OpKind : std::uint8_t {
   Upsample,
   Slice,
   Shuffle,
-  MatMul
+  MatMul,
+  ReduceMax,
+  ReduceSum
 };
 
 /// The groups `npu opcheck OP` sweeps: conv, eltwise (add, mul), pool (max, average, global),
 /// lut, concat, upsample, slice (a channel slice, possibly of strided rows and columns), shuffle
-/// (a channel shuffle) and matmul (two activations, batched over heads).
+/// (a channel shuffle), matmul (two activations, batched over heads) and reduce (row max and
+/// row sum along the last axis).
 enum class OpFamily : std::uint8_t {
   Conv,
   Eltwise,
@@ -43,7 +46,8 @@ enum class OpFamily : std::uint8_t {
   Upsample,
   Slice,
   Shuffle,
-  MatMul
+  MatMul,
+  Reduce
 };
 
 /// How input (and conv weight) values are drawn from the case's seed.
@@ -141,11 +145,12 @@ struct OpCase {
 
 /// Lower-case names used on the command line and in repro files ("conv", "add", "mul",
 /// "maxpool", "avgpool", "globalavgpool", "lut", "concat", "upsample", "slice", "shuffle",
-/// "matmul").
+/// "matmul", "reducemax", "reducesum").
 std::string_view opKindName(OpKind kind);
 std::optional<OpKind> parseOpKind(std::string_view name);
 
-/// "conv", "eltwise", "pool", "lut", "concat", "upsample", "slice", "shuffle", "matmul".
+/// "conv", "eltwise", "pool", "lut", "concat", "upsample", "slice", "shuffle", "matmul",
+/// "reduce".
 std::string_view opFamilyName(OpFamily family);
 std::optional<OpFamily> parseOpFamily(std::string_view name);
 

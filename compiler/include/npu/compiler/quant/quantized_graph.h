@@ -132,8 +132,20 @@ struct QMatMul {
   golden::MatMulInt8Params params;
 };
 
+/// A reduction along the last (channel) axis to one value per row, [1, H, W, C] -> [1, H, W, 1]:
+/// the row max (output shares the input's scale and zero point) or the row sum with requant and
+/// output stage (`params`, sum only).
+struct QReduce {
+  enum class Kind : std::uint8_t { Max, Sum };
+  std::string name;
+  TensorId input = 0;
+  TensorId output = 0;
+  Kind kind = Kind::Max;
+  golden::ReduceSumInt8Params params;
+};
+
 using QOp = std::variant<QConv, QAdd, QMul, QMaxPool, QAvgPool, QGlobalAvgPool, QConcat, QSlice,
-                         QShuffle, QUpsample, QLut, QMatMul>;
+                         QShuffle, QUpsample, QLut, QMatMul, QReduce>;
 
 /// Ops in execution order over int8 tensors; `inputs` are fed from outside, `outputs` read back.
 struct QuantizedGraph {
@@ -154,7 +166,7 @@ TensorId opOutput(const QOp& op);
 
 /// The op's kind as reports name it: "conv", "depthwise", "grouped conv", "fc", "add", "mul",
 /// "maxpool", "avgpool", "globalavgpool", "concat", "slice", "shuffle", "upsample", "lut",
-/// "matmul".
+/// "matmul", "reducemax", "reducesum".
 std::string opKindName(const QuantizedGraph& graph, const QOp& op);
 
 /// Checks that every op reads tensors that exist and are graph inputs or written by an earlier
