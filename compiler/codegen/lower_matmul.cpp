@@ -1,8 +1,9 @@
 // MatMul of two activations lowered onto CONV: per head, a is a 1-row input tile of M pixels of K
 // channels and b, LOADed into the weight SRAM from the tensor the program produced, the
-// [N][K] weights of a 1x1 convolution (docs/isa.md "MatMul on the MAC array"). A b laid out
-// [K][N] is transposed by the LOAD itself (one byte per run, column stride N). The requant is
-// per tensor: the parameter records {0, M, shift} repeat the same multiplier for every column.
+// weights of a 1x1 convolution (docs/isa.md "MatMul on the MAC array"): a b laid out [N][K] is
+// loaded as the usual [out_c][in_c] weights, one laid out [K][N] as [in_c][out_c] for a CONV with
+// wgt_kn = 1, so neither layout needs a transposing LOAD. The requant is per tensor: the
+// parameter records {0, M, shift} repeat the same multiplier for every column.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -53,7 +54,7 @@ MatMulTile chooseTile(const LoweringContext& ctx, const QMatMul& op, const MatMu
   const std::int64_t records = (ctx.slots.parameterBytes() - lutBytes) / 12;
   const std::int64_t extent = kMaxTileDim;
   MatMulTile t;
-  t.kb = std::min({s.k, extent, input, weight, isa::limits::kLoadColumns});
+  t.kb = std::min({s.k, extent, input, weight, isa::limits::kLoadRows});
   const bool split = t.kb < s.k;
   const std::int64_t accumulator = split ? ctx.slots.accumulatorEntries() : output;
   t.nb = std::min(
@@ -123,9 +124,9 @@ void lowerMatMul(LoweringContext& ctx, const QMatMul& op) {
           const std::int64_t weightSram =
               ctx.slots.weightSlot(fmt::format("{}/h{}/n{}/k{}", op.name, h, n0, k0), loadWeights);
           if (loadWeights) {
-            // The weight SRAM holds [nb][kb]: row j is column n0 + j of b'.
+            // The weight SRAM holds [nb][kb] (NK) or [kb][nb] (KN, read with wgt_kn).
             const DdrBlock block =
-                kn ? DdrBlock{bAddress + (h * s.k + k0) * s.n + n0, nb, kb, 1, 1, s.n}
+                kn ? DdrBlock{bAddress + (h * s.k + k0) * s.n + n0, kb, 1, nb, s.n, 0}
                    : DdrBlock{bAddress + (h * s.n + n0) * s.k + k0, nb, 1, kb, s.k, 0};
             ctx.load(1, weightSram, block);
           }
@@ -160,6 +161,7 @@ void lowerMatMul(LoweringContext& ctx, const QMatMul& op) {
           instruction.finalize = chunk + 1 == chunks ? 1 : 0;
           instruction.use_lut = p.output.lut && instruction.finalize != 0 ? 1 : 0;
           instruction.double_round = p.output.rounding == golden::Rounding::Double ? 1 : 0;
+          instruction.wgt_kn = kn ? 1 : 0;
           ctx.emit(instruction);
         }
         ctx.store(outputSram, {yAddress + (h * s.m + m0) * s.n + n0, mb, 1, nb, s.n, 0});

@@ -135,6 +135,8 @@ package npu_isa_pkg;
   localparam int CONV_USE_LUT_WIDTH = 1;
   localparam int CONV_DOUBLE_ROUND_LSB = 248;
   localparam int CONV_DOUBLE_ROUND_WIDTH = 1;
+  localparam int CONV_WGT_KN_LSB = 249;
+  localparam int CONV_WGT_KN_WIDTH = 1;
 
   // ELTWISE: Element-wise add or mul of two int8 vectors with per-input rescale, or a LUT map of one, then requant, clip, optional LUT.
   localparam logic [3:0] OP_ELTWISE = 4'd5;

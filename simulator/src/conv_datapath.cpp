@@ -71,6 +71,14 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
         wide[static_cast<std::size_t>(t * outC + c)] = weight[c * taps + t];
       }
     }
+  } else if (conv.wgt_kn != 0) {
+    // Weights stored [in_c][out_c] (1x1 only): transposed to one row per output channel.
+    wide.resize(static_cast<std::size_t>(outC * inC));
+    for (std::int64_t c = 0; c < outC; ++c) {
+      for (std::int64_t i = 0; i < inC; ++i) {
+        wide[static_cast<std::size_t>(c * inC + i)] = weight[i * outC + c];
+      }
+    }
   } else {
     // Weights as stored, [out_c][kh][kw][in_c], widened: each output channel is one row that a
     // pixel's patch (the window gathered in the same order) is dotted with.
