@@ -383,7 +383,7 @@ std::vector<OpCase> simplifications(const OpCase& c) {
       tryWith([&](OpCase& n) { n.outChannels = v; });
     }
     tryWith([](OpCase& n) { n.producedB = false; });
-    tryWith([](OpCase& n) { n.transposedB = true; });  // the one-run-per-row weight LOAD
+    tryWith([](OpCase& n) { n.transposedB = true; });  // CONV's usual weight order, no wgt_kn
   }
   // Then the quantization, towards the plainest parameters.
   tryWith([](OpCase& n) { n.perChannelB = false; });

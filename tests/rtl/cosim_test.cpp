@@ -76,7 +76,7 @@ TEST(RtlCodegen, ColumnTilesPhasesKernelPartsAndPadFillsAreCycleExact) {
 
 TEST(RtlCodegen, AttentionMatMulsAreCycleExactAndGolden) {
   // One attention head group as codegen lowers it: S = Q x K^T (K laid out [N][K], produced by
-  // a LUT op of the program), then O = S x V (V laid out [K][N], transposed by the weight LOAD,
+  // a LUT op of the program), then O = S x V (V laid out [K][N], read by a CONV with wgt_kn,
   // also produced), 3 heads of 40 tokens and 64 channels, with zero points on the first operands;
   // and the row max and row sum of the scores (a POOL over the rows, a CONV with ones).
   using compiler::QTensor;
