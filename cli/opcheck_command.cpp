@@ -161,11 +161,12 @@ void addOpcheckCommand(CLI::App& app, Action& action) {
   CLI::App* command = app.add_subcommand(
       "opcheck", "Check random one-op cases bit-exactly against golden, or replay a repro");
   command
-      ->add_option("OP", options->op,
-                   "conv, eltwise, pool, lut, concat, upsample, slice, shuffle or all (omit with "
-                   "--repro)")
-      ->check(CLI::IsMember(
-          {"conv", "eltwise", "pool", "lut", "concat", "upsample", "slice", "shuffle", "all"}));
+      ->add_option(
+          "OP", options->op,
+          "conv, eltwise, pool, lut, concat, upsample, slice, shuffle, matmul, reduce or all (omit "
+          "with --repro)")
+      ->check(CLI::IsMember({"conv", "eltwise", "pool", "lut", "concat", "upsample", "slice",
+                             "shuffle", "matmul", "reduce", "all"}));
   command->add_option("--count", options->count, "Cases to run (default 100)");
   command->add_option("--seed", options->seed, "Sweep seed (default 1)");
   command->add_option("--shard", options->shard,
@@ -203,10 +204,10 @@ void addOpcheckCommand(CLI::App& app, Action& action) {
         return replay(*options);
       }
       if (options->op.empty()) {
-        fail(
-            ErrorKind::Usage,
-            "opcheck: name an OP (conv, eltwise, pool, lut, concat, upsample, slice, shuffle, all) "
-            "or --repro FILE");
+        fail(ErrorKind::Usage,
+             "opcheck: name an OP (conv, eltwise, pool, lut, concat, upsample, slice, shuffle, "
+             "matmul, reduce, all) "
+             "or --repro FILE");
       }
       return sweep(*options);
     };

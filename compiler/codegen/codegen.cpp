@@ -193,6 +193,10 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
       } else if (std::holds_alternative<QMaxPool>(op) || std::holds_alternative<QAvgPool>(op) ||
                  std::holds_alternative<QGlobalAvgPool>(op)) {
         lowerPool(ctx, op);
+      } else if (const auto* matmul = std::get_if<QMatMul>(&op)) {
+        lowerMatMul(ctx, *matmul);
+      } else if (const auto* reduce = std::get_if<QReduce>(&op)) {
+        lowerReduce(ctx, *reduce);
       } else {
         lowerDataMovement(ctx, op);
       }

@@ -210,5 +210,7 @@ std::int64_t lowerGatedProject(LoweringContext& ctx, std::size_t first,
 void lowerEltwise(LoweringContext& ctx, const QOp& op);
 void lowerPool(LoweringContext& ctx, const QOp& op);
 void lowerDataMovement(LoweringContext& ctx, const QOp& op);
+void lowerMatMul(LoweringContext& ctx, const QMatMul& op);
+void lowerReduce(LoweringContext& ctx, const QReduce& op);
 
 }  // namespace npu::compiler

@@ -57,6 +57,10 @@ std::string opKindName(const QuantizedGraph& graph, const QOp& op) {
           return "shuffle";
         } else if constexpr (std::is_same_v<T, QUpsample>) {
           return "upsample";
+        } else if constexpr (std::is_same_v<T, QMatMul>) {
+          return "matmul";
+        } else if constexpr (std::is_same_v<T, QReduce>) {
+          return o.kind == QReduce::Kind::Max ? "reducemax" : "reducesum";
         } else {
           return "lut";
         }
@@ -138,6 +142,12 @@ std::vector<golden::Int8Tensor> GoldenGraphRunner::run(
                                                   upsample->factorW);
       } else if (const auto* lut = std::get_if<QLut>(&op)) {
         values[out] = golden::applyLut(values[lut->input], lut->lut);
+      } else if (const auto* matmul = std::get_if<QMatMul>(&op)) {
+        values[out] = golden::matMulInt8(values[matmul->a], values[matmul->b], matmul->params);
+      } else if (const auto* reduce = std::get_if<QReduce>(&op)) {
+        values[out] = reduce->kind == QReduce::Kind::Max
+                          ? golden::reduceMaxLastAxisInt8(values[reduce->input])
+                          : golden::reduceSumLastAxisInt8(values[reduce->input], reduce->params);
       }
     } catch (const Error& e) {
       fail("layer '{}': {}", opName(op), e.what());

@@ -98,6 +98,10 @@ std::string checkRules(const Conv& conv) {
   if (conv.clip_lo > conv.clip_hi) {
     return fmt::format("clip_lo = {} is above clip_hi = {}", conv.clip_lo, conv.clip_hi);
   }
+  if (conv.wgt_kn != 0 && (conv.kh != 1 || conv.kw != 1 || conv.depthwise != 0)) {
+    return fmt::format("wgt_kn needs a dense 1x1 CONV (kh = {}, kw = {}, depthwise = {})", conv.kh,
+                       conv.kw, conv.depthwise);
+  }
   if (conv.in_w < (conv.out_w - 1) * conv.sw + (conv.kw - 1) * conv.dw + 1) {
     return fmt::format("in_w = {} is narrower than the window needs ({})", conv.in_w,
                        (conv.out_w - 1) * conv.sw + (conv.kw - 1) * conv.dw + 1);

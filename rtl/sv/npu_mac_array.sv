@@ -35,13 +35,16 @@ module npu_mac_array
   logic [3:0] kw;
   logic signed [7:0] in_zp;
   logic [7:0] out_zp, clip_lo, clip_hi;
-  logic depthwise, acc_init, finalize, use_lut, dbl, out_buf;
+  logic depthwise, acc_init, finalize, use_lut, dbl, out_buf, wgt_kn;
   // Loop bounds and address steps.
   logic [7:0] ntap;
   logic [11:0] n_icb, n_ocb;
   logic [7:0] n_tb;
   logic [31:0] pix_dx, pix_wrap, tap_dx, tap_wrap, ocb_wstep;
   logic [31:0] wcol[C];  // c * (weight bytes per output channel)
+  // wgt_kn (weights [in_c][out_c]): r * out_c, and the row offset of the input-channel block.
+  logic [31:0] kn_row[R];
+  logic [31:0] kn_icb, kn_istep;
 
   // Loop state.
   logic running;
@@ -120,7 +123,8 @@ module npu_mac_array
         end else begin
           cell_ok[r*C+c] = col_ok[c] && icb_r + 32'(r) < 32'(in_c);
           inp_raddr[r*C+c] = f_inp + pix_off + tap_off + icb_r + 32'(r);
-          wgt_raddr[r*C+c] = f_wgt + w_ocb + wcol[c] + t_in + icb_r + 32'(r);
+          wgt_raddr[r*C+c] = wgt_kn ? f_wgt + kn_icb + kn_row[r] + oc :
+              f_wgt + w_ocb + wcol[c] + t_in + icb_r + 32'(r);
         end
       end
     end
@@ -215,6 +219,10 @@ module npu_mac_array
         use_lut <= word[CONV_USE_LUT_LSB];
         dbl <= word[CONV_DOUBLE_ROUND_LSB];
         out_buf <= word[CONV_OUT_BUF_LSB];
+        wgt_kn <= word[CONV_WGT_KN_LSB];
+        for (int r = 0; r < R; r++) kn_row[r] <= 32'(r) * 32'(word[CONV_OUT_C_LSB+:CONV_OUT_C_WIDTH]);
+        kn_istep <= 32'(R) * 32'(word[CONV_OUT_C_LSB+:CONV_OUT_C_WIDTH]);
+        kn_icb <= '0;
         ntap <= s_ntap;
         n_icb <= 12'((s_in_c + 32'(R - 1)) / 32'(R));
         n_ocb <= 12'((32'(word[CONV_OUT_C_LSB+:CONV_OUT_C_WIDTH]) + 32'(C - 1)) / 32'(C));
@@ -253,9 +261,11 @@ module npu_mac_array
           end else if (icb != n_icb - 1) begin
             icb <= icb + 1;
             icb_r <= icb_r + 32'(R);
+            kn_icb <= kn_icb + kn_istep;
           end else begin
             icb <= '0;
             icb_r <= '0;
+            kn_icb <= '0;
             tap <= tap + 1;
             t_in <= t_in + 32'(in_c);
             if (kx + 4'd1 < kw) begin
@@ -270,6 +280,7 @@ module npu_mac_array
           // Next output-channel block, or next pixel.
           icb <= '0;
           icb_r <= '0;
+          kn_icb <= '0;
           tap <= '0;
           t_in <= '0;
           kx <= '0;
@@ -298,5 +309,5 @@ module npu_mac_array
   end
 
   logic unused;
-  assign unused = ^{word[7:0], word[WORD_BITS-1:CONV_OUT_BUF_LSB+1]};
+  assign unused = ^{word[7:0], word[WORD_BITS-1:CONV_WGT_KN_LSB+1]};
 endmodule

@@ -148,6 +148,19 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
   // input is copied below (unsigned or widened) before any output is written, so the two never
   // alias mid-instruction.
   std::vector<std::int8_t>& destination = conv.out_buf != 0 ? sram.input : sram.output;
+  // Dense weights as rows of [kh][kw][in_c], one per output channel. A matmul's operand stored
+  // [in_c][out_c] (wgt_kn, 1x1 only) is transposed into that order first.
+  const std::int8_t* weightRows = weight;
+  std::vector<std::int8_t> transposed;
+  if (conv.wgt_kn != 0) {
+    transposed.resize(static_cast<std::size_t>(outC * inC));
+    for (std::int64_t c = 0; c < outC; ++c) {
+      for (std::int64_t i = 0; i < inC; ++i) {
+        transposed[static_cast<std::size_t>(c * inC + i)] = weight[i * outC + c];
+      }
+    }
+    weightRows = transposed.data();
+  }
   const std::int64_t patchLength = taps * inC;
 
   // Dense convs on a CPU with VNNI: u8 x s8 dot products of the weights as stored,
@@ -174,7 +187,7 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
     for (std::int64_t oc = 0; oc < outC; ++oc) {
       std::uint32_t sum = 0;
       for (std::int64_t k = 0; k < patchLength; ++k) {
-        sum += static_cast<std::uint32_t>(static_cast<std::int32_t>(weight[oc * patchLength + k]));
+        sum += static_cast<std::uint32_t>(static_cast<std::int32_t>(weightRows[oc * patchLength + k]));
       }
       offsetShare[static_cast<std::size_t>(oc)] = static_cast<std::int32_t>(offset * sum);
     }
@@ -204,7 +217,7 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
     } else {
       // Each output channel is one row that a pixel's patch (the window gathered in the same
       // order) is dotted with.
-      wide.assign(weight, weight + outC * patchLength);
+      wide.assign(weightRows, weightRows + outC * patchLength);
     }
   }
 
@@ -272,7 +285,7 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
             }
           }
         }
-        int8.dotBlock(patches.data(), outW, weight, outC, patchLength, dots.data());
+        int8.dotBlock(patches.data(), outW, weightRows, outC, patchLength, dots.data());
         for (std::int64_t ox = 0; ox < outW; ++ox) {
           for (std::int64_t oc = 0; oc < outC; ++oc) {
             const auto lane = static_cast<std::size_t>(ox * outC + oc);

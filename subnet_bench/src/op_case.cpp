@@ -13,11 +13,11 @@
 namespace npu::bench {
 namespace {
 
-constexpr std::array<std::string_view, 11> kKindNames{
-    "conv", "add",    "mul",      "maxpool", "avgpool", "globalavgpool",
-    "lut",  "concat", "upsample", "slice",   "shuffle"};
-constexpr std::array<std::string_view, 8> kFamilyNames{"conv",   "eltwise",  "pool",  "lut",
-                                                       "concat", "upsample", "slice", "shuffle"};
+constexpr std::array<std::string_view, 14> kKindNames{
+    "conv",   "add",      "mul",   "maxpool", "avgpool", "globalavgpool", "lut",
+    "concat", "upsample", "slice", "shuffle", "matmul",  "reducemax",     "reducesum"};
+constexpr std::array<std::string_view, 10> kFamilyNames{
+    "conv", "eltwise", "pool", "lut", "concat", "upsample", "slice", "shuffle", "matmul", "reduce"};
 constexpr std::array<std::string_view, 3> kPatternNames{"uniform", "extremes", "near_zero_point"};
 
 /// Sizes above this are rejected: a repro file is a small thing, and this keeps every product
@@ -51,7 +51,8 @@ void checkRequant(const Requant& r, std::string_view what) {
 }
 
 bool usesOutputStage(OpKind kind) {
-  return kind == OpKind::Conv || kind == OpKind::Add || kind == OpKind::Mul;
+  return kind == OpKind::Conv || kind == OpKind::Add || kind == OpKind::Mul ||
+         kind == OpKind::MatMul || kind == OpKind::ReduceSum;
 }
 
 bool isEltwise(OpKind kind) {
@@ -212,9 +213,14 @@ OpFamily familyOf(OpKind kind) {
     case OpKind::Slice:
       return OpFamily::Slice;
     case OpKind::Shuffle:
+      return OpFamily::Shuffle;
+    case OpKind::MatMul:
+      return OpFamily::MatMul;
+    case OpKind::ReduceMax:
+    case OpKind::ReduceSum:
       break;
   }
-  return OpFamily::Shuffle;
+  return OpFamily::Reduce;
 }
 
 std::string_view dataPatternName(DataPattern pattern) {
@@ -267,6 +273,9 @@ void validateCase(const OpCase& c) {
       fail("case: groups {} must divide both the input channels {} and the output channels {}",
            c.groups, c.channels, c.outChannels);
     }
+  }
+  if (c.kind == OpKind::MatMul) {
+    checkRange(c.outChannels, 1, kMaxSize, "matmul columns");
   }
   if (c.kind == OpKind::Concat) {
     if (c.concatChannels.empty()) {
@@ -333,8 +342,14 @@ OpCase normalizedCase(OpCase c) {
   if (c.kind != OpKind::Conv && c.kind != OpKind::Shuffle) {
     c.groups = defaults.groups;
   }
-  if (c.kind != OpKind::Conv) {
+  if (c.kind != OpKind::MatMul) {
+    c.transposedB = defaults.transposedB;
+    c.producedB = defaults.producedB;
+  }
+  if (c.kind != OpKind::Conv && c.kind != OpKind::MatMul) {
     c.outChannels = defaults.outChannels;
+  }
+  if (c.kind != OpKind::Conv) {
     c.dilation = defaults.dilation;
     c.biasRange = defaults.biasRange;
     c.fullRangeWeights = defaults.fullRangeWeights;
@@ -396,6 +411,11 @@ std::vector<std::int64_t> caseOutputShape(const OpCase& c) {
       return {1, c.height * c.factor[0], c.width * c.factor[1], c.channels};
     case OpKind::Slice:
       return {1, c.sliceRows, c.sliceCols, c.sliceChannels};
+    case OpKind::MatMul:
+      return {1, c.height, c.width, c.outChannels};
+    case OpKind::ReduceMax:
+    case OpKind::ReduceSum:
+      return {1, c.height, c.width, 1};
     case OpKind::Add:
     case OpKind::Mul:
     case OpKind::Lut:
@@ -410,6 +430,12 @@ std::int64_t caseWork(const OpCase& c) {
   const std::int64_t elements = out[1] * out[2] * out[3];
   if (c.kind == OpKind::Conv) {
     return elements * c.kernel[0] * c.kernel[1] * (c.channels / c.groups);
+  }
+  if (c.kind == OpKind::MatMul) {
+    return elements * c.channels;
+  }
+  if (c.kind == OpKind::ReduceMax || c.kind == OpKind::ReduceSum) {
+    return c.height * c.width * c.channels;
   }
   if (c.kind == OpKind::MaxPool || c.kind == OpKind::AvgPool) {
     return elements * c.kernel[0] * c.kernel[1];
@@ -439,6 +465,24 @@ CaseGraph buildCaseGraph(const OpCase& c) {
     b = addTensor(g, "b", shapeB, c.inputZeroPointB);
     g.inputs.push_back(b);
     built.inputs.push_back(drawTensor(inputs, g.tensors[b].shape, c.data, c.inputZeroPointB));
+  }
+  if (c.kind == OpKind::MatMul) {
+    const std::vector<std::int64_t> shapeB =
+        c.transposedB ? std::vector<std::int64_t>{1, c.height, c.outChannels, c.channels}
+                      : std::vector<std::int64_t>{1, c.height, c.channels, c.outChannels};
+    if (c.producedB) {
+      // b = LUT[raw]: written by the program before the matmul reads it as weights.
+      const compiler::TensorId raw = addTensor(g, "b_raw", shapeB, 0);
+      g.inputs.push_back(raw);
+      built.inputs.push_back(drawTensor(inputs, shapeB, c.data, 0));
+      b = addTensor(g, "b", shapeB, 0);
+      Rng table(c.seed, "b_lut");
+      g.ops.emplace_back(compiler::QLut{"b_lut", raw, b, drawLut(table)});
+    } else {
+      b = addTensor(g, "b", shapeB, 0);
+      g.inputs.push_back(b);
+      built.inputs.push_back(drawTensor(inputs, shapeB, c.data, 0));
+    }
   }
   if (c.kind == OpKind::Concat) {
     for (std::size_t i = 0; i < c.concatChannels.size(); ++i) {
@@ -513,6 +557,26 @@ CaseGraph buildCaseGraph(const OpCase& c) {
     case OpKind::Shuffle:
       g.ops.emplace_back(compiler::QShuffle{name, x, y, c.groups});
       break;
+    case OpKind::ReduceMax:
+      g.ops.emplace_back(compiler::QReduce{name, x, y, compiler::QReduce::Kind::Max, {}});
+      break;
+    case OpKind::ReduceSum: {
+      golden::ReduceSumInt8Params p;
+      p.inputZeroPoint = c.inputZeroPoint;
+      p.multiplier = toGolden(c.requant);
+      p.output = outputStage(c);
+      g.ops.emplace_back(compiler::QReduce{name, x, y, compiler::QReduce::Kind::Sum, p});
+      break;
+    }
+    case OpKind::MatMul: {
+      golden::MatMulInt8Params p;
+      p.zeroPointA = c.inputZeroPoint;
+      p.layoutB = c.transposedB ? golden::MatMulLayout::NK : golden::MatMulLayout::KN;
+      p.multiplier = toGolden(c.requant);
+      p.output = outputStage(c);
+      g.ops.emplace_back(compiler::QMatMul{name, x, b, y, p});
+      break;
+    }
   }
   return built;
 }
@@ -542,6 +606,9 @@ std::string describeCase(const OpCase& c) {
   }
   if (c.kind == OpKind::Shuffle) {
     text += fmt::format(" g{}", c.groups);
+  }
+  if (c.kind == OpKind::MatMul) {
+    text += fmt::format(" (b {}{})", c.transposedB ? "NK" : "KN", c.producedB ? ", produced" : "");
   }
   if (usesWindow(c.kind)) {
     text += fmt::format(" k{}x{} s{}x{} p{}", c.kernel[0], c.kernel[1], c.stride[0], c.stride[1],

@@ -378,6 +378,13 @@ std::vector<OpCase> simplifications(const OpCase& c) {
       tryWith([&](OpCase& n) { n.pads[i] = v; });
     }
   }
+  if (c.kind == OpKind::MatMul) {
+    for (const std::int64_t v : smaller(c.outChannels, 1)) {
+      tryWith([&](OpCase& n) { n.outChannels = v; });
+    }
+    tryWith([](OpCase& n) { n.producedB = false; });
+    tryWith([](OpCase& n) { n.transposedB = true; });  // CONV's usual weight order, no wgt_kn
+  }
   // Then the quantization, towards the plainest parameters.
   tryWith([](OpCase& n) { n.perChannelB = false; });
   tryWith([](OpCase& n) { n.fusedLut = false; });

@@ -280,6 +280,52 @@ OpCase lutCase(Rng& r) {
   return c;
 }
 
+/// Attention-like products: 1-4 heads (10%: 5-12) of [M, K] x [K, N], M, N and K 1-64 (10%:
+/// sequence-length sides of 65-200 with the other sides small), b transposed half the time and
+/// produced by the program half the time; zero points and the output stage as conv.
+OpCase matMulCase(Rng& r) {
+  OpCase c;
+  c.kind = OpKind::MatMul;
+  c.height = r.chance(0.1) ? r.pick(5, 12) : r.pick(1, 4);
+  const bool large = r.chance(0.1);
+  c.width = large ? r.pick(65, 200) : r.pick(1, 64);
+  c.channels = large ? r.pick(1, 64) : r.pick(1, 64);
+  c.outChannels = large ? r.pick(65, 200) : r.pick(1, 64);
+  if (large && r.chance(0.5)) {
+    std::swap(c.channels, c.outChannels);  // P x V: the long side is the inner one
+  }
+  c.transposedB = r.chance(0.5);
+  c.producedB = r.chance(0.5);
+  c.inputZeroPoint = zeroPoint(r);
+  c.data = dataPattern(r);
+  c.requant = multiplier(r, std::sqrt(static_cast<double>(c.channels)) * 74.0 * 73.0);
+  outputStage(r, c);
+  while (caseWork(c) > kMaxConvWork && c.height > 1) {
+    c.height = c.height / 2;
+  }
+  return c;
+}
+
+/// Rows of 1-255 values (the sum 10%: 256-1500) on planes of 1-12 x 1-12 (10%: up to 3 x 200
+/// rows, attention's score rows); sums with a multiplier for about the row's spread, zero points
+/// and the output stage as conv.
+OpCase reduceCase(Rng& r, OpKind kind) {
+  OpCase c;
+  c.kind = kind;
+  const bool longRows = kind == OpKind::ReduceSum && r.chance(0.1);
+  c.channels = longRows ? r.pick(256, 1500) : r.pick(1, 255);
+  const bool many = r.chance(0.1);
+  c.height = many ? r.pick(1, 3) : r.pick(1, 12);
+  c.width = many ? r.pick(13, 200) : r.pick(1, 12);
+  c.inputZeroPoint = zeroPoint(r);
+  c.data = dataPattern(r);
+  if (kind == OpKind::ReduceSum) {
+    c.requant = multiplier(r, std::sqrt(static_cast<double>(c.channels)) * 74.0);
+    outputStage(r, c);
+  }
+  return c;
+}
+
 OpCase concatCase(Rng& r) {
   OpCase c;
   c.kind = OpKind::Concat;
@@ -537,9 +583,13 @@ OpKind sweepKind(OpFamily family, std::uint64_t index) {
     case OpFamily::Slice:
       return OpKind::Slice;
     case OpFamily::Shuffle:
+      return OpKind::Shuffle;
+    case OpFamily::MatMul:
+      return OpKind::MatMul;
+    case OpFamily::Reduce:
       break;
   }
-  return OpKind::Shuffle;
+  return index % 2 == 0 ? OpKind::ReduceMax : OpKind::ReduceSum;
 }
 
 OpFamily sweepFamily(std::uint64_t index) {
@@ -583,6 +633,13 @@ OpCase randomCase(OpKind kind, std::uint64_t seed, const GeneratorOptions& optio
       break;
     case OpKind::Shuffle:
       c = shuffleCase(r);
+      break;
+    case OpKind::MatMul:
+      c = matMulCase(r);
+      break;
+    case OpKind::ReduceMax:
+    case OpKind::ReduceSum:
+      c = reduceCase(r, kind);
       break;
   }
   if (kind == OpKind::Add || kind == OpKind::Mul) {

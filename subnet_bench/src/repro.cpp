@@ -28,10 +28,10 @@ struct CaseKey {
   std::function<void(const YAML::Node&, OpCase&, const std::string& where)> read;
 };
 
-const std::vector<OpKind> kAllKinds{K::Conv,     K::Add,           K::Mul,    K::MaxPool,
-                                    K::AvgPool,  K::GlobalAvgPool, K::Lut,    K::Concat,
-                                    K::Upsample, K::Slice,         K::Shuffle};
-const std::vector<OpKind> kStageKinds{K::Conv, K::Add, K::Mul};
+const std::vector<OpKind> kAllKinds{
+    K::Conv,   K::Add,      K::Mul,   K::MaxPool, K::AvgPool, K::GlobalAvgPool, K::Lut,
+    K::Concat, K::Upsample, K::Slice, K::Shuffle, K::MatMul,  K::ReduceMax,     K::ReduceSum};
+const std::vector<OpKind> kStageKinds{K::Conv, K::Add, K::Mul, K::MatMul, K::ReduceSum};
 const std::vector<OpKind> kWindowKinds{K::Conv, K::MaxPool, K::AvgPool};
 
 std::int64_t readInt(const YAML::Node& node, const std::string& where, std::string_view key) {
@@ -212,7 +212,7 @@ const std::vector<CaseKey>& caseKeys() {
          c.sliceCols = readInt(n, where, "slice_cols");
        }},
       {"out_channels",
-       {K::Conv},
+       {K::Conv, K::MatMul},
        [](const OpCase& c) { return fmt::format("{}", c.outChannels); },
        [](const YAML::Node& n, OpCase& c, const std::string& where) {
          c.outChannels = readInt(n, where, "out_channels");
@@ -322,6 +322,18 @@ const std::vector<CaseKey>& caseKeys() {
        [](const OpCase& c) { return pair(c.factor); },
        [](const YAML::Node& n, OpCase& c, const std::string& where) {
          c.factor = readInts<2>(n, where, "factor");
+       }},
+      {"b_transposed",
+       {K::MatMul},
+       [](const OpCase& c) { return fmt::format("{}", c.transposedB); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         c.transposedB = readBool(n, where, "b_transposed");
+       }},
+      {"b_produced",
+       {K::MatMul},
+       [](const OpCase& c) { return fmt::format("{}", c.producedB); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         c.producedB = readBool(n, where, "b_produced");
        }},
   };
   return keys;

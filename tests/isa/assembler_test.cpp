@@ -105,6 +105,13 @@ TEST(Assembler, RejectsCrossFieldViolations) {
             "t.s:2: CONV: in_w = 5 is narrower than the window needs (6)");
 }
 
+TEST(Assembler, WeightsInKnOrderOnlyForADense1x1Conv) {
+  const std::string conv = ".hw npu-s\nCONV out_h=1 out_w=2 in_c=3 out_c=4 sh=1 sw=1 dh=1 dw=1 ";
+  EXPECT_EQ(assembleError(conv + "in_w=2 kh=1 kw=1 wgt_kn=1\nEND\n"), "(no error)");
+  EXPECT_EQ(assembleError(conv + "in_w=3 kh=1 kw=2 wgt_kn=1\nEND\n"),
+            "t.s:2: CONV: wgt_kn needs a dense 1x1 CONV (kh = 1, kw = 2, depthwise = 0)");
+}
+
 TEST(Assembler, ProgramLevelChecks) {
   EXPECT_EQ(assembleError("SYNC unit=1\nEND\n"),
             "t.s: missing '.hw PRESET' (the hardware the program is for)");

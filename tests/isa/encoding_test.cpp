@@ -113,8 +113,8 @@ TEST(Encoding, RejectsReservedBits) {
   Conv conv{.out_h = 1, .out_w = 1, .in_w = 1, .in_c = 1, .out_c = 1};
   conv.kh = conv.kw = conv.sh = conv.sw = conv.dh = conv.dw = 1;
   InstructionWord convWord = encode(conv);
-  convWord[250 / 8] |= 1U << (250 % 8);
-  EXPECT_EQ(decodeError(convWord, 9), "word 9: CONV has reserved bit 250 set");
+  convWord[251 / 8] |= 1U << (251 % 8);
+  EXPECT_EQ(decodeError(convWord, 9), "word 9: CONV has reserved bit 251 set");
 }
 
 TEST(Encoding, RejectsIllegalFieldValues) {

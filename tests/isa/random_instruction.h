@@ -40,6 +40,10 @@ inline Instruction randomInstruction(Opcode opcode, std::mt19937_64& rng) {
       sync->pop_next = sync->push_next = 0;
     }
   } else if (auto* conv = std::get_if<Conv>(&instruction)) {
+    if (conv->wgt_kn != 0) {
+      conv->kh = conv->kw = 1;
+      conv->depthwise = 0;
+    }
     if (conv->depthwise != 0) {
       conv->out_c = conv->in_c;
     }

@@ -605,3 +605,141 @@ TEST(OpcheckSweep, RtlEngineSmallSweep) {
 
 }  // namespace
 }  // namespace npu::bench
+
+namespace npu::bench {
+namespace {
+
+struct MatMulRun {
+  std::string config;
+  Engine engine;
+  std::uint64_t count;
+};
+
+class OpcheckMatMulTest : public ::testing::TestWithParam<MatMulRun> {};
+
+TEST_P(OpcheckMatMulTest, SweepIsBitExact) {
+  // Two runtime operands batched over heads, as attention's Q x K^T and P x V: every case must
+  // pass on every engine (none is refused), reaching both layouts of b, a b the program produced,
+  // and (on npu-tiny) row, column and inner-dimension blocks.
+  const MatMulRun run = GetParam();
+  CheckOptions check;
+  check.hw = run.config == "npu-tiny" ? tiny() : preset(run.config);
+  check.engine = run.engine;
+  std::uint64_t transposed = 0, produced = 0, features = 0;
+  for (std::uint64_t i = 0; i < run.count; ++i) {
+    const OpCase c = sweepCase(OpFamily::MatMul, 16, i);
+    ASSERT_EQ(c.kind, OpKind::MatMul);
+    const CaseResult result = checkCase(c, check);
+    EXPECT_EQ(result.verdict, Verdict::Pass)
+        << describeCase(c) << ": " << result.kind << ": " << result.message;
+    transposed += c.transposedB ? 1 : 0;
+    produced += c.producedB ? 1 : 0;
+    features |= result.features;
+  }
+  EXPECT_GT(transposed, 0U);
+  EXPECT_LT(transposed, run.count);
+  EXPECT_GT(produced, 0U);
+  EXPECT_LT(produced, run.count);
+  EXPECT_NE(features & kFeatureTiled, 0U);
+}
+
+class OpcheckReduceTest : public ::testing::TestWithParam<MatMulRun> {};
+
+TEST_P(OpcheckReduceTest, SweepIsBitExact) {
+  // Row max (a POOL over each row) and row sum (a CONV with ones) along the last axis: every
+  // case passes on every engine; both kinds are drawn.
+  const MatMulRun run = GetParam();
+  CheckOptions check;
+  check.hw = run.config == "npu-tiny" ? tiny() : preset(run.config);
+  check.engine = run.engine;
+  std::uint64_t maxes = 0;
+  for (std::uint64_t i = 0; i < run.count; ++i) {
+    GeneratorOptions generator;
+    generator.fieldLimits = false;
+    const OpCase c = sweepCase(OpFamily::Reduce, 17, i, generator);
+    const CaseResult result = checkCase(c, check);
+    EXPECT_EQ(result.verdict, Verdict::Pass)
+        << describeCase(c) << ": " << result.kind << ": " << result.message;
+    maxes += c.kind == OpKind::ReduceMax ? 1 : 0;
+  }
+  EXPECT_GT(maxes, 0U);
+  EXPECT_LT(maxes, run.count);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryEngine, OpcheckReduceTest,
+                         ::testing::Values(MatMulRun{"npu-s", Engine::Functional, 80},
+                                           MatMulRun{"npu-s", Engine::Timed, 60},
+                                           MatMulRun{"npu-s", Engine::Rtl, 16},
+                                           MatMulRun{"npu-tiny", Engine::Functional, 60},
+                                           MatMulRun{"npu-tiny", Engine::Timed, 40}),
+                         [](const ::testing::TestParamInfo<MatMulRun>& info) {
+                           std::string name =
+                               info.param.config + "_" + std::string(engineName(info.param.engine));
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+TEST(OpcheckMatMul, LongInnerDimensionSplitsOnTinySrams) {
+  // K = 1500 is past npu-tiny's 1 KiB weight half: the CONVs accumulate over inner slices
+  // (acc_init / finalize) in both layouts of b, on both simulators.
+  for (const Engine engine : {Engine::Functional, Engine::Timed}) {
+    for (const bool transposed : {false, true}) {
+      OpCase c;
+      c.kind = OpKind::MatMul;
+      c.seed = 99;
+      c.height = 2;
+      c.width = 9;
+      c.channels = 1500;
+      c.outChannels = 5;
+      c.inputZeroPoint = -3;
+      c.transposedB = transposed;
+      c.producedB = true;
+      c.requant = {1 << 30, -12};
+      CheckOptions check;
+      check.hw = tiny();
+      check.engine = engine;
+      const CaseResult result = checkCase(c, check);
+      EXPECT_EQ(result.verdict, Verdict::Pass) << describeCase(c) << ": " << result.message;
+      EXPECT_NE(result.features & kFeatureChannelSplit, 0U) << describeCase(c);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryEngine, OpcheckMatMulTest,
+                         ::testing::Values(MatMulRun{"npu-s", Engine::Functional, 80},
+                                           MatMulRun{"npu-s", Engine::Timed, 60},
+                                           MatMulRun{"npu-s", Engine::Rtl, 15},
+                                           MatMulRun{"npu-l", Engine::Functional, 40},
+                                           MatMulRun{"npu-tiny", Engine::Functional, 80},
+                                           MatMulRun{"npu-tiny", Engine::Timed, 40}),
+                         [](const ::testing::TestParamInfo<MatMulRun>& info) {
+                           std::string name =
+                               info.param.config + "_" + std::string(engineName(info.param.engine));
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+TEST(OpcheckMatMul, FindsAndShrinksAClipBugInTheMatMulsConv) {
+  // The matmul runs on CONV, so a planted CONV clip bug must show in its sweep, and a failing
+  // case shrinks to a small matmul that still fails the same way.
+  CheckOptions check;
+  check.hw = preset("npu-s");
+  check.bug = InjectedBug::ConvClipHigh;
+  std::optional<std::pair<OpCase, CaseResult>> failing;
+  for (std::uint64_t i = 0; i < 60 && !failing; ++i) {
+    const OpCase c = sweepCase(OpFamily::MatMul, 16, i);
+    const CaseResult result = checkCase(c, check);
+    if (result.verdict == Verdict::Fail) {
+      failing.emplace(c, result);
+    }
+  }
+  ASSERT_TRUE(failing) << "the planted bug went unnoticed";
+  EXPECT_EQ(failing->second.kind, "mismatch");
+  const ShrinkResult shrunk = shrinkCase(failing->first, failing->second, check, 400);
+  EXPECT_EQ(shrunk.result.verdict, Verdict::Fail);
+  EXPECT_EQ(shrunk.minimal.kind, OpKind::MatMul);
+  EXPECT_LE(caseWork(shrunk.minimal), caseWork(failing->first));
+}
+
+}  // namespace
+}  // namespace npu::bench

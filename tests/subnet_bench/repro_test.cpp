@@ -186,9 +186,10 @@ INSTANTIATE_TEST_SUITE_P(
                  "bad.yaml:2: 'case' must be a map"},
         BadRepro{"case_without_op", "opcheck_repro: 1\ncase:\n  input: [1, 1, 1]\n",
                  "bad.yaml:2: the case has no 'op'"},
-        BadRepro{"unknown_op", "opcheck_repro: 1\ncase:\n  op: deconv\n",
-                 "bad.yaml:3: unknown op 'deconv' (one of conv, add, mul, maxpool, avgpool, "
-                 "globalavgpool, lut, concat, upsample, slice, shuffle)"},
+        BadRepro{
+            "unknown_op", "opcheck_repro: 1\ncase:\n  op: deconv\n",
+            "bad.yaml:3: unknown op 'deconv' (one of conv, add, mul, maxpool, avgpool, "
+            "globalavgpool, lut, concat, upsample, slice, shuffle, matmul, reducemax, reducesum)"},
         BadRepro{"key_not_for_op", "opcheck_repro: 1\ncase:\n  op: maxpool\n  dilation: [2, 2]\n",
                  "bad.yaml:4: key 'dilation' does not apply to op 'maxpool'"},
         BadRepro{"unknown_case_key", "opcheck_repro: 1\ncase:\n  op: conv\n  kernal: [3, 3]\n",
@@ -303,6 +304,51 @@ TEST(Repro, RegressionsPass) {
   EXPECT_GE(results.size(), 4U);
   for (const auto& [path, result] : results) {
     EXPECT_NE(result.verdict, Verdict::Fail) << path.filename() << ": " << result.message;
+  }
+}
+
+}  // namespace
+}  // namespace npu::bench
+
+namespace npu::bench {
+namespace {
+
+TEST(Repro, ReductionsRoundTrip) {
+  for (const OpKind kind : {OpKind::ReduceMax, OpKind::ReduceSum}) {
+    for (std::uint64_t seed = 0; seed < 20; ++seed) {
+      Repro repro;
+      repro.opCase = randomCase(kind, seed);
+      repro.hw = "npu-s";
+      const std::string text = reproToYaml(repro);
+      EXPECT_EQ(parseRepro(text, "round-trip").opCase, repro.opCase) << text;
+      EXPECT_EQ(text.find("requant:") != std::string::npos, kind == OpKind::ReduceSum) << text;
+    }
+  }
+}
+
+TEST(Repro, MatMulRoundTripsWithItsKeys) {
+  for (std::uint64_t seed = 0; seed < 40; ++seed) {
+    Repro repro;
+    repro.opCase = randomCase(OpKind::MatMul, seed);
+    repro.hw = "npu-s";
+    const std::string text = reproToYaml(repro);
+    EXPECT_EQ(parseRepro(text, "round-trip").opCase, repro.opCase) << text;
+    EXPECT_NE(text.find("out_channels:"), std::string::npos) << text;
+    EXPECT_EQ(text.find("input_b_zero_point"), std::string::npos) << text;
+  }
+  Repro repro;
+  repro.opCase.kind = OpKind::MatMul;
+  repro.opCase.transposedB = true;
+  repro.opCase.producedB = true;
+  const std::string text = reproToYaml(repro);
+  EXPECT_NE(text.find("b_transposed: true"), std::string::npos) << text;
+  EXPECT_NE(text.find("b_produced: true"), std::string::npos) << text;
+  EXPECT_EQ(parseRepro(text, "matmul").opCase, repro.opCase);
+  try {
+    (void)parseRepro("opcheck_repro: 1\ncase:\n  op: conv\n  b_produced: true\n", "bad.yaml");
+    ADD_FAILURE() << "a matmul key on a conv was accepted";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "bad.yaml:4: key 'b_produced' does not apply to op 'conv'");
   }
 }
 

@@ -27,13 +27,28 @@ enum class OpKind : std::uint8_t {
   Concat,
   Upsample,
   Slice,
-  Shuffle
+  Shuffle,
+  MatMul,
+  ReduceMax,
+  ReduceSum
 };
 
 /// The groups `npu opcheck OP` sweeps: conv, eltwise (add, mul), pool (max, average, global),
-/// lut, concat, upsample, slice (a channel slice, possibly of strided rows and columns) and
-/// shuffle (a channel shuffle).
-enum class OpFamily : std::uint8_t { Conv, Eltwise, Pool, Lut, Concat, Upsample, Slice, Shuffle };
+/// lut, concat, upsample, slice (a channel slice, possibly of strided rows and columns), shuffle
+/// (a channel shuffle), matmul (two activations, batched over heads) and reduce (row max and
+/// row sum along the last axis).
+enum class OpFamily : std::uint8_t {
+  Conv,
+  Eltwise,
+  Pool,
+  Lut,
+  Concat,
+  Upsample,
+  Slice,
+  Shuffle,
+  MatMul,
+  Reduce
+};
 
 /// How input (and conv weight) values are drawn from the case's seed.
 enum class DataPattern : std::uint8_t {
@@ -118,15 +133,24 @@ struct OpCase {
   /// Upsample: vertical and horizontal factors.
   std::array<std::int64_t, 2> factor{2, 2};
 
+  /// MatMul: a is [1, height (heads), width (M), channels (K)], b is [1, heads, K, outChannels]
+  /// or, when transposedB, [1, heads, outChannels, K]; b is symmetric (zero point 0). When
+  /// producedB, b is what a LUT op of the same program wrote (the STORE -> LOAD-as-weights path
+  /// attention takes), else a graph input.
+  bool transposedB = false;
+  bool producedB = false;
+
   friend bool operator==(const OpCase&, const OpCase&) = default;
 };
 
 /// Lower-case names used on the command line and in repro files ("conv", "add", "mul",
-/// "maxpool", "avgpool", "globalavgpool", "lut", "concat", "upsample", "slice", "shuffle").
+/// "maxpool", "avgpool", "globalavgpool", "lut", "concat", "upsample", "slice", "shuffle",
+/// "matmul", "reducemax", "reducesum").
 std::string_view opKindName(OpKind kind);
 std::optional<OpKind> parseOpKind(std::string_view name);
 
-/// "conv", "eltwise", "pool", "lut", "concat", "upsample", "slice", "shuffle".
+/// "conv", "eltwise", "pool", "lut", "concat", "upsample", "slice", "shuffle", "matmul",
+/// "reduce".
 std::string_view opFamilyName(OpFamily family);
 std::optional<OpFamily> parseOpFamily(std::string_view name);
 

@@ -121,8 +121,31 @@ struct QLut {
   golden::Lut lut{};
 };
 
+/// Matrix multiply of two activations, batched over heads (attention's Q x K^T and P x V): a is
+/// [1, heads, M, K], b is [1, heads, K, N] (params.layoutB KN) or [1, heads, N, K] (NK), the
+/// output [1, heads, M, N]; per-tensor requant, clip and optional LUT, no bias.
+struct QMatMul {
+  std::string name;
+  TensorId a = 0;
+  TensorId b = 0;
+  TensorId output = 0;
+  golden::MatMulInt8Params params;
+};
+
+/// A reduction along the last (channel) axis to one value per row, [1, H, W, C] -> [1, H, W, 1]:
+/// the row max (output shares the input's scale and zero point) or the row sum with requant and
+/// output stage (`params`, sum only).
+struct QReduce {
+  enum class Kind : std::uint8_t { Max, Sum };
+  std::string name;
+  TensorId input = 0;
+  TensorId output = 0;
+  Kind kind = Kind::Max;
+  golden::ReduceSumInt8Params params;
+};
+
 using QOp = std::variant<QConv, QAdd, QMul, QMaxPool, QAvgPool, QGlobalAvgPool, QConcat, QSlice,
-                         QShuffle, QUpsample, QLut>;
+                         QShuffle, QUpsample, QLut, QMatMul, QReduce>;
 
 /// Ops in execution order over int8 tensors; `inputs` are fed from outside, `outputs` read back.
 struct QuantizedGraph {
@@ -142,7 +165,8 @@ std::vector<TensorId> opInputs(const QOp& op);
 TensorId opOutput(const QOp& op);
 
 /// The op's kind as reports name it: "conv", "depthwise", "grouped conv", "fc", "add", "mul",
-/// "maxpool", "avgpool", "globalavgpool", "concat", "slice", "shuffle", "upsample", "lut".
+/// "maxpool", "avgpool", "globalavgpool", "concat", "slice", "shuffle", "upsample", "lut",
+/// "matmul", "reducemax", "reducesum".
 std::string opKindName(const QuantizedGraph& graph, const QOp& op);
 
 /// Checks that every op reads tensors that exist and are graph inputs or written by an earlier
