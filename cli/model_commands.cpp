@@ -1,7 +1,7 @@
 // The model-level commands, all on the same flow (import, passes, partition, calibration,
 // quantization, codegen):
 //   npu run     [MODEL] [--hw] [--calib] [--data] [--labels] [--config] [--mode] [--out] [--rtl]
-//               [--jobs] [--no-golden]
+//               [--jobs] [--no-golden] [--save-outputs]
 //   npu compile [MODEL] -o PROGRAM.npub [--dump-after STAGES] [--verify-each]
 //   (both, and export: [--calib-table FILE] [--dump-calib FILE] [--export-qdq FILE.onnx])
 //   npu export  [MODEL] --out DIR      (the bring-up bundle of docs/export-bundle.md)
@@ -21,6 +21,7 @@
 #include "npu/runtime/cosim.h"
 #include "npu/runtime/engine.h"
 #include "npu/runtime/export_bundle.h"
+#include "npu/runtime/export_model.h"
 #include "npu/runtime/main_job.h"
 #include "npu/runtime/run_model.h"
 #include "npu/runtime/run_report.h"
@@ -52,6 +53,7 @@ struct ModelOptions {
   bool rtl = false;
   bool noGolden = false;
   bool quiet = false;
+  std::string saveOutputs;
 };
 
 void addModelOptions(CLI::App* command, ModelOptions& o) {
@@ -151,6 +153,9 @@ void addRunCommand(CLI::App& app, Action& action) {
   command->add_flag("--no-golden", o->noGolden,
                     "Accuracy only: run the simulator without golden verification (the report "
                     "says NOT VERIFIED)");
+  command->add_option("--save-outputs", o->saveOutputs,
+                      "Write every graph output of every input as .npy into this folder: fp32 "
+                      "model, NPU run and int8 (docs/main-job.md)");
   command->callback([&action, o] {
     action = [o] {
       runtime::MainJobOptions job = jobOptions(*o);
@@ -158,6 +163,7 @@ void addRunCommand(CLI::App& app, Action& action) {
       job.jobs = o->jobs;
       job.verify = !o->noGolden;
       job.rtl = o->rtl;
+      job.saveOutputs = o->saveOutputs;
       const fs::path out = o->out.empty() ? fs::path("out/run") : fs::path(o->out);
       createDirectories(out);
       fmt::print("npu run: {} on {} ({} mode)\n", job.model.string(), job.hw.string(), o->mode);
@@ -240,40 +246,14 @@ void addExportCommand(CLI::App& app, Action& action) {
       StagedDirectory staged(o->out, {"manifest.yaml", "segment0/manifest.yaml"});
       const runtime::MainJobOptions job = jobOptions(*o);
       const runtime::PreparedModel prepared = runtime::prepareModel(job);
-      const auto inputs =
-          runtime::segmentInputs(prepared.compiled, prepared.compiled.calibration.front());
-      const std::size_t count = prepared.compiled.programs.size();
-      if (count == 0) {
-        fail(ErrorKind::Unsupported, "{}: no layer runs on the NPU (nothing to export)",
-             job.model.string());
-      }
-      std::vector<std::string> written;
-      const InterruptibleScope interruptible;
-      for (std::size_t i = 0; i < count; ++i) {
-        throwIfInterrupted();  // the staged folder is removed as the error unwinds
-        const runtime::SegmentImages images =
-            runtime::segmentImages(prepared.compiled, i, inputs[i]);
-        const runtime::EngineRun timed =
-            runtime::runOnEngine(images.compiled.program, runtime::Engine::Timed);
-        if (timed.fault) {
-          fail(ErrorKind::Verification, "export: NPU segment {}: {}", i, *timed.fault);
-        }
-        if (timed.ddr.firstDifference(images.expected)) {
-          fail(ErrorKind::Verification,
-               "export: NPU segment {}: the simulator's final DDR differs from golden", i);
-        }
-        const fs::path sub = count == 1 ? fs::path() : fs::path(fmt::format("segment{}", i));
-        runtime::writeBundle(staged.path() / sub, images.compiled, prepared.compiled.graphs[i],
-                             images.values, images.expected, timed.totalCycles);
-        written.push_back(
-            fmt::format("{}: bundle of NPU segment {} ({} instructions, {} "
-                        "expected cycles)",
-                        (staged.target() / sub).string(), i,
-                        images.compiled.program.instructions.size(), timed.totalCycles));
-      }
+      const std::vector<runtime::ExportedSegment> written =
+          runtime::exportModel(prepared.compiled, prepared.compiled.calibration.front(),
+                               staged.path(), job.model.string());
       staged.commit();
-      for (const std::string& line : written) {
-        fmt::print("{}\n", line);
+      for (const runtime::ExportedSegment& segment : written) {
+        fmt::print("{}: bundle of NPU segment {} ({} instructions, {} expected cycles)\n",
+                   (staged.target() / segment.folder).string(), segment.npuSegment,
+                   segment.instructions, segment.cycles);
       }
       return 0;
     };

@@ -86,6 +86,14 @@ InferenceRun runInference(const compiler::CompiledModel& model, const compiler::
       t.data.assign(bytes.begin(), bytes.end());
       out.push_back(std::move(t));
     }
+    for (const auto& [name, tensor] : segment.outputValues) {
+      const auto it = std::find(graph.outputs.begin(), graph.outputs.end(), tensor);
+      if (it != graph.outputs.end()) {
+        const compiler::QTensor& q = graph.tensors[tensor];
+        run.int8Outputs[name] = Int8Output{
+            out[static_cast<std::size_t>(it - graph.outputs.begin())], q.scale, q.zeroPoint};
+      }
+    }
     return out;
   };
   run.outputs = compiler::runPartitionedModel(model.model, inputs, onSimulator);

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "npu/compiler/driver/compiled_model.h"
@@ -27,9 +29,20 @@ struct SegmentRun {
   std::optional<Mismatch> mismatch;
 };
 
+/// A graph output as an NPU segment left it: int8 in the NPU's layout (NHWC for 4-d tensors),
+/// with the quantization that maps it to the fp32 value.
+struct Int8Output {
+  golden::Int8Tensor tensor;
+  double scale = 1.0;
+  std::int32_t zeroPoint = 0;
+};
+
 struct InferenceRun {
   /// The graph outputs (fp32, after the host segments).
   compiler::TensorMap outputs;
+  /// Every value an NPU segment hands on (graph outputs among them), by its fp32 value's name,
+  /// as the simulator left it, before dequantization.
+  std::map<std::string, Int8Output, std::less<>> int8Outputs;
   std::vector<SegmentRun> segments;
 
   [[nodiscard]] bool bitExact() const;

@@ -19,8 +19,10 @@ std::string readTextFile(const std::filesystem::path& path);
 /// Writes a plain (or new) file through a synced temporary next to it and a rename, so a failed
 /// write never leaves a half-written file behind under the final name. A path that exists and is
 /// not a plain file (a character device such as /dev/stdout, a FIFO, a symlink) is written in
-/// place and never replaced; "-" is standard output. Every write error (a full device included)
-/// throws Error naming the path and the reason.
+/// place and never replaced; "-" is standard output, and so is a path naming the file standard
+/// output (or error) is open on, such as /dev/stdout: it is written through that descriptor, after
+/// what the process printed before, even when the stream is redirected to a file. Every write error
+/// (a full device included) throws Error naming the path and the reason.
 void writeBinaryFile(const std::filesystem::path& path, std::span<const std::uint8_t> bytes);
 
 /// Text variant of writeBinaryFile.
