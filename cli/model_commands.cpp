@@ -121,11 +121,12 @@ void progress(std::size_t done, std::size_t total) {
 
 /// Prints the RTL co-simulation of the job's first input; returns false on any difference from
 /// the SystemC model or from golden.
-bool printRtl(const runtime::MainJobReport& report) {
+bool printRtl(std::FILE* out, const runtime::MainJobReport& report) {
   bool ok = true;
   for (const runtime::SegmentCosim& s : report.rtl) {
-    fmt::print("RTL co-simulation, NPU segment {}: {}", s.segment, s.report.summary(s.program));
-    fmt::print("  RTL final DDR vs golden expected DDR: {}\n",
+    fmt::print(out, "RTL co-simulation, NPU segment {}: {}", s.segment,
+               s.report.summary(s.program));
+    fmt::print(out, "  RTL final DDR vs golden expected DDR: {}\n",
                s.goldenEqual ? "identical" : "DIFFERENT");
     ok = ok && s.matches();
   }
@@ -166,13 +167,19 @@ void addRunCommand(CLI::App& app, Action& action) {
       job.saveOutputs = o->saveOutputs;
       const fs::path out = o->out.empty() ? fs::path("out/run") : fs::path(o->out);
       createDirectories(out);
-      fmt::print("npu run: {} on {} ({} mode)\n", job.model.string(), job.hw.string(), o->mode);
-      std::fflush(stdout);
+      // With --dump-calib - or --export-qdq - the data owns standard output: the console lines go
+      // to stderr.
+      std::FILE* console =
+          isStandardOutput(o->dumpCalib) || isStandardOutput(o->exportQdq) ? stderr : stdout;
+      fmt::print(console, "npu run: {} on {} ({} mode)\n", job.model.string(), job.hw.string(),
+                 o->mode);
+      std::fflush(console);
       const runtime::MainJobReport report = runtime::runMainJob(job);
       printNotes(report.quantizationNotes);
-      fmt::print("\n{}\n{}", report.partitionReport, runtime::formatRunSummary(report));
+      fmt::print(console, "\n{}\n{}", report.partitionReport, runtime::formatRunSummary(report));
       if (report.inputs > 0 && report.inputSeconds > 0.0) {
         fmt::print(
+            console,
             "inputs: {} in {:.2f} s, {:.2f} images/s ({} job{}; simulation, {}fp32 reference "
             "included)\n",
             report.inputs, report.inputSeconds,
@@ -182,10 +189,11 @@ void addRunCommand(CLI::App& app, Action& action) {
       writeTextFile(out / "report.md", runtime::runReportMarkdown(report));
       writeTextFile(out / "report.json", runtime::runReportJson(report));
       writeTextFile(out / "report.html", runtime::runReportHtml(report));
-      fmt::print("reports: {0}/report.md, {0}/report.json, {0}/report.html\n", out.string());
+      fmt::print(console, "reports: {0}/report.md, {0}/report.json, {0}/report.html\n",
+                 out.string());
       bool ok = report.pass();
       if (o->rtl) {
-        ok = printRtl(report) && ok;
+        ok = printRtl(console, report) && ok;
       }
       return ok ? 0 : 1;
     };
@@ -217,6 +225,17 @@ void addCompileCommand(CLI::App& app, Action& action) {
         fail(ErrorKind::Unsupported, "{}: no layer runs on the NPU (nothing to compile)",
              job.model.string());
       }
+      // Data on standard output (-o -, --dump-calib -): the summary lines go to stderr.
+      std::FILE* summary = isStandardOutput(*output) || isStandardOutput(o->dumpCalib) ||
+                                   isStandardOutput(o->exportQdq)
+                               ? stderr
+                               : stdout;
+      if (programs.size() > 1 && isStandardOutput(*output)) {
+        fail(ErrorKind::Usage,
+             "-o {}: the model has {} NPU segments, one program file each; give "
+             "a file name (NAME.segment<i>.npub are written)",
+             *output, programs.size());
+      }
       for (std::size_t i = 0; i < programs.size(); ++i) {
         fs::path path = *output;
         if (programs.size() > 1) {
@@ -224,8 +243,9 @@ void addCompileCommand(CLI::App& app, Action& action) {
               fmt::format("{}.segment{}{}", path.stem().string(), i, path.extension().string()));
         }
         isa::writeProgramFile(path, programs[i].program);
-        fmt::print("{}: {} instructions, {} DDR init segments (NPU segment {})\n", path.string(),
-                   programs[i].program.instructions.size(), programs[i].program.segments.size(), i);
+        fmt::print(summary, "{}: {} instructions, {} DDR init segments (NPU segment {})\n",
+                   path.string(), programs[i].program.instructions.size(),
+                   programs[i].program.segments.size(), i);
       }
       return 0;
     };

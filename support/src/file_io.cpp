@@ -157,6 +157,10 @@ void writeBinaryFile(const std::filesystem::path& path, std::span<const std::uin
   writeAll(path, reinterpret_cast<const char*>(bytes.data()), bytes.size());
 }
 
+bool isStandardOutput(const std::filesystem::path& path) {
+  return path == "-" || (!path.empty() && standardStreamOf(path) == STDOUT_FILENO);
+}
+
 void writeTextFile(const std::filesystem::path& path, std::string_view text) {
   writeAll(path, text.data(), text.size());
 }

@@ -9,18 +9,17 @@ cd "$tmp"
 "$npu" asm "$src/examples/asm/smoke.s" -o p.npub
 "$npu" sim p.npub --stats stats.json > /dev/null
 [ -f stats.json ] && [ ! -e stats.json.tmp ]
-json_equal() {  # the JSON object in $1 (the sim summary line around it aside) equals stats.json
+json_equal() {  # $1 holds exactly the JSON of stats.json (a summary line would break it)
   /usr/bin/python3 - "$1" <<'PY'
 import json, sys
-text = open(sys.argv[1]).read()
-stats, _ = json.JSONDecoder().raw_decode(text[text.index("{"):])
-assert stats == json.load(open("stats.json")), text
+assert json.load(open(sys.argv[1])) == json.load(open("stats.json")), open(sys.argv[1]).read()
 PY
 }
 
-# '-': the stats on standard output, no file named '-'.
-"$npu" sim p.npub --stats - > dash.txt
+# '-': the stats on standard output, no file named '-'; the summary line moves to stderr.
+"$npu" sim p.npub --stats - > dash.txt 2> dash.err
 json_equal dash.txt
+grep -q "^p.npub: 6 instructions, 400 cycles" dash.err
 [ ! -e ./- ]
 
 # /dev/stdout (a symlink to the process's descriptor): written through, left as it was.
@@ -51,4 +50,10 @@ json_equal target.json
 cmp piped.npub p.npub
 "$npu" sim p.npub --mode functional --ddr-out - > ddr_stdout.bin
 "$npu" sim p.npub --mode functional --ddr-out ddr_file.bin > /dev/null
-/usr/bin/python3 -c "import sys; sys.exit(open('ddr_file.bin','rb').read() not in open('ddr_stdout.bin','rb').read())"
+cmp ddr_stdout.bin ddr_file.bin
+# A compiled program piped straight into the disassembler; a calibration table on stdout.
+"$npu" compile -o digits.npub > /dev/null
+"$npu" compile -o - 2> /dev/null | "$npu" disasm /dev/stdin > piped.s
+"$npu" disasm digits.npub | cmp - piped.s
+"$npu" compile -o digits2.npub --dump-calib - 2> /dev/null > calib.json
+/usr/bin/python3 -c "import json; assert json.load(open('calib.json'))['format'] == 'npu-calibration-table'"

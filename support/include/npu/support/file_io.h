@@ -25,6 +25,11 @@ std::string readTextFile(const std::filesystem::path& path);
 /// (a full device included) throws Error naming the path and the reason.
 void writeBinaryFile(const std::filesystem::path& path, std::span<const std::uint8_t> bytes);
 
+/// True when writing `path` goes to standard output: "-", or a path naming the file standard
+/// output is open on (/dev/stdout, /proc/self/fd/1, a redirect target). Commands then print their
+/// human-readable lines on standard error, so the data on standard output stays clean.
+bool isStandardOutput(const std::filesystem::path& path);
+
 /// Text variant of writeBinaryFile.
 void writeTextFile(const std::filesystem::path& path, std::string_view text);
 
