@@ -9,10 +9,11 @@ deb=$(ls "$tmp"/*.deb)
 dpkg-deb -f "$deb" Package Version Architecture > "$tmp/fields.txt"
 grep -qx "Package: npu-toolchain" "$tmp/fields.txt"
 grep -qx "Architecture: amd64" "$tmp/fields.txt"
+dpkg-deb -f "$deb" Depends | grep -q "python3-numpy"
 dpkg-deb -c "$deb" | awk '{print $6}' > "$tmp/files.txt"
 for f in ./usr/bin/npu ./usr/share/npu/configs/npu-s.yaml ./usr/share/npu/examples/digits/model.onnx \
          ./usr/share/npu/subnet_bench/suites/default.yaml ./usr/include/npu/runtime/main_job.h \
-         ./usr/share/bash-completion/completions/npu; do
+         ./usr/share/bash-completion/completions/npu ./usr/lib/python3/dist-packages/npu/__init__.py; do
   grep -qx "$f" "$tmp/files.txt" || { echo "not in the package: $f"; exit 1; }
 done
 grep -qE '^\./usr/lib/(.*/)?libnpu_runtime\.a$' "$tmp/files.txt"
