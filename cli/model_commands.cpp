@@ -54,6 +54,7 @@ struct ModelOptions {
   bool noGolden = false;
   bool quiet = false;
   std::string saveOutputs;
+  bool saveLayers = false;
 };
 
 void addModelOptions(CLI::App* command, ModelOptions& o) {
@@ -157,6 +158,10 @@ void addRunCommand(CLI::App& app, Action& action) {
   command->add_option("--save-outputs", o->saveOutputs,
                       "Write every graph output of every input as .npy into this folder: fp32 "
                       "model, NPU run and int8 (docs/main-job.md)");
+  command
+      ->add_flag("--save-layers", o->saveLayers,
+                 "With --save-outputs: also every layer (fp32, and golden int8 for NPU layers)")
+      ->needs("--save-outputs");
   command->callback([&action, o] {
     action = [o] {
       runtime::MainJobOptions job = jobOptions(*o);
@@ -165,6 +170,7 @@ void addRunCommand(CLI::App& app, Action& action) {
       job.verify = !o->noGolden;
       job.rtl = o->rtl;
       job.saveOutputs = o->saveOutputs;
+      job.saveLayers = o->saveLayers;
       const fs::path out = o->out.empty() ? fs::path("out/run") : fs::path(o->out);
       createDirectories(out);
       // With --dump-calib - or --export-qdq - the data owns standard output: the console lines go

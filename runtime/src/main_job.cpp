@@ -265,7 +265,7 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
   std::optional<SavedOutputs> saved;
   if (!options.saveOutputs.empty()) {
     createDirectories(options.saveOutputs);  // a bad folder fails before the run
-    saved.emplace(model, data.samples.size());
+    saved.emplace(model, data.samples.size(), options.saveLayers);
   }
   std::mutex progressMutex;
   std::size_t done = 0;
@@ -277,7 +277,8 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
     sim::SimOptions simOptions = simOptionsFor(options.engine);
     // The first input's spans give each layer its own busy time (the per-layer table).
     simOptions.collectTrace = k == 0 && options.engine == Engine::Timed;
-    InferenceRun run = runInference(compiled, input, simOptions, golden, options.verify);
+    InferenceRun run = runInference(compiled, input, simOptions, golden, options.verify,
+                                    saved && options.saveLayers);
     compiler::TensorMap kept;  // the NPU segments' outputs in fp32, for --save-outputs
     const compiler::TensorMap reference =
         saved ? fp32.run(input,

@@ -57,8 +57,8 @@ std::vector<std::int8_t> int8InValueOrder(const Int8Output& output,
   return nchw;
 }
 
-SavedOutputs::SavedOutputs(const compiler::QuantizedModel& model, std::size_t inputs)
-    : m_graph(model.graph), m_slots(inputs) {
+SavedOutputs::SavedOutputs(const compiler::QuantizedModel& model, std::size_t inputs, bool layers)
+    : m_graph(model.graph), m_layers(layers), m_slots(inputs) {
   for (const compiler::NpuSegment& segment : model.npuSegments) {
     for (const auto& [name, tensor] : segment.outputValues) {
       m_segmentOutputs.insert(name);
@@ -67,7 +67,7 @@ SavedOutputs::SavedOutputs(const compiler::QuantizedModel& model, std::size_t in
 }
 
 bool SavedOutputs::keepsReference(std::string_view name) const {
-  return m_segmentOutputs.contains(name);
+  return m_layers || m_segmentOutputs.contains(name);
 }
 
 void SavedOutputs::record(std::size_t k, compiler::TensorMap reference, const InferenceRun& run) {
@@ -75,6 +75,7 @@ void SavedOutputs::record(std::size_t k, compiler::TensorMap reference, const In
   slot.reference = std::move(reference);
   slot.npu = run.outputs;
   slot.int8 = run.int8Outputs;
+  slot.layers = run.int8Layers;
 }
 
 void SavedOutputs::write(const std::filesystem::path& dir) const {
@@ -91,12 +92,15 @@ void SavedOutputs::write(const std::filesystem::path& dir) const {
     return out;
   };
   const auto addInt8 = [&](nlohmann::json& entry, const std::string& name,
-                           const std::vector<std::int64_t>& shape) {
+                           const std::vector<std::int64_t>& shape,
+                           std::map<std::string, Int8Output, std::less<>> Slot::*from = &Slot::int8,
+                           const std::filesystem::path& folder = {}) {
     std::vector<std::int8_t> values;
     const Int8Output* quant = nullptr;
     for (const Slot& slot : m_slots) {
-      const auto it = slot.int8.find(name);
-      if (it == slot.int8.end()) {
+      const auto it = (slot.*from).find(name);
+      if (it == (slot.*from).end() ||
+          static_cast<std::int64_t>(it->second.tensor.data.size()) != golden::elementCount(shape)) {
         return;
       }
       const std::vector<std::int8_t> one = int8InValueOrder(it->second, shape, name);
@@ -106,7 +110,7 @@ void SavedOutputs::write(const std::filesystem::path& dir) const {
     if (quant == nullptr) {
       return;
     }
-    const std::string file = fileStem(name) + ".int8.npy";
+    const std::string file = (folder / (fileStem(name) + ".int8.npy")).string();
     compiler::writeNpy(dir / file, {stackedShape(count, shape), compiler::TensorData(values)});
     entry["int8"] = file;
     entry["scale"] = quant->scale;
@@ -147,9 +151,32 @@ void SavedOutputs::write(const std::filesystem::path& dir) const {
     addInt8(entry, name, shape);
     segmentOutputs.push_back(std::move(entry));
   }
-  writeTextFile(
-      dir / "outputs.json",
-      nlohmann::json{{"outputs", outputs}, {"npu_segment_outputs", segmentOutputs}}.dump(2) + "\n");
+  nlohmann::json layers = nlohmann::json::array();
+  if (m_layers) {
+    createDirectories(dir / "layers");
+    for (const compiler::Node& node : m_graph.nodes()) {
+      for (const compiler::ValueId id : node.outputs) {
+        const compiler::Value& value = m_graph.value(id);
+        if (graphOutputs.contains(value.name) || m_segmentOutputs.contains(value.name) ||
+            !m_slots.front().reference.contains(value.name)) {
+          continue;  // written above, or an integer index tensor the interpreter does not report
+        }
+        const std::string file = "layers/" + fileStem(value.name) + ".fp32.npy";
+        nlohmann::json entry = {
+            {"name", value.name}, {"shape", stackedShape(count, value.shape)}, {"fp32", file}};
+        compiler::writeNpy(dir / file,
+                           {stackedShape(count, value.shape),
+                            compiler::TensorData(floats(value.name, &Slot::reference))});
+        addInt8(entry, value.name, value.shape, &Slot::layers, "layers");
+        layers.push_back(std::move(entry));
+      }
+    }
+  }
+  writeTextFile(dir / "outputs.json", nlohmann::json{{"outputs", outputs},
+                                                     {"npu_segment_outputs", segmentOutputs},
+                                                     {"layers", layers}}
+                                              .dump(2) +
+                                          "\n");
 }
 
 }  // namespace npu::runtime

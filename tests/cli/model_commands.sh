@@ -30,6 +30,25 @@ assert q.dtype == np.int8 and q.shape[0] == 4
 deq = (q.astype(np.float64) - logits["zero_point"]) * logits["scale"]
 assert np.abs(deq - np.load(f"{outs}/{logits['fp32']}")).max() < 8 * logits["scale"]
 PY
+# --save-layers: every layer's fp32 value and, for NPU layers, golden's int8, in the fp32 layout:
+# each dequantizes to the fp32 interpreter's value (a layout slip would break the cosine).
+"$npu" run --count 2 --mode functional --out "$tmp/runL" --save-outputs "$tmp/layers" \
+  --save-layers > /dev/null 2>&1
+/usr/bin/python3 - "$tmp/layers" <<'PY'
+import json, sys
+import numpy as np
+d = sys.argv[1]
+layers = json.load(open(f"{d}/outputs.json"))["layers"]
+assert len(layers) >= 13 and sum("int8" in e for e in layers) >= 12, layers
+for e in layers:
+    f = np.load(f"{d}/{e['fp32']}").astype(np.float64)
+    assert list(f.shape) == e["shape"], e
+    if "int8" in e:
+        q = (np.load(f"{d}/{e['int8']}").astype(np.float64) - e["zero_point"]) * e["scale"]
+        assert q.shape == f.shape, e
+        cosine = q.ravel() @ f.ravel() / np.linalg.norm(q) / np.linalg.norm(f)
+        assert cosine > 0.99, (e["name"], cosine)
+PY
 grep -q "^PASS: final DDR bit-exact against golden on 4/4 inputs$" "$tmp/run.txt"
 grep -q "^/net/conv3/conv3.0/Conv  *conv  *npu  *1179648 " "$tmp/run.txt"
 grep -q "^Partition of .*model.onnx (strategy conservative): 2 segments$" "$tmp/run.txt"

@@ -53,6 +53,8 @@ struct MainJobOptions {
   /// Where to write every graph output of every input run as .npy (fp32 model, NPU run, int8;
   /// runtime::SavedOutputs); empty: not written.
   std::filesystem::path saveOutputs;
+  /// With saveOutputs: also every layer, fp32 and golden int8 (SavedOutputs, `--save-layers`).
+  bool saveLayers = false;
   /// Called after each input (done, total), one call at a time.
   std::function<void(std::size_t, std::size_t)> progress;
 };

@@ -43,6 +43,10 @@ struct InferenceRun {
   /// Every value an NPU segment hands on (graph outputs among them), by its fp32 value's name,
   /// as the simulator left it, before dequantization.
   std::map<std::string, Int8Output, std::less<>> int8Outputs;
+  /// With runInference's keepLayers (and verification): every tensor of every NPU segment as the
+  /// golden reference computed it, the values the run's whole-DDR check holds the NPU to, by the
+  /// name of the fp32 value it holds (tensors of no fp32 value, such as im2col inputs, left out).
+  std::map<std::string, Int8Output, std::less<>> int8Layers;
   std::vector<SegmentRun> segments;
 
   [[nodiscard]] bool bitExact() const;
@@ -74,7 +78,7 @@ class ModelGolden {
 /// `npu run --no-golden`).
 InferenceRun runInference(const compiler::CompiledModel& model, const compiler::TensorMap& inputs,
                           const sim::SimOptions& options, const ModelGolden* golden = nullptr,
-                          bool verify = true);
+                          bool verify = true, bool keepLayers = false);
 
 /// The DDR image and expected final image of one NPU segment for given int8 inputs (what `npu
 /// export` writes and what runInference compares against).

@@ -28,7 +28,8 @@ std::vector<std::int8_t> int8InValueOrder(const Int8Output& output,
 /// files do not depend on the number of jobs.
 class SavedOutputs {
  public:
-  SavedOutputs(const compiler::QuantizedModel& model, std::size_t inputs);
+  /// `layers`: also every value of the model (runInference with keepLayers gives the int8 ones).
+  SavedOutputs(const compiler::QuantizedModel& model, std::size_t inputs, bool layers = false);
 
   /// Whether the fp32 value `name` is one to keep from the fp32 run (an NPU segment's output).
   [[nodiscard]] bool keepsReference(std::string_view name) const;
@@ -42,7 +43,9 @@ class SavedOutputs {
   /// NPU segment produces it, <stem>.int8.npy; per other value an NPU segment hands on
   /// <stem>.fp32.npy and <stem>.int8.npy. <stem> is the value's name with every character outside
   /// [A-Za-z0-9_.-] replaced by '_'. outputs.json lists both groups ("outputs",
-  /// "npu_segment_outputs") with names, shapes, files, scales and zero points.
+  /// "npu_segment_outputs") with names, shapes, files, scales and zero points. With layers, the
+  /// folder layers/ holds every other value of the model the same way: <stem>.fp32.npy, and for
+  /// a tensor of an NPU segment <stem>.int8.npy with golden's values (group "layers").
   void write(const std::filesystem::path& dir) const;
 
  private:
@@ -50,9 +53,11 @@ class SavedOutputs {
     compiler::TensorMap reference;
     compiler::TensorMap npu;
     std::map<std::string, Int8Output, std::less<>> int8;
+    std::map<std::string, Int8Output, std::less<>> layers;
   };
   const compiler::Graph& m_graph;
   std::set<std::string, std::less<>> m_segmentOutputs;
+  bool m_layers = false;
   std::vector<Slot> m_slots;
 };
 
