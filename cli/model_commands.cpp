@@ -1,7 +1,7 @@
 // The model-level commands, all on the same flow (import, passes, partition, calibration,
 // quantization, codegen):
 //   npu run     [MODEL] [--hw] [--calib] [--data] [--labels] [--config] [--mode] [--out] [--rtl]
-//               [--jobs] [--no-golden]
+//               [--jobs] [--no-golden] [--save-outputs]
 //   npu compile [MODEL] -o PROGRAM.npub [--dump-after STAGES] [--verify-each]
 //   (both, and export: [--calib-table FILE] [--dump-calib FILE] [--export-qdq FILE.onnx])
 //   npu export  [MODEL] --out DIR      (the bring-up bundle of docs/export-bundle.md)
@@ -21,6 +21,7 @@
 #include "npu/runtime/cosim.h"
 #include "npu/runtime/engine.h"
 #include "npu/runtime/export_bundle.h"
+#include "npu/runtime/export_model.h"
 #include "npu/runtime/main_job.h"
 #include "npu/runtime/run_model.h"
 #include "npu/runtime/run_report.h"
@@ -52,6 +53,8 @@ struct ModelOptions {
   bool rtl = false;
   bool noGolden = false;
   bool quiet = false;
+  std::string saveOutputs;
+  bool saveLayers = false;
 };
 
 void addModelOptions(CLI::App* command, ModelOptions& o) {
@@ -119,11 +122,12 @@ void progress(std::size_t done, std::size_t total) {
 
 /// Prints the RTL co-simulation of the job's first input; returns false on any difference from
 /// the SystemC model or from golden.
-bool printRtl(const runtime::MainJobReport& report) {
+bool printRtl(std::FILE* out, const runtime::MainJobReport& report) {
   bool ok = true;
   for (const runtime::SegmentCosim& s : report.rtl) {
-    fmt::print("RTL co-simulation, NPU segment {}: {}", s.segment, s.report.summary(s.program));
-    fmt::print("  RTL final DDR vs golden expected DDR: {}\n",
+    fmt::print(out, "RTL co-simulation, NPU segment {}: {}", s.segment,
+               s.report.summary(s.program));
+    fmt::print(out, "  RTL final DDR vs golden expected DDR: {}\n",
                s.goldenEqual ? "identical" : "DIFFERENT");
     ok = ok && s.matches();
   }
@@ -151,6 +155,13 @@ void addRunCommand(CLI::App& app, Action& action) {
   command->add_flag("--no-golden", o->noGolden,
                     "Accuracy only: run the simulator without golden verification (the report "
                     "says NOT VERIFIED)");
+  command->add_option("--save-outputs", o->saveOutputs,
+                      "Write every graph output of every input as .npy into this folder: fp32 "
+                      "model, NPU run and int8 (docs/main-job.md)");
+  command
+      ->add_flag("--save-layers", o->saveLayers,
+                 "With --save-outputs: also every layer (fp32, and golden int8 for NPU layers)")
+      ->needs("--save-outputs");
   command->callback([&action, o] {
     action = [o] {
       runtime::MainJobOptions job = jobOptions(*o);
@@ -158,15 +169,23 @@ void addRunCommand(CLI::App& app, Action& action) {
       job.jobs = o->jobs;
       job.verify = !o->noGolden;
       job.rtl = o->rtl;
+      job.saveOutputs = o->saveOutputs;
+      job.saveLayers = o->saveLayers;
       const fs::path out = o->out.empty() ? fs::path("out/run") : fs::path(o->out);
       createDirectories(out);
-      fmt::print("npu run: {} on {} ({} mode)\n", job.model.string(), job.hw.string(), o->mode);
-      std::fflush(stdout);
+      // With --dump-calib - or --export-qdq - the data owns standard output: the console lines go
+      // to stderr.
+      std::FILE* console =
+          isStandardOutput(o->dumpCalib) || isStandardOutput(o->exportQdq) ? stderr : stdout;
+      fmt::print(console, "npu run: {} on {} ({} mode)\n", job.model.string(), job.hw.string(),
+                 o->mode);
+      std::fflush(console);
       const runtime::MainJobReport report = runtime::runMainJob(job);
       printNotes(report.quantizationNotes);
-      fmt::print("\n{}\n{}", report.partitionReport, runtime::formatRunSummary(report));
+      fmt::print(console, "\n{}\n{}", report.partitionReport, runtime::formatRunSummary(report));
       if (report.inputs > 0 && report.inputSeconds > 0.0) {
         fmt::print(
+            console,
             "inputs: {} in {:.2f} s, {:.2f} images/s ({} job{}; simulation, {}fp32 reference "
             "included)\n",
             report.inputs, report.inputSeconds,
@@ -176,10 +195,11 @@ void addRunCommand(CLI::App& app, Action& action) {
       writeTextFile(out / "report.md", runtime::runReportMarkdown(report));
       writeTextFile(out / "report.json", runtime::runReportJson(report));
       writeTextFile(out / "report.html", runtime::runReportHtml(report));
-      fmt::print("reports: {0}/report.md, {0}/report.json, {0}/report.html\n", out.string());
+      fmt::print(console, "reports: {0}/report.md, {0}/report.json, {0}/report.html\n",
+                 out.string());
       bool ok = report.pass();
       if (o->rtl) {
-        ok = printRtl(report) && ok;
+        ok = printRtl(console, report) && ok;
       }
       return ok ? 0 : 1;
     };
@@ -211,6 +231,17 @@ void addCompileCommand(CLI::App& app, Action& action) {
         fail(ErrorKind::Unsupported, "{}: no layer runs on the NPU (nothing to compile)",
              job.model.string());
       }
+      // Data on standard output (-o -, --dump-calib -): the summary lines go to stderr.
+      std::FILE* summary = isStandardOutput(*output) || isStandardOutput(o->dumpCalib) ||
+                                   isStandardOutput(o->exportQdq)
+                               ? stderr
+                               : stdout;
+      if (programs.size() > 1 && isStandardOutput(*output)) {
+        fail(ErrorKind::Usage,
+             "-o {}: the model has {} NPU segments, one program file each; give "
+             "a file name (NAME.segment<i>.npub are written)",
+             *output, programs.size());
+      }
       for (std::size_t i = 0; i < programs.size(); ++i) {
         fs::path path = *output;
         if (programs.size() > 1) {
@@ -218,8 +249,9 @@ void addCompileCommand(CLI::App& app, Action& action) {
               fmt::format("{}.segment{}{}", path.stem().string(), i, path.extension().string()));
         }
         isa::writeProgramFile(path, programs[i].program);
-        fmt::print("{}: {} instructions, {} DDR init segments (NPU segment {})\n", path.string(),
-                   programs[i].program.instructions.size(), programs[i].program.segments.size(), i);
+        fmt::print(summary, "{}: {} instructions, {} DDR init segments (NPU segment {})\n",
+                   path.string(), programs[i].program.instructions.size(),
+                   programs[i].program.segments.size(), i);
       }
       return 0;
     };
@@ -240,40 +272,14 @@ void addExportCommand(CLI::App& app, Action& action) {
       StagedDirectory staged(o->out, {"manifest.yaml", "segment0/manifest.yaml"});
       const runtime::MainJobOptions job = jobOptions(*o);
       const runtime::PreparedModel prepared = runtime::prepareModel(job);
-      const auto inputs =
-          runtime::segmentInputs(prepared.compiled, prepared.compiled.calibration.front());
-      const std::size_t count = prepared.compiled.programs.size();
-      if (count == 0) {
-        fail(ErrorKind::Unsupported, "{}: no layer runs on the NPU (nothing to export)",
-             job.model.string());
-      }
-      std::vector<std::string> written;
-      const InterruptibleScope interruptible;
-      for (std::size_t i = 0; i < count; ++i) {
-        throwIfInterrupted();  // the staged folder is removed as the error unwinds
-        const runtime::SegmentImages images =
-            runtime::segmentImages(prepared.compiled, i, inputs[i]);
-        const runtime::EngineRun timed =
-            runtime::runOnEngine(images.compiled.program, runtime::Engine::Timed);
-        if (timed.fault) {
-          fail(ErrorKind::Verification, "export: NPU segment {}: {}", i, *timed.fault);
-        }
-        if (timed.ddr.firstDifference(images.expected)) {
-          fail(ErrorKind::Verification,
-               "export: NPU segment {}: the simulator's final DDR differs from golden", i);
-        }
-        const fs::path sub = count == 1 ? fs::path() : fs::path(fmt::format("segment{}", i));
-        runtime::writeBundle(staged.path() / sub, images.compiled, prepared.compiled.graphs[i],
-                             images.values, images.expected, timed.totalCycles);
-        written.push_back(
-            fmt::format("{}: bundle of NPU segment {} ({} instructions, {} "
-                        "expected cycles)",
-                        (staged.target() / sub).string(), i,
-                        images.compiled.program.instructions.size(), timed.totalCycles));
-      }
+      const std::vector<runtime::ExportedSegment> written =
+          runtime::exportModel(prepared.compiled, prepared.compiled.calibration.front(),
+                               staged.path(), job.model.string());
       staged.commit();
-      for (const std::string& line : written) {
-        fmt::print("{}\n", line);
+      for (const runtime::ExportedSegment& segment : written) {
+        fmt::print("{}: bundle of NPU segment {} ({} instructions, {} expected cycles)\n",
+                   (staged.target() / segment.folder).string(), segment.npuSegment,
+                   segment.instructions, segment.cycles);
       }
       return 0;
     };

@@ -96,14 +96,20 @@ void addSimCommand(CLI::App& app, Action& action) {
         throw *result.fault;
       }
       const sim::SimStats& s = result.stats;
+      std::FILE* summary = isStandardOutput(options->stats) || isStandardOutput(options->trace) ||
+                                   isStandardOutput(options->vcd) ||
+                                   isStandardOutput(options->ddrOut)
+                               ? stderr
+                               : stdout;
       if (s.mode == "timed") {
-        fmt::print(
-            "{}: {} instructions, {} cycles, {} MACs ({:.1f}% MAC utilization), DDR {} B "
-            "read / {} B written ({} B in whole bursts)\n",
-            options->program, program.instructions.size(), s.totalCycles, s.macs,
-            100.0 * s.macUtilization, s.ddrBytesRead, s.ddrBytesWritten, s.ddrBurstBytes);
+        fmt::print(summary,
+                   "{}: {} instructions, {} cycles, {} MACs ({:.1f}% MAC utilization), DDR {} B "
+                   "read / {} B written ({} B in whole bursts)\n",
+                   options->program, program.instructions.size(), s.totalCycles, s.macs,
+                   100.0 * s.macUtilization, s.ddrBytesRead, s.ddrBytesWritten, s.ddrBurstBytes);
       } else {
         fmt::print(
+            summary,
             "{}: {} instructions, {} MACs, DDR {} B read / {} B written ({} B in whole bursts) "
             "(functional)\n",
             options->program, program.instructions.size(), s.macs, s.ddrBytesRead,

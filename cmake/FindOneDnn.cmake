@@ -19,9 +19,13 @@ if(NOT ONEDNN_VERSION_MAJOR STREQUAL "2")
 endif()
 # oneDNN's CPU runtime is OpenMP: the golden holds its team to one thread per call.
 find_package(OpenMP REQUIRED COMPONENTS CXX)
-add_library(oneDNN::dnnl UNKNOWN IMPORTED)
-set_target_properties(oneDNN::dnnl PROPERTIES
-  IMPORTED_LOCATION "${ONEDNN_LIBRARY}"
-  INTERFACE_INCLUDE_DIRECTORIES "${ONEDNN_INCLUDE_DIR}"
-  INTERFACE_LINK_LIBRARIES OpenMP::OpenMP_CXX)
+if(NOT TARGET oneDNN::dnnl)
+  add_library(oneDNN::dnnl UNKNOWN IMPORTED)
+  set_target_properties(oneDNN::dnnl PROPERTIES
+    IMPORTED_LOCATION "${ONEDNN_LIBRARY}"
+    INTERFACE_INCLUDE_DIRECTORIES "${ONEDNN_INCLUDE_DIR}"
+    INTERFACE_LINK_LIBRARIES OpenMP::OpenMP_CXX)
+endif()
+# find_dependency (the installed npuConfig.cmake) asks for the result variable.
+set(OneDnn_FOUND TRUE)
 message(STATUS "oneDNN: ${ONEDNN_LIBRARY} (${ONEDNN_VERSION_MAJOR}.x)")

@@ -11,7 +11,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev
   libdnnl-dev
   clang-format clang-tidy
-  python3 python3-numpy python3-yaml
+  python3 python3-dev python3-numpy python3-yaml python3-pytest pybind11-dev python3-pybind11
   python3-torch python3-torchvision python3-onnx python3-sklearn
 )
 if [ "${1:-}" = "--farm" ]; then

@@ -120,6 +120,11 @@ void writeNpy(const std::filesystem::path& path, const Tensor& tensor) {
       data = tensor.data.int32s().data();
       bytes = tensor.data.int32s().size_bytes();
       break;
+    case DType::Int8:
+      descr = "|i1";
+      data = tensor.data.int8s().data();
+      bytes = tensor.data.int8s().size_bytes();
+      break;
     default:
       fail("{}: cannot write {} data as .npy", path.string(), dtypeName(tensor.data.dtype()));
   }

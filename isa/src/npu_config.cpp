@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "npu/isa/limits.h"
+#include "npu/support/data_dir.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
 #include "npu/support/yaml_reader.h"
@@ -165,7 +166,11 @@ std::filesystem::path resolveConfigPath(std::string_view nameOrPath,
     if (const char* dir = std::getenv("NPU_CONFIG_DIR"); dir != nullptr && *dir != '\0') {
       candidates.push_back(std::filesystem::path(dir) / (text + ".yaml"));
     }
-    candidates.push_back(std::filesystem::path(NPU_SOURCE_CONFIG_DIR) / (text + ".yaml"));
+    if (const std::filesystem::path data = dataDir(); !data.empty()) {
+      // Real paths in messages: the build tree's data folder links to the source tree.
+      candidates.push_back(
+          std::filesystem::weakly_canonical(data / "configs" / (text + ".yaml"), ec));
+    }
   }
   std::string tried;
   for (const auto& candidate : candidates) {
@@ -173,6 +178,9 @@ std::filesystem::path resolveConfigPath(std::string_view nameOrPath,
       return candidate;
     }
     tried += (tried.empty() ? "" : ", ") + candidate.string();
+  }
+  if (tried.empty()) {
+    tried = "no data folder: " + dataDirSearchText();
   }
   fail("hardware config '{}' not found (looked in: {})", text, tried);
 }

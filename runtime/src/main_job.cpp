@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -23,6 +24,8 @@
 #include "npu/isa/npu_config.h"
 #include "npu/runtime/host_cost.h"
 #include "npu/runtime/run_model.h"
+#include "npu/runtime/saved_outputs.h"
+#include "npu/support/data_dir.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
 #include "npu/support/interrupt.h"
@@ -36,13 +39,9 @@ fs::path bundledModelPath() {
   if (const char* dir = std::getenv("NPU_EXAMPLES_DIR"); dir != nullptr && *dir != '\0') {
     return fs::path(dir) / "digits" / "model.onnx";
   }
-  return fs::path(NPU_SOURCE_EXAMPLES_DIR) / "digits" / "model.onnx";
+  return dataFile(fs::path("examples") / "digits" / "model.onnx");
 }
 
-namespace {
-
-/// Synthetic inputs for a model without data: seeded N(0, 1), the range seeded YAML graphs and
-/// BN-normalised networks expect.
 std::vector<compiler::TensorMap> syntheticInputs(const compiler::Graph& graph, std::size_t count) {
   std::vector<compiler::TensorMap> samples(count);
   std::mt19937 rng(1234);
@@ -69,9 +68,15 @@ std::vector<compiler::TensorMap> syntheticInputs(const compiler::Graph& graph, s
   return samples;
 }
 
+namespace {
+
 bool isBundled(const fs::path& model) {
   std::error_code ec;
-  return fs::equivalent(model, bundledModelPath(), ec);
+  const char* examples = std::getenv("NPU_EXAMPLES_DIR");
+  const fs::path bundled = examples != nullptr && *examples != '\0'
+                               ? fs::path(examples) / "digits" / "model.onnx"
+                               : dataDir() / "examples" / "digits" / "model.onnx";
+  return fs::equivalent(model, bundled, ec);
 }
 
 std::size_t argmax(const golden::FloatTensor& t) {
@@ -257,6 +262,11 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
     std::vector<SegmentRun> segments;
   };
   std::vector<Outcome> outcomes(data.samples.size());
+  std::optional<SavedOutputs> saved;
+  if (!options.saveOutputs.empty()) {
+    createDirectories(options.saveOutputs);  // a bad folder fails before the run
+    saved.emplace(model, data.samples.size(), options.saveLayers);
+  }
   std::mutex progressMutex;
   std::size_t done = 0;
   const auto start = std::chrono::steady_clock::now();
@@ -267,8 +277,21 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
     sim::SimOptions simOptions = simOptionsFor(options.engine);
     // The first input's spans give each layer its own busy time (the per-layer table).
     simOptions.collectTrace = k == 0 && options.engine == Engine::Timed;
-    InferenceRun run = runInference(compiled, input, simOptions, golden, options.verify);
-    const compiler::TensorMap reference = fp32.run(input);
+    InferenceRun run = runInference(compiled, input, simOptions, golden, options.verify,
+                                    saved && options.saveLayers);
+    compiler::TensorMap kept;  // the NPU segments' outputs in fp32, for --save-outputs
+    const compiler::TensorMap reference =
+        saved ? fp32.run(input,
+                         [&](const compiler::Value& value, const golden::FloatTensor& tensor) {
+                           if (saved->keepsReference(value.name)) {
+                             kept.emplace(value.name, tensor);
+                           }
+                         })
+              : fp32.run(input);
+    if (saved) {
+      kept.insert(reference.begin(), reference.end());
+      saved->record(k, std::move(kept), run);
+    }
     Outcome& outcome = outcomes[k];
     outcome.bitExact = options.verify && run.bitExact();
     for (const SegmentRun& s : run.segments) {
@@ -321,6 +344,9 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
       fp32Top5 += outcome.fp32Top5 ? 1 : 0;
       int8Top5 += outcome.int8Top5 ? 1 : 0;
     }
+  }
+  if (saved) {
+    saved->write(options.saveOutputs);
   }
   std::vector<SegmentRun> firstRun =
       outcomes.empty() ? std::vector<SegmentRun>{} : std::move(outcomes.front().segments);

@@ -50,7 +50,8 @@ SegmentImages segmentImages(const compiler::CompiledModel& model, std::size_t np
 }
 
 InferenceRun runInference(const compiler::CompiledModel& model, const compiler::TensorMap& inputs,
-                          const sim::SimOptions& options, const ModelGolden* golden, bool verify) {
+                          const sim::SimOptions& options, const ModelGolden* golden, bool verify,
+                          bool keepLayers) {
   InferenceRun run;
   compiler::NpuSegmentRunner onSimulator = [&](const compiler::NpuSegment& segment,
                                                const std::vector<golden::Int8Tensor>& in) {
@@ -76,6 +77,14 @@ InferenceRun runInference(const compiler::CompiledModel& model, const compiler::
     if (verify) {
       segmentRun.mismatch = verifyDdr(images.compiled, graph, images.expected, result.ddr);
     }
+    if (verify && keepLayers) {
+      for (std::size_t t = 0; t < graph.tensors.size() && t < images.values.size(); ++t) {
+        const compiler::QTensor& q = graph.tensors[t];
+        if (model.model.graph.findValue(q.name)) {
+          run.int8Layers[q.name] = Int8Output{images.values[t], q.scale, q.zeroPoint};
+        }
+      }
+    }
     run.segments.push_back(std::move(segmentRun));
     std::vector<golden::Int8Tensor> out;
     for (compiler::TensorId id : graph.outputs) {
@@ -85,6 +94,14 @@ InferenceRun runInference(const compiler::CompiledModel& model, const compiler::
       const std::vector<std::uint8_t> bytes = result.ddr.readRange(place.address, place.bytes);
       t.data.assign(bytes.begin(), bytes.end());
       out.push_back(std::move(t));
+    }
+    for (const auto& [name, tensor] : segment.outputValues) {
+      const auto it = std::find(graph.outputs.begin(), graph.outputs.end(), tensor);
+      if (it != graph.outputs.end()) {
+        const compiler::QTensor& q = graph.tensors[tensor];
+        run.int8Outputs[name] = Int8Output{
+            out[static_cast<std::size_t>(it - graph.outputs.begin())], q.scale, q.zeroPoint};
+      }
     }
     return out;
   };

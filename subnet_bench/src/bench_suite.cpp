@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 
+#include "npu/support/data_dir.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
 #include "npu/support/yaml_reader.h"
@@ -277,7 +278,7 @@ std::filesystem::path defaultSuitePath() {
   if (const char* dir = std::getenv("NPU_SUBNET_BENCH_DIR"); dir != nullptr && *dir != '\0') {
     return std::filesystem::path(dir) / "suites" / "default.yaml";
   }
-  return std::filesystem::path(NPU_SUBNET_BENCH_DIR) / "suites" / "default.yaml";
+  return dataFile(std::filesystem::path("subnet_bench") / "suites" / "default.yaml");
 }
 
 std::string shapeText(const std::vector<std::int64_t>& shape) {

@@ -3,6 +3,7 @@
 #include "npu/support/file_io.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -62,9 +63,35 @@ bool writeFd(int fd, const char* data, std::size_t size) {
   return true;
 }
 
+/// The standard stream (STDOUT_FILENO or STDERR_FILENO) that `path` names, or -1: /dev/stdout
+/// and /dev/stderr, or any other link to the file a stream is open on. Such a path is written
+/// through the stream's own descriptor: opening it again would start a second file offset at 0
+/// (and O_TRUNC would cut) what the process already wrote when the stream is redirected to a file.
+int standardStreamOf(const std::filesystem::path& path) {
+  struct stat target {};
+  if (::stat(path.c_str(), &target) != 0) {
+    return -1;
+  }
+  for (const int fd : {STDOUT_FILENO, STDERR_FILENO}) {
+    struct stat stream {};
+    if (::fstat(fd, &stream) == 0 && stream.st_dev == target.st_dev &&
+        stream.st_ino == target.st_ino) {
+      return fd;
+    }
+  }
+  return -1;
+}
+
 /// Writes through an existing path that is not a plain file (a character device such as
 /// /dev/stdout or /dev/full, a FIFO, a symlink): in place, never replacing it.
 void writeInPlace(const std::filesystem::path& path, const char* data, std::size_t size) {
+  if (const int stream = standardStreamOf(path); stream >= 0) {
+    std::fflush(stream == STDOUT_FILENO ? stdout : stderr);
+    if (!writeFd(stream, data, size)) {
+      fail("{}: write failed: {}", path.string(), std::strerror(errno));
+    }
+    return;
+  }
   // O_TRUNC: a symlink's regular target must not keep the tail of longer old contents
   // (devices and FIFOs ignore it).
   const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
@@ -141,6 +168,10 @@ std::string readTextFile(const std::filesystem::path& path) {
 
 void writeBinaryFile(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
   writeAll(path, reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+bool isStandardOutput(const std::filesystem::path& path) {
+  return path == "-" || (!path.empty() && standardStreamOf(path) == STDOUT_FILENO);
 }
 
 void writeTextFile(const std::filesystem::path& path, std::string_view text) {

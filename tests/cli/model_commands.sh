@@ -6,7 +6,49 @@ set -euo pipefail
 npu="$1"; src="$2"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-"$npu" run --count 4 --mode functional --out "$tmp/run" > "$tmp/run.txt" 2>&1
+"$npu" run --count 4 --mode functional --out "$tmp/run" --save-outputs "$tmp/outs" > "$tmp/run.txt" 2>&1
+# --save-outputs: the same files for any --jobs; scored against the labels they give the report's
+# top-1 figures; the int8 logits dequantize to within a few steps of the fp32 model's.
+"$npu" run --count 4 --mode functional --jobs 2 --out "$tmp/run2" --save-outputs "$tmp/outs2" \
+  > /dev/null 2>&1
+diff -r "$tmp/outs" "$tmp/outs2"
+/usr/bin/python3 - "$tmp/outs" "$tmp/run/report.json" "$src/examples/digits/test_labels.npy" <<'PY'
+import json, sys
+import numpy as np
+outs, report, labels = sys.argv[1], json.load(open(sys.argv[2])), np.load(sys.argv[3])[:4]
+index = json.load(open(f"{outs}/outputs.json"))
+probs, = index["outputs"]
+assert probs["name"] == "probs" and probs["shape"] == [4, 1, 10] and "int8" not in probs
+npu_out, fp32_out = np.load(f"{outs}/{probs['npu']}"), np.load(f"{outs}/{probs['fp32']}")
+assert npu_out.dtype == np.float32 and npu_out.shape == (4, 1, 10)
+acc = report["accuracy"]
+assert 100 * np.mean(npu_out.reshape(4, 10).argmax(1) == labels) == acc["int8_top1"]
+assert 100 * np.mean(fp32_out.reshape(4, 10).argmax(1) == labels) == acc["fp32_top1"]
+logits, = index["npu_segment_outputs"]
+q = np.load(f"{outs}/{logits['int8']}")
+assert q.dtype == np.int8 and q.shape[0] == 4
+deq = (q.astype(np.float64) - logits["zero_point"]) * logits["scale"]
+assert np.abs(deq - np.load(f"{outs}/{logits['fp32']}")).max() < 8 * logits["scale"]
+PY
+# --save-layers: every layer's fp32 value and, for NPU layers, golden's int8, in the fp32 layout:
+# each dequantizes to the fp32 interpreter's value (a layout slip would break the cosine).
+"$npu" run --count 2 --mode functional --out "$tmp/runL" --save-outputs "$tmp/layers" \
+  --save-layers > /dev/null 2>&1
+/usr/bin/python3 - "$tmp/layers" <<'PY'
+import json, sys
+import numpy as np
+d = sys.argv[1]
+layers = json.load(open(f"{d}/outputs.json"))["layers"]
+assert len(layers) >= 13 and sum("int8" in e for e in layers) >= 12, layers
+for e in layers:
+    f = np.load(f"{d}/{e['fp32']}").astype(np.float64)
+    assert list(f.shape) == e["shape"], e
+    if "int8" in e:
+        q = (np.load(f"{d}/{e['int8']}").astype(np.float64) - e["zero_point"]) * e["scale"]
+        assert q.shape == f.shape, e
+        cosine = q.ravel() @ f.ravel() / np.linalg.norm(q) / np.linalg.norm(f)
+        assert cosine > 0.99, (e["name"], cosine)
+PY
 grep -q "^PASS: final DDR bit-exact against golden on 4/4 inputs$" "$tmp/run.txt"
 grep -q "^/net/conv3/conv3.0/Conv  *conv  *npu  *1179648 " "$tmp/run.txt"
 grep -q "^Partition of .*model.onnx (strategy conservative): 2 segments$" "$tmp/run.txt"

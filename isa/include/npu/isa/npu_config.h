@@ -53,8 +53,9 @@ NpuConfig loadNpuConfig(const std::filesystem::path& path);
 std::string toYaml(const NpuConfig& config);
 
 /// Resolves `.hw` arguments: a path (contains '/' or ends in .yaml) relative to `baseDir`, then to
-/// the working directory; otherwise a preset name looked up in $NPU_CONFIG_DIR and the source
-/// tree's configs/ folder. Throws npu::Error listing where it looked.
+/// the working directory; otherwise a preset name looked up in $NPU_CONFIG_DIR and the configs/
+/// folder of the data folder (npu::dataDir(): installed share/npu, or the build tree's). Throws
+/// npu::Error listing where it looked.
 std::filesystem::path resolveConfigPath(std::string_view nameOrPath,
                                         const std::filesystem::path& baseDir);
 

@@ -50,6 +50,11 @@ struct MainJobOptions {
   /// false: the golden reference does not run (`--no-golden`): no bit-exactness check and no
   /// per-layer cosines, only the simulator's outputs against fp32 and the labels.
   bool verify = true;
+  /// Where to write every graph output of every input run as .npy (fp32 model, NPU run, int8;
+  /// runtime::SavedOutputs); empty: not written.
+  std::filesystem::path saveOutputs;
+  /// With saveOutputs: also every layer, fp32 and golden int8 (SavedOutputs, `--save-layers`).
+  bool saveLayers = false;
   /// Called after each input (done, total), one call at a time.
   std::function<void(std::size_t, std::size_t)> progress;
 };
@@ -188,7 +193,12 @@ struct PreparedModel {
 PreparedModel prepareModel(const MainJobOptions& options,
                            const compiler::PipelineOptions& stages = {});
 
-/// The bundled model: examples/digits under $NPU_EXAMPLES_DIR, else under the source tree.
+/// `count` synthetic inputs for a model without data: N(0, 1) from a fixed seed (1234), the range
+/// seeded YAML graphs and BN-normalised networks expect; what calibration uses without --calib.
+std::vector<compiler::TensorMap> syntheticInputs(const compiler::Graph& graph, std::size_t count);
+
+/// The bundled model: digits/model.onnx under $NPU_EXAMPLES_DIR, else examples/digits/model.onnx
+/// in the data folder (npu::dataFile; an Error says where it looked when it is missing).
 std::filesystem::path bundledModelPath();
 
 }  // namespace npu::runtime

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "npu/compiler/driver/compiled_model.h"
@@ -27,9 +29,24 @@ struct SegmentRun {
   std::optional<Mismatch> mismatch;
 };
 
+/// A graph output as an NPU segment left it: int8 in the NPU's layout (NHWC for 4-d tensors),
+/// with the quantization that maps it to the fp32 value.
+struct Int8Output {
+  golden::Int8Tensor tensor;
+  double scale = 1.0;
+  std::int32_t zeroPoint = 0;
+};
+
 struct InferenceRun {
   /// The graph outputs (fp32, after the host segments).
   compiler::TensorMap outputs;
+  /// Every value an NPU segment hands on (graph outputs among them), by its fp32 value's name,
+  /// as the simulator left it, before dequantization.
+  std::map<std::string, Int8Output, std::less<>> int8Outputs;
+  /// With runInference's keepLayers (and verification): every tensor of every NPU segment as the
+  /// golden reference computed it, the values the run's whole-DDR check holds the NPU to, by the
+  /// name of the fp32 value it holds (tensors of no fp32 value, such as im2col inputs, left out).
+  std::map<std::string, Int8Output, std::less<>> int8Layers;
   std::vector<SegmentRun> segments;
 
   [[nodiscard]] bool bitExact() const;
@@ -61,7 +78,7 @@ class ModelGolden {
 /// `npu run --no-golden`).
 InferenceRun runInference(const compiler::CompiledModel& model, const compiler::TensorMap& inputs,
                           const sim::SimOptions& options, const ModelGolden* golden = nullptr,
-                          bool verify = true);
+                          bool verify = true, bool keepLayers = false);
 
 /// The DDR image and expected final image of one NPU segment for given int8 inputs (what `npu
 /// export` writes and what runInference compares against).

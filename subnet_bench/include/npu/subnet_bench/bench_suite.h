@@ -59,8 +59,8 @@ BenchSuite parseSuite(std::string_view text, const std::string& source,
 /// Reads and parses a suite file.
 BenchSuite loadSuite(const std::filesystem::path& path);
 
-/// The bundled default suite: subnet_bench/suites/default.yaml of the source tree (or of
-/// $NPU_SUBNET_BENCH_DIR when set).
+/// The bundled default suite: suites/default.yaml under $NPU_SUBNET_BENCH_DIR when set, else
+/// subnet_bench/suites/default.yaml in the data folder (npu::dataFile).
 std::filesystem::path defaultSuitePath();
 
 /// "[1, 64, 56, 56]".

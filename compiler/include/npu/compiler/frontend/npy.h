@@ -16,7 +16,7 @@ Tensor readNpy(const std::filesystem::path& path);
 /// The same from bytes already read; errors name `source`.
 Tensor parseNpy(std::span<const std::uint8_t> bytes, std::string_view source);
 
-/// Writes `tensor` (f32, i64 or i32) as a version 1.0 .npy file.
+/// Writes `tensor` (f32, i64, i32 or i8) as a version 1.0 .npy file.
 void writeNpy(const std::filesystem::path& path, const Tensor& tensor);
 
 }  // namespace npu::compiler

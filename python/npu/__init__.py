@@ -1,0 +1,202 @@
+"""The NPU toolchain from Python: compile a model once, then run, verify and export it.
+
+    import npu
+    model = npu.compile(npu.bundled_model(), hw="npu-s")
+    result = model.run({"input": x})            # numpy in, numpy out, cycles, stats
+    result.outputs["logits"], result.cycles, result.bit_exact
+
+Every failure raises npu.Error with the message the `npu` command prints (docs/python.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import tempfile
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from . import _npu
+
+Error = _npu.Error
+__version__ = _npu.version()
+
+__all__ = ["Error", "Model", "RunResult", "compile", "data_dir", "bundled_model",
+           "hardware_path", "__version__"]
+
+
+def data_dir() -> str:
+    """The data folder (hardware presets, the bundled model, suites); $NPU_DATA_DIR overrides."""
+    return _npu.data_dir()
+
+
+def bundled_model() -> str:
+    """Path of the bundled digits model (examples/digits/model.onnx in the data folder)."""
+    return _npu.bundled_model()
+
+
+def hardware_path(name_or_path: str) -> str:
+    """The YAML file of a hardware preset name (npu-s, npu-l) or a path, as `--hw` resolves it."""
+    return _npu.hardware_path(str(name_or_path))
+
+
+@dataclasses.dataclass
+class RunResult:
+    """One inference: outputs by name (float32 arrays: the NPU run, host segments in fp32),
+    int8_outputs by name for every value an NPU segment hands on, graph outputs among them
+    ((int8 array in the value's fp32 shape and order, scale, zero point)), cycles summed over the NPU segments (0 in functional mode), per-segment stats
+    (docs/timing.md keys), and whether the final DDR of every segment matched golden."""
+
+    outputs: dict[str, np.ndarray]
+    int8_outputs: dict[str, tuple[np.ndarray, float, int]]
+    cycles: int
+    stats: list[dict[str, Any]]
+    verified: bool
+    bit_exact: bool
+    mismatches: list[str]
+
+
+def _input_dict(model: "Model", inputs: Mapping[str, np.ndarray] | np.ndarray) -> dict:
+    if isinstance(inputs, Mapping):
+        return {str(k): v for k, v in inputs.items()}
+    names = [name for name, _ in model.inputs]
+    if len(names) != 1:
+        raise Error(f"the model has {len(names)} inputs {names}: pass a dict of arrays")
+    return {names[0]: inputs}
+
+
+class Model:
+    """A compiled model (npu.compile). It keeps its programs, its fp32 interpreter and golden
+    reference, so every call reuses the compile."""
+
+    def __init__(self, core: Any):
+        self._core = core
+
+    @property
+    def inputs(self) -> list[tuple[str, tuple[int, ...]]]:
+        """(name, shape) of every graph input, as run() expects them."""
+        return self._core.inputs
+
+    @property
+    def outputs(self) -> list[tuple[str, tuple[int, ...]]]:
+        """(name, shape) of every graph output."""
+        return self._core.outputs
+
+    @property
+    def hardware(self) -> str:
+        return self._core.hardware
+
+    @property
+    def npu_segments(self) -> int:
+        return self._core.npu_segments
+
+    @property
+    def instructions(self) -> list[int]:
+        """Instruction count of each NPU segment's program."""
+        return self._core.instructions
+
+    @property
+    def calibration_source(self) -> str:
+        return self._core.calibration_source
+
+    @property
+    def notes(self) -> list[str]:
+        """What quantization decided that a user should know (`npu: note:` lines)."""
+        return self._core.notes
+
+    def run(self, inputs: Mapping[str, np.ndarray] | np.ndarray, mode: str = "timed",
+            verify: bool = True) -> RunResult:
+        """One inference on the simulator (mode "timed": cycle-accurate SystemC, or
+        "functional"), each NPU segment's final DDR compared byte for byte with golden when
+        verify. A single array is enough for a single-input model. Shapes must match inputs."""
+        raw = self._core.run(_input_dict(self, inputs), mode, verify)
+        return RunResult(outputs=raw["outputs"], int8_outputs=raw["int8_outputs"],
+                         cycles=raw["cycles"],
+                         stats=[json.loads(s) for s in raw["segment_stats"]],
+                         verified=raw["verified"], bit_exact=raw["bit_exact"],
+                         mismatches=[m for m in raw["mismatches"] if m])
+
+    simulate = run
+
+    def verify(self, inputs: Mapping[str, np.ndarray] | np.ndarray,
+               mode: str = "functional") -> RunResult:
+        """run() with golden verification; raises npu.Error naming the first mismatch (tensor,
+        coordinate, instruction) unless every segment is bit-exact."""
+        result = self.run(inputs, mode=mode, verify=True)
+        if not result.bit_exact:
+            raise Error(result.mismatches[0] if result.mismatches else "not bit-exact")
+        return result
+
+    def reference(self, inputs: Mapping[str, np.ndarray] | np.ndarray) -> dict[str, np.ndarray]:
+        """The fp32 model's outputs for the same inputs (what the NPU run approximates)."""
+        return self._core.reference(_input_dict(self, inputs))
+
+    def export(self, out: str | os.PathLike,
+               inputs: Mapping[str, np.ndarray] | np.ndarray | None = None) -> list[dict]:
+        """Writes the bring-up bundle (docs/main-job.md, `npu export`) for one input, by default
+        the first calibration input; the folder appears whole or not at all. Returns per NPU
+        segment its folder, instruction count and expected cycles."""
+        arrays = None if inputs is None else _input_dict(self, inputs)
+        return self._core.export(os.fspath(out), arrays)
+
+
+def _bundled_or_none() -> str | None:
+    try:
+        return os.path.realpath(bundled_model())
+    except Error:  # no data folder: the model given cannot be the bundled one
+        return None
+
+
+def _quant_yaml(quant_config: str | os.PathLike | Mapping | None) -> str:
+    if quant_config is None:
+        return ""
+    if isinstance(quant_config, Mapping):
+        import yaml  # python3-yaml
+        return yaml.safe_dump(dict(quant_config), sort_keys=False)
+    with open(quant_config, encoding="utf-8") as f:
+        return f.read()
+
+
+def _calibration(calibration: Any) -> Any:
+    if calibration is None or isinstance(calibration, (str, os.PathLike)):
+        return None if calibration is None else os.fspath(calibration)
+    if isinstance(calibration, np.ndarray):  # a batch [N, ...] of a single-input model
+        return calibration
+    return [{str(k): np.ascontiguousarray(v, dtype=np.float32) for k, v in sample.items()}
+            for sample in calibration]
+
+
+def compile(model: str | os.PathLike | bytes, hw: str = "npu-s",
+            quant_config: str | os.PathLike | Mapping | None = None,
+            calibration: str | os.PathLike | Sequence[Mapping[str, np.ndarray]] | np.ndarray
+            | None = None,
+            calib_table: str | os.PathLike | None = None) -> Model:
+    """Compiles a model for the NPU: import, passes, partition, calibration, int8 quantization,
+    codegen (the `npu compile` flow).
+
+    model: an .onnx or graph .yaml path, or ONNX bytes (e.g. from torch.onnx.export to BytesIO).
+    hw: hardware preset name or YAML path. quant_config: a YAML path or a dict
+    (docs/quant-config.md). calibration: a .npy file or folder, a list of {input name: array}
+    samples, or for a single-input model an array [N, *input shape] of N samples; by default the
+    bundled model's calibration set for the bundled model, else 8 synthetic N(0,1) inputs.
+    calib_table: a calibration table file (docs/quantized-models.md)."""
+    if isinstance(model, (bytes, bytearray, memoryview)):
+        model_arg: Any = bytes(model)
+    else:
+        model_arg = os.fspath(model)
+        if calibration is None and os.path.realpath(model_arg) == _bundled_or_none():
+            calibration = os.path.join(os.path.dirname(model_arg), "calib")
+    calib = _calibration(calibration)
+    with tempfile.TemporaryDirectory(prefix="npu-calib-") as tmp:
+        if isinstance(calib, np.ndarray):
+            # A batch goes through the CLI's own reader (calibration_data.h): the same splitting
+            # of [N, ...] and the same errors as `npu compile --calib batch.npy`.
+            path = os.path.join(tmp, "calibration.npy")
+            np.save(path, np.ascontiguousarray(calib, dtype=np.float32))
+            calib = path
+        core = _npu.compile(model_arg, str(hw), _quant_yaml(quant_config),
+                            "" if calib_table is None else os.fspath(calib_table), calib)
+    return Model(core)
+
