@@ -187,7 +187,8 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
     for (std::int64_t oc = 0; oc < outC; ++oc) {
       std::uint32_t sum = 0;
       for (std::int64_t k = 0; k < patchLength; ++k) {
-        sum += static_cast<std::uint32_t>(static_cast<std::int32_t>(weightRows[oc * patchLength + k]));
+        sum +=
+            static_cast<std::uint32_t>(static_cast<std::int32_t>(weightRows[oc * patchLength + k]));
       }
       offsetShare[static_cast<std::size_t>(oc)] = static_cast<std::int32_t>(offset * sum);
     }
