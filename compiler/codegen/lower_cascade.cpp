@@ -36,21 +36,6 @@ bool cascadableDepthwise(const QConv& conv, const QuantizedGraph& graph) {
          p.pads[2] < k && p.pads[3] < k;
 }
 
-/// Whether `tensor` is read by exactly one op and is not a graph output: only then can it stay
-/// in SRAM.
-bool singleUse(const QuantizedGraph& graph, TensorId tensor) {
-  if (std::find(graph.outputs.begin(), graph.outputs.end(), tensor) != graph.outputs.end()) {
-    return false;
-  }
-  std::int64_t readers = 0;
-  for (const QOp& op : graph.ops) {
-    for (const TensorId input : opInputs(op)) {
-      readers += input == tensor ? 1 : 0;
-    }
-  }
-  return readers == 1;
-}
-
 std::int64_t ceilDiv(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
 }

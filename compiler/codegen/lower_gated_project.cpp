@@ -19,20 +19,6 @@ std::int64_t ceilDiv(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
 }
 
-/// Whether `tensor` is read by exactly one op and is not a graph output.
-bool singleUse(const QuantizedGraph& graph, TensorId tensor) {
-  if (std::find(graph.outputs.begin(), graph.outputs.end(), tensor) != graph.outputs.end()) {
-    return false;
-  }
-  std::int64_t readers = 0;
-  for (const QOp& op : graph.ops) {
-    for (const TensorId input : opInputs(op)) {
-      readers += input == tensor ? 1 : 0;
-    }
-  }
-  return readers == 1;
-}
-
 /// mul(x, gate) -> project 1x1 [-> add(project, residual)], and how it is cut: `block` channels
 /// of x per step (dividing them), `rows` rows per band.
 struct GatedProject {

@@ -133,6 +133,10 @@ struct LoweringContext {
 /// Appends little-endian int32s.
 void appendInt32(std::vector<std::uint8_t>& blob, std::int32_t value);
 
+/// Whether `tensor` is read by exactly one op and is not a graph output: only then can a fused
+/// lowering keep it in SRAM instead of storing it.
+bool singleUse(const QuantizedGraph& graph, TensorId tensor);
+
 /// The CONV parameter records {bias, multiplier, shift} of output channels [oc0, oc0 + ob),
 /// followed by the 256-byte LUT when the conv has one.
 std::vector<std::uint8_t> convParameterBlob(const QConv& conv, std::int64_t oc0, std::int64_t ob);

@@ -179,6 +179,19 @@ void appendInt32(std::vector<std::uint8_t>& blob, std::int32_t value) {
   }
 }
 
+bool singleUse(const QuantizedGraph& graph, TensorId tensor) {
+  if (std::find(graph.outputs.begin(), graph.outputs.end(), tensor) != graph.outputs.end()) {
+    return false;
+  }
+  std::int64_t readers = 0;
+  for (const QOp& op : graph.ops) {
+    for (const TensorId input : opInputs(op)) {
+      readers += input == tensor ? 1 : 0;
+    }
+  }
+  return readers == 1;
+}
+
 std::vector<std::uint8_t> convParameterBlob(const QConv& conv, std::int64_t oc0, std::int64_t ob) {
   std::vector<std::uint8_t> blob;
   const auto& p = conv.params;
