@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 
 #include "npu/support/error.h"
@@ -25,6 +26,34 @@ std::string errorOf(const std::string& text, Read read) {
 TEST(YamlReader, SyntaxErrorNamesLineAndColumn) {
   EXPECT_EQ(errorOf("a: [1,\n", [](const Node&) {}),
             "f.yaml:2:1: YAML syntax error: end of sequence flow not found");
+}
+
+// What a reader converts without checking first is answered in our words, at the node's line.
+TEST(YamlReader, LibraryExceptionsAreTranslated) {
+  const auto translated = [](const std::string& text, auto convert) {
+    const YAML::Node root = parse(text, "f.yaml").raw();
+    try {
+      convert(root);
+    } catch (const YAML::Exception& e) {
+      try {
+        failOnYamlException(e, "f.yaml");
+      } catch (const Error& error) {
+        return std::string(error.what());
+      }
+    }
+    return std::string("(no exception)");
+  };
+  EXPECT_EQ(
+      translated("a: 1\nb: [1, 2]\n", [](const YAML::Node& r) { (void)r["b"].as<std::int64_t>(); }),
+      "f.yaml:2: a value has the wrong form (a list or mapping where a single value "
+      "belongs, or text where a number belongs)");
+  EXPECT_EQ(translated("a: x\n", [](const YAML::Node& r) { (void)r["a"].as<double>(); }),
+            "f.yaml:1: a value has the wrong form (a list or mapping where a single value "
+            "belongs, or text where a number belongs)");
+  EXPECT_EQ(translated("a: 1\n", [](const YAML::Node& r) { YAML::Node(r["a"]).push_back(2); }),
+            "f.yaml:1: a single value or a mapping stands where a list belongs");
+  EXPECT_EQ(translated("a: 1\n", [](const YAML::Node& r) { (void)r["a"].as<int>(); }),
+            "(no exception)");
 }
 
 TEST(YamlReader, UnknownAndMissingKeys) {
