@@ -3,8 +3,13 @@
 
 #include <fmt/ranges.h>
 
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
+
 #include <algorithm>
 #include <cmath>
+#include <sstream>
+#include <vector>
 
 #include "npu/support/file_io.h"
 
@@ -135,8 +140,110 @@ void failOnYamlException(const YAML::Exception& exception, std::string_view sour
   throw Error(fmt::format("{}:{}: {}", source, std::max(exception.mark.line, 0) + 1, meaning));
 }
 
+namespace {
+
+/// Counts the nodes a document holds once its aliases are expanded, as a reader walking it would
+/// visit them, and stops the parse when aliases multiply the text: yaml-cpp shares an aliased
+/// node instead of copying it, so nine lines of `&a [*b, *b, ...]` cost nothing to load but
+/// 10^9 visits to read (the "billion laughs").
+class AliasExpansionGuard final : public YAML::EventHandler {
+ public:
+  explicit AliasExpansionGuard(std::string_view source) : m_source(source) {}
+
+  void OnDocumentStart(const YAML::Mark& /*mark*/) override { m_anchorSizes.clear(); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { leaf(mark, anchor); }
+  void OnScalar(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t anchor,
+                const std::string& /*value*/) override {
+    leaf(mark, anchor);
+  }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    // An alias of a collection still open (a recursive document) counts as one node: yaml-cpp
+    // links it back, and our readers reject the shape long before walking it twice.
+    const std::uint64_t size =
+        anchor < m_anchorSizes.size() && m_anchorSizes[anchor] != 0 ? m_anchorSizes[anchor] : 1;
+    ++m_spelled;
+    add(mark, size);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value /*style*/) override {
+    open(mark, anchor);
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value /*style*/) override {
+    open(mark, anchor);
+  }
+  void OnMapEnd() override { close(); }
+
+ private:
+  struct OpenCollection {
+    YAML::anchor_t anchor;
+    std::uint64_t size;  // itself and everything in it so far, aliases expanded
+  };
+
+  void leaf(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    ++m_spelled;
+    remember(anchor, 1);
+    add(mark, 1);
+  }
+  void open(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    ++m_spelled;
+    ++m_expanded;
+    check(mark);
+    m_open.push_back({anchor, 1});
+  }
+  void close() {
+    const OpenCollection done = m_open.back();
+    m_open.pop_back();
+    remember(done.anchor, done.size);
+    if (!m_open.empty()) {
+      m_open.back().size += done.size;  // its own nodes were counted into m_expanded already
+    }
+  }
+  void remember(YAML::anchor_t anchor, std::uint64_t size) {
+    if (anchor == YAML::NullAnchor) {
+      return;
+    }
+    if (anchor >= m_anchorSizes.size()) {
+      m_anchorSizes.resize(anchor + 1, 0);
+    }
+    m_anchorSizes[anchor] = size;
+  }
+  /// A node of `size` nodes (an alias: its anchor's) added to the innermost open collection.
+  void add(const YAML::Mark& mark, std::uint64_t size) {
+    m_expanded += size;
+    if (!m_open.empty()) {
+      m_open.back().size += size;
+    }
+    check(mark);
+  }
+  void check(const YAML::Mark& mark) const {
+    const std::uint64_t limit = std::max(kExpandedNodeFloor, kAliasExpansionFactor * m_spelled);
+    if (m_expanded > limit) {
+      fail(
+          "{}:{}:{}: aliases expand the document to more than {} nodes ({} times the {} it spells "
+          "out so far): YAML aliases may not multiply a file's size",
+          m_source, mark.line + 1, mark.column + 1, limit, kAliasExpansionFactor, m_spelled);
+    }
+  }
+
+  std::string_view m_source;
+  std::vector<OpenCollection> m_open;
+  std::vector<std::uint64_t> m_anchorSizes;  // by anchor id (yaml-cpp numbers them from 1)
+  std::uint64_t m_spelled = 0;
+  std::uint64_t m_expanded = 0;
+};
+
+}  // namespace
+
 Node parse(std::string_view text, std::string_view source) {
   try {
+    std::istringstream stream{std::string(text)};
+    YAML::Parser parser(stream);
+    AliasExpansionGuard guard(source);
+    while (parser.HandleNextDocument(guard)) {
+    }
     return Node(YAML::Load(std::string(text)), std::string(source));
   } catch (const YAML::ParserException& e) {
     fail("{}:{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.mark.column + 1, e.msg);

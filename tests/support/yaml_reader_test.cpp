@@ -1,6 +1,7 @@
 // The shared YAML reader: every error reads `FILE:LINE: ...` (syntax errors `FILE:LINE:COL: ...`).
 #include "npu/support/yaml_reader.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -26,6 +27,30 @@ std::string errorOf(const std::string& text, Read read) {
 TEST(YamlReader, SyntaxErrorNamesLineAndColumn) {
   EXPECT_EQ(errorOf("a: [1,\n", [](const Node&) {}),
             "f.yaml:2:1: YAML syntax error: end of sequence flow not found");
+}
+
+// Nine lines of nested aliases would make a reader visit 10^9 nodes ("billion laughs"); the
+// parse stops at the alias that crosses the bound. A few aliases reusing a block stay allowed.
+TEST(YamlReader, AliasesCannotMultiplyTheFile) {
+  std::string bomb = "a0: &a0 [x, y]\n";
+  for (int level = 1; level <= 8; ++level) {
+    bomb += fmt::format("a{}: &a{} [", level, level);
+    for (int i = 0; i < 10; ++i) {
+      bomb += fmt::format("{}*a{}", i == 0 ? "" : ", ", level - 1);
+    }
+    bomb += "]\n";
+  }
+  const std::string error = errorOf(bomb, [](const Node&) {});
+  // Level 4 (line 5) holds 1 + 10 * 3,111 nodes; its third alias crosses 10,000.
+  EXPECT_TRUE(error.starts_with("f.yaml:5:")) << error;
+  EXPECT_NE(error.find("aliases expand the document to more than 10000 nodes"), std::string::npos)
+      << error;
+  EXPECT_NE(error.find("YAML aliases may not multiply a file's size"), std::string::npos) << error;
+
+  const std::string reuse =
+      "base: &base {method: mse, symmetric: true}\nlist: [*base, *base, *base, *base]\n";
+  EXPECT_EQ(errorOf(reuse, [](const Node& root) { EXPECT_EQ(root.raw()["list"].size(), 4U); }),
+            "(no error)");
 }
 
 // What a reader converts without checking first is answered in our words, at the node's line.

@@ -81,7 +81,13 @@ class Node {
 /// "operator[] call on a scalar", says nothing to someone who did not write the reader).
 [[noreturn]] void failOnYamlException(const YAML::Exception& exception, std::string_view source);
 
-/// Parses `text` read from `source`; a syntax error is `SOURCE:LINE:COL: YAML syntax error: MSG`.
+/// A document's aliases may expand it to at most kAliasExpansionFactor times the nodes its text
+/// spells out, or kExpandedNodeFloor nodes, whichever is more (docs/reliability.md).
+inline constexpr std::uint64_t kAliasExpansionFactor = 16;
+inline constexpr std::uint64_t kExpandedNodeFloor = 10000;
+
+/// Parses `text` read from `source`; a syntax error is `SOURCE:LINE:COL: YAML syntax error: MSG`,
+/// aliases multiplying the text `SOURCE:LINE:COL: aliases expand the document to more than ...`.
 [[nodiscard]] Node parse(std::string_view text, std::string_view source);
 
 /// Reads and parses a file; errors name the file as given.
