@@ -242,8 +242,9 @@ Node parse(std::string_view text, std::string_view source) {
     std::istringstream stream{std::string(text)};
     YAML::Parser parser(stream);
     AliasExpansionGuard guard(source);
-    while (parser.HandleNextDocument(guard)) {
-    }
+    // The first document only, as YAML::Load reads it (a loop over documents never ends on some
+    // inputs, such as ",", where the parser reports a document without consuming anything).
+    (void)parser.HandleNextDocument(guard);
     return Node(YAML::Load(std::string(text)), std::string(source));
   } catch (const YAML::ParserException& e) {
     fail("{}:{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.mark.column + 1, e.msg);
