@@ -11,6 +11,7 @@
 #include "npu/compiler/quant/quant_params.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/json_error.h"
 
 namespace npu::compiler {
 namespace {
@@ -153,7 +154,7 @@ CalibrationTable parseJson(std::string_view text, const std::string& source) {
   try {
     doc = json::parse(text);
   } catch (const json::parse_error& e) {
-    fail("{}: not a valid JSON calibration table: {}", source, e.what());
+    fail("{}: not a valid JSON calibration table: {}", source, jsonErrorText(e.what()));
   }
   if (!doc.is_object() || !doc.contains("tensors") || !doc.at("tensors").is_object()) {
     fail(

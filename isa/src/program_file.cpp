@@ -11,6 +11,7 @@
 #include "npu/support/crc32.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/json_error.h"
 
 namespace npu::isa {
 namespace {
@@ -69,15 +70,17 @@ std::vector<Region> manifestFromJson(std::string_view text, std::string_view sou
   try {
     json = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
-    fail("{}: manifest section is not valid JSON: {}", source, e.what());
+    fail("{}: manifest section is not valid JSON: {}", source, jsonErrorText(e.what()));
   }
   std::vector<Region> regions;
+  std::size_t index = 0;  // of the region being read, from 1
   try {
     if (!json.is_object() || json.size() != 1 || !json.contains("regions") ||
         !json["regions"].is_array()) {
       fail("{}: manifest must be an object with one 'regions' array", source);
     }
     for (const auto& entry : json["regions"]) {
+      ++index;
       if (!entry.is_object() || entry.size() != 8) {
         fail("{}: manifest region entries need exactly the 8 documented keys", source);
       }
@@ -98,7 +101,7 @@ std::vector<Region> manifestFromJson(std::string_view text, std::string_view sou
       regions.push_back(std::move(region));
     }
   } catch (const nlohmann::json::exception& e) {
-    fail("{}: malformed manifest: {}", source, e.what());
+    fail("{}: malformed manifest region {}: {}", source, index, jsonErrorText(e.what()));
   }
   return regions;
 }

@@ -12,6 +12,7 @@
 #include "npu/subnet_bench/tool_version.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/json_error.h"
 
 namespace npu::bench {
 namespace {
@@ -176,7 +177,7 @@ BenchReport readBenchOutput(const fs::path& dir) {
   try {
     j = json::parse(readTextFile(file));
   } catch (const json::exception& e) {
-    fail("{}: not JSON (truncated or damaged): {}", file.string(), e.what());
+    fail("{}: not JSON (truncated or damaged): {}", file.string(), jsonErrorText(e.what()));
   }
   if (!j.is_object() || !j.contains("format") || !j.at("format").is_number_integer()) {
     fail("{}: not an `npu bench` report (no \"format\")", file.string());
@@ -192,7 +193,7 @@ BenchReport readBenchOutput(const fs::path& dir) {
   try {
     return readReport(j);
   } catch (const json::exception& e) {
-    fail("{}: not a complete `npu bench` report: {}", file.string(), e.what());
+    fail("{}: not a complete `npu bench` report: {}", file.string(), jsonErrorText(e.what()));
   } catch (const std::invalid_argument& e) {
     fail("{}: not a complete `npu bench` report: {}", file.string(), e.what());
   }

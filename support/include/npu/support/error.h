@@ -42,13 +42,20 @@ constexpr std::string_view errorKindName(ErrorKind kind) {
   return "internal";
 }
 
+/// `text` on one line of valid UTF-8: a line break, tab or carriage return becomes `\n`, `\t`,
+/// `\r`, any other control character and every byte that is not part of a well-formed UTF-8
+/// sequence `\xNN`; everything else is kept as it is.
+[[nodiscard]] std::string printableMessage(std::string_view text);
+
 /// An error in the user's input or in a program, carrying a message that names where it happened
 /// (file:line, node, instruction index) and its kind. Thrown by every layer and caught once at
 /// the CLI.
 class Error : public std::runtime_error {
  public:
-  explicit Error(const std::string& message, ErrorKind kind = ErrorKind::BadInput)
-      : std::runtime_error(message), m_kind(kind) {}
+  /// The message is kept on one printable line: text quoted from a damaged file may hold line
+  /// breaks, control characters or bytes that are not UTF-8, which printableMessage escapes.
+  explicit Error(std::string_view message, ErrorKind kind = ErrorKind::BadInput)
+      : std::runtime_error(printableMessage(message)), m_kind(kind) {}
 
   /// What kind of failure this is; BadInput unless the thrower said otherwise.
   [[nodiscard]] ErrorKind kind() const { return m_kind; }
