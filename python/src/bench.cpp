@@ -6,6 +6,7 @@
 #include "npu/subnet_bench/bench_selection.h"
 #include "npu/subnet_bench/bench_suite.h"
 #include "npu/support/error.h"
+#include "npu/support/file_io.h"
 
 namespace npu::python {
 
@@ -35,6 +36,9 @@ bench::BenchReport runBenchRequest(const BenchRequest& request) {
       request.baseline.empty() ? suite.baselineDir / (hw.name + ".yaml") : request.baseline;
   const bench::Baselines baselines =
       bench::baselinesForRun(baselinePath, hw.name, suite, selected, false);
+  if (!request.out.empty()) {
+    createDirectories(request.out);  // a bad folder fails before the run, as in the CLI
+  }
   bench::BenchReport report = bench::runBench(suite, selected, &baselines, options);
   report.hardware = hw.name;
   report.shard = shard;
