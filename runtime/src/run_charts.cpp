@@ -19,6 +19,8 @@ constexpr double kLeft = 90.0;
 constexpr double kPlotWidth = 780.0;
 constexpr double kRowHeight = 22.0;
 constexpr std::size_t kBuckets = 240;
+/// Width of one character of the 10-pixel labels, roughly, for deciding what fits.
+constexpr double kCharWidth = 6.0;
 constexpr std::array<std::string_view, 3> kUnits = {"load", "compute", "store"};
 constexpr std::array<std::string_view, 6> kLayerColors = {"#4a7ab5", "#e39b3b", "#5aa55a",
                                                           "#9467bd", "#c9545a", "#3fa7b5"};
@@ -117,13 +119,26 @@ std::string timelineSvg(const MainJobReport& r) {
       ++end;
     }
     const TimelineSegment& slot = r.timeline[key.first];
+    const std::string& name = slot.layerNames.at(static_cast<std::size_t>(key.second));
+    const double x = px(b * bucketCycles);
+    const double width = px(end * bucketCycles) - x;
     svg += fmt::format(
         "<rect x='{:.1f}' y='{:.1f}' width='{:.1f}' height='{}' fill='{}'><title>{} (NPU "
         "segment {}, cycles {}..{})</title></rect>\n",
-        px(b * bucketCycles), rowY(0), px(end * bucketCycles) - px(b * bucketCycles),
-        kRowHeight - 4, kLayerColors[ordinal.at(key) % kLayerColors.size()],
-        escapeMarkup(slot.layerNames.at(static_cast<std::size_t>(key.second))), slot.segment,
-        b * bucketCycles, std::min(total, end * bucketCycles));
+        x, rowY(0), width, kRowHeight - 4, kLayerColors[ordinal.at(key) % kLayerColors.size()],
+        escapeMarkup(name), slot.segment, b * bucketCycles, std::min(total, end * bucketCycles));
+    // The name's tail (the distinctive part of a path-like ONNX name) where it fits.
+    const auto fits = static_cast<std::size_t>(std::max(0.0, (width - 4.0) / kCharWidth));
+    if (fits >= 4) {
+      std::size_t from = name.size() > fits ? name.size() - (fits - 2) : 0;
+      while (from < name.size() && (static_cast<unsigned char>(name[from]) & 0xC0) == 0x80) {
+        ++from;  // not inside a UTF-8 sequence
+      }
+      svg += fmt::format(
+          "<text x='{:.1f}' y='{:.1f}' font-size='10' fill='#fff' pointer-events='none'>{}{}"
+          "</text>\n",
+          x + 2, rowY(0) + 12, from > 0 ? ".." : "", escapeMarkup(name.substr(from)));
+    }
     b = end;
   }
 

@@ -33,13 +33,15 @@ std::string verdict(const MainJobReport& r) {
                      r.inputs, r.firstMismatch.empty() ? "(no input ran)" : r.firstMismatch);
 }
 
-/// "3 layers below cosine 0.99: a 0.70312, b 0.98001, c 0.98900" (the first ten named); empty
-/// when no layer is below the threshold.
+/// "3 layers below cosine 0.99: a 0.70312, c 0.98001, b 0.98900": the lowest first (ten of
+/// them named); empty when no layer is below the threshold.
 std::string lowCosineLine(const MainJobReport& r) {
-  const std::vector<const LayerRow*> low = r.lowCosineLayers();
+  std::vector<const LayerRow*> low = r.lowCosineLayers();
   if (low.empty()) {
     return "";
   }
+  std::stable_sort(low.begin(), low.end(),
+                   [](const LayerRow* a, const LayerRow* b) { return *a->cosine < *b->cosine; });
   std::string line = fmt::format("{} layer{} below cosine {}:", low.size(),
                                  low.size() == 1 ? "" : "s", r.cosineWarn);
   for (std::size_t i = 0; i < low.size() && i < 10; ++i) {

@@ -113,11 +113,17 @@ TEST(RunReport, LayersBelowTheCosineThresholdAreFlaggedEverywhere) {
             std::string::npos);
   EXPECT_EQ(formatRunSummary(r).find("WARNING"), std::string::npos);
   EXPECT_TRUE(nlohmann::json::parse(runReportJson(r))["cosine_warning"]["layers_below"].empty());
-  // A stricter one flags the 0.995 layer too, in layer order.
+  // A stricter one flags the 0.995 layer too; the summary names the lowest first, report.json
+  // lists them in layer order.
+  r.layers[0].cosine = 0.998;
   r.cosineWarn = 0.999;
-  EXPECT_NE(formatRunSummary(r).find(
-                "WARNING: 2 layers below cosine 0.999: coarse_conv 0.70310, head_conv 0.99500\n"),
-            std::string::npos);
+  EXPECT_NE(formatRunSummary(r).find("WARNING: 3 layers below cosine 0.999: coarse_conv 0.70310, "
+                                     "head_conv 0.99500, stem_conv 0.99800\n"),
+            std::string::npos)
+      << formatRunSummary(r);
+  const auto strict = nlohmann::json::parse(runReportJson(r))["cosine_warning"]["layers_below"];
+  ASSERT_EQ(strict.size(), 3U);
+  EXPECT_EQ(strict[0]["layer"], "stem_conv");
 }
 
 TEST(RunReport, ChartsLabelRooflinePointsAndDrawAccuracyAndTimeline) {
@@ -142,6 +148,7 @@ TEST(RunReport, ChartsLabelRooflinePointsAndDrawAccuracyAndTimeline) {
   ASSERT_NE(timeline, std::string::npos);
   EXPECT_NE(html.find("first input, 390 cycles end to end", timeline), std::string::npos);
   EXPECT_NE(html.find("<title>coarse_conv (NPU segment 0, cycles", timeline), std::string::npos);
+  EXPECT_NE(html.find("pointer-events='none'>coarse_conv</text>", timeline), std::string::npos);
   EXPECT_NE(html.find("<title>softmax (30 cycles, modelled)</title>", timeline), std::string::npos);
   EXPECT_NE(html.find("<title>NPU/host border (10 cycles, modelled)</title>", timeline),
             std::string::npos);
