@@ -227,8 +227,11 @@ std::vector<std::int64_t> instructionLayers(const Program& program) {
   std::vector<std::int64_t> layer(program.instructions.size(), -1);
   for (std::size_t l = 0; l < program.layers.size(); ++l) {
     for (const InstructionRange& range : program.layers[l].ranges) {
-      for (std::uint64_t k = range.first;
-           k < range.first + range.count && k < program.instructions.size(); ++k) {
+      const std::uint64_t size = program.instructions.size();
+      const std::uint64_t end = range.first >= size
+                                    ? range.first
+                                    : range.first + std::min(range.count, size - range.first);
+      for (std::uint64_t k = range.first; k < end; ++k) {
         layer[k] = static_cast<std::int64_t>(l);
       }
     }
