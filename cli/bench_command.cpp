@@ -40,34 +40,6 @@ struct BenchCliOptions {
   bool update = false;
 };
 
-/// The baselines to compare with: every selected subnet must have an entry, unless the run is
-/// writing them.
-bench::Baselines baselinesFor(const BenchCliOptions& o, const fs::path& path,
-                              const std::string& hardware, const bench::BenchSuite& suite,
-                              const std::vector<std::size_t>& selected) {
-  std::error_code ec;
-  if (o.update && !fs::exists(path, ec)) {
-    return bench::Baselines{hardware, {}};
-  }
-  bench::Baselines baselines = bench::loadBaselines(path);
-  if (baselines.hardware != hardware) {
-    fail("{}: the baselines are for hardware '{}', not '{}' (give --baseline or --hw)",
-         path.string(), baselines.hardware, hardware);
-  }
-  if (!o.update) {
-    for (std::size_t i : selected) {
-      const bench::SubnetEntry& entry = suite.subnets[i];
-      if (!baselines.subnets.contains(entry.name)) {
-        fail(
-            "{}: no baseline for subnet '{}' ({}); add it with `npu bench --suite {} --filter "
-            "'^{}$' --update-baselines`",
-            path.string(), entry.name, entry.location, suite.path.string(), entry.name);
-      }
-    }
-  }
-  return baselines;
-}
-
 }  // namespace
 
 void writeBaselines(const fs::path& path, const std::string& hardware,
@@ -103,7 +75,8 @@ int runBenchCommand(const BenchCliOptions& o) {
   const std::vector<std::size_t> selected = bench::selectSubnets(suite, o.filter, shard);
   const fs::path baselinePath =
       o.baseline.empty() ? suite.baselineDir / (hw.name + ".yaml") : fs::path(o.baseline);
-  bench::Baselines baselines = baselinesFor(o, baselinePath, hw.name, suite, selected);
+  bench::Baselines baselines =
+      bench::baselinesForRun(baselinePath, hw.name, suite, selected, o.update);
   // The inputs are checked; fail now rather than after the run. Until the reports are written
   // the folder holds bench.partial, so a merge refuses the folder of a task killed mid-run.
   const fs::path out(o.out);

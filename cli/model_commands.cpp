@@ -25,6 +25,7 @@
 #include "npu/runtime/main_job.h"
 #include "npu/runtime/run_model.h"
 #include "npu/runtime/run_report.h"
+#include "npu/runtime/run_trace.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
 #include "npu/support/interrupt.h"
@@ -55,6 +56,8 @@ struct ModelOptions {
   bool quiet = false;
   std::string saveOutputs;
   bool saveLayers = false;
+  std::string trace;
+  double cosineWarn = 0.99;
 };
 
 void addModelOptions(CLI::App* command, ModelOptions& o) {
@@ -162,6 +165,13 @@ void addRunCommand(CLI::App& app, Action& action) {
       ->add_flag("--save-layers", o->saveLayers,
                  "With --save-outputs: also every layer (fp32, and golden int8 for NPU layers)")
       ->needs("--save-outputs");
+  command->add_option("--trace", o->trace,
+                      "Write the first input's run as a Chrome/Perfetto trace (JSON) whose "
+                      "slices are named by layer (docs/main-job.md)");
+  command
+      ->add_option("--cosine-warn", o->cosineWarn,
+                   "Flag layers whose accumulated cosine vs fp32 is below this (default 0.99)")
+      ->check(CLI::Range(-1.0, 1.0));
   command->callback([&action, o] {
     action = [o] {
       runtime::MainJobOptions job = jobOptions(*o);
@@ -171,12 +181,15 @@ void addRunCommand(CLI::App& app, Action& action) {
       job.rtl = o->rtl;
       job.saveOutputs = o->saveOutputs;
       job.saveLayers = o->saveLayers;
+      job.cosineWarn = o->cosineWarn;
       const fs::path out = o->out.empty() ? fs::path("out/run") : fs::path(o->out);
       createDirectories(out);
-      // With --dump-calib - or --export-qdq - the data owns standard output: the console lines go
-      // to stderr.
-      std::FILE* console =
-          isStandardOutput(o->dumpCalib) || isStandardOutput(o->exportQdq) ? stderr : stdout;
+      // With --dump-calib -, --export-qdq - or --trace - the data owns standard output: the console
+      // lines go to stderr.
+      std::FILE* console = isStandardOutput(o->dumpCalib) || isStandardOutput(o->exportQdq) ||
+                                   isStandardOutput(o->trace)
+                               ? stderr
+                               : stdout;
       fmt::print(console, "npu run: {} on {} ({} mode)\n", job.model.string(), job.hw.string(),
                  o->mode);
       std::fflush(console);
@@ -197,6 +210,10 @@ void addRunCommand(CLI::App& app, Action& action) {
       writeTextFile(out / "report.html", runtime::runReportHtml(report));
       fmt::print(console, "reports: {0}/report.md, {0}/report.json, {0}/report.html\n",
                  out.string());
+      if (!o->trace.empty()) {
+        writeTextFile(o->trace, runtime::runTraceJson(report));
+        fmt::print(console, "trace: {}\n", o->trace);
+      }
       bool ok = report.pass();
       if (o->rtl) {
         ok = printRtl(console, report) && ok;

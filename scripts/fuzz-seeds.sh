@@ -22,6 +22,7 @@ case "$1" in
     mkdir -p "$root/build-fuzz/fuzz-seeds/npub"
     "$root/build-fuzz/npu" asm "$root/tests/data/sim/conv_split.s" \
       -o "$root/build-fuzz/fuzz-seeds/npub/conv_split.npub" >/dev/null
+    "$root/build-fuzz/npu" compile -o "$root/build-fuzz/fuzz-seeds/npub/digits.npub" >/dev/null
     echo "$root/build-fuzz/fuzz-seeds/npub" ;;
   npy) echo "$root/examples/digits/calib $root/tests/compiler/models" ;;
   onnx) echo "$root/tests/compiler/models $root/examples/digits" ;;  # libFuzzer takes folders only

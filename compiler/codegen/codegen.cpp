@@ -157,6 +157,37 @@ void setProgramInputs(CompiledProgram& compiled, const QuantizedGraph& graph,
       [](const isa::DdrSegment& a, const isa::DdrSegment& b) { return a.address < b.address; });
 }
 
+namespace {
+
+/// The manifest's layer table: per op that has instructions, in op order, the maximal runs of
+/// consecutive instructions that belong to it (a cascade interleaves several ops' instructions).
+std::vector<isa::ProgramLayer> programLayers(const QuantizedGraph& graph,
+                                             const std::vector<std::int64_t>& instructionOp) {
+  std::vector<isa::ProgramLayer> byOp(graph.ops.size());
+  for (std::size_t k = 0; k < instructionOp.size(); ++k) {
+    if (instructionOp[k] < 0) {
+      continue;
+    }
+    std::vector<isa::InstructionRange>& ranges =
+        byOp[static_cast<std::size_t>(instructionOp[k])].ranges;
+    if (!ranges.empty() && ranges.back().first + ranges.back().count == k) {
+      ++ranges.back().count;
+    } else {
+      ranges.push_back({k, 1});
+    }
+  }
+  std::vector<isa::ProgramLayer> layers;
+  for (std::size_t i = 0; i < graph.ops.size(); ++i) {
+    if (!byOp[i].ranges.empty()) {
+      byOp[i].name = opName(graph.ops[i]);
+      layers.push_back(std::move(byOp[i]));
+    }
+  }
+  return layers;
+}
+
+}  // namespace
+
 CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfig& config,
                                 const std::vector<golden::Int8Tensor>& inputData) {
   checkGraph(graph);
@@ -212,6 +243,7 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
   }
   program.instructions = emitter.finish();
   compiled.instructionOp = emitter.origins();
+  program.layers = programLayers(graph, compiled.instructionOp);
 
   // Constants, then the code, after the activations.
   if (!constants.bytes.empty()) {

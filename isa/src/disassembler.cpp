@@ -1,7 +1,10 @@
-// Program -> canonical text, the exact inverse of the assembler on canonical input.
+// Program -> canonical text, the exact inverse of the assembler on canonical input (a compiled
+// program's layer table comes out as comments, which the assembler skips).
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "npu/isa/assembly.h"
 
@@ -61,8 +64,25 @@ std::string disassemble(const Program& program) {
       text += '\n';
     }
   }
-  for (const Instruction& instruction : program.instructions) {
-    text += formatInstruction(instruction);
+  // A comment before the first instruction of every layer range: the assembler skips it, so the
+  // text still assembles (to the program without its layer table).
+  std::vector<std::string> comments(program.instructions.size());
+  for (const ProgramLayer& layer : program.layers) {
+    for (std::size_t r = 0; r < layer.ranges.size(); ++r) {
+      const InstructionRange& range = layer.ranges[r];
+      if (range.first >= comments.size()) {
+        continue;
+      }
+      comments[range.first] = fmt::format(
+          "; layer '{}' (instructions {}..{}{})\n", layer.name, range.first,
+          range.first + range.count - 1,
+          layer.ranges.size() > 1 ? fmt::format(", range {} of {}", r + 1, layer.ranges.size())
+                                  : std::string());
+    }
+  }
+  for (std::size_t k = 0; k < program.instructions.size(); ++k) {
+    text += comments[k];
+    text += formatInstruction(program.instructions[k]);
     text += '\n';
   }
   return text;

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "npu/isa/encoding.h"
 #include "npu/support/error.h"
@@ -58,6 +60,53 @@ struct Range {
   std::uint64_t end;
   std::string what;
 };
+
+/// The manifest's layer table: printable names, non-empty ranges ascending and not touching
+/// inside the stream, and no instruction in two layers (so there are at most as many ranges as
+/// instructions, which bounds the table).
+void validateLayers(const Program& program, std::string_view source) {
+  const std::uint64_t count = program.instructions.size();
+  std::vector<const std::string*> owner(program.instructions.size(), nullptr);
+  std::uint64_t ranges = 0;
+  for (const ProgramLayer& layer : program.layers) {
+    if (layer.name.empty()) {
+      fail("{}: a manifest layer has an empty name", source);
+    }
+    if (!isPrintableUtf8(layer.name)) {
+      fail("{}: a manifest layer's name is not printable UTF-8", source);
+    }
+    if (layer.ranges.empty()) {
+      fail("{}: layer '{}' has no instruction range", source, layer.name);
+    }
+    ranges += layer.ranges.size();
+    if (ranges > count) {
+      fail("{}: the manifest lists more layer ranges than the program has instructions ({})",
+           source, count);
+    }
+    std::uint64_t previousEnd = 0;
+    for (std::size_t r = 0; r < layer.ranges.size(); ++r) {
+      const InstructionRange& range = layer.ranges[r];
+      if (range.count == 0 || range.first >= count || range.count > count - range.first) {
+        fail("{}: layer '{}': instruction range [{}, +{}) is empty or outside the {} instructions",
+             source, layer.name, range.first, range.count, count);
+      }
+      if (r > 0 && range.first <= previousEnd) {
+        fail(
+            "{}: layer '{}': instruction range {} starts at {}, not after the previous one (ends "
+            "at {})",
+            source, layer.name, r, range.first, previousEnd);
+      }
+      previousEnd = range.first + range.count;
+      for (std::uint64_t k = range.first; k < previousEnd; ++k) {
+        if (owner[k] != nullptr) {
+          fail("{}: instruction {} is in layer '{}' and in layer '{}'", source, k, *owner[k],
+               layer.name);
+        }
+        owner[k] = &layer.name;
+      }
+    }
+  }
+}
 
 }  // namespace
 
@@ -171,6 +220,23 @@ void validateProgram(const Program& program, std::string_view source) {
       }
     }
   }
+  validateLayers(program, source);
+}
+
+std::vector<std::int64_t> instructionLayers(const Program& program) {
+  std::vector<std::int64_t> layer(program.instructions.size(), -1);
+  for (std::size_t l = 0; l < program.layers.size(); ++l) {
+    for (const InstructionRange& range : program.layers[l].ranges) {
+      const std::uint64_t size = program.instructions.size();
+      const std::uint64_t end = range.first >= size
+                                    ? range.first
+                                    : range.first + std::min(range.count, size - range.first);
+      for (std::uint64_t k = range.first; k < end; ++k) {
+        layer[k] = static_cast<std::int64_t>(l);
+      }
+    }
+  }
+  return layer;
 }
 
 }  // namespace npu::isa

@@ -62,22 +62,77 @@ nlohmann::json manifestToJson(const Program& program) {
                        {"scale", region.scale},
                        {"zero_point", region.zeroPoint}});
   }
-  return {{"regions", regions}};
+  nlohmann::json manifest = {{"regions", regions}};
+  // Only compiled programs have layers; an assembled program's manifest stays as it was.
+  if (!program.layers.empty()) {
+    nlohmann::json layers = nlohmann::json::array();
+    for (const ProgramLayer& layer : program.layers) {
+      nlohmann::json ranges = nlohmann::json::array();
+      for (const InstructionRange& range : layer.ranges) {
+        ranges.push_back({{"first", range.first}, {"count", range.count}});
+      }
+      layers.push_back({{"name", layer.name}, {"ranges", ranges}});
+    }
+    manifest["layers"] = layers;
+  }
+  return manifest;
 }
 
-std::vector<Region> manifestFromJson(std::string_view text, std::string_view source) {
+std::vector<ProgramLayer> layersFromJson(const nlohmann::json& json, std::string_view source) {
+  std::vector<ProgramLayer> layers;
+  if (!json.is_array()) {
+    fail("{}: manifest 'layers' must be an array", source);
+  }
+  for (const auto& entry : json) {
+    if (!entry.is_object() || entry.size() != 2 || !entry.contains("name") ||
+        !entry.contains("ranges") || !entry["ranges"].is_array()) {
+      fail("{}: manifest layer entries need exactly the keys 'name' and 'ranges' (an array)",
+           source);
+    }
+    ProgramLayer layer;
+    layer.name = entry.at("name").get<std::string>();
+    for (const auto& range : entry["ranges"]) {
+      if (!range.is_object() || range.size() != 2 || !range.contains("first") ||
+          !range.contains("count")) {
+        fail("{}: layer '{}': a range needs exactly the keys 'first' and 'count'", source,
+             layer.name);
+      }
+      if (!range["first"].is_number_unsigned() || !range["count"].is_number_unsigned()) {
+        fail("{}: layer '{}': 'first' and 'count' must be non-negative integers", source,
+             layer.name);
+      }
+      layer.ranges.push_back(
+          {range["first"].get<std::uint64_t>(), range["count"].get<std::uint64_t>()});
+    }
+    layers.push_back(std::move(layer));
+  }
+  return layers;
+}
+
+struct Manifest {
+  std::vector<Region> regions;
+  std::vector<ProgramLayer> layers;
+};
+
+Manifest manifestFromJson(std::string_view text, std::string_view source) {
   nlohmann::json json;
   try {
     json = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     fail("{}: manifest section is not valid JSON: {}", source, jsonErrorText(e.what()));
   }
-  std::vector<Region> regions;
-  std::size_t index = 0;  // of the region being read, from 1
+  Manifest manifest;
+  std::vector<Region>& regions = manifest.regions;
+  std::size_t index = 0;  // of the region being read, from 1 (0: not reading regions yet)
   try {
-    if (!json.is_object() || json.size() != 1 || !json.contains("regions") ||
+    const bool hasLayers = json.is_object() && json.contains("layers");
+    if (!json.is_object() || json.size() != (hasLayers ? 2U : 1U) || !json.contains("regions") ||
         !json["regions"].is_array()) {
-      fail("{}: manifest must be an object with one 'regions' array", source);
+      fail("{}: manifest must be an object with one 'regions' array and optionally 'layers'",
+           source);
+    }
+    if (hasLayers) {
+      manifest.layers = layersFromJson(json["layers"], source);
     }
     for (const auto& entry : json["regions"]) {
       ++index;
@@ -101,9 +156,12 @@ std::vector<Region> manifestFromJson(std::string_view text, std::string_view sou
       regions.push_back(std::move(region));
     }
   } catch (const nlohmann::json::exception& e) {
+    if (index == 0) {
+      fail("{}: malformed manifest: {}", source, jsonErrorText(e.what()));
+    }
     fail("{}: malformed manifest region {}: {}", source, index, jsonErrorText(e.what()));
   }
-  return regions;
+  return manifest;
 }
 
 }  // namespace
@@ -261,7 +319,9 @@ Program parseProgram(std::span<const std::uint8_t> bytes, std::string_view sourc
   } catch (const Error& e) {
     fail("{}: code section: {}", source, e.what());
   }
-  program.regions = manifestFromJson(manifest, source);
+  Manifest parsed = manifestFromJson(manifest, source);
+  program.regions = std::move(parsed.regions);
+  program.layers = std::move(parsed.layers);
   validateProgram(program, source);
   return program;
 }

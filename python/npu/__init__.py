@@ -5,6 +5,9 @@
     result = model.run({"input": x})            # numpy in, numpy out, cycles, stats
     result.outputs["logits"], result.cycles, result.bit_exact
 
+    report = npu.bench(filter="^gap_fc_head$")   # the subnetwork benchmark, as `npu bench`
+    report.passed, report.subnets[0].cycles, report.subnets[0].cycle_verdict
+
 Every failure raises npu.Error with the message the `npu` command prints (docs/python.md).
 """
 
@@ -23,8 +26,8 @@ from . import _npu
 Error = _npu.Error
 __version__ = _npu.version()
 
-__all__ = ["Error", "Model", "RunResult", "compile", "data_dir", "bundled_model",
-           "hardware_path", "__version__"]
+__all__ = ["Error", "Model", "RunResult", "BenchResult", "SubnetResult", "compile", "bench",
+           "data_dir", "bundled_model", "hardware_path", "__version__"]
 
 
 def data_dir() -> str:
@@ -200,3 +203,67 @@ def compile(model: str | os.PathLike | bytes, hw: str = "npu-s",
                             "" if calib_table is None else os.fspath(calib_table), calib)
     return Model(core)
 
+
+
+@dataclasses.dataclass
+class SubnetResult:
+    """One subnet of a bench run (a `subnets` entry of bench.json, docs/bench.md): whether it
+    passed and why not (failures, error), bit-exactness against golden, cycles and their
+    baseline comparison (baseline_cycles and cycle_change are None without a baseline;
+    cycle_verdict "within", "regression", "improvement" or "no baseline"), MACs, MAC
+    utilization, output cosine vs fp32, and the per-layer rows of report.json."""
+
+    name: str
+    passed: bool
+    failures: list[str]
+    error: str
+    bit_exact: bool | None
+    cycles: int | None
+    baseline_cycles: int | None
+    cycle_change: float | None
+    cycle_verdict: str | None
+    macs: int | None
+    utilization: float | None
+    cosine: float | None
+    seconds: float
+    layers: list[dict[str, Any]]
+
+
+@dataclasses.dataclass
+class BenchResult:
+    """A bench run: the suite, hardware and mode, whether every subnet passed, the subnets in
+    suite order, and the whole bench.json document (`report`) for anything else."""
+
+    suite: str
+    hardware: str
+    mode: str
+    passed: bool
+    subnets: list[SubnetResult]
+    report: dict[str, Any]
+
+
+def bench(suite: str | os.PathLike | None = None, hw: str = "npu-s", mode: str = "timed",
+          filter: str = "", jobs: int = 1, shard: str = "1/1",
+          baseline: str | os.PathLike | None = None,
+          out: str | os.PathLike | None = None) -> BenchResult:
+    """Runs the subnetwork benchmark as `npu bench` does (docs/bench.md): every subnet of the
+    suite (default: subnet_bench/suites/default.yaml) whose name matches the regex `filter`, in
+    shard `shard` ("i/n"), compiled for `hw`, simulated in `mode` on `jobs` threads, verified
+    bit-exact against golden and compared with the baseline file (default: the suite's
+    baselines/<hw name>.yaml, which must hold every selected subnet). With `out`, the reports
+    (bench.md, bench.json, bench.html, junit.xml) are written there too. Baselines are never
+    updated from Python (use `npu bench --update-baselines`)."""
+    text = _npu.bench("" if suite is None else os.fspath(suite), str(hw), str(mode), str(filter),
+                      str(shard), int(jobs), "" if baseline is None else os.fspath(baseline),
+                      "" if out is None else os.fspath(out))
+    report = json.loads(text)
+    subnets = [SubnetResult(name=s["name"], passed=s["pass"], failures=s["failures"],
+                            error=s["error"], bit_exact=s.get("bit_exact"),
+                            cycles=s.get("cycles"), baseline_cycles=s.get("baseline_cycles"),
+                            cycle_change=s.get("cycle_change"),
+                            cycle_verdict=s.get("cycle_verdict"), macs=s.get("macs"),
+                            utilization=s.get("mac_utilization"), cosine=s.get("cosine"),
+                            seconds=s["seconds"], layers=s.get("layers", []))
+               for s in report["subnets"]]
+    return BenchResult(suite=report["suite"], hardware=report["hardware"], mode=report["mode"],
+                       passed=report["pass"], subnets=subnets, report=report)

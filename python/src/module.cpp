@@ -1,5 +1,5 @@
-// The `npu._npu` extension: the toolchain's compile, run, verify and export for Python, numpy
-// arrays in and out (outputs handed over without a copy). npu/__init__.py is the documented API.
+// The `npu._npu` extension: the toolchain's compile, run, verify, export and bench for Python,
+// numpy arrays in and out (outputs handed over without a copy); npu/__init__.py is the API.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -7,10 +7,12 @@
 #include <memory>
 #include <string>
 
+#include "bench.h"
 #include "model.h"
 #include "npu/isa/npu_config.h"
 #include "npu/runtime/main_job.h"
 #include "npu/runtime/saved_outputs.h"
+#include "npu/subnet_bench/bench_report.h"
 #include "npu/subnet_bench/tool_version.h"
 #include "npu/support/data_dir.h"
 #include "npu/support/error.h"
@@ -177,6 +179,27 @@ PYBIND11_MODULE(_npu, m) {
   });
   m.def("compile", &npu::python::compileModel, py::arg("model"), py::arg("hw"),
         py::arg("quant_config_yaml"), py::arg("calib_table"), py::arg("calibration"));
+  // The bench report as bench.json's text (the same writer as `npu bench`); npu/__init__.py
+  // turns it into BenchResult objects.
+  m.def(
+      "bench",
+      [](const std::string& suite, const std::string& hw, const std::string& mode,
+         const std::string& filter, const std::string& shard, std::size_t jobs,
+         const std::string& baseline, const std::string& out) {
+        npu::python::BenchRequest request;
+        request.suite = suite;
+        request.hw = hw;
+        request.mode = mode;
+        request.filter = filter;
+        request.shard = shard;
+        request.jobs = jobs;
+        request.baseline = baseline;
+        request.out = out;
+        py::gil_scoped_release unlocked;
+        return npu::bench::benchJson(npu::python::runBenchRequest(request));
+      },
+      py::arg("suite"), py::arg("hw"), py::arg("mode"), py::arg("filter"), py::arg("shard"),
+      py::arg("jobs"), py::arg("baseline"), py::arg("out"));
   py::class_<Model>(m, "Model")
       .def_property_readonly("source", &Model::source)
       .def_property_readonly("calibration_source", &Model::calibrationSource)

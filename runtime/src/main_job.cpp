@@ -184,6 +184,7 @@ void describeCompilation(MainJobReport& report, const MainJobOptions& options,
   const compiler::QuantizedModel& model = compiled.model;
   const compiler::Graph& graph = model.graph;
   report.model = options.model.string();
+  report.cosineWarn = options.cosineWarn;
   report.hardware = compiled.hw.name;
   report.mode = std::string(engineName(options.engine));
   report.strategy = std::string(compiler::strategyName(model.partition.strategy));
@@ -375,15 +376,18 @@ struct SegmentTiming {
   std::vector<std::vector<std::uint64_t>> endCycles;
   std::vector<std::vector<sim::TraceSpan>> traces;
   std::vector<std::uint64_t> totalCycles;
+  std::vector<std::map<std::string, sim::UnitStats>> units;
 };
 
 /// The first input's cycles: from its timed run, or on the functional engine from a timing-only
 /// timed run (timing does not depend on the data).
 SegmentTiming timeSegments(const MainJobOptions& options, const compiler::CompiledModel& compiled,
                            const Inputs& data, const std::vector<SegmentRun>& firstRun) {
-  SegmentTiming timing{std::vector<std::vector<std::uint64_t>>(compiled.programs.size()),
-                       std::vector<std::vector<sim::TraceSpan>>(compiled.programs.size()),
-                       std::vector<std::uint64_t>(compiled.programs.size(), 0)};
+  SegmentTiming timing{
+      std::vector<std::vector<std::uint64_t>>(compiled.programs.size()),
+      std::vector<std::vector<sim::TraceSpan>>(compiled.programs.size()),
+      std::vector<std::uint64_t>(compiled.programs.size(), 0),
+      std::vector<std::map<std::string, sim::UnitStats>>(compiled.programs.size())};
   if (data.samples.empty()) {
     return timing;
   }
@@ -392,6 +396,7 @@ SegmentTiming timeSegments(const MainJobOptions& options, const compiler::Compil
       timing.endCycles[s.npuSegment] = s.endCycles;
       timing.traces[s.npuSegment] = s.trace;
       timing.totalCycles[s.npuSegment] = s.stats.totalCycles;
+      timing.units[s.npuSegment] = s.stats.units;
     }
     return timing;
   }
@@ -410,6 +415,7 @@ SegmentTiming timeSegments(const MainJobOptions& options, const compiler::Compil
     timing.endCycles[i] = std::move(run.endCycles);
     timing.traces[i] = std::move(run.trace);
     timing.totalCycles[i] = run.totalCycles;
+    timing.units[i] = std::move(run.stats.units);
   }
   return timing;
 }
@@ -439,9 +445,14 @@ void addLayers(MainJobReport& report, const compiler::CompiledModel& compiled,
   const compiler::QuantizedModel& model = compiled.model;
   const compiler::Graph& graph = model.graph;
   std::size_t npuIndex = 0;
+  std::uint64_t now = 0;  // the timeline's cycle: segments run one after another
   for (std::size_t s = 0; s < model.partition.segments.size(); ++s) {
     const compiler::Segment& segment = model.partition.segments[s];
+    TimelineSegment& slot = report.timeline.emplace_back();
+    slot.segment = s;
+    slot.start = now;
     if (segment.device == compiler::Device::Host) {
+      slot.device = "host";
       for (std::size_t n : segment.nodes) {
         const compiler::Node& node = graph.nodes()[n];
         LayerRow row;
@@ -452,13 +463,29 @@ void addLayers(MainJobReport& report, const compiler::CompiledModel& compiled,
         row.macs = static_cast<std::uint64_t>(compiler::nodeMacs(graph, node));
         row.cycles = hostNodeCycles(graph, node, compiled.hw);
         report.hostCycles += row.cycles;
+        slot.hostNodes.emplace_back(row.layer, row.cycles);
+        slot.cycles += row.cycles;
         report.layers.push_back(row);
       }
       const std::uint64_t border = borderCycles(graph, model.partition, s, compiled.hw);
       report.borderCycles += border;
       report.hostCycles += border;
+      slot.borderCycles = border;
+      slot.cycles += border;
+      now += slot.cycles;
       continue;
     }
+    // The spans are named by the program's own layer table (its manifest), as `npu disasm` and a
+    // testbench reading the .npub see them.
+    slot.device = "npu";
+    slot.cycles = timing.totalCycles[npuIndex];
+    slot.spans = timing.traces[npuIndex];
+    slot.units = timing.units[npuIndex];
+    for (const isa::ProgramLayer& layer : compiled.programs.at(npuIndex).program.layers) {
+      slot.layerNames.push_back(layer.name);
+    }
+    slot.instructionLayer = isa::instructionLayers(compiled.programs.at(npuIndex).program);
+    now += slot.cycles;
     const compiler::QuantizedGraph& npuGraph = compiled.graphs.at(npuIndex);
     const compiler::CompiledProgram& program = compiled.programs.at(npuIndex);
     const std::vector<LayerStats> stats = layerStats(

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "npu/support/markup.h"
+#include "run_charts.h"
 
 namespace npu::runtime {
 
@@ -30,6 +31,41 @@ std::string verdict(const MainJobReport& r) {
   }
   return fmt::format("FAIL: bit-exact on {}/{} inputs; first mismatch: {}", r.bitExactInputs,
                      r.inputs, r.firstMismatch.empty() ? "(no input ran)" : r.firstMismatch);
+}
+
+/// "3 layers below cosine 0.99: a 0.70312, c 0.98001, b 0.98900": the lowest first (ten of
+/// them named); empty when no layer is below the threshold.
+std::string lowCosineLine(const MainJobReport& r) {
+  std::vector<const LayerRow*> low = r.lowCosineLayers();
+  if (low.empty()) {
+    return "";
+  }
+  std::stable_sort(low.begin(), low.end(),
+                   [](const LayerRow* a, const LayerRow* b) { return *a->cosine < *b->cosine; });
+  std::string line = fmt::format("{} layer{} below cosine {}:", low.size(),
+                                 low.size() == 1 ? "" : "s", r.cosineWarn);
+  for (std::size_t i = 0; i < low.size() && i < 10; ++i) {
+    line += fmt::format("{}{} {:.5f}", i == 0 ? " " : ", ", low[i]->layer, *low[i]->cosine);
+  }
+  if (low.size() > 10) {
+    line += fmt::format(" and {} more", low.size() - 10);
+  }
+  return line;
+}
+
+/// The verdict qualified by the accuracy flags: bit-exactness is the check, but a bit-exact run
+/// of a badly quantized layer is not an unqualified success.
+std::string qualifiedVerdict(const MainJobReport& r) {
+  const std::string low = lowCosineLine(r);
+  return low.empty() ? verdict(r) : verdict(r) + "; " + low;
+}
+
+/// The HTML class of the verdict: pass (green) only when nothing is flagged.
+std::string_view verdictClass(const MainJobReport& r) {
+  if (!r.pass()) {
+    return "fail";
+  }
+  return r.lowCosineLayers().empty() ? "pass" : "warn";
 }
 
 std::string accuracyLine(const MainJobReport& r) {
@@ -117,6 +153,11 @@ std::string formatRunSummary(const MainJobReport& r) {
     out += line;
     out += '\n';
   }
+  if (const std::string low = lowCosineLine(r); !low.empty()) {
+    out += "WARNING: ";
+    out += low;
+    out += '\n';
+  }
   return out;
 }
 
@@ -124,7 +165,10 @@ std::string runReportMarkdown(const MainJobReport& r) {
   std::string out = fmt::format("# npu run: {}\n\n", r.model);
   out += fmt::format("- Hardware: `{}` ({} MACs/cycle, {} DDR bytes/cycle, {} MHz); {} mode\n",
                      r.hardware, r.peakMacsPerCycle, r.ddrBytesPerCycle, r.clockMhz, r.mode);
-  out += fmt::format("- **Verdict: {}**\n", verdict(r));
+  out += fmt::format("- **Verdict: {}**\n", qualifiedVerdict(r));
+  out += fmt::format("- Cosine warning threshold: {} (accumulated per-layer cosine); {}\n",
+                     r.cosineWarn,
+                     r.lowCosineLayers().empty() ? "no layer below it" : lowCosineLine(r));
   out += fmt::format("- Inputs: {}\n", r.dataSource);
   out += fmt::format("- Accuracy: {}\n", accuracyLine(r));
   out += fmt::format("- Cost: {}\n", cyclesLine(r));
@@ -148,11 +192,12 @@ std::string runReportMarkdown(const MainJobReport& r) {
       out += fmt::format("| {} | {} | host | {} | {} (modelled) | - | - | - | - | - | - | - |\n",
                          row.layer, row.kind, row.macs, row.cycles);
     } else {
-      out += fmt::format("| {} | {} | npu | {} | {} | {} | {} | {} | {} | {:.0f} | {} | {} |\n",
+      const bool low = row.cosine && *row.cosine < r.cosineWarn;
+      out += fmt::format("| {} | {} | npu | {} | {} | {} | {} | {} | {} | {:.0f} | {} | {}{} |\n",
                          row.layer, row.kind, row.macs, row.cycles, row.computeCycles,
                          row.macs > 0 ? percent(row.macUtilization) : "-", row.ddrBytes,
                          percent(row.ddrEfficiency), row.rooflineCycles, boundText(row),
-                         cosineText(row));
+                         cosineText(row), low ? " **LOW**" : "");
     }
   }
   return out;
@@ -188,6 +233,12 @@ std::string runReportJson(const MainJobReport& r) {
   j["hardware"] = r.hardware;
   j["mode"] = r.mode;
   j["pass"] = r.pass();
+  nlohmann::ordered_json low = nlohmann::ordered_json::array();
+  for (const LayerRow* row : r.lowCosineLayers()) {
+    low.push_back({{"layer", row->layer}, {"cosine", *row->cosine}});
+  }
+  j["cosine_warning"] = {
+      {"threshold", r.cosineWarn}, {"layers_below", low}, {"summary", qualifiedVerdict(r)}};
   j["inputs"] = r.inputs;
   j["bit_exact_inputs"] = r.bitExactInputs;
   j["verified"] = r.verified;
@@ -250,6 +301,9 @@ std::string barChart(const std::vector<const LayerRow*>& rows, const std::string
   return svgBarChart(title, bars);
 }
 
+/// Roofline points labelled with the layer's name; past this many, with numbers and a legend.
+constexpr std::size_t kNamedRooflinePoints = 12;
+
 /// Log-log roofline: attained MACs/cycle against arithmetic intensity (MACs per DDR byte).
 std::string roofline(const std::vector<const LayerRow*>& rows, const MainJobReport& r) {
   const double w = 620;
@@ -296,20 +350,38 @@ std::string roofline(const std::vector<const LayerRow*>& rows, const MainJobRepo
       "<polyline fill='none' stroke='#c33' stroke-width='2' points='{:.1f},{:.1f} {:.1f},{:.1f} "
       "{:.1f},{:.1f}'/>\n",
       px(x0), py(x0 * bw), px(knee), py(peak), px(xMax), py(peak));
+  std::vector<const LayerRow*> plotted;
   for (const LayerRow* row : rows) {
-    if (row->macs == 0 || row->cycles == 0 || row->ddrBytes == 0) {
-      continue;
+    if (row->macs > 0 && row->cycles > 0 && row->ddrBytes > 0) {
+      plotted.push_back(row);
     }
+  }
+  // A few points are labelled with their layer's name; more would overlap, so they get numbers
+  // and a legend under the chart.
+  const bool named = plotted.size() <= kNamedRooflinePoints;
+  std::string legend;
+  for (std::size_t i = 0; i < plotted.size(); ++i) {
+    const LayerRow* row = plotted[i];
     const double intensity =
         std::clamp(static_cast<double>(row->macs) / static_cast<double>(row->ddrBytes), xMin, xMax);
     const double attained =
         std::clamp(static_cast<double>(row->macs) / static_cast<double>(row->cycles), yMin, yMax);
     svg += fmt::format(
         "<circle cx='{:.1f}' cy='{:.1f}' r='4' fill='#4a7ab5'><title>{}: {:.1f} MACs/cycle at "
-        "{:.2f} MACs/byte</title></circle>\n",
-        px(intensity), py(attained), escapeMarkup(row->layer), attained, intensity);
+        "{:.2f} MACs/byte</title></circle>\n<text x='{:.1f}' y='{:.1f}' font-size='10'>{}</text>\n",
+        px(intensity), py(attained), escapeMarkup(row->layer), attained, intensity,
+        px(intensity) + 5, py(attained) - 5,
+        named ? escapeMarkup(row->layer) : std::to_string(i + 1));
+    if (!named) {
+      legend += fmt::format("{}<b>{}</b> {}", i == 0 ? "" : " &middot; ", i + 1,
+                            escapeMarkup(row->layer));
+    }
   }
-  return svg + "</svg>\n";
+  svg += "</svg>\n";
+  if (!legend.empty()) {
+    svg += "<p style='font-size:11px'>" + legend + "</p>\n";
+  }
+  return svg;
 }
 
 }  // namespace
@@ -321,11 +393,18 @@ std::string runReportHtml(const MainJobReport& r) {
       npuRows.push_back(&row);
     }
   }
-  std::string html =
-      htmlReportHead("npu run report", "pre{background:#f4f4f4;padding:8px;font-size:12px}");
+  std::string html = htmlReportHead(
+      "npu run report",
+      "pre{background:#f4f4f4;padding:8px;font-size:12px}.warn{color:#b35900;font-weight:bold}"
+      "tr.low td{background:#fde0dc}");
   html += fmt::format("<h1>npu run: {}</h1>\n", escapeMarkup(r.model));
-  html +=
-      fmt::format("<p class='{}'>{}</p>\n", r.pass() ? "pass" : "fail", escapeMarkup(verdict(r)));
+  html += fmt::format("<p class='{}'>{}</p>\n", verdictClass(r), escapeMarkup(qualifiedVerdict(r)));
+  html += fmt::format(
+      "<p>Cosine warning threshold {} (accumulated per-layer cosine, int8 vs fp32): {}</p>\n",
+      r.cosineWarn,
+      r.lowCosineLayers().empty()
+          ? std::string("no layer below it")
+          : fmt::format("<span class='warn'>{}</span>", escapeMarkup(lowCosineLine(r))));
   html += fmt::format(
       "<p>Hardware <b>{}</b> ({} MACs/cycle, {} DDR bytes/cycle, {} MHz), {} "
       "mode.<br>{}<br>{}</p>\n",
@@ -339,6 +418,12 @@ std::string runReportHtml(const MainJobReport& r) {
               npuRows, "MAC utilization",
               [](const LayerRow& l) { return 100.0 * l.macUtilization; }, "%");
   html += "<h2>Roofline</h2>\n" + roofline(npuRows, r);
+  if (const std::string accuracy = accuracySvg(r); !accuracy.empty()) {
+    html += "<h2>Accuracy per layer</h2>\n" + accuracy;
+  }
+  if (const std::string timeline = timelineSvg(r); !timeline.empty()) {
+    html += "<h2>Timeline of the first input</h2>\n" + timeline;
+  }
   html +=
       "<h2>Layers</h2>\n<table><tr><th>layer</th><th>kind</th><th>device</th><th>MACs</th>"
       "<th>cycles</th><th>compute cycles</th><th>MAC util</th><th>DDR bytes</th><th>DDR "
@@ -346,15 +431,17 @@ std::string runReportHtml(const MainJobReport& r) {
       "bound</th><th>x bound</th><th>cosine</th></tr>\n";
   for (const LayerRow& row : r.layers) {
     const bool npu = row.device == "npu";
+    const bool low = npu && row.cosine && *row.cosine < r.cosineWarn;
     html += fmt::format(
-        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}"
+        "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}"
         "</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-        escapeMarkup(row.layer), escapeMarkup(row.kind), row.device, row.macs,
-        npu ? std::to_string(row.cycles) : "-", npu ? std::to_string(row.computeCycles) : "-",
+        low ? " class='low'" : "", escapeMarkup(row.layer), escapeMarkup(row.kind), row.device,
+        row.macs, npu ? std::to_string(row.cycles) : "-",
+        npu ? std::to_string(row.computeCycles) : "-",
         npu && row.macs > 0 ? percent(row.macUtilization) : "-",
         npu ? std::to_string(row.ddrBytes) : "-", npu ? percent(row.ddrEfficiency) : "-",
         npu ? fmt::format("{:.0f}", row.rooflineCycles) : "-", npu ? boundText(row) : "-",
-        npu ? cosineText(row) : "-");
+        npu ? cosineText(row) + (low ? " (low)" : "") : "-");
   }
   html += "</table>\n<h2>Partition</h2>\n<pre>" + escapeMarkup(r.partitionReport) + "</pre>\n";
   html += "</body></html>\n";

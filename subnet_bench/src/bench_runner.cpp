@@ -110,6 +110,32 @@ void judge(SubnetResult& r, bool updatingBaselines) {
   }
 }
 
+Baselines baselinesForRun(const std::filesystem::path& path, const std::string& hardware,
+                          const BenchSuite& suite, const std::vector<std::size_t>& selected,
+                          bool updating) {
+  std::error_code ec;
+  if (updating && !std::filesystem::exists(path, ec)) {
+    return Baselines{hardware, {}};
+  }
+  Baselines baselines = loadBaselines(path);
+  if (baselines.hardware != hardware) {
+    fail("{}: the baselines are for hardware '{}', not '{}' (give --baseline or --hw)",
+         path.string(), baselines.hardware, hardware);
+  }
+  if (!updating) {
+    for (std::size_t i : selected) {
+      const SubnetEntry& entry = suite.subnets[i];
+      if (!baselines.subnets.contains(entry.name)) {
+        fail(
+            "{}: no baseline for subnet '{}' ({}); add it with `npu bench --suite {} --filter "
+            "'^{}$' --update-baselines`",
+            path.string(), entry.name, entry.location, suite.path.string(), entry.name);
+      }
+    }
+  }
+  return baselines;
+}
+
 SubnetResult runSubnet(const SubnetEntry& entry, const Baselines* baselines,
                        const BenchOptions& options) {
   const auto start = Clock::now();

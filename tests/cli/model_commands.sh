@@ -60,13 +60,52 @@ assert r["pass"] and r["inputs"] == 4 and r["bit_exact_inputs"] == 4, r
 assert r["performance"]["total_cycles"] > 0 and r["accuracy"]["fp32_top1"] is not None
 assert len([l for l in r["layers"] if l["device"] == "npu"]) == 14
 html = open(f"{d}/report.html").read()
-assert html.count("<svg") == 3 and "src=" not in html and "<link" not in html
+# cycles, utilization, roofline, accuracy per layer, timeline
+assert html.count("<svg") == 5 and "src=" not in html and "<link" not in html
+assert "<p class='pass'>" in html and r["cosine_warning"]["layers_below"] == [], r["cosine_warning"]
 assert "| layer | kind |" in open(f"{d}/report.md").read()
 PY
 
 "$npu" compile -o "$tmp/digits.npub" > /dev/null
 "$npu" sim "$tmp/digits.npub" --mode functional > "$tmp/sim.txt"
 grep -q "88 instructions" "$tmp/sim.txt"
+# The program's manifest maps layers to instructions: disasm shows them as comments, and the text
+# still assembles, to the same instructions and data (the layer table aside).
+"$npu" disasm "$tmp/digits.npub" > "$tmp/digits.s"
+grep -q "^; layer '/net/conv3/conv3.0/Conv' (instructions [0-9]*\.\.[0-9]*)$" "$tmp/digits.s" \
+  || { grep '^;' "$tmp/digits.s"; exit 1; }
+[ "$(grep -c "^; layer '" "$tmp/digits.s")" -ge 14 ]
+"$npu" asm "$tmp/digits.s" -o "$tmp/reassembled.npub"
+"$npu" disasm "$tmp/reassembled.npub" > "$tmp/reassembled.s"
+grep -v "^; layer '" "$tmp/digits.s" | diff - "$tmp/reassembled.s"
+
+# --trace: the first input's run, every NPU slice named by a layer of the model; --cosine-warn:
+# a threshold no layer reaches flags them all, and the verdict is no longer an unqualified PASS.
+"$npu" run --count 1 --trace "$tmp/trace.json" --cosine-warn 1 --out "$tmp/runT" > "$tmp/runT.txt" 2>&1
+grep -q "^PASS: final DDR bit-exact against golden on 1/1 inputs$" "$tmp/runT.txt"
+grep -q "^WARNING: 14 layers below cosine 1: " "$tmp/runT.txt" || { cat "$tmp/runT.txt"; exit 1; }
+/usr/bin/python3 - "$tmp/trace.json" "$tmp/runT" <<'PY'
+import json, sys
+trace, d = json.load(open(sys.argv[1])), sys.argv[2]
+r = json.load(open(f"{d}/report.json"))
+layers = {l["layer"] for l in r["layers"] if l["device"] == "npu"}
+tracks = {e["tid"]: e["args"]["name"] for e in trace["traceEvents"] if e["name"] == "thread_name"}
+assert set(tracks.values()) == {"host", "fetch", "load", "compute", "mac_array", "vector", "store"}
+npu = [e for e in trace["traceEvents"] if e["ph"] == "X" and tracks[e["tid"]] != "host"]
+assert len(npu) >= 2 * 88, len(npu)
+for e in npu:
+    assert e["name"] in layers or (e["name"] == "END" and e["args"]["opcode"] == "END"), e
+assert {e["name"] for e in npu} - {"END"} == layers
+host = [e for e in trace["traceEvents"] if e["ph"] == "X" and tracks[e["tid"]] == "host"]
+assert host and all(e["args"]["cost"] == "modelled" for e in host), host
+assert max(e["ts"] + e["dur"] for e in trace["traceEvents"] if e["ph"] == "X") == \
+    r["performance"]["total_cycles"] + r["performance"]["host_cycles"]
+w = r["cosine_warning"]
+assert w["threshold"] == 1 and len(w["layers_below"]) == 14, w
+html = open(f"{d}/report.html").read()
+assert "<p class='warn'>PASS: final DDR bit-exact against golden on 1/1 inputs; 14 layers below cosine 1:" in html
+assert html.count("<tr class='low'>") == 14
+PY
 
 "$npu" export --out "$tmp/bundle" > /dev/null
 "$npu" cosim "$tmp/bundle" > "$tmp/cosim.txt"

@@ -291,6 +291,110 @@ TEST(ProgramFile, RandomMutationsWithAValidCrcParseOrGiveAnError) {
   EXPECT_GE(outcomes.size(), 12U) << summary;
 }
 
+/// The small program with a layer table: 'load in' [0, 1), 'conv' [1, 2) and [3, 4) (as a
+/// cascade interleaves), 'weights' [2, 3); the store, the END, in no layer.
+Program layeredProgram() {
+  Program program = smallProgram();
+  program.layers = {{"load in", {{0, 1}}}, {"conv", {{1, 1}, {3, 1}}}, {"weights", {{2, 1}}}};
+  return program;
+}
+
+std::string layerError(const Program& program) {
+  try {
+    validateProgram(program, "p.npub");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(ProgramFile, LayersRoundTripAndAreOptional) {
+  const Program program = layeredProgram();
+  const std::vector<std::uint8_t> bytes = serializeProgram(program);
+  EXPECT_EQ(parseProgram(bytes, "p.npub"), program);
+  const std::vector<RawSection> sections = sectionsOf(bytes);
+  const std::string manifest(sections.at(2).body.begin(), sections.at(2).body.end());
+  EXPECT_NE(manifest.find(R"("layers":[{"name":"load in","ranges":[{"count":1,"first":0}]},)"),
+            std::string::npos)
+      << manifest;
+  // Without layers the manifest has no "layers" key: assembled programs' files are unchanged.
+  const std::vector<RawSection> plain = sectionsOf(serializeProgram(smallProgram()));
+  EXPECT_EQ(std::string(plain.at(2).body.begin(), plain.at(2).body.end()).find("layers"),
+            std::string::npos);
+  EXPECT_EQ(instructionLayers(program), (std::vector<std::int64_t>{0, 1, 2, 1, -1, -1}));
+}
+
+TEST(ProgramFile, LayerTableIsValidated) {
+  auto with = [](std::vector<ProgramLayer> layers) {
+    Program program = smallProgram();
+    program.layers = std::move(layers);
+    return layerError(program);
+  };
+  EXPECT_EQ(with({{"a", {{0, 2}}}, {"b", {{1, 1}}}}),
+            "p.npub: instruction 1 is in layer 'a' and in layer 'b'");
+  EXPECT_EQ(with({{"a", {{4, 3}}}}),
+            "p.npub: layer 'a': instruction range [4, +3) is empty or outside the 6 instructions");
+  EXPECT_EQ(with({{"a", {{2, 0}}}}),
+            "p.npub: layer 'a': instruction range [2, +0) is empty or outside the 6 instructions");
+  EXPECT_EQ(with({{"a", {{2, 1}, {3, 1}}}}),
+            "p.npub: layer 'a': instruction range 1 starts at 3, not after the previous one (ends "
+            "at 3)");
+  EXPECT_EQ(with({{"a", {{3, 1}, {0, 1}}}}),
+            "p.npub: layer 'a': instruction range 1 starts at 0, not after the previous one (ends "
+            "at 4)");
+  EXPECT_EQ(with({{"", {{0, 1}}}}), "p.npub: a manifest layer has an empty name");
+  EXPECT_EQ(with({{"a\n", {{0, 1}}}}), "p.npub: a manifest layer's name is not printable UTF-8");
+  EXPECT_EQ(with({{"a", {}}}), "p.npub: layer 'a' has no instruction range");
+  // More ranges than instructions: refused before anything is allocated per range.
+  EXPECT_EQ(with({{"a", std::vector<InstructionRange>(7, {0, 1})}}),
+            "p.npub: the manifest lists more layer ranges than the program has instructions (6)");
+  EXPECT_EQ(with({{"a", {{0, 1}}}, {"a", {{1, 1}}}}), "(no error)");  // names may repeat
+
+  // The reader: the JSON's shape.
+  const std::vector<std::uint8_t> bytes = serializeProgram(layeredProgram());
+  std::vector<RawSection> sections = sectionsOf(bytes);
+  auto edited = [&](std::string_view from, std::string_view to) {
+    std::vector<RawSection> copy = sections;
+    std::string text(copy.at(2).body.begin(), copy.at(2).body.end());
+    const std::size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << text;
+    text.replace(at, from.size(), to);
+    copy.at(2).body.assign(text.begin(), text.end());
+    return parseError(buildFile(copy, 0));
+  };
+  EXPECT_EQ(edited(R"("layers":[)", R"("layers":7,"x":[)"),
+            "p.npub: manifest must be an object with one 'regions' array and optionally 'layers'");
+  EXPECT_EQ(edited(R"("name":"conv",)", R"("name":"conv","extra":1,)"),
+            "p.npub: manifest layer entries need exactly the keys 'name' and 'ranges' (an array)");
+  EXPECT_EQ(edited(R"({"count":1,"first":2})", R"({"count":1,"first":2,"x":0})"),
+            "p.npub: layer 'weights': a range needs exactly the keys 'first' and 'count'");
+  EXPECT_EQ(edited(R"({"count":1,"first":2})", R"({"count":1,"first":1})"),
+            "p.npub: instruction 1 is in layer 'conv' and in layer 'weights'");
+  EXPECT_EQ(edited(R"({"count":1,"first":2})", R"({"count":1,"first":-2})"),
+            "p.npub: layer 'weights': 'first' and 'count' must be non-negative integers");
+  EXPECT_EQ(edited(R"({"count":1,"first":2})", R"({"count":1.5,"first":2})"),
+            "p.npub: layer 'weights': 'first' and 'count' must be non-negative integers");
+}
+
+TEST(ProgramFile, DisassemblyShowsLayersAndStillAssembles) {
+  const Program program = layeredProgram();
+  const std::string text = disassemble(program);
+  EXPECT_NE(text.find("; layer 'load in' (instructions 0..0)\nLOAD ddr_addr=0x1000"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("; layer 'conv' (instructions 1..1, range 1 of 2)\nLOAD buf=1"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("; layer 'conv' (instructions 3..3, range 2 of 2)\nCONV"), std::string::npos)
+      << text;
+  // The comments are skipped: the text assembles to the program without its layer table.
+  Program reassembled = assemble(text, "layers.s", "");
+  EXPECT_TRUE(reassembled.layers.empty());
+  reassembled.layers = program.layers;
+  EXPECT_EQ(reassembled, program);
+  EXPECT_EQ(disassemble(smallProgram()).find("; layer"), std::string::npos);
+}
+
 TEST(ProgramFile, WriterRejectsInvalidPrograms) {
   Program program = smallProgram();
   program.regions.push_back(program.regions.front());

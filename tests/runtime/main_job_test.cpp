@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "npu/compiler/frontend/npy.h"
 #include "npu/compiler/quant/calibration_data.h"
 #include "npu/runtime/main_job.h"
 #include "npu/runtime/run_model.h"
 #include "npu/runtime/run_report.h"
+#include "npu/runtime/run_trace.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
 
@@ -139,6 +141,46 @@ TEST(MainJob, LayerFiguresAddUp) {
   EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // no external links
   EXPECT_NE(runReportMarkdown(r).find("| /net/conv3/conv3.0/Conv | conv | npu | 1179648 |"),
             std::string::npos);
+}
+
+TEST(MainJob, RunTraceSlicesNameTheModelsLayers) {
+  // MobileNetV2's inverted residual runs as one cascade: its layers' instructions interleave.
+  for (const MainJobOptions& options :
+       {digits(Engine::Timed, 1), subnet("mbv2_inverted_residual_s1")}) {
+    const MainJobReport r = runMainJob(options);
+    std::set<std::string> npuLayers;
+    for (const LayerRow& row : r.layers) {
+      if (row.device == "npu") {
+        npuLayers.insert(row.layer);
+      }
+    }
+    std::size_t instructions = 0;
+    std::set<std::string> programLayers;  // the manifests' layer tables
+    for (const TimelineSegment& slot : r.timeline) {
+      instructions += slot.instructionLayer.size();
+      programLayers.insert(slot.layerNames.begin(), slot.layerNames.end());
+    }
+    EXPECT_FALSE(programLayers.empty());
+    const auto json = nlohmann::json::parse(runTraceJson(r));
+    std::size_t npuSlices = 0;
+    std::set<std::string> named;
+    for (const auto& event : json["traceEvents"]) {
+      if (event["ph"] != "X" || event["cat"] == "host") {
+        continue;
+      }
+      ++npuSlices;
+      const std::string name = event["name"];
+      if (name == "END") {
+        EXPECT_EQ(event["args"]["opcode"], "END");
+        continue;
+      }
+      EXPECT_TRUE(npuLayers.contains(name)) << name;
+      named.insert(name);
+    }
+    // Every instruction has a span on its unit and one on fetch.
+    EXPECT_GE(npuSlices, 2 * instructions) << options.model;
+    EXPECT_EQ(named, programLayers) << options.model;
+  }
 }
 
 TEST(MainJob, BranchingGraphsReportNoLayerAboveFullUtilization) {

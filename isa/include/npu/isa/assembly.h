@@ -18,8 +18,10 @@ Program assemble(std::string_view text, std::string_view source,
 /// Reads and assembles a file.
 Program assembleFile(const std::filesystem::path& path);
 
-/// Canonical text of a program: directives, then data, then one line per instruction.
-/// assemble(disassemble(p)) == p whenever the config is the preset `.hw` names.
+/// Canonical text of a program: directives, then data, then one line per instruction, with a
+/// comment line `; layer 'NAME' (instructions A..B)` before the first instruction of each range
+/// of p.layers. assemble(disassemble(p)) == p without its layers whenever the config is the
+/// preset `.hw` names (the assembler skips comments; assembled programs have no layers).
 std::string disassemble(const Program& program);
 
 /// Canonical text of one instruction: mnemonic, then the non-zero fields in table order.

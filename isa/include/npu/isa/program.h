@@ -41,6 +41,25 @@ struct Region {
   friend bool operator==(const Region&, const Region&) = default;
 };
 
+/// Instructions [first, first + count) of the stream.
+struct InstructionRange {
+  std::uint64_t first = 0;
+  std::uint64_t count = 0;
+
+  friend bool operator==(const InstructionRange&, const InstructionRange&) = default;
+};
+
+/// A layer of a compiled model and the instructions that carry it out. A layer's ranges are in
+/// ascending order, non-empty and not touching (adjacent ranges are one range); a fused lowering
+/// (a cascade) interleaves the instructions of several layers, so one layer may need several.
+/// No instruction belongs to two layers; END belongs to none.
+struct ProgramLayer {
+  std::string name;
+  std::vector<InstructionRange> ranges;
+
+  friend bool operator==(const ProgramLayer&, const ProgramLayer&) = default;
+};
+
 /// Everything a simulator or testbench needs to run the program.
 struct Program {
   NpuConfig config;
@@ -48,6 +67,9 @@ struct Program {
   std::vector<Instruction> instructions;
   std::vector<DdrSegment> segments;
   std::vector<Region> regions;
+  /// Which instructions carry out which layer of the model (compiled programs); empty for
+  /// assembled ones. Informational: the engines never read it.
+  std::vector<ProgramLayer> layers;
 
   /// The DDR range the encoded instruction stream occupies.
   [[nodiscard]] Region codeRegion() const;
@@ -60,8 +82,12 @@ std::string_view regionKindName(RegionKind kind);
 /// Parses a region kind name; nullopt when unknown.
 std::optional<RegionKind> parseRegionKind(std::string_view name);
 
+/// Per instruction, the index into program.layers of the layer it belongs to, or -1.
+std::vector<std::int64_t> instructionLayers(const Program& program);
+
 /// Checks a program's internal consistency: legal instructions ending in one END, segments and
-/// regions inside DDR and not overlapping each other or the code. Throws npu::Error naming
+/// regions inside DDR and not overlapping each other or the code, layers' instruction ranges
+/// inside the stream and disjoint. Throws npu::Error naming
 /// `source` and the offending item.
 void validateProgram(const Program& program, std::string_view source);
 

@@ -7,8 +7,10 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "npu/compiler/driver/compile.h"
@@ -55,6 +57,9 @@ struct MainJobOptions {
   std::filesystem::path saveOutputs;
   /// With saveOutputs: also every layer, fp32 and golden int8 (SavedOutputs, `--save-layers`).
   bool saveLayers = false;
+  /// Layers whose accumulated cosine (int8 vs fp32) is below this are flagged in the reports
+  /// (MainJobReport::cosineWarn, `--cosine-warn`).
+  double cosineWarn = 0.99;
   /// Called after each input (done, total), one call at a time.
   std::function<void(std::size_t, std::size_t)> progress;
 };
@@ -89,6 +94,29 @@ struct LayerRow {
   std::optional<double> cosine;
 };
 
+/// One partition segment on the first input's end-to-end timeline (segments run one after
+/// another): what `npu run --trace` writes and the report's timeline chart draws.
+struct TimelineSegment {
+  /// Index into the partition's segments.
+  std::size_t segment = 0;
+  std::string device;  // "npu" or "host"
+  /// The segment's first cycle on the timeline, and its length: an NPU segment's timed cycles,
+  /// a host segment's modelled ones (its nodes, then the NPU/host border).
+  std::uint64_t start = 0;
+  std::uint64_t cycles = 0;
+  /// NPU: every span of the timed run (cycles from the segment's start), the layers of the
+  /// program's manifest (isa::Program::layers) and per instruction the index of its layer
+  /// there (-1 for END).
+  std::vector<sim::TraceSpan> spans;
+  std::vector<std::string> layerNames;
+  std::vector<std::int64_t> instructionLayer;
+  /// NPU: busy and stall cycles per unit (sim::SimStats::units).
+  std::map<std::string, sim::UnitStats> units;
+  /// Host: each node and its modelled cycles, in run order, then the border cycles.
+  std::vector<std::pair<std::string, std::uint64_t>> hostNodes;
+  std::uint64_t borderCycles = 0;
+};
+
 /// How one graph output of the int8 run agrees with fp32, over every input that ran.
 struct OutputAccuracy {
   std::string name;
@@ -118,6 +146,20 @@ struct MainJobReport {
   std::string activationMethod;
   std::string weightQuantization;
   std::vector<LayerRow> layers;
+  /// The threshold of the accumulated per-layer cosine below which a layer is flagged.
+  double cosineWarn = 0.99;
+  /// The rows (NPU layers with a cosine) below cosineWarn, in layer order.
+  [[nodiscard]] std::vector<const LayerRow*> lowCosineLayers() const {
+    std::vector<const LayerRow*> low;
+    for (const LayerRow& row : layers) {
+      if (row.cosine && *row.cosine < cosineWarn) {
+        low.push_back(&row);
+      }
+    }
+    return low;
+  }
+  /// The first input's run, segment by segment (NPU segments without spans when no input ran).
+  std::vector<TimelineSegment> timeline;
 
   std::size_t inputs = 0;
   std::size_t bitExactInputs = 0;

@@ -122,6 +122,15 @@ struct BenchReport {
 /// Called as each subnet finishes (from the worker threads, serialised).
 using BenchProgress = std::function<void(std::size_t done, std::size_t total, const SubnetResult&)>;
 
+/// The baselines a run of `selected` (indices into suite.subnets) on `hardware` compares with,
+/// read from `path`: the file must be for that hardware and hold every selected subnet, unless
+/// the run is `updating` them (a missing file is then an empty one). Throws Error naming the
+/// file and, for a missing entry, the command that adds it. `npu bench` and npu.bench() (Python)
+/// both call it.
+Baselines baselinesForRun(const std::filesystem::path& path, const std::string& hardware,
+                          const BenchSuite& suite, const std::vector<std::size_t>& selected,
+                          bool updating);
+
 /// Runs one subnet: the main job's flow on the suite entry's graph and quant config (8 seeded
 /// synthetic calibration inputs, the first of them run and verified), then the verdict against
 /// the entry's thresholds and `baselines` (nullptr: no cycle comparison). Never throws for a
