@@ -31,7 +31,7 @@ std::string responseName(tlm::tlm_response_status status) {
 }  // namespace
 
 TestbenchCpu::TestbenchCpu(const sc_core::sc_module_name& name, const CpuJob& job,
-                           const npu::sim::TlmNpu& npu)
+                           npu::sim::TlmNpu& npu)
     : sc_core::sc_module(name),
       bus("bus"),
       irq("irq"),
@@ -64,6 +64,7 @@ void TestbenchCpu::run() {
     m_outcome.failure = e.what();
   }
   m_outcome.finished = true;
+  m_npu.shutdown();
 }
 
 void TestbenchCpu::probeRegisters() {

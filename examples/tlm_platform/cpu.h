@@ -52,9 +52,9 @@ class TestbenchCpu : public sc_core::sc_module {
   /// The NPU's interrupt line.
   sc_core::sc_in<bool> irq;
 
-  /// `npu` only lends its fault message to failure reports (a debugger's view; the CPU sees the
-  /// registers).
-  TestbenchCpu(const sc_core::sc_module_name& name, const CpuJob& job, const npu::sim::TlmNpu& npu);
+  /// `npu` lends its fault message to failure reports (a debugger's view; the CPU sees the
+  /// registers), and is shut down when the job is over, so every thread ends.
+  TestbenchCpu(const sc_core::sc_module_name& name, const CpuJob& job, npu::sim::TlmNpu& npu);
 
   [[nodiscard]] const CpuOutcome& outcome() const { return m_outcome; }
 
@@ -74,7 +74,7 @@ class TestbenchCpu : public sc_core::sc_module {
   npu::isa::DdrImage readDdr();
 
   CpuJob m_job;
-  const npu::sim::TlmNpu& m_npu;
+  npu::sim::TlmNpu& m_npu;
   npu::isa::DdrImage m_initial;
   npu::isa::DdrImage m_expected;
   CpuOutcome m_outcome;

@@ -150,14 +150,22 @@ class TestCpu : public sc_core::sc_module {
   }
 
  private:
-  void run() { m_script(*this); }
+  void run() {
+    m_script(*this);
+    npu->shutdown();
+  }
   Script m_script;
 };
 
+/// The platform's settings: plain numbers, so that no SystemC object exists outside the
+/// simulation context of the platform (an sc_time made outside one creates a default context).
 struct PlatformOptions {
-  TlmNpuOptions npu;
+  /// The NPU's clock period in picoseconds.
+  std::uint64_t periodPs = 1000;
   /// Address of the memory (and of the NPU's DDR) on the system bus.
   std::uint64_t memoryBase = 0;
+  /// TlmNpuOptions::sim.maxCycles.
+  std::uint64_t maxCycles = 0;
 };
 
 /// Elaborates memory, NPU and CPU over `ddr` in a fresh simulation context on a thread of its own,
@@ -168,7 +176,12 @@ void runPlatform(isa::DdrImage& ddr, const isa::NpuConfig& config, const Platfor
   std::thread([&] {
     const SimulationContext simulationContext;
     TestMemory memory("memory", ddr, options.memoryBase);
-    TlmNpu npu("npu", config, options.npu);
+    TlmNpuOptions npuOptions;
+    npuOptions.clockPeriod =
+        sc_core::sc_time(static_cast<double>(options.periodPs), sc_core::SC_PS);
+    npuOptions.ddrBase = options.memoryBase;
+    npuOptions.sim.maxCycles = options.maxCycles;
+    TlmNpu npu("npu", config, npuOptions);
     sc_core::sc_signal<bool> irq("irq");
     TestCpu cpu("cpu", script);
     npu.mem.bind(memory.socket);
@@ -188,17 +201,24 @@ struct PlatformRun {
   std::uint32_t status = 0;
   std::uint64_t cycles = 0;
   std::uint32_t retired = 0;
-  sc_core::sc_time started;
-  sc_core::sc_time interrupted;
+  /// Simulated times of the START and of the interrupt, in picoseconds.
+  std::uint64_t startedPs = 0;
+  std::uint64_t interruptedPs = 0;
+  [[nodiscard]] std::uint64_t elapsedPs() const { return interruptedPs - startedPs; }
 };
+
+/// The current simulated time in picoseconds (SystemC's default resolution).
+std::uint64_t nowPs() {
+  return sc_core::sc_time_stamp().value();
+}
 
 /// Starts the program at `codeAddress` and waits for its interrupt.
 PlatformRun runOnce(TestCpu& cpu, std::uint64_t codeAddress) {
   PlatformRun run;
   cpu.start(codeAddress);
-  run.started = sc_core::sc_time_stamp();
+  run.startedPs = nowPs();
   cpu.waitForIrq();
-  run.interrupted = sc_core::sc_time_stamp();
+  run.interruptedPs = nowPs();
   run.status = cpu.read(regs::kStatus);
   run.cycles = cpu.read64(regs::kCyclesLo);
   run.retired = cpu.read(regs::kRetired);
@@ -229,9 +249,8 @@ TEST(TlmNpu, RunsTakeTheTimedEnginesCyclesAndEndWithItsDdr) {
     ASSERT_FALSE(reference.fault) << p << ": " << testing::faultMessage(reference);
     // Odd clock periods, start times and memory bases: none of them changes a cycle.
     PlatformOptions options;
-    options.npu.clockPeriod = sc_core::sc_time(p % 2 == 0 ? 1.0 : 2.5, sc_core::SC_NS);
+    options.periodPs = p % 2 == 0 ? 1000 : 2500;
     options.memoryBase = p % 3 == 0 ? 0x80000000ULL : 0;
-    options.npu.ddrBase = options.memoryBase;
     isa::DdrImage ddr = isa::DdrImage::fromProgram(program);
     PlatformRun run;
     runPlatform(
@@ -251,9 +270,7 @@ TEST(TlmNpu, RunsTakeTheTimedEnginesCyclesAndEndWithItsDdr) {
     EXPECT_EQ(run.cycles, reference.stats.totalCycles) << p;
     EXPECT_EQ(run.retired, program.instructions.size()) << p;
     // The interrupt rises exactly `cycles` clock periods after the START.
-    EXPECT_EQ(run.interrupted - run.started,
-              options.npu.clockPeriod * static_cast<double>(reference.stats.totalCycles))
-        << p;
+    EXPECT_EQ(run.elapsedPs(), options.periodPs * reference.stats.totalCycles) << p;
     EXPECT_EQ(ddr, reference.ddr) << p << ": first difference at 0x" << std::hex
                                   << ddr.firstDifference(reference.ddr).value_or(0);
   }
@@ -278,8 +295,7 @@ TEST(TlmNpu, RunsAgainAndAgainInOneSimulation) {
   for (std::size_t r = 0; r < runs.size(); ++r) {
     EXPECT_EQ(TestCpu::stateOf(runs[r].status), TlmNpuState::Done) << r;
     EXPECT_EQ(runs[r].cycles, reference.stats.totalCycles) << r;
-    EXPECT_EQ(runs[r].interrupted - runs[r].started,
-              sc_core::sc_time(static_cast<double>(reference.stats.totalCycles), sc_core::SC_NS));
+    EXPECT_EQ(runs[r].elapsedPs(), 1000 * reference.stats.totalCycles) << r;
     EXPECT_EQ(endCycles[r], reference.endCycles) << r;
   }
   EXPECT_EQ(ddr, reference.ddr);
@@ -294,13 +310,13 @@ TEST(TlmNpu, StartWhileBusyIsIgnoredAndFlagged) {
   PlatformRun run;
   runPlatform(ddr, program.config, {}, [&](TestCpu& cpu) {
     cpu.start(program.codeAddress);
-    const sc_core::sc_time started = sc_core::sc_time_stamp();
+    const std::uint64_t started = nowPs();
     sc_core::wait(sc_core::sc_time(50, sc_core::SC_NS));
     cpu.write(regs::kControl, regs::kControlStart);
     busyStatus = cpu.read(regs::kStatus);
     cpu.waitForIrq();
-    run.interrupted = sc_core::sc_time_stamp();
-    run.started = started;
+    run.interruptedPs = nowPs();
+    run.startedPs = started;
     run.status = cpu.read(regs::kStatus);
     run.cycles = cpu.read64(regs::kCyclesLo);
     // The next accepted START clears the flag.
@@ -314,8 +330,7 @@ TEST(TlmNpu, StartWhileBusyIsIgnoredAndFlagged) {
   EXPECT_EQ(TestCpu::stateOf(run.status), TlmNpuState::Done);
   EXPECT_NE(run.status & regs::kStatusStartIgnored, 0U);
   EXPECT_EQ(run.cycles, reference.stats.totalCycles);
-  EXPECT_EQ(run.interrupted - run.started,
-            sc_core::sc_time(static_cast<double>(reference.stats.totalCycles), sc_core::SC_NS));
+  EXPECT_EQ(run.elapsedPs(), 1000 * reference.stats.totalCycles);
   EXPECT_EQ(afterRestart, static_cast<std::uint32_t>(TlmNpuState::Busy));
 }
 
@@ -418,7 +433,7 @@ TEST(TlmNpu, BadCodeAddressesEndInFaults) {
     EXPECT_EQ(fault.faultIndex, 0U);
     EXPECT_EQ(fault.run.cycles, 0U);
     EXPECT_EQ(fault.run.retired, 0U);
-    EXPECT_EQ(fault.run.interrupted, fault.run.started);
+    EXPECT_EQ(fault.run.elapsedPs(), 0U);
   }
   EXPECT_EQ(TestCpu::stateOf(good.status), TlmNpuState::Done);
   EXPECT_EQ(good.cycles, reference.stats.totalCycles);
@@ -463,7 +478,7 @@ TEST(TlmNpu, TheWatchdogStopsARunAtItsLimit) {
   const SimResult reference = testing::run(program, SimMode::Timed, timed);
   ASSERT_TRUE(reference.fault);
   PlatformOptions options;
-  options.npu.sim.maxCycles = 300;
+  options.maxCycles = 300;
   isa::DdrImage ddr = isa::DdrImage::fromProgram(program);
   FaultSeen first;
   FaultSeen second;
@@ -477,7 +492,7 @@ TEST(TlmNpu, TheWatchdogStopsARunAtItsLimit) {
     EXPECT_EQ(seen->run.cycles, 300U);
     EXPECT_EQ(seen->run.cycles, reference.stats.totalCycles);
     EXPECT_EQ(seen->message, std::string(reference.fault->what()));
-    EXPECT_EQ(seen->run.interrupted - seen->run.started, sc_core::sc_time(300, sc_core::SC_NS));
+    EXPECT_EQ(seen->run.elapsedPs(), 300U * 1000U);
   }
 }
 
@@ -515,6 +530,52 @@ TEST(TlmNpu, WithoutIrqEnableTheLineStaysLowAndStatusShowsTheEnd) {
   EXPECT_EQ(TestCpu::stateOf(status), TlmNpuState::Done);
   EXPECT_EQ(irqStatus, 1U);
   EXPECT_EQ(cycles, reference.stats.totalCycles);
+}
+
+/// Every SystemC thread below `object`.
+std::vector<sc_core::sc_process_handle> threadsUnder(const sc_core::sc_object& object) {
+  std::vector<sc_core::sc_process_handle> threads;
+  for (sc_core::sc_object* child : object.get_child_objects()) {
+    const sc_core::sc_process_handle handle(child);
+    if (handle.valid() && handle.proc_kind() == sc_core::SC_THREAD_PROC_) {
+      threads.push_back(handle);
+    }
+    for (const sc_core::sc_process_handle& inner : threadsUnder(*child)) {
+      threads.push_back(inner);
+    }
+  }
+  return threads;
+}
+
+TEST(TlmNpu, ShutdownEndsEveryThreadAlsoMidRun) {
+  const isa::Program program = testing::randomTileProgram(testing::smallConfig(), 6, 4);
+  isa::DdrImage ddr = isa::DdrImage::fromProgram(program);
+  std::size_t threads = 0;
+  std::size_t alive = 0;
+  std::uint32_t status = 0;
+  bool interrupted = false;
+  runPlatform(
+      ddr, program.config, {},
+      [&](TestCpu& cpu) {
+        cpu.start(program.codeAddress);
+        sc_core::wait(sc_core::sc_time(200, sc_core::SC_NS));
+        threads = threadsUnder(*cpu.npu).size();
+        cpu.npu->shutdown();
+        sc_core::wait(sc_core::sc_time(10, sc_core::SC_US));
+        interrupted = cpu.irq.read();
+        cpu.write(regs::kControl, regs::kControlStart);
+        status = cpu.read(regs::kStatus);
+      },
+      [&](TlmNpu& npu, TestMemory& /*memory*/) {
+        for (const sc_core::sc_process_handle& thread : threadsUnder(npu)) {
+          alive += thread.terminated() ? 0 : 1;
+        }
+      });
+  // control, fetch, load, compute, store and the DDR port's arbiter.
+  EXPECT_EQ(threads, 6U);
+  EXPECT_EQ(alive, 0U);
+  EXPECT_FALSE(interrupted);
+  EXPECT_EQ(status, static_cast<std::uint32_t>(TlmNpuState::Busy) | regs::kStatusStartIgnored);
 }
 
 TEST(TlmNpu, RefusesTheFunctionalMode) {

@@ -40,6 +40,11 @@ void DdrPort::reset() {
   }
 }
 
+void DdrPort::close() {
+  m_serveEveryRun = false;
+  shutdown();
+}
+
 void DdrPort::release() {
   m_busy = false;
   m_owner = -1;

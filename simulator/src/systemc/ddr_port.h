@@ -37,6 +37,8 @@ class DdrPort : public sc_core::sc_module, public DdrPortIf {
   void shutdown();
   /// Free, with no request pending, for the next run (no requester may be waiting).
   void reset();
+  /// shutdown(), and the arbiter's thread returns also with serveEveryRun.
+  void close();
   /// The requester holding the port, or -1 when it is free.
   [[nodiscard]] int owner() const { return m_owner; }
 

@@ -56,6 +56,9 @@ class NpuTop : public sc_core::sc_module {
   /// Empties the queues and the DDR port and forgets every unit's state, for the next run of a
   /// RunMode::EachStart context (no unit thread may be running).
   void reset();
+  /// Ends a RunMode::EachStart NPU: the DDR port's thread returns (TimedContext::close ends the
+  /// units').
+  void close() { m_ddrPort.close(); }
 
  private:
   [[nodiscard]] std::array<UnitState, isa::kExecutingUnits> unitStates() const {

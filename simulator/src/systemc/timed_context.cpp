@@ -148,13 +148,22 @@ void TimedContext::serveRuns(const std::function<void()>& body) {
     return;
   }
   ++m_threads;
-  for (;;) {
+  while (!m_closed) {
     sc_core::wait(m_begin);
+    if (m_closed) {
+      return;
+    }
     body();
     if (--m_running == 0) {
       runEnded.notify(sc_core::SC_ZERO_TIME);
     }
   }
+}
+
+void TimedContext::close() {
+  m_closed = true;
+  stop();
+  m_begin.notify(sc_core::SC_ZERO_TIME);
 }
 
 void TimedContext::begin() {

@@ -97,6 +97,9 @@ struct TimedContext {
   /// RunMode::EachStart: clears the state of the previous run and starts every unit thread at
   /// the current time, which becomes cycle 0.
   void begin();
+  /// RunMode::EachStart: stops a run in progress and lets every unit thread return from
+  /// serveRuns, unwinding its stack; no run follows.
+  void close();
   /// Whether a thread started by begin() has not yet returned from its part of the run.
   [[nodiscard]] bool unitsRunning() const { return m_running > 0; }
   /// Notified (one delta later) when the last thread started by begin() returns.
@@ -104,6 +107,7 @@ struct TimedContext {
 
  private:
   sc_core::sc_event m_begin;
+  bool m_closed = false;
   unsigned m_threads = 0;
   unsigned m_running = 0;
 };

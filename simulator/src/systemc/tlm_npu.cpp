@@ -129,6 +129,8 @@ struct TlmNpu::Impl {
   bool unitsStarted = false;
   /// The code address latched by the accepted START.
   std::uint64_t runCodeAddress = 0;
+  /// Set by TlmNpu::shutdown(): no run follows.
+  bool shutDown = false;
 
   sc_core::sc_event startRequested;
   sc_core::sc_event irqChanged;
@@ -185,7 +187,7 @@ void TlmNpu::Impl::write(std::uint64_t offset, std::uint32_t value) {
       if ((value & tlm_regs::kControlStart) == 0) {
         break;
       }
-      if (state == TlmNpuState::Busy) {
+      if (state == TlmNpuState::Busy || shutDown) {
         startIgnored = true;
         break;
       }
@@ -263,6 +265,9 @@ void TlmNpu::Impl::run() {
     while (context.unitsRunning()) {
       sc_core::wait(context.runEnded);
     }
+  }
+  if (shutDown) {
+    return;  // abandoned by TlmNpu::shutdown()
   }
   context.closeStats();
   finish();
@@ -364,10 +369,24 @@ unsigned TlmNpu::registerDebugTransport(tlm::tlm_generic_payload& payload) {
 }
 
 void TlmNpu::control() {
-  for (;;) {
+  while (!m_impl->shutDown) {
     sc_core::wait(m_impl->startRequested);
+    if (m_impl->shutDown) {
+      return;
+    }
     m_impl->run();
   }
+}
+
+void TlmNpu::shutdown() {
+  Impl& impl = *m_impl;
+  if (impl.shutDown) {
+    return;
+  }
+  impl.shutDown = true;
+  impl.context.close();
+  impl.core.close();
+  impl.startRequested.notify(sc_core::SC_ZERO_TIME);
 }
 
 void TlmNpu::driveIrq() {

@@ -99,6 +99,13 @@ class TlmNpu : public sc_core::sc_module {
   [[nodiscard]] const std::vector<std::uint64_t>& lastEndCycles() const;
   [[nodiscard]] const std::vector<TraceSpan>& lastTrace() const;
 
+  /// Ends the NPU for the rest of the simulation: a run in progress stops where it is (no
+  /// interrupt), every thread of the NPU returns, and a later START is ignored (STATUS bit 2).
+  /// Call it from a process once the platform is done with the NPU: SystemC frees a thread that
+  /// never returned without unwinding its stack, which AddressSanitizer then misreports against
+  /// a later simulation in the same process.
+  void shutdown();
+
  private:
   void registerTransport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
   unsigned registerDebugTransport(tlm::tlm_generic_payload& payload);
