@@ -25,7 +25,7 @@ namespace npu::sim {
 enum class RunMode : std::uint8_t {
   /// Once, from time 0; then every thread returns (the timed engine: one run per context).
   Once,
-  /// Once per begin(), for as long as the simulation lasts (TlmNpu in a caller's simulation).
+  /// Once per begin(), until close() (TlmNpu in a caller's simulation).
   EachStart,
 };
 
@@ -92,7 +92,7 @@ struct TimedContext {
   void closeStats();
 
   /// Runs a unit thread's part of the program, `body`: in RunMode::Once now, once; in
-  /// RunMode::EachStart after every begin(), forever. Called once by each unit thread.
+  /// RunMode::EachStart after every begin(), until close(). Called once by each unit thread.
   void serveRuns(const std::function<void()>& body);
   /// RunMode::EachStart: clears the state of the previous run and starts every unit thread at
   /// the current time, which becomes cycle 0.
