@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <stdexcept>
 
 #include "npu/isa/ddr_image.h"
 #include "npu/isa/instruction.h"
@@ -12,12 +13,20 @@
 namespace npu::sim {
 
 /// The DDR side of LOAD and STORE: reads and writes of contiguous byte runs, one per pixel row of
-/// `c_bytes` (the image itself, or the SystemC DMA units' TLM socket to the DDR model).
+/// `c_bytes` (the image itself, or the SystemC DMA units' TLM socket to the DDR model). An access
+/// the memory refuses throws DdrBusError.
 class DdrAccess {
  public:
   virtual ~DdrAccess() = default;
   virtual void read(std::uint64_t address, std::span<std::uint8_t> out) = 0;
   virtual void write(std::uint64_t address, std::span<const std::uint8_t> in) = 0;
+};
+
+/// A transfer the memory behind a DdrAccess refused (a TLM error response); the message says
+/// which transfer and what the memory answered.
+class DdrBusError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 void executeLoad(const isa::Load& load, SramState& sram, DdrAccess& ddr);

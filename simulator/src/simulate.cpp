@@ -9,21 +9,23 @@
 #include "engine_common.h"
 #include "npu/isa/encoding.h"
 #include "npu/simulator/timing.h"
+#include "npu/simulator/token_analysis.h"
 
 namespace npu::sim {
 
-std::vector<isa::Instruction> fetchStream(const isa::DdrImage& ddr, std::uint64_t codeAddress) {
+std::vector<isa::Instruction> fetchStream(std::uint64_t ddrBytes, std::uint64_t codeAddress,
+                                          const WordReader& read) {
   std::vector<isa::Instruction> stream;
   for (std::uint64_t address = codeAddress;; address += isa::kWordBytes) {
     const std::size_t index = stream.size();
-    if (address + isa::kWordBytes > ddr.size()) {
+    if (address + isa::kWordBytes > ddrBytes) {
       throw SimFault(FaultKind::DdrOutOfRange, static_cast<std::int64_t>(index),
                      fmt::format("ddr-out-of-range fault at instruction {} (fetch unit): fetch "
                                  "reached the end of DDR at 0x{:x} without an END",
                                  index, address));
     }
     isa::InstructionWord word{};
-    ddr.read(address, word);
+    read(address, word);
     try {
       stream.push_back(isa::decode(word, index));
     } catch (const Error& e) {
@@ -35,6 +37,20 @@ std::vector<isa::Instruction> fetchStream(const isa::DdrImage& ddr, std::uint64_
     if (std::holds_alternative<isa::End>(stream.back())) {
       return stream;
     }
+  }
+}
+
+std::vector<isa::Instruction> fetchStream(const isa::DdrImage& ddr, std::uint64_t codeAddress) {
+  return fetchStream(
+      ddr.size(), codeAddress,
+      [&ddr](std::uint64_t address, std::span<std::uint8_t> out) { ddr.read(address, out); });
+}
+
+void checkBeforeTimedRun(const std::vector<isa::Instruction>& stream, const isa::NpuConfig& config,
+                         const SimOptions& options) {
+  const TokenOrder order = analyzeTokens(stream, config);
+  if (options.checkHazards) {
+    checkHazards(stream, order, config);
   }
 }
 

@@ -30,10 +30,10 @@ class StubDdrPort : public sc_core::sc_prim_channel, public DdrPortIf {
  public:
   StubDdrPort() : sc_core::sc_prim_channel("stub_ddr") {}
   bool acquire(Requester who) override {
-    acquired.emplace_back(TimedContext::now(), who);
+    acquired.emplace_back(currentCycle(), who);
     return true;
   }
-  void release() override { released.push_back(TimedContext::now()); }
+  void release() override { released.push_back(currentCycle()); }
 
   std::vector<std::pair<std::uint64_t, Requester>> acquired;
   std::vector<std::uint64_t> released;
@@ -143,7 +143,7 @@ class StubEngine : public sc_core::sc_prim_channel, public ComputeEngineIf {
   StubEngine(const char* name, std::uint64_t cycleCount)
       : sc_core::sc_prim_channel(name), m_cycles(cycleCount) {}
   bool run(std::size_t i) override {
-    started.emplace_back(TimedContext::now(), i);
+    started.emplace_back(currentCycle(), i);
     sc_core::wait(cycles(m_cycles));
     return true;
   }

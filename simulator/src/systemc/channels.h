@@ -70,6 +70,12 @@ class CommandQueue : public sc_core::sc_prim_channel, public CommandQueueIf {
   }
   [[nodiscard]] bool closed() const override { return m_closed; }
   [[nodiscard]] const sc_core::sc_event& changed() const override { return m_changed; }
+  /// Empty and open again, for the next run (no unit may be waiting on the queue).
+  void reset() {
+    m_entries.clear();
+    m_closed = false;
+    m_changed.cancel();
+  }
 
  private:
   std::deque<std::size_t> m_entries;
@@ -95,6 +101,11 @@ class TokenQueueChannel : public sc_core::sc_prim_channel, public TokenQueueIf {
     m_changed.notify(sc_core::SC_ZERO_TIME);
   }
   [[nodiscard]] const sc_core::sc_event& changed() const override { return m_changed; }
+  /// Back to `initial` tokens, for the next run (no unit may be waiting on the queue).
+  void reset(std::size_t initial = 0) {
+    m_count = initial;
+    m_changed.cancel();
+  }
 
  private:
   std::size_t m_count;

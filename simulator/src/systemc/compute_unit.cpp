@@ -27,17 +27,17 @@ ComputeEngine::ComputeEngine(const sc_core::sc_module_name& name, TimedContext& 
 
 bool ComputeEngine::run(std::size_t i) {
   TimedContext& ctx = m_context;
-  const std::uint64_t start = TimedContext::now();
+  const std::uint64_t start = ctx.now();
   NoDdr noDdr;
   if (!ctx.execute(i, noDdr)) {
     return false;
   }
   const std::uint64_t duration = instructionCycles(ctx.stream[i], ctx.config);
-  sc_core::wait(cycles(duration));
+  sc_core::wait(ctx.cycles(duration), ctx.stopEvent);
   if (ctx.stopping) {
     return false;
   }
-  const std::uint64_t end = TimedContext::now();
+  const std::uint64_t end = ctx.now();
   UnitStats& stats = ctx.stats.units[m_track];
   ++stats.instructions;
   stats.busyCycles += end - start;
@@ -58,13 +58,17 @@ ComputeUnit::ComputeUnit(const sc_core::sc_module_name& name, TimedContext& cont
 }
 
 void ComputeUnit::run() {
+  m_context.serveRuns([this] { runProgram(); });
+}
+
+void ComputeUnit::runProgram() {
   TimedContext& ctx = m_context;
   while (const auto next = waitForCommand()) {
     const std::size_t i = *next;
     if (!popTokens(i)) {
       return;
     }
-    const std::uint64_t start = TimedContext::now();
+    const std::uint64_t start = ctx.now();
     const isa::Instruction& instruction = ctx.stream[i];
     const std::uint64_t duration = instructionCycles(instruction, ctx.config);
     markBusy(i, duration);
@@ -72,7 +76,7 @@ void ComputeUnit::run() {
     if (std::holds_alternative<isa::Conv>(instruction)) {
       ok = go_mac->run(i);
     } else if (std::holds_alternative<isa::Sync>(instruction)) {
-      sc_core::wait(cycles(duration));
+      sc_core::wait(ctx.cycles(duration), ctx.stopEvent);
       ok = !ctx.stopping;
     } else {
       ok = go_vector->run(i);
@@ -80,7 +84,7 @@ void ComputeUnit::run() {
     if (!ok) {
       return;
     }
-    const std::uint64_t end = TimedContext::now();
+    const std::uint64_t end = ctx.now();
     if (!pushTokens(i)) {
       return;
     }

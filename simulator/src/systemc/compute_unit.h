@@ -57,6 +57,8 @@ class ComputeUnit : public ExecutingUnit {
 
  private:
   void run();
+  /// This unit's part of one run of the program.
+  void runProgram();
 };
 
 }  // namespace npu::sim

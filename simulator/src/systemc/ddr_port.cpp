@@ -4,17 +4,16 @@
 
 #include <algorithm>
 
-#include "cycle_time.h"
-
 namespace npu::sim {
 
-DdrPort::DdrPort(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {
+DdrPort::DdrPort(const sc_core::sc_module_name& name, bool serveEveryRun)
+    : sc_core::sc_module(name), m_serveEveryRun(serveEveryRun) {
   SC_HAS_PROCESS(DdrPort);
   SC_THREAD(arbitrate);
 }
 
 bool DdrPort::acquire(Requester who) {
-  m_pending.push_back({currentCycle(), who});
+  m_pending.push_back({sc_core::sc_time_stamp(), who});
   m_requested.notify(sc_core::SC_ZERO_TIME);
   while (m_owner != static_cast<int>(who) && !m_stopping) {
     sc_core::wait(m_granted[who]);
@@ -30,6 +29,22 @@ void DdrPort::shutdown() {
   }
 }
 
+void DdrPort::reset() {
+  m_pending.clear();
+  m_stopping = false;
+  m_busy = false;
+  m_owner = -1;
+  m_requested.cancel();
+  for (sc_core::sc_event& granted : m_granted) {
+    granted.cancel();
+  }
+}
+
+void DdrPort::close() {
+  m_serveEveryRun = false;
+  shutdown();
+}
+
 void DdrPort::release() {
   m_busy = false;
   m_owner = -1;
@@ -37,7 +52,7 @@ void DdrPort::release() {
 }
 
 void DdrPort::arbitrate() {
-  while (!m_stopping) {
+  while (m_serveEveryRun || !m_stopping) {
     sc_core::wait(m_requested);
     while (sc_core::sc_pending_activity_at_current_time()) {
       sc_core::wait(sc_core::SC_ZERO_TIME);
@@ -47,7 +62,7 @@ void DdrPort::arbitrate() {
     }
     const auto winner = std::min_element(
         m_pending.begin(), m_pending.end(), [](const Request& a, const Request& b) {
-          return a.cycle != b.cycle ? a.cycle < b.cycle : a.who == kStore && b.who == kLoad;
+          return a.time != b.time ? a.time < b.time : a.who == kStore && b.who == kLoad;
         });
     m_busy = true;
     m_owner = winner->who;

@@ -26,12 +26,19 @@ class DdrPortIf : public virtual sc_core::sc_interface {
 /// The arbiter: a hierarchical channel with a thread of its own.
 class DdrPort : public sc_core::sc_module, public DdrPortIf {
  public:
-  explicit DdrPort(const sc_core::sc_module_name& name);
+  /// `serveEveryRun`: the arbiter outlives shutdown() and serves again after reset() (TlmNpu);
+  /// otherwise its thread returns at shutdown() (one run per simulation).
+  explicit DdrPort(const sc_core::sc_module_name& name, bool serveEveryRun = false);
 
   bool acquire(Requester who) override;
   void release() override;
-  /// Ends the arbiter and releases every waiting requester (end of the run).
+  /// Releases every waiting requester and refuses further requests (end of the run); without
+  /// serveEveryRun, also ends the arbiter.
   void shutdown();
+  /// Free, with no request pending, for the next run (no requester may be waiting).
+  void reset();
+  /// shutdown(), and the arbiter's thread returns also with serveEveryRun.
+  void close();
   /// The requester holding the port, or -1 when it is free.
   [[nodiscard]] int owner() const { return m_owner; }
 
@@ -39,10 +46,11 @@ class DdrPort : public sc_core::sc_module, public DdrPortIf {
   void arbitrate();
 
   struct Request {
-    std::uint64_t cycle;
+    sc_core::sc_time time;
     Requester who;
   };
   std::vector<Request> m_pending;
+  bool m_serveEveryRun;
   bool m_busy = false;
   bool m_stopping = false;
   int m_owner = -1;

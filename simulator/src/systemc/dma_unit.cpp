@@ -1,6 +1,8 @@
 // DmaUnit: LOAD or STORE (and SYNC on this unit), holding the DDR port for a whole transfer.
 #include "dma_unit.h"
 
+#include <fmt/format.h>
+
 #include <span>
 #include <stdexcept>
 
@@ -36,7 +38,9 @@ class SocketAccess final : public DdrAccess {
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     m_socket->b_transport(payload, delay);
     if (payload.is_response_error()) {
-      throw std::logic_error("DDR transaction failed: " + payload.get_response_string());
+      throw DdrBusError(fmt::format(
+          "the memory answered {} to a {} of {} bytes at DDR 0x{:x}", payload.get_response_string(),
+          command == tlm::TLM_READ_COMMAND ? "read" : "write", length, address));
     }
   }
   tlm_utils::simple_initiator_socket<DmaUnit>& m_socket;
@@ -55,6 +59,10 @@ DmaUnit::DmaUnit(const sc_core::sc_module_name& name, TimedContext& context, isa
 }
 
 void DmaUnit::run() {
+  m_context.serveRuns([this] { runProgram(); });
+}
+
+void DmaUnit::runProgram() {
   TimedContext& ctx = m_context;
   const DdrPortIf::Requester requester =
       m_unit == isa::Unit::Load ? DdrPortIf::kLoad : DdrPortIf::kStore;
@@ -66,28 +74,30 @@ void DmaUnit::run() {
     }
     const bool transfers = !std::holds_alternative<isa::Sync>(ctx.stream[i]);
     if (transfers) {
-      const std::uint64_t since = TimedContext::now();
+      const std::uint64_t since = ctx.now();
       m_state = UnitState(UnitState::Activity::DdrPort, i);
       // The port shuts down a delta cycle after the run stops; a grant in between is refused.
       if (!ddr_port->acquire(requester) || ctx.stopping) {
         return;
       }
-      ctx.addStall(m_name, "ddr_port", TimedContext::now() - since);
+      ctx.addStall(m_name, "ddr_port", ctx.now() - since);
     }
-    const std::uint64_t start = TimedContext::now();
+    const std::uint64_t start = ctx.now();
     if (!ctx.execute(i, access)) {
       return;
     }
     const std::uint64_t duration = instructionCycles(ctx.stream[i], ctx.config);
     markBusy(i, duration);
-    sc_core::wait(cycles(duration));
+    // The instruction ends `duration` cycles after its start, also when the memory spent
+    // simulated time inside its transports (the cycle formulas already count the DDR's time).
+    ctx.waitUntil(start + duration);
     if (ctx.stopping) {
       return;
     }
     if (transfers) {
       ddr_port->release();
     }
-    const std::uint64_t end = TimedContext::now();
+    const std::uint64_t end = ctx.now();
     if (!pushTokens(i)) {
       return;
     }

@@ -25,6 +25,8 @@ class DmaUnit : public ExecutingUnit {
 
  private:
   void run();
+  /// This unit's part of one run of the program.
+  void runProgram();
 };
 
 }  // namespace npu::sim

@@ -12,12 +12,19 @@ FetchUnit::FetchUnit(const sc_core::sc_module_name& name, TimedContext& context)
 }
 
 void FetchUnit::run() {
+  m_context.serveRuns([this] { runProgram(); });
+}
+
+void FetchUnit::runProgram() {
   TimedContext& ctx = m_context;
   const auto latency = static_cast<std::uint64_t>(ctx.config.ddrLatencyCycles);
   m_state = {.activity = FetchState::Activity::Reading, .instruction = 0, .until = latency};
-  sc_core::wait(cycles(latency));
+  sc_core::wait(ctx.cycles(latency), ctx.stopEvent);
+  if (ctx.stopping) {
+    return;
+  }
   for (std::size_t i = 0; i < ctx.stream.size(); ++i) {
-    const std::uint64_t start = TimedContext::now();
+    const std::uint64_t start = ctx.now();
     if (std::holds_alternative<isa::End>(ctx.stream[i])) {
       m_state = {.activity = FetchState::Activity::Done, .instruction = i, .until = 0};
       ctx.finish("fetch", i, start, start);
@@ -31,13 +38,13 @@ void FetchUnit::run() {
     if (ctx.stopping) {
       return;
     }
-    const std::uint64_t dispatched = TimedContext::now();
+    const std::uint64_t dispatched = ctx.now();
     ctx.addStall("fetch", "queue_full", dispatched - start);
     queue.push(i);
     m_state = {.activity = FetchState::Activity::Reading,
                .instruction = i + 1,
                .until = dispatched + kFetchCyclesPerWord};
-    sc_core::wait(cycles(kFetchCyclesPerWord));
+    sc_core::wait(ctx.cycles(kFetchCyclesPerWord), ctx.stopEvent);
     if (ctx.stopping) {
       return;
     }

@@ -20,9 +20,13 @@ class FetchUnit : public sc_core::sc_module {
 
   /// What fetch is doing now, for watchdog and deadlock messages.
   [[nodiscard]] const FetchState& state() const { return m_state; }
+  /// Forgets the previous run (between runs, while the thread waits for the next).
+  void reset() { m_state = FetchState{}; }
 
  private:
   void run();
+  /// Fetch and dispatch of one run of the program.
+  void runProgram();
   TimedContext& m_context;
   FetchState m_state;
 };

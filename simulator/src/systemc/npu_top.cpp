@@ -1,6 +1,8 @@
 // NpuTop: elaborates the units and binds their ports to the channels.
 #include "npu_top.h"
 
+#include <fmt/format.h>
+
 #include "unit_protocol.h"
 
 namespace npu::sim {
@@ -9,7 +11,8 @@ NpuTop::NpuTop(const sc_core::sc_module_name& name, TimedContext& context)
     : sc_core::sc_module(name),
       rd("rd"),
       wr("wr"),
-      m_ddrPort("ddr_port"),
+      m_context(context),
+      m_ddrPort("ddr_port", context.runMode == RunMode::EachStart),
       m_fetch("fetch", context),
       m_load("load_dma", context, isa::Unit::Load),
       m_compute("compute", context),
@@ -53,6 +56,38 @@ std::string NpuTop::describeStates(const std::vector<isa::Instruction>& stream) 
     }
   }
   return describeUnits(units, m_fetch.state(), stream);
+}
+
+SimFault NpuTop::unfinishedFault(std::uint64_t stopped, bool pastLimit, std::uint64_t limit) const {
+  const std::int64_t oldest = oldestHeld();
+  const std::vector<isa::Instruction>& stream = m_context.stream;
+  if (pastLimit) {
+    return SimFault(FaultKind::Watchdog, oldest,
+                    fmt::format("watchdog fault: still running after {} cycles{}{}", limit,
+                                m_context.options.maxCycles == 0
+                                    ? " (4x the program's serial cycles + 1,000,000; "
+                                      "--max-cycles sets another limit)"
+                                    : "",
+                                describeStates(stream)));
+  }
+  // The token analysis finds deadlocks before the run; this is the model's own safety net.
+  return SimFault(FaultKind::Deadlock, oldest,
+                  fmt::format("deadlock fault: no unit can progress at cycle {}{}", stopped,
+                              describeStates(stream)));
+}
+
+void NpuTop::reset() {
+  for (const auto& queue : m_queues) {
+    queue->reset();
+  }
+  for (const auto& tokens : m_tokens) {
+    tokens->reset();
+  }
+  m_ddrPort.reset();
+  m_fetch.reset();
+  m_load.reset();
+  m_compute.reset();
+  m_store.reset();
 }
 
 }  // namespace npu::sim

@@ -49,6 +49,16 @@ class NpuTop : public sc_core::sc_module {
   [[nodiscard]] std::int64_t oldestHeld() const {
     return oldestHeldInstruction(unitStates(), m_fetch.state());
   }
+  /// The fault of a run that did not finish: a watchdog fault when it was still going at
+  /// `limit` cycles (`pastLimit`), a deadlock fault at cycle `stopped` otherwise.
+  [[nodiscard]] SimFault unfinishedFault(std::uint64_t stopped, bool pastLimit,
+                                         std::uint64_t limit) const;
+  /// Empties the queues and the DDR port and forgets every unit's state, for the next run of a
+  /// RunMode::EachStart context (no unit thread may be running).
+  void reset();
+  /// Ends a RunMode::EachStart NPU: the DDR port's thread returns (TimedContext::close ends the
+  /// units').
+  void close() { m_ddrPort.close(); }
 
  private:
   [[nodiscard]] std::array<UnitState, isa::kExecutingUnits> unitStates() const {
@@ -57,6 +67,7 @@ class NpuTop : public sc_core::sc_module {
   /// Releases the DDR port's waiters once the run stops.
   void shutDownDdrPort() { m_ddrPort.shutdown(); }
 
+  TimedContext& m_context;
   std::array<std::unique_ptr<CommandQueue>, isa::kExecutingUnits> m_queues;
   std::array<std::unique_ptr<TokenQueueChannel>, kTokenQueues> m_tokens;
   DdrPort m_ddrPort;

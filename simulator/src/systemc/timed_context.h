@@ -1,10 +1,13 @@
-// State every SystemC unit of one timed run shares: the program, SRAMs, statistics and the stop
-// flag. The queues between units and the DDR port are channels behind ports (NpuTop).
+// State every SystemC unit of one timed run shares: the program, SRAMs, statistics, the stop flag,
+// the time base and how the unit threads are started. The queues between units and the DDR port
+// are channels behind ports (NpuTop).
 #pragma once
 
 #include <systemc>
 
 #include <array>
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -18,14 +21,30 @@
 
 namespace npu::sim {
 
+/// How the unit threads of one context run the program.
+enum class RunMode : std::uint8_t {
+  /// Once, from time 0; then every thread returns (the timed engine: one run per context).
+  Once,
+  /// Once per begin(), until close() (TlmNpu in a caller's simulation).
+  EachStart,
+};
+
 struct TimedContext {
+  /// `instructions` may be refilled between runs (RunMode::EachStart) but must outlive the
+  /// context; `cyclePeriod` is the simulated time of one cycle.
   TimedContext(const isa::NpuConfig& cfg, const std::vector<isa::Instruction>& instructions,
-               const SimOptions& opts);
+               const SimOptions& opts, RunMode mode = RunMode::Once,
+               const sc_core::sc_time& cyclePeriod = enginePeriod());
 
   const isa::NpuConfig& config;
   const std::vector<isa::Instruction>& stream;
   SimOptions options;
   SramState sram;
+  const RunMode runMode;
+  /// The simulated time of one cycle.
+  const sc_core::sc_time period;
+  /// The simulated time of the current run's cycle 0.
+  sc_core::sc_time origin = sc_core::SC_ZERO_TIME;
 
   /// Set when the run must end (fault, watchdog, or the end of the run): every wait loop checks
   /// it after waking, so each SystemC thread returns normally and unwinds its stack.
@@ -43,9 +62,16 @@ struct TimedContext {
   std::vector<TraceSpan> trace;
   std::vector<std::uint64_t> endCycles;
   std::optional<SimFault> fault;
+  /// Instructions finished so far in this run, END included.
+  std::uint64_t retired = 0;
 
-  /// The current cycle.
-  [[nodiscard]] static std::uint64_t now();
+  /// The current cycle of the run.
+  [[nodiscard]] std::uint64_t now() const;
+  /// `n` cycles as a SystemC time.
+  [[nodiscard]] sc_core::sc_time cycles(std::uint64_t n) const;
+  /// Waits until cycle `cycle` of the run (a delta cycle when it is now or past), or until the
+  /// run stops.
+  void waitUntil(std::uint64_t cycle);
   /// Adds `cycles` to a unit's stall counter for `reason`.
   void addStall(const std::string& unit, const std::string& reason, std::uint64_t cycles);
   /// Bounds check and datapath of instruction i, a LOAD or STORE reaching the DDR through
@@ -61,6 +87,29 @@ struct TimedContext {
   void stop();
   /// Marks instruction i done for force-serial.
   void advanceSerial(std::size_t i);
+  /// The run's total cycles (the last end cycle, or the stop cycle after a fault) and the MAC
+  /// utilization they give, into `stats`.
+  void closeStats();
+
+  /// Runs a unit thread's part of the program, `body`: in RunMode::Once now, once; in
+  /// RunMode::EachStart after every begin(), until close(). Called once by each unit thread.
+  void serveRuns(const std::function<void()>& body);
+  /// RunMode::EachStart: clears the state of the previous run and starts every unit thread at
+  /// the current time, which becomes cycle 0.
+  void begin();
+  /// RunMode::EachStart: stops a run in progress and lets every unit thread return from
+  /// serveRuns, unwinding its stack; no run follows.
+  void close();
+  /// Whether a thread started by begin() has not yet returned from its part of the run.
+  [[nodiscard]] bool unitsRunning() const { return m_running > 0; }
+  /// Notified (one delta later) when the last thread started by begin() returns.
+  sc_core::sc_event runEnded;
+
+ private:
+  sc_core::sc_event m_begin;
+  bool m_closed = false;
+  unsigned m_threads = 0;
+  unsigned m_running = 0;
 };
 
 }  // namespace npu::sim

@@ -1,7 +1,5 @@
 // The timed engine: elaborates the SystemC units of one NPU in a fresh simulation context, runs
 // to completion (or the watchdog), and gathers DDR, cycles, statistics and trace.
-#include <fmt/format.h>
-
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -10,7 +8,6 @@
 #include "../engine_common.h"
 #include "ddr_memory.h"
 #include "npu/simulator/timing.h"
-#include "npu/simulator/token_analysis.h"
 #include "npu_top.h"
 #include "simulation_context.h"
 #include "timed_context.h"
@@ -20,25 +17,6 @@ namespace {
 
 /// Runs are serialised because SystemC's kernel state is global.
 std::mutex g_systemcMutex;
-
-SimFault unfinishedFault(const NpuTop& top, const std::vector<isa::Instruction>& stream,
-                         std::uint64_t stopped, bool pastLimit, std::uint64_t limit,
-                         const SimOptions& options) {
-  const std::int64_t oldest = top.oldestHeld();
-  if (pastLimit) {
-    return SimFault(
-        FaultKind::Watchdog, oldest,
-        fmt::format("watchdog fault: still running after {} cycles{}{}", limit,
-                    options.maxCycles == 0 ? " (4x the program's serial cycles + 1,000,000; "
-                                             "--max-cycles sets another limit)"
-                                           : "",
-                    top.describeStates(stream)));
-  }
-  // The token analysis finds deadlocks before the run; this is the model's own safety net.
-  return SimFault(FaultKind::Deadlock, oldest,
-                  fmt::format("deadlock fault: no unit can progress at cycle {}{}", stopped,
-                              top.describeStates(stream)));
-}
 
 void runKernel(const isa::NpuConfig& config, isa::DdrImage& ddr,
                const std::vector<isa::Instruction>& stream, const SimOptions& options,
@@ -51,10 +29,7 @@ SimResult runTimed(const isa::NpuConfig& config, isa::DdrImage ddr,
   SimResult result;
   result.stats.mode = "timed";
   try {
-    const TokenOrder order = analyzeTokens(stream, config);
-    if (options.checkHazards) {
-      checkHazards(stream, order, config);
-    }
+    checkBeforeTimedRun(stream, config, options);
   } catch (const SimFault& fault) {
     result.fault = fault;
     result.ddr = std::move(ddr);
@@ -90,7 +65,6 @@ void runKernel(const isa::NpuConfig& config, isa::DdrImage& ddr,
   TimedContext ctx(config, stream, options);
   const std::uint64_t limit =
       options.maxCycles != 0 ? options.maxCycles : cycleBudget(stream, config);
-  std::uint64_t stopped = 0;
   {
     // The NPU reaches its DDR only through its sockets, as npu_top does through its ports.
     DdrMemory memory("ddr", ddr);
@@ -98,33 +72,23 @@ void runKernel(const isa::NpuConfig& config, isa::DdrImage& ddr,
     top.rd.bind(memory.rd);
     top.wr.bind(memory.wr);
     sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
-    sc_core::sc_start(cycles(limit), sc_core::SC_EXIT_ON_STARVATION);
+    sc_core::sc_start(ctx.cycles(limit), sc_core::SC_EXIT_ON_STARVATION);
     // Stopping on starvation leaves the clock at the last event; work still scheduled past the
     // limit means the watchdog fired.
     const bool pastLimit = !ctx.stopping && sc_core::sc_pending_activity();
-    stopped = ctx.stopping ? ctx.stopCycle : (pastLimit ? limit : TimedContext::now());
+    const std::uint64_t stopped = ctx.stopping ? ctx.stopCycle : (pastLimit ? limit : ctx.now());
     if (!ctx.fault && !top.finished()) {
-      ctx.fault = unfinishedFault(top, stream, stopped, pastLimit, limit, options);
+      ctx.fault = top.unfinishedFault(stopped, pastLimit, limit);
     }
     // Let every thread return normally so no coroutine is left suspended.
     ctx.stop();
+    ctx.stopCycle = stopped;
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     sc_core::sc_start();
   }
 
+  ctx.closeStats();
   result.stats = std::move(ctx.stats);
-  result.stats.mode = "timed";
-  std::uint64_t total = 0;
-  for (const std::uint64_t end : ctx.endCycles) {
-    total = std::max(total, end);
-  }
-  result.stats.totalCycles = ctx.fault ? stopped : total;
-  if (result.stats.totalCycles > 0) {
-    result.stats.macUtilization =
-        static_cast<double>(result.stats.macs) /
-        (static_cast<double>(result.stats.totalCycles) * static_cast<double>(config.macRows) *
-         static_cast<double>(config.macCols));
-  }
   result.trace = std::move(ctx.trace);
   result.endCycles = std::move(ctx.endCycles);
   result.fault = ctx.fault;

@@ -49,14 +49,14 @@ TokenQueueIf& ExecutingUnit::tokens(TokenQueue queue) {
 std::optional<std::size_t> ExecutingUnit::waitForCommand() {
   TimedContext& ctx = m_context;
   m_state = UnitState{};
-  const std::uint64_t since = TimedContext::now();
+  const std::uint64_t since = ctx.now();
   while (q_head->size() == 0 || ctx.stopping) {
     if (q_head->closed() || ctx.stopping) {
       return std::nullopt;
     }
     sc_core::wait(q_head->changed() | ctx.stopEvent);
   }
-  ctx.addStall(m_name, "idle", TimedContext::now() - since);
+  ctx.addStall(m_name, "idle", ctx.now() - since);
   return q_head->front();
 }
 
@@ -70,7 +70,7 @@ bool ExecutingUnit::popTokens(std::size_t i) {
     return false;
   }
   const TokenOps ops = tokenOps(ctx.stream[i]);
-  const std::uint64_t since = TimedContext::now();
+  const std::uint64_t since = ctx.now();
   for (std::size_t p = 0; p < ops.popCount; ++p) {
     TokenQueueIf& queue = tokens(ops.pops[p]);
     while (queue.count() == 0) {
@@ -90,21 +90,21 @@ bool ExecutingUnit::popTokens(std::size_t i) {
   for (std::size_t p = 0; p < ops.popCount; ++p) {
     tokens(ops.pops[p]).take();
   }
-  ctx.addStall(m_name, "token_wait", TimedContext::now() - since);
+  ctx.addStall(m_name, "token_wait", ctx.now() - since);
   q_head->pop();
   return true;
 }
 
 void ExecutingUnit::markBusy(std::size_t i, std::uint64_t cycleCount) {
   m_state = UnitState(UnitState::Activity::Busy, i);
-  m_state.until = TimedContext::now() + cycleCount;
+  m_state.until = m_context.now() + cycleCount;
 }
 
 bool ExecutingUnit::pushTokens(std::size_t i) {
   TimedContext& ctx = m_context;
   const TokenOps ops = tokenOps(ctx.stream[i]);
   UnitState& state = m_state;
-  const std::uint64_t since = TimedContext::now();
+  const std::uint64_t since = ctx.now();
   for (std::size_t p = 0; p < ops.pushCount; ++p) {
     TokenQueueIf& queue = tokens(ops.pushes[p]);
     while (queue.count() >= queue.depth()) {
@@ -116,12 +116,17 @@ bool ExecutingUnit::pushTokens(std::size_t i) {
     }
     queue.put();
   }
-  ctx.addStall(m_name, "token_full", TimedContext::now() - since);
+  ctx.addStall(m_name, "token_full", ctx.now() - since);
   return true;
 }
 
 void ExecutingUnit::markFinished() {
   m_finished = true;
+}
+
+void ExecutingUnit::reset() {
+  m_finished = false;
+  m_state = UnitState{};
 }
 
 }  // namespace npu::sim

@@ -29,6 +29,8 @@ class ExecutingUnit : public sc_core::sc_module {
   [[nodiscard]] const UnitState& state() const { return m_state; }
   /// Whether the unit has drained its queue after fetch reached END (or the run stopped).
   [[nodiscard]] bool finished() const { return m_finished; }
+  /// Forgets the previous run (between runs, while the unit's thread waits for the next).
+  void reset();
 
  protected:
   ExecutingUnit(const sc_core::sc_module_name& name, TimedContext& context, isa::Unit unit);
