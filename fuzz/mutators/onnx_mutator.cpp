@@ -139,8 +139,10 @@ constexpr std::array<std::int32_t, 19> kDataTypes = {0,  1,  2,  3,  4,  5,  6, 
 constexpr std::array<std::string_view, 8> kExtraOpTypes = {
     "Constant", "Upsample", "Einsum", "Dropout", "LSTM", "If", "Loop", "NotAnOp"};
 
-constexpr std::array<std::int64_t, 19> kOpsetVersions = {0,  1,  6,  7,  8,  9,  10, 11, 12, 13,
-                                                         14, 17, 18, 19, 20, 21, 22, 99, -1};
+/// Opset versions: the ones the importer reads (9 to 18) first, then the boundaries around them.
+constexpr std::array<std::int64_t, 17> kOpsetVersions = {9,  10, 11, 12, 13, 14, 15, 16, 17,
+                                                         18, 0,  1,  8,  19, 22, 99, -1};
+constexpr std::size_t kImportedOpsets = 10;
 
 std::int64_t wrappingAdd(std::int64_t value, std::int64_t delta) {
   return static_cast<std::int64_t>(static_cast<std::uint64_t>(value) +
@@ -337,28 +339,39 @@ class OnnxMutator {
       : m_model(model), m_graph(*model.mutable_graph()), m_rng(rng), m_budget(budget) {}
 
   /// Applies one mutation of a kind drawn by the seed; false when that kind has nothing to edit.
+  /// Weighted towards the edits that keep a model importable (dims, attributes, wiring, op
+  /// types), so that most mutants reach shape inference and the passes; the ones the importer
+  /// stops at its door (opset, data types, initializer sizes) come less often.
   bool mutateOnce() {
-    switch (m_rng.below(10)) {
+    switch (m_rng.below(20)) {
       case 0:
-        return mutateDim();
       case 1:
-        return mutateAttribute();
       case 2:
-        return mutateInitializer();
       case 3:
-        return rewire();
+        return mutateDim();
       case 4:
-        return duplicateOrDeleteNode();
       case 5:
-        return changeOpType();
       case 6:
-        return changeOpset();
       case 7:
-        return changeDataType();
       case 8:
+        return mutateAttribute();
+      case 9:
+        return mutateInitializer();
+      case 10:
+      case 11:
+        return rewire();
+      case 12:
+      case 13:
+        return duplicateOrDeleteNode();
+      case 14:
+      case 15:
+        return changeOpType();
+      case 16:
+        return changeOpset();
+      case 17:
+        return changeDataType();
+      default:
         return editGraphInterface();
-      default:  // the most productive kinds twice as often
-        return m_rng.oneIn(2) ? mutateAttribute() : mutateDim();
     }
   }
 
@@ -378,14 +391,15 @@ class OnnxMutator {
     if (infos.empty() && inits.empty()) {
       return false;
     }
-    const std::size_t choice = m_rng.below(infos.size() + inits.size());
-    if (choice >= infos.size()) {
-      onnx::TensorProto& tensor = *inits[choice - infos.size()];
+    // Value infos three times in four: an initializer's dims rarely survive the size check.
+    if (infos.empty() || (!inits.empty() && m_rng.oneIn(4))) {
+      onnx::TensorProto& tensor = *inits[m_rng.below(inits.size())];
       mutateList(m_rng, *tensor.mutable_dims(),
                  [this](std::int64_t current) { return interestingInt(m_rng, current); });
       return true;
     }
-    onnx::TypeProto_Tensor& type = *infos[choice]->mutable_type()->mutable_tensor_type();
+    onnx::TypeProto_Tensor& type =
+        *infos[m_rng.below(infos.size())]->mutable_type()->mutable_tensor_type();
     onnx::TensorShapeProto& shape = *type.mutable_shape();
     const std::size_t action = shape.dim_size() == 0 ? 4 : m_rng.below(7);
     if (action <= 2) {
@@ -532,26 +546,31 @@ class OnnxMutator {
   /// the IR version.
   bool changeOpset() {
     auto& imports = *m_model.mutable_opset_import();
-    switch (imports.empty() ? 1 : m_rng.below(5)) {
-      case 0:
-      case 4:
-        imports.Mutable(static_cast<int>(m_rng.below(imports.size())))
-            ->set_version(m_rng.pick(std::span<const std::int64_t>(kOpsetVersions)));
-        break;
-      case 1: {
+    switch (imports.empty() ? 5 : m_rng.below(8)) {
+      case 5: {
         auto& entry = *imports.Add();
         entry.set_domain(m_rng.oneIn(2) ? "" : "ai.onnx");
-        entry.set_version(m_rng.pick(std::span<const std::int64_t>(kOpsetVersions)));
+        entry.set_version(opsetVersion());
         break;
       }
-      case 2:
+      case 6:
         imports.DeleteSubrange(static_cast<int>(m_rng.below(imports.size())), 1);
         break;
-      default:
+      case 7:
         m_model.set_ir_version(interestingInt(m_rng, m_model.ir_version()));
+        break;
+      default:
+        imports.Mutable(static_cast<int>(m_rng.below(imports.size())))->set_version(opsetVersion());
         break;
     }
     return true;
+  }
+
+  /// A version the importer reads three times in four, a boundary around them otherwise.
+  std::int64_t opsetVersion() {
+    return m_rng.oneIn(4) ? kOpsetVersions[kImportedOpsets +
+                                           m_rng.below(kOpsetVersions.size() - kImportedOpsets)]
+                          : kOpsetVersions[m_rng.below(kImportedOpsets)];
   }
 
   /// The element type of a graph input, output or value_info, or an initializer's data type.
