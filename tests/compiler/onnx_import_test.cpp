@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
 
+#include <limits>
+
 #include "npu/compiler/frontend/onnx_import.h"
 #include "npu/support/file_io.h"
 #include "test_support.h"
@@ -360,6 +362,70 @@ TEST(OnnxImport, GeluPatternVariantsBecomeOneNode) {
   model.addNode("Mul", "gelu", {"hx", "a"}, {"y"});
   Graph g = importOnnx(model.write());
   EXPECT_EQ(testing::opSequence(g), "Conv Gelu");
+}
+
+TEST(OnnxImport, HugeDimensionsAreRefusedAsTheyAreRead) {
+  // Found by the onnx fuzz target: a dimension of 2^63 - 1 reached shape inference, whose window
+  // arithmetic overflowed. Graph inputs and initializers are bounded when read, each dimension
+  // too (an empty tensor's other dimensions are otherwise unchecked).
+  constexpr std::int64_t kHuge = std::numeric_limits<std::int64_t>::max();
+  OnnxModel wideInput;
+  wideInput.graph()
+      .mutable_input(0)
+      ->mutable_type()
+      ->mutable_tensor_type()
+      ->mutable_shape()
+      ->mutable_dim(3)
+      ->set_dim_value(kHuge);
+  EXPECT_EQ(importError(wideInput),
+            "model.onnx: graph input 'x' has shape [1, 2, 4, 9223372036854775807]: more elements "
+            "than fit in 64 bits");
+  OnnxModel emptyWeight;
+  onnx::TensorProto* e = emptyWeight.addWeight("e", {0, 1});
+  e->set_dims(1, kHuge);
+  EXPECT_EQ(importError(emptyWeight),
+            "model.onnx: initializer 'e' has shape [0, 9223372036854775807]: dimension "
+            "9223372036854775807 is above the limit of 268435456 per tensor");
+}
+
+TEST(OnnxImport, ConvAttributesAreBounded) {
+  OnnxModel model;
+  auto* pads = model.graph().mutable_node(0)->add_attribute();
+  pads->set_name("pads");
+  pads->set_type(onnx::AttributeProto::INTS);
+  for (std::int64_t p : {std::int64_t{0}, std::int64_t{0}, std::numeric_limits<std::int64_t>::max(),
+                         std::int64_t{0}}) {
+    pads->add_ints(p);
+  }
+  EXPECT_EQ(importError(model),
+            "model.onnx: node 'conv' (Conv): attribute 'pads' = 9223372036854775807 is above the "
+            "limit of 16777216");
+}
+
+TEST(OnnxImport, ReshapeTargetsThatOverflowAreRefused) {
+  // Found by the onnx fuzz target: the product of the target's dimensions wrapped around.
+  OnnxModel model;
+  onnx::TensorProto* shape = model.graph().add_initializer();
+  shape->set_name("shape");
+  shape->set_data_type(onnx::TensorProto::INT64);
+  shape->add_dims(3);
+  for (std::int64_t d : {std::int64_t{1} << 48, std::int64_t{1} << 40, std::int64_t{-1}}) {
+    shape->add_int64_data(d);
+  }
+  model.graph().mutable_node(1)->set_op_type("Reshape");
+  model.graph().mutable_node(1)->add_input("shape");
+  EXPECT_EQ(importError(model),
+            "model.onnx: node 'relu' (Reshape): shape [281474976710656, 1099511627776, 1] has "
+            "more elements than fit in 64 bits");
+}
+
+TEST(OnnxImport, OmittedInputsOfPatternNodesAreNamed) {
+  // Found by the onnx fuzz target: an Erf whose input is the empty (omitted) name made the GELU
+  // matcher look up an invalid value and throw std::out_of_range past every handler.
+  OnnxModel model;
+  model.graph().mutable_node(1)->set_op_type("Erf");
+  model.graph().mutable_node(1)->set_input(0, "");
+  EXPECT_EQ(importError(model), "model.onnx: node 'relu' (Erf): expects 1 inputs, has 0");
 }
 
 }  // namespace
