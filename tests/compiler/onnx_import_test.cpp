@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
 
+#include <unistd.h>
+
 #include <limits>
+#include <string>
 
 #include "npu/compiler/frontend/onnx_import.h"
 #include "npu/support/file_io.h"
@@ -14,6 +17,13 @@ namespace {
 
 using testing::errorOf;
 using testing::sourcePath;
+
+/// This process's own scratch folder: the same test run from another checkout at the same time
+/// must not write the same files.
+std::filesystem::path scratchDir() {
+  return std::filesystem::path(::testing::TempDir()) /
+         ("onnx_import_test-" + std::to_string(::getpid()));
+}
 
 /// A small model: input x [1, 2, 4, 4] -> Conv(w [3, 2, 1, 1]) -> Relu -> y.
 class OnnxModel {
@@ -98,8 +108,8 @@ class OnnxModel {
 
   /// Writes the model to a fresh folder and returns its path.
   std::filesystem::path write(const std::string& file = "model.onnx") const {
-    std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) /
-                                ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::path dir =
+        scratchDir() / ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::create_directories(dir);
     std::string bytes = m_model.SerializeAsString();
     writeBinaryFile(dir / file,
@@ -149,7 +159,7 @@ TEST(OnnxImport, UnreadableFile) {
 }
 
 TEST(OnnxImport, EmptyGarbageAndTruncatedFiles) {
-  std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "bad_files";
+  std::filesystem::path dir = scratchDir() / "bad_files";
   std::filesystem::create_directories(dir);
   writeTextFile(dir / "empty.onnx", "");
   EXPECT_EQ(errorOf([&] { importOnnx(dir / "empty.onnx"); }),
@@ -173,7 +183,8 @@ TEST(OnnxImport, CorruptedFilesFailCleanly) {
   // Every truncation point and a spread of byte flips: each import either succeeds or throws
   // npu::Error; anything else (a crash, another exception) fails the test.
   std::vector<std::uint8_t> real = readBinaryFile(sourcePath("tests/compiler/models/shapes.onnx"));
-  std::filesystem::path path = std::filesystem::path(::testing::TempDir()) / "corrupt.onnx";
+  std::filesystem::create_directories(scratchDir());
+  std::filesystem::path path = scratchDir() / "corrupt.onnx";
   int errors = 0;
   for (std::size_t cut = 1; cut < real.size(); cut += 97) {
     writeBinaryFile(path, std::span(real).first(cut));
