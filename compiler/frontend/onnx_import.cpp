@@ -173,6 +173,9 @@ class OnnxImporter {
               m_source, input.name(), dim.dim_param(), axis);
         }
       }
+      // Bounded before shape inference computes windows and strides from it.
+      (void)boundedElementCount(value.shape,
+                                fmt::format("{}: graph input '{}'", m_source, input.name()));
       m_graph.addInput(m_graph.addValue(std::move(value)));
     }
   }

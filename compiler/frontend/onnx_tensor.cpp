@@ -143,15 +143,9 @@ OnnxTensor decodeTensor(const onnx::TensorProto& t, const std::filesystem::path&
   }
   out.dtype = *dtype;
   out.shape.assign(t.dims().begin(), t.dims().end());
-  // At most 2^40 elements, so sizes never overflow (and a corrupt file fails here).
-  constexpr std::int64_t kMaxElements = std::int64_t{1} << 40;
-  std::int64_t count = 1;
-  for (std::int64_t d : out.shape) {
-    if (d < 0 || (d > 0 && count > kMaxElements / d)) {
-      fail("{}: shape {} is negative or too large", what, formatShape(out.shape));
-    }
-    count *= d;
-  }
+  // Within the per-tensor limit, each dimension too (an empty [0, 2^62] included), so sizes
+  // never overflow and a corrupt file fails here.
+  const std::int64_t count = boundedElementCount(out.shape, what);
   bool external = t.data_location() == onnx::TensorProto::EXTERNAL;
   if (external || t.has_raw_data()) {
     std::string bytes = external ? readExternal(t, baseDir, what) : t.raw_data();

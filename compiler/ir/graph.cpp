@@ -206,16 +206,21 @@ Uses::Uses(const Graph& graph)
   }
 }
 
+// An omitted optional input (an invalid id) is produced and read by nothing: pattern matchers
+// ask about a node's inputs before any pass has checked that they are present.
 std::optional<std::size_t> Uses::producer(ValueId id) const {
-  return m_producer.at(id.index);
+  return id.valid() ? m_producer.at(id.index) : std::nullopt;
 }
 
 std::span<const std::size_t> Uses::consumers(ValueId id) const {
+  if (!id.valid()) {
+    return {};
+  }
   return m_consumers.at(id.index);
 }
 
 bool Uses::hasSingleUse(ValueId id) const {
-  return m_readCount.at(id.index) == 1 && !m_graph->isOutput(id);
+  return id.valid() && m_readCount.at(id.index) == 1 && !m_graph->isOutput(id);
 }
 
 }  // namespace npu::compiler

@@ -12,6 +12,11 @@
 namespace npu::compiler {
 namespace {
 
+/// The largest kernel size, stride, dilation, pad or output padding a 2-D op may have. No model
+/// comes near it; bounding them (with every dimension at most kMaxTensorElements) keeps the
+/// window and output sizes computed from them far inside 64 bits.
+constexpr std::int64_t kMaxSpatialAttribute = std::int64_t{1} << 24;
+
 /// A list attribute with one value per spatial axis (2), defaulting to `fallback`.
 std::array<std::int64_t, 2> pairAttribute(const Node& node, std::string_view name,
                                           std::int64_t fallback, std::int64_t minimum) {
@@ -22,6 +27,9 @@ std::array<std::int64_t, 2> pairAttribute(const Node& node, std::string_view nam
   for (std::int64_t v : values) {
     if (v < minimum) {
       fail("attribute '{}' = {} must be at least {}", name, v, minimum);
+    }
+    if (v > kMaxSpatialAttribute) {
+      fail("attribute '{}' = {} is above the limit of {}", name, v, kMaxSpatialAttribute);
     }
   }
   return {values[0], values[1]};
@@ -35,6 +43,9 @@ std::array<std::int64_t, 4> explicitPads(const Node& node) {
   for (std::int64_t p : pads) {
     if (p < 0) {
       fail("attribute 'pads' has a negative value {}", p);
+    }
+    if (p > kMaxSpatialAttribute) {
+      fail("attribute 'pads' = {} is above the limit of {}", p, kMaxSpatialAttribute);
     }
   }
   return {pads[0], pads[1], pads[2], pads[3]};
@@ -100,8 +111,8 @@ golden::Conv2dParams convParams(const Node& node, std::span<const std::int64_t> 
   params.strides = pairAttribute(node, "strides", 1, 1);
   params.dilations = pairAttribute(node, "dilations", 1, 1);
   params.group = node.attributes.getInt("group", 1);
-  if (params.group < 1) {
-    fail("attribute 'group' = {} must be at least 1", params.group);
+  if (params.group < 1 || params.group > kMaxTensorElements) {
+    fail("attribute 'group' = {} must be in [1, {}]", params.group, kMaxTensorElements);
   }
   params.pads = resolvePads(node, x, {w[2], w[3]}, params.strides, params.dilations);
   return params;
@@ -117,8 +128,8 @@ golden::ConvTranspose2dParams convTransposeParams(const Node& node, std::span<co
   params.dilations = pairAttribute(node, "dilations", 1, 1);
   params.outputPadding = pairAttribute(node, "output_padding", 0, 0);
   params.group = node.attributes.getInt("group", 1);
-  if (params.group < 1) {
-    fail("attribute 'group' = {} must be at least 1", params.group);
+  if (params.group < 1 || params.group > kMaxTensorElements) {
+    fail("attribute 'group' = {} must be in [1, {}]", params.group, kMaxTensorElements);
   }
   std::string autoPad = node.attributes.getString("auto_pad", "NOTSET");
   std::vector<std::int64_t> outputShape = node.attributes.getInts("output_shape");
@@ -135,6 +146,11 @@ golden::ConvTranspose2dParams convTransposeParams(const Node& node, std::span<co
     }
     if (outputShape.size() != 2) {
       fail("attribute 'output_shape' must have 2 values, has {}", outputShape.size());
+    }
+    for (std::int64_t size : outputShape) {
+      if (size < 1 || size > kMaxTensorElements) {
+        fail("attribute 'output_shape' has {}, outside [1, {}]", size, kMaxTensorElements);
+      }
     }
     for (int axis = 0; axis < 2; ++axis) {
       std::int64_t full = params.strides[axis] * (x[2 + axis] - 1) + params.outputPadding[axis] +

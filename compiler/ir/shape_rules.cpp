@@ -282,7 +282,6 @@ std::vector<InferredOutput> inferReshape(const Node& node, const Inputs& in) {
   std::vector<std::int64_t> target = in.knownInts(1, "the target shape");
   bool allowZero = node.attributes.getInt("allowzero", 0) != 0;
   Shape out(target.size());
-  std::int64_t known = 1;
   int inferred = -1;
   for (std::size_t i = 0; i < target.size(); ++i) {
     if (target[i] == -1) {
@@ -303,8 +302,14 @@ std::vector<InferredOutput> inferReshape(const Node& node, const Inputs& in) {
     } else {
       out[i] = target[i];
     }
-    known *= out[i];
   }
+  // The product of the given dimensions, checked for 64-bit overflow as any shape's is (a target
+  // of [2^48, 2^40] is refused, not wrapped).
+  Shape given = out;
+  if (inferred >= 0) {
+    given[static_cast<std::size_t>(inferred)] = 1;
+  }
+  const std::int64_t known = elementCount(given);
   std::int64_t total = elementCount(s);
   if (inferred >= 0) {
     if (known == 0 || total % known != 0) {

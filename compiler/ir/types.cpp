@@ -63,10 +63,28 @@ std::int64_t elementCount(std::span<const std::int64_t> shape) {
 }
 
 std::int64_t boundedElementCount(std::span<const std::int64_t> shape, std::string_view what) {
-  const std::int64_t count = elementCount(shape);  // refuses negative and 64-bit overflow
+  // elementCount's checks, with WHAT in every message.
+  std::int64_t count = 1;
+  for (std::int64_t d : shape) {
+    if (d < 0) {
+      fail("{} has shape {}: a negative dimension", what, formatShape(shape));
+    }
+    if (d != 0 && count > std::numeric_limits<std::int64_t>::max() / d) {
+      fail("{} has shape {}: more elements than fit in 64 bits", what, formatShape(shape));
+    }
+    count *= d;
+  }
   if (count > kMaxTensorElements) {
     fail("{} has shape {}: {} elements, above the limit of {} per tensor", what, formatShape(shape),
          count, kMaxTensorElements);
+  }
+  // An empty tensor has no elements whatever its other dimensions: bound them one by one too, so
+  // that sizes computed from a dimension (windows, strides, pads) stay far inside 64 bits.
+  for (std::int64_t d : shape) {
+    if (d > kMaxTensorElements) {
+      fail("{} has shape {}: dimension {} is above the limit of {} per tensor", what,
+           formatShape(shape), d, kMaxTensorElements);
+    }
   }
   return count;
 }

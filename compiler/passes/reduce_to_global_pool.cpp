@@ -43,7 +43,8 @@ void reduceToGlobalPool(Graph& graph) {
     }
     // [N, C] out: the pool writes [N, C, 1, 1], a Flatten the original output.
     ValueId flatOut = node.outputs[0];
-    const Shape& in = graph.value(node.input(0)).shape;
+    // A copy: addIntermediate below may move every Value, and a reference with them.
+    const Shape in = graph.value(node.input(0)).shape;
     ValueId pooled = graph.addIntermediate(graph.uniqueValueName(node.name + ".pooled"));
     Value& pooledValue = graph.value(pooled);
     pooledValue.shape = {in[0], in[1], 1, 1};

@@ -52,8 +52,9 @@ struct Epilogue {
 };
 
 Epilogue epilogueOf(const isa::Conv& conv, const SramState& sram) {
-  return {conv.clip_lo, conv.clip_hi, conv.out_zp, conv.double_round != 0,
-          conv.use_lut != 0 ? sram.parameter.data() + conv.lut_addr : nullptr};
+  return {
+      conv.clip_lo, conv.clip_hi, conv.out_zp, conv.double_round != 0,
+      conv.finalize != 0 && conv.use_lut != 0 ? sram.parameter.data() + conv.lut_addr : nullptr};
 }
 
 std::int8_t postProcess(const Epilogue& epilogue, std::int32_t acc, const ChannelParams& params) {
@@ -143,7 +144,13 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
   const std::int8_t* weight = sram.weight.data() + conv.wgt_addr;
   const std::int8_t* inputBytes = sram.input.data() + conv.inp_addr;
   const auto inputSize = static_cast<std::size_t>(inH * conv.in_w * inC);
-  const std::vector<ChannelParams> params = channelParams(conv, sram);
+  // The parameter records are read only by an instruction that uses them (acc_init: the bias;
+  // finalize: multiplier and shift), as its footprint declares and checkBounds checks: a middle
+  // chunk of an input-channel split may carry any param_addr.
+  const std::vector<ChannelParams> params =
+      conv.acc_init != 0 || conv.finalize != 0
+          ? channelParams(conv, sram)
+          : std::vector<ChannelParams>(static_cast<std::size_t>(outC));
   // A cascade's CONV writes its int8 tile into the input SRAM for the next CONV to read; the
   // input is copied below (unsigned or widened) before any output is written, so the two never
   // alias mid-instruction.

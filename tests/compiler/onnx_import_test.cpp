@@ -3,6 +3,11 @@
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
 
+#include <unistd.h>
+
+#include <limits>
+#include <string>
+
 #include "npu/compiler/frontend/onnx_import.h"
 #include "npu/support/file_io.h"
 #include "test_support.h"
@@ -12,6 +17,13 @@ namespace {
 
 using testing::errorOf;
 using testing::sourcePath;
+
+/// This process's own scratch folder: the same test run from another checkout at the same time
+/// must not write the same files.
+std::filesystem::path scratchDir() {
+  return std::filesystem::path(::testing::TempDir()) /
+         ("onnx_import_test-" + std::to_string(::getpid()));
+}
 
 /// A small model: input x [1, 2, 4, 4] -> Conv(w [3, 2, 1, 1]) -> Relu -> y.
 class OnnxModel {
@@ -96,8 +108,8 @@ class OnnxModel {
 
   /// Writes the model to a fresh folder and returns its path.
   std::filesystem::path write(const std::string& file = "model.onnx") const {
-    std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) /
-                                ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::path dir =
+        scratchDir() / ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::create_directories(dir);
     std::string bytes = m_model.SerializeAsString();
     writeBinaryFile(dir / file,
@@ -147,7 +159,7 @@ TEST(OnnxImport, UnreadableFile) {
 }
 
 TEST(OnnxImport, EmptyGarbageAndTruncatedFiles) {
-  std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "bad_files";
+  std::filesystem::path dir = scratchDir() / "bad_files";
   std::filesystem::create_directories(dir);
   writeTextFile(dir / "empty.onnx", "");
   EXPECT_EQ(errorOf([&] { importOnnx(dir / "empty.onnx"); }),
@@ -171,7 +183,8 @@ TEST(OnnxImport, CorruptedFilesFailCleanly) {
   // Every truncation point and a spread of byte flips: each import either succeeds or throws
   // npu::Error; anything else (a crash, another exception) fails the test.
   std::vector<std::uint8_t> real = readBinaryFile(sourcePath("tests/compiler/models/shapes.onnx"));
-  std::filesystem::path path = std::filesystem::path(::testing::TempDir()) / "corrupt.onnx";
+  std::filesystem::create_directories(scratchDir());
+  std::filesystem::path path = scratchDir() / "corrupt.onnx";
   int errors = 0;
   for (std::size_t cut = 1; cut < real.size(); cut += 97) {
     writeBinaryFile(path, std::span(real).first(cut));
@@ -360,6 +373,70 @@ TEST(OnnxImport, GeluPatternVariantsBecomeOneNode) {
   model.addNode("Mul", "gelu", {"hx", "a"}, {"y"});
   Graph g = importOnnx(model.write());
   EXPECT_EQ(testing::opSequence(g), "Conv Gelu");
+}
+
+TEST(OnnxImport, HugeDimensionsAreRefusedAsTheyAreRead) {
+  // Found by the onnx fuzz target: a dimension of 2^63 - 1 reached shape inference, whose window
+  // arithmetic overflowed. Graph inputs and initializers are bounded when read, each dimension
+  // too (an empty tensor's other dimensions are otherwise unchecked).
+  constexpr std::int64_t kHuge = std::numeric_limits<std::int64_t>::max();
+  OnnxModel wideInput;
+  wideInput.graph()
+      .mutable_input(0)
+      ->mutable_type()
+      ->mutable_tensor_type()
+      ->mutable_shape()
+      ->mutable_dim(3)
+      ->set_dim_value(kHuge);
+  EXPECT_EQ(importError(wideInput),
+            "model.onnx: graph input 'x' has shape [1, 2, 4, 9223372036854775807]: more elements "
+            "than fit in 64 bits");
+  OnnxModel emptyWeight;
+  onnx::TensorProto* e = emptyWeight.addWeight("e", {0, 1});
+  e->set_dims(1, kHuge);
+  EXPECT_EQ(importError(emptyWeight),
+            "model.onnx: initializer 'e' has shape [0, 9223372036854775807]: dimension "
+            "9223372036854775807 is above the limit of 268435456 per tensor");
+}
+
+TEST(OnnxImport, ConvAttributesAreBounded) {
+  OnnxModel model;
+  auto* pads = model.graph().mutable_node(0)->add_attribute();
+  pads->set_name("pads");
+  pads->set_type(onnx::AttributeProto::INTS);
+  for (std::int64_t p : {std::int64_t{0}, std::int64_t{0}, std::numeric_limits<std::int64_t>::max(),
+                         std::int64_t{0}}) {
+    pads->add_ints(p);
+  }
+  EXPECT_EQ(importError(model),
+            "model.onnx: node 'conv' (Conv): attribute 'pads' = 9223372036854775807 is above the "
+            "limit of 16777216");
+}
+
+TEST(OnnxImport, ReshapeTargetsThatOverflowAreRefused) {
+  // Found by the onnx fuzz target: the product of the target's dimensions wrapped around.
+  OnnxModel model;
+  onnx::TensorProto* shape = model.graph().add_initializer();
+  shape->set_name("shape");
+  shape->set_data_type(onnx::TensorProto::INT64);
+  shape->add_dims(3);
+  for (std::int64_t d : {std::int64_t{1} << 48, std::int64_t{1} << 40, std::int64_t{-1}}) {
+    shape->add_int64_data(d);
+  }
+  model.graph().mutable_node(1)->set_op_type("Reshape");
+  model.graph().mutable_node(1)->add_input("shape");
+  EXPECT_EQ(importError(model),
+            "model.onnx: node 'relu' (Reshape): shape [281474976710656, 1099511627776, 1] has "
+            "more elements than fit in 64 bits");
+}
+
+TEST(OnnxImport, OmittedInputsOfPatternNodesAreNamed) {
+  // Found by the onnx fuzz target: an Erf whose input is the empty (omitted) name made the GELU
+  // matcher look up an invalid value and throw std::out_of_range past every handler.
+  OnnxModel model;
+  model.graph().mutable_node(1)->set_op_type("Erf");
+  model.graph().mutable_node(1)->set_input(0, "");
+  EXPECT_EQ(importError(model), "model.onnx: node 'relu' (Erf): expects 1 inputs, has 0");
 }
 
 }  // namespace
