@@ -220,9 +220,11 @@ TEST(ProgramFile, ExactMessagesBehindTheCrc) {
   EXPECT_EQ(parseError(withManifestEdit("\"base\":8192", "\"base\":160")),
             "p.npub: region 'weights' [0xa0, 0x1a0) overlaps the instruction stream [0x0, 0xc0)");
   const std::string badJson = parseError(withManifestEdit("\"regions\":[", "\"regions\":[}"));
-  EXPECT_TRUE(badJson.starts_with(
-      "p.npub: manifest section is not valid JSON: [json.exception.parse_error.101]"))
+  // nlohmann's own text is reduced to the place and the meaning (jsonErrorText).
+  EXPECT_TRUE(badJson.starts_with("p.npub: manifest section is not valid JSON: line 1, column "))
       << badJson;
+  EXPECT_EQ(badJson.find("json.exception"), std::string::npos) << badJson;
+  EXPECT_EQ(badJson.find("last read"), std::string::npos) << badJson;
   // A DDR segment moved onto the instruction stream.
   std::vector<RawSection> movedSegment = sections;
   ASSERT_EQ(movedSegment.at(3).type, 4U);
