@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "commands.h"
-#include "npu/subnet_bench/tool_version.h"
 #include "npu/support/error.h"
 #include "npu/support/interrupt.h"
+#include "npu/support/provenance.h"
 
 namespace {
 

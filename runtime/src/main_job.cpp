@@ -185,6 +185,7 @@ void describeCompilation(MainJobReport& report, const MainJobOptions& options,
   const compiler::Graph& graph = model.graph;
   report.model = options.model.string();
   report.hardware = compiled.hw.name;
+  report.provenance = reportProvenance(isa::toYaml(compiled.hw));
   report.mode = std::string(engineName(options.engine));
   report.strategy = std::string(compiler::strategyName(model.partition.strategy));
   report.calibrationSource = prepared.calibrationSource;

@@ -125,6 +125,7 @@ std::string runReportMarkdown(const MainJobReport& r) {
   out += fmt::format("- Hardware: `{}` ({} MACs/cycle, {} DDR bytes/cycle, {} MHz); {} mode\n",
                      r.hardware, r.peakMacsPerCycle, r.ddrBytesPerCycle, r.clockMhz, r.mode);
   out += fmt::format("- **Verdict: {}**\n", verdict(r));
+  out += "- " + r.provenance.line(kRunReportSchemaVersion) + "\n";
   out += fmt::format("- Inputs: {}\n", r.dataSource);
   out += fmt::format("- Accuracy: {}\n", accuracyLine(r));
   out += fmt::format("- Cost: {}\n", cyclesLine(r));
@@ -184,6 +185,8 @@ nlohmann::ordered_json layerRowJson(const LayerRow& row) {
 
 std::string runReportJson(const MainJobReport& r) {
   nlohmann::ordered_json j;
+  j["schema_version"] = kRunReportSchemaVersion;
+  j["provenance"] = provenanceJson<nlohmann::ordered_json>(r.provenance);
   j["model"] = r.model;
   j["hardware"] = r.hardware;
   j["mode"] = r.mode;
@@ -357,6 +360,7 @@ std::string runReportHtml(const MainJobReport& r) {
         npu ? cosineText(row) : "-");
   }
   html += "</table>\n<h2>Partition</h2>\n<pre>" + escapeMarkup(r.partitionReport) + "</pre>\n";
+  html += htmlProvenanceLine(r.provenance, kRunReportSchemaVersion);
   html += "</body></html>\n";
   return html;
 }

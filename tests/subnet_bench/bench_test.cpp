@@ -20,9 +20,9 @@
 #include "npu/subnet_bench/bench_runner.h"
 #include "npu/subnet_bench/bench_selection.h"
 #include "npu/subnet_bench/bench_suite.h"
-#include "npu/subnet_bench/tool_version.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/provenance.h"
 
 namespace npu::bench {
 namespace {
