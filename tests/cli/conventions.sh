@@ -139,11 +139,15 @@ expect_rc 2 "$npu" compile -o - --json &&
 expect_rc 2 "$npu" run --quiet --verbose && grep -q "^npu: error: run: --quiet excludes --verbose" err.txt ||
   fail "run --quiet --verbose: $(cat err.txt)"
 expect_rc 3 "$npu" sim missing.npub --json && [ ! -s out.txt ] || fail "a missing program: $(cat out.txt)"
-"$npu" --help | grep -q "3 an error prevented the check" || fail "npu --help does not list the exit statuses"
+# (Outputs are captured before grep -q reads them: grep -q stops at the first match, and under
+# pipefail the writer's SIGPIPE would fail the pipeline.)
+help=$("$npu" --help)
+grep -q "3 an error prevented the check" <<<"$help" || fail "npu --help does not list the exit statuses"
 
 # --- Vocabulary: sim --vcd is the hidden deprecated alias of --wave.
 expect_rc 0 "$npu" sim s.npub --vcd v.vcd --quiet && { cmp -s v.vcd w.vcd || fail "--vcd and --wave wrote different VCDs"; }
-"$npu" sim --help | grep -q -- '--vcd' && fail "sim --help shows the deprecated --vcd"
+help=$("$npu" sim --help)
+grep -q -- '--vcd' <<<"$help" && fail "sim --help shows the deprecated --vcd"
 
 # --- Bash completion: every subcommand, and every option of each, as `npu --help` lists them.
 /bin/bash - "$src/scripts/npu-completion.bash" "$npu" <<'BASH' || fail "bash completion"
@@ -169,6 +173,8 @@ options=" $(complete_words "$npu" sim "--") "
 BASH
 
 # --- make run builds the npu target only (not the tests).
-make -n -C "$src" run BUILD_DIR=build 2>/dev/null | grep -q -- "--target npu" || fail "make run does not build --target npu alone"
+recipe=$(make -n -C "$src" run BUILD_DIR=build 2>&1)
+grep -q -- "--build --preset release -j [0-9]* --target npu$" <<<"$recipe" ||
+  fail "make run does not build --target npu alone: $recipe"
 
 exit $status
