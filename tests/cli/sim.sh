@@ -7,7 +7,7 @@ npu="$1"; src="$2"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$npu" asm "$src/examples/asm/smoke.s" -o "$tmp/p.npub"
 "$npu" sim "$tmp/p.npub" --mode timed --stats "$tmp/t.json" --trace "$tmp/trace.json" \
-  --vcd "$tmp/w.vcd" --ddr-out "$tmp/timed.bin" > "$tmp/out.txt"
+  --wave "$tmp/w.vcd" --ddr-out "$tmp/timed.bin" > "$tmp/out.txt"
 grep -q "6 instructions, 400 cycles" "$tmp/out.txt"
 "$npu" sim "$tmp/p.npub" --mode functional --stats "$tmp/f.json" --ddr-out "$tmp/functional.bin" >/dev/null
 cmp "$tmp/timed.bin" "$tmp/functional.bin"
