@@ -17,7 +17,10 @@ configure: deps
 build: configure
 	@cmake --build --preset $(PRESET) -j $(JOBS)
 
-run: build
+# Only the npu binary and the libraries it links (not the tests, the Python module or the bench
+# tools): the default run needs nothing else (README, "First build").
+run: configure
+	@cmake --build --preset $(PRESET) -j $(JOBS) --target npu
 	BUILD_DIR=$(BUILD_DIR) ./scripts/run-default.sh
 
 test: build

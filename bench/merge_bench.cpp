@@ -12,8 +12,8 @@
 #include "npu/subnet_bench/bench_merge.h"
 #include "npu/subnet_bench/bench_report.h"
 #include "npu/subnet_bench/op_report.h"
-#include "npu/subnet_bench/tool_version.h"
 #include "npu/support/file_io.h"
+#include "npu/support/provenance.h"
 
 namespace {
 

@@ -10,7 +10,9 @@
 #include <string>
 
 #include "commands.h"
+#include "console.h"
 #include "npu/isa/npu_config.h"
+#include "npu/runtime/run_report.h"
 #include "npu/subnet_bench/bench_baseline.h"
 #include "npu/subnet_bench/bench_junit.h"
 #include "npu/subnet_bench/bench_merge.h"
@@ -38,24 +40,33 @@ struct BenchCliOptions {
   std::string out = "out/bench";
   std::string baseline;
   bool update = false;
+  OutputOptions output;
 };
 
 }  // namespace
 
 void writeBaselines(const fs::path& path, const std::string& hardware,
-                    const bench::BenchReport& report) {
+                    const bench::BenchReport& report, std::FILE* out) {
   const std::map<std::string, bench::BaselineEntry> entries = bench::baselineEntries(report);
   // Under a lock, re-read, merged, renamed into place: concurrent shards all keep their entries.
   const bench::Baselines written = bench::updateBaselineFile(path, hardware, entries);
   fmt::print(
-      "baselines: {} of {} subnets written to {} ({} entries in all){}\n", entries.size(),
+      out, "baselines: {} of {} subnets written to {} ({} entries in all){}\n", entries.size(),
       report.results.size(), path.string(), written.subnets.size(),
       entries.size() < report.results.size() ? "; failing subnets keep their old entries" : "");
+}
+
+void printSubnetLayers(std::FILE* out, const bench::BenchReport& report) {
+  for (const bench::SubnetResult& r : report.results) {
+    fmt::print(out, "\n{} ({}):\n{}", r.entry.name, r.entry.location,
+               runtime::formatLayerTable(r.job));
+  }
 }
 
 namespace {
 
 int runBenchCommand(const BenchCliOptions& o) {
+  const Console console(o.output, false);
   const fs::path suitePath = o.suite.empty() ? bench::defaultSuitePath() : fs::path(o.suite);
   const bench::BenchSuite suite = bench::loadSuite(suitePath);
   const fs::path hwPath = isa::resolveConfigPath(o.hw, fs::current_path());
@@ -85,16 +96,17 @@ int runBenchCommand(const BenchCliOptions& o) {
       fmt::format("npu bench --suite {} --hw {}{}", suitePath.string(), hw.name,
                   shard.count > 1 ? " --shard " + bench::shardText(shard) : ""));
 
-  fmt::print("npu bench: suite {} ({}), {} of {} subnets{} on {}, {} mode{}, {} job{}\n",
+  fmt::print(console.out(),
+             "npu bench: suite {} ({}), {} of {} subnets{} on {}, {} mode{}, {} job{}\n",
              suite.name, suitePath.string(), selected.size(), suite.subnets.size(),
              shard.count > 1 ? ", shard " + bench::shardText(shard) : "", hw.name, o.mode,
              o.rtl ? " + RTL" : "", options.jobs, options.jobs == 1 ? "" : "s");
-  std::fflush(stdout);
+  std::fflush(console.out());
   bench::BenchReport report =
       bench::runBench(suite, selected, &baselines, options,
-                      [](std::size_t done, std::size_t total, const bench::SubnetResult& r) {
-                        fmt::print("{}", bench::formatProgressLine(done, total, r));
-                        std::fflush(stdout);
+                      [stream = console.progress()](std::size_t done, std::size_t total,
+                                                    const bench::SubnetResult& r) {
+                        fmt::print(stream, "{}", bench::formatProgressLine(done, total, r));
                       });
   report.hardware = hw.name;
   report.shard = shard;
@@ -102,24 +114,27 @@ int runBenchCommand(const BenchCliOptions& o) {
   report.filtered = bench::selectSubnets(suite, o.filter, {}).size();
   report.baselinePath = baselinePath;
 
-  fmt::print("\n{}", bench::formatBenchTable(report));
+  fmt::print(console.out(), "\n{}", bench::formatBenchTable(report));
+  printSubnetLayers(console.detail(), report);
   if (!report.interruptedBy.empty()) {
     // What finished is reported, marked interrupted; the folder keeps bench.partial (a merge
     // refuses it) and the baselines are left alone: the run did not do what it was asked.
     bench::writeBenchReports(out, report);
-    fmt::print(
-        "reports of the {} finished subnets: {}/bench.md, bench.json, bench.html, "
-        "junit.xml{}\n",
-        report.results.size(), out.string(), o.update ? "; baselines not updated" : "");
+    fmt::print(console.out(),
+               "reports of the {} finished subnets: {}/bench.md, bench.json, bench.html, "
+               "junit.xml{}\n",
+               report.results.size(), out.string(), o.update ? "; baselines not updated" : "");
     throwIfInterrupted();
   }
   if (o.update) {
-    writeBaselines(baselinePath, hw.name, report);
+    writeBaselines(baselinePath, hw.name, report, console.out());
   }
   bench::writeBenchReports(out, report);
   bench::finishOutputFolder(out, bench::kBenchPartialMarker);
-  fmt::print("reports: {0}/bench.md, {0}/bench.json, {0}/bench.html, {0}/junit.xml\n",
+  fmt::print(console.out(),
+             "reports: {0}/bench.md, {0}/bench.json, {0}/bench.html, {0}/junit.xml\n",
              out.string());
+  console.printJson(bench::benchJson(report));  // the same document as bench.json
   return report.passed() ? 0 : 1;
 }
 
@@ -144,6 +159,7 @@ void addBenchCommand(CLI::App& app, Action& action) {
                       "Baseline file (default: <suite's baselines folder>/<hw name>.yaml)");
   command->add_flag("--update-baselines", o->update,
                     "Write the passing subnets' figures into the baseline file");
+  addOutputOptions(command, o->output);
   command->callback([&action, o] { action = [o] { return runBenchCommand(*o); }; });
 }
 

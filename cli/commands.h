@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -41,9 +42,12 @@ void addBenchCommand(CLI::App& app, Action& action);
 void addMergeCommand(CLI::App& app, Action& action);
 
 /// Writes the figures of a bench report's passing subnets into the baseline file `path` (locked,
-/// re-read and merged: bench_baseline.h) and prints the line saying so.
+/// re-read and merged: bench_baseline.h) and prints the line saying so on `out`.
 void writeBaselines(const std::filesystem::path& path, const std::string& hardware,
-                    const bench::BenchReport& report);
+                    const bench::BenchReport& report, std::FILE* out);
+
+/// With --verbose: each subnet's per-layer table.
+void printSubnetLayers(std::FILE* out, const bench::BenchReport& report);
 
 /// `npu quant-report`.
 void addQuantReportCommand(CLI::App& app, Action& action);

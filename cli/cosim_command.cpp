@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "commands.h"
+#include "console.h"
+#include "npu/isa/npu_config.h"
 #include "npu/isa/program.h"
 #include "npu/runtime/cosim.h"
 #include "npu/runtime/export_bundle.h"
@@ -27,6 +29,7 @@ void addCosimCommand(CLI::App& app, Action& action) {
     std::string wave;
     std::string ddrOut;
     std::uint64_t maxCycles = 1'000'000'000ULL;
+    OutputOptions output;
   };
   auto options = std::make_shared<Options>();
   CLI::App* command =
@@ -37,8 +40,10 @@ void addCosimCommand(CLI::App& app, Action& action) {
   command->add_option("--wave", options->wave, "Write an FST waveform of the RTL run here");
   command->add_option("--ddr-out", options->ddrOut, "Write the RTL's final DDR (.bin, or .hex)");
   command->add_option("--max-cycles", options->maxCycles, "RTL watchdog limit in cycles");
+  addOutputOptions(command, options->output);
   command->callback([&action, options] {
     action = [options] {
+      const Console console(options->output, isStandardOutput(options->ddrOut));
       const std::filesystem::path input(options->program);
       std::optional<runtime::Bundle> bundle;
       if (std::filesystem::is_directory(input)) {
@@ -56,20 +61,38 @@ void addCosimCommand(CLI::App& app, Action& action) {
           report.rtl.ddr.saveBin(options->ddrOut);
         }
       }
-      fmt::print("{}: {} instructions\n{}", options->program, program.instructions.size(),
-                 report.summary(program));
+      fmt::print(console.out(), "{}: {} instructions\n{}", options->program,
+                 program.instructions.size(), report.summary(program));
+      nlohmann::ordered_json summary =
+          summaryJson("cosim", reportProvenance(isa::toYaml(program.config)));
+      summary["program"] = options->program;
+      summary["instructions"] = program.instructions.size();
+      summary["matches"] = report.matches();
+      summary["simulator_cycles"] = report.timed.totalCycles;
+      summary["rtl_cycles"] = report.rtl.totalCycles;
+      summary["cycle_delta"] = report.cycleDelta();
+      summary["first_ddr_difference"] = report.firstDdrDifference
+                                            ? nlohmann::ordered_json(*report.firstDdrDifference)
+                                            : nlohmann::ordered_json();
+      summary["bundle"] =
+          bundle ? nlohmann::ordered_json(input.string()) : nlohmann::ordered_json();
+      if (!report.matches()) {
+        console.printJson(summary.dump(2) + "\n");
+      }
       if (bundle) {
         runtime::checkRunAgainstBundle(input, *bundle, report.rtl.ddr, report.rtl.totalCycles,
                                        "the RTL");
-        fmt::print(
-            "bundle {}: {} regions equal to the expected images; expected cycles {}, RTL "
-            "{}\n",
-            input.string(), bundle->regions.size(), bundle->expectedCycles, report.rtl.totalCycles);
+        fmt::print(console.out(),
+                   "bundle {}: {} regions equal to the expected images; expected cycles {}, RTL "
+                   "{}\n",
+                   input.string(), bundle->regions.size(), bundle->expectedCycles,
+                   report.rtl.totalCycles);
       }
       if (!report.matches()) {
         fail(ErrorKind::Verification, "co-simulation of {} failed: {}", options->program,
              report.firstDdrDifference ? "the final DDR differs" : "the cycle counts differ");
       }
+      console.printJson(summary.dump(2) + "\n");
       return 0;
     };
   });

@@ -11,14 +11,16 @@
 #include <vector>
 
 #include "commands.h"
-#include "npu/subnet_bench/tool_version.h"
 #include "npu/support/error.h"
 #include "npu/support/interrupt.h"
+#include "npu/support/provenance.h"
 
 namespace {
 
-/// Exit status of each kind of error; 0 is success. A failed check (a verification failure, an
-/// opcheck sweep with failing cases, a bench regression) exits 1; docs/architecture.md lists them.
+/// Exit status of each kind of error; 0 is success. 1: a check ran and failed (a verification
+/// failure, an opcheck sweep with failing cases, a bench regression). 2: the command line cannot be
+/// run as given. 3: any other error prevented the check (bad input, unsupported, internal; the
+/// message says which). docs/architecture.md, "Errors", lists them.
 constexpr int exitStatus(npu::ErrorKind kind) {
   switch (kind) {
     case npu::ErrorKind::Verification:
@@ -26,15 +28,13 @@ constexpr int exitStatus(npu::ErrorKind kind) {
     case npu::ErrorKind::Usage:
       return 2;
     case npu::ErrorKind::BadInput:
-      return 3;
     case npu::ErrorKind::Unsupported:
-      return 4;
     case npu::ErrorKind::Internal:
-      return 5;
+      return 3;
     case npu::ErrorKind::Interrupted:
       return 128 + SIGINT;  // main() uses the signal that actually came (130 or 143)
   }
-  return 5;
+  return 3;
 }
 
 /// Exit status of a command-line usage error.
@@ -90,13 +90,13 @@ int main(int argc, char** argv) {
   CLI::App app{"npu: NPU compiler, simulator and verification toolchain"};
   app.set_version_flag("--version", std::string(npu::toolVersion()));
   app.require_subcommand(1);
-  app.footer(
-      fmt::format("Exit status: 0 success, {} failed check (verification failure), {} "
-                  "command-line usage error, {} bad input, {} unsupported by the NPU or the "
-                  "toolchain, {} internal error; an error is one line 'npu: error: ...' on stderr.",
-                  exitStatus(npu::ErrorKind::Verification), kUsageErrorExit,
-                  exitStatus(npu::ErrorKind::BadInput), exitStatus(npu::ErrorKind::Unsupported),
-                  exitStatus(npu::ErrorKind::Internal)));
+  app.footer(fmt::format(
+      "Exit status: 0 success, {} a check ran and failed (verification failure, failing cases, "
+      "regression), {} command-line usage error, {} an error prevented the check (bad input, "
+      "unsupported, internal error; the message says which), 130/143 interrupted; an error is one "
+      "line 'npu: error: ...' on stderr.",
+      exitStatus(npu::ErrorKind::Verification), kUsageErrorExit,
+      exitStatus(npu::ErrorKind::BadInput)));
   npu::cli::Action action;
   npu::cli::addAsmCommands(app, action);
   npu::cli::addSimCommand(app, action);

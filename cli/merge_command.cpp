@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "console.h"
 #include "npu/subnet_bench/bench_merge.h"
 #include "npu/subnet_bench/bench_report.h"
 #include "npu/subnet_bench/op_report.h"
@@ -27,6 +28,7 @@ struct MergeOptions {
   bool allowPartial = false;
   bool update = false;
   std::string baseline;
+  OutputOptions output;
 };
 
 enum class OutputKind : std::uint8_t { Bench, Opcheck };
@@ -61,7 +63,7 @@ OutputKind classify(const fs::path& dir) {
       dir.string());
 }
 
-int mergeBench(const MergeOptions& o, const std::vector<fs::path>& dirs) {
+int mergeBench(const MergeOptions& o, const Console& console, const std::vector<fs::path>& dirs) {
   std::vector<bench::BenchReport> shards;
   std::vector<std::string> sources;
   for (const fs::path& dir : dirs) {
@@ -78,20 +80,22 @@ int mergeBench(const MergeOptions& o, const std::vector<fs::path>& dirs) {
   }
   const fs::path out(o.out);
   createDirectories(out);
-  fmt::print("{}", bench::formatBenchTable(report));
+  fmt::print(console.out(), "{}", bench::formatBenchTable(report));
+  printSubnetLayers(console.detail(), report);
   if (o.update) {
     writeBaselines(o.baseline.empty() ? report.baselinePath : fs::path(o.baseline), report.hardware,
-                   report);
+                   report, console.out());
   }
   bench::writeBenchReports(out, report);
-  fmt::print(
-      "merged {0} shard{2}; reports: {1}/bench.md, {1}/bench.json, {1}/bench.html, "
-      "{1}/junit.xml\n",
-      report.shardRuns.size(), out.string(), report.shardRuns.size() == 1 ? "" : "s");
+  fmt::print(console.out(),
+             "merged {0} shard{2}; reports: {1}/bench.md, {1}/bench.json, {1}/bench.html, "
+             "{1}/junit.xml\n",
+             report.shardRuns.size(), out.string(), report.shardRuns.size() == 1 ? "" : "s");
+  console.printJson(bench::benchJson(report));  // the same document as the merged bench.json
   return report.passed() ? 0 : 1;
 }
 
-int mergeOpcheck(const MergeOptions& o, const std::vector<fs::path>& dirs) {
+int mergeOpcheck(const MergeOptions& o, const Console& console, const std::vector<fs::path>& dirs) {
   if (o.update || !o.baseline.empty()) {
     fail(ErrorKind::Usage, "merge: --update-baselines and --baseline are for `npu bench` outputs");
   }
@@ -99,12 +103,14 @@ int mergeOpcheck(const MergeOptions& o, const std::vector<fs::path>& dirs) {
   const fs::path out(o.out);
   createDirectories(out);
   bench::writeOpcheckReports(out, json);
-  fmt::print("{0}\nreports: {1}/opcheck.md, {1}/opcheck.json, {1}/junit.xml\n",
+  fmt::print(console.out(), "{0}\nreports: {1}/opcheck.md, {1}/opcheck.json, {1}/junit.xml\n",
              bench::opcheckSummaryLine(json), out.string());
+  console.printJson(json);  // the same document as the merged opcheck.json
   return bench::opcheckPassed(json) ? 0 : 1;
 }
 
 int runMerge(const MergeOptions& o) {
+  const Console console(o.output, false);
   std::vector<fs::path> dirs;
   std::vector<OutputKind> kinds;
   std::error_code ec;
@@ -119,7 +125,8 @@ int runMerge(const MergeOptions& o) {
       fail("{}: is also the --out folder; write the merged reports elsewhere", input);
     }
   }
-  return kinds.front() == OutputKind::Bench ? mergeBench(o, dirs) : mergeOpcheck(o, dirs);
+  return kinds.front() == OutputKind::Bench ? mergeBench(o, console, dirs)
+                                            : mergeOpcheck(o, console, dirs);
 }
 
 }  // namespace
@@ -138,6 +145,7 @@ void addMergeCommand(CLI::App& app, Action& action) {
                     "bench: write the passing subnets' figures into the baseline file, once");
   command->add_option("--baseline", o->baseline,
                       "bench: the baseline file to update (default: the one the shards used)");
+  addOutputOptions(command, o->output);
   command->callback([&action, o] { action = [o] { return runMerge(*o); }; });
 }
 

@@ -2,6 +2,7 @@
 // quantization, codegen):
 //   npu run     [MODEL] [--hw] [--calib] [--data] [--labels] [--config] [--mode] [--out] [--rtl]
 //               [--jobs] [--no-golden] [--save-outputs]
+//   (all three: [--quiet|--verbose] [--json]: cli/console.h)
 //   npu compile [MODEL] -o PROGRAM.npub [--dump-after STAGES] [--verify-each]
 //   (both, and export: [--calib-table FILE] [--dump-calib FILE] [--export-qdq FILE.onnx])
 //   npu export  [MODEL] --out DIR      (the bring-up bundle of docs/export-bundle.md)
@@ -17,6 +18,9 @@
 #include <string>
 
 #include "commands.h"
+#include "console.h"
+#include "npu/compiler/partition/partition_report.h"
+#include "npu/isa/npu_config.h"
 #include "npu/isa/program.h"
 #include "npu/runtime/cosim.h"
 #include "npu/runtime/engine.h"
@@ -53,7 +57,7 @@ struct ModelOptions {
   std::size_t jobs = 1;
   bool rtl = false;
   bool noGolden = false;
-  bool quiet = false;
+  OutputOptions output;
   std::string saveOutputs;
   bool saveLayers = false;
   std::string trace;
@@ -73,13 +77,21 @@ void addModelOptions(CLI::App* command, ModelOptions& o) {
                       "Write each tensor's observed range and chosen scale/zero point (JSON)");
   command->add_option("--export-qdq", o.exportQdq,
                       "Write the quantized model as a QDQ ONNX model (docs/quantized-models.md)");
+  addOutputOptions(command, o.output);
 }
 
-/// The quantizer's notes (given parameters it could not honour, requantizing steps), on stderr.
-void printNotes(const std::vector<std::string>& notes) {
+/// The quantizer's notes (given parameters it could not honour, requantizing steps), on stderr
+/// (none with --quiet).
+void printNotes(const Console& console, const std::vector<std::string>& notes) {
   for (const std::string& note : notes) {
-    fmt::print(stderr, "npu: note: {}\n", note);
+    fmt::print(console.progress(), "npu: note: {}\n", note);
   }
+}
+
+/// With --verbose: the partition report (which op runs where) of a prepared model.
+void printPartition(const Console& console, const runtime::PreparedModel& prepared) {
+  const compiler::QuantizedModel& model = prepared.compiled.model;
+  fmt::print(console.detail(), "{}", compiler::formatPartitionReport(model.graph, model.partition));
 }
 
 runtime::MainJobOptions jobOptions(const ModelOptions& o) {
@@ -99,9 +111,12 @@ runtime::MainJobOptions jobOptions(const ModelOptions& o) {
 }
 
 /// A progress bar with the estimated time left on a terminal, a line per 10% otherwise; both on
-/// stderr. The estimate is the mean time per input since the first one finished, times the inputs
-/// left.
-void progress(std::size_t done, std::size_t total) {
+/// stderr (`stream`: stderr, or a sink with --quiet). The estimate is the mean time per input
+/// since the first one finished, times the inputs left.
+void progress(std::FILE* stream, std::size_t done, std::size_t total) {
+  if (stream != stderr) {
+    return;
+  }
   static const bool tty = isatty(fileno(stderr)) != 0;
   static const auto first = std::chrono::steady_clock::now();
   const double since =
@@ -174,8 +189,15 @@ void addRunCommand(CLI::App& app, Action& action) {
       ->check(CLI::Range(-1.0, 1.0));
   command->callback([&action, o] {
     action = [o] {
+      // With --dump-calib -, --export-qdq - or --trace - the data owns standard output: the
+      // console lines go to stderr.
+      const Console console(o->output, isStandardOutput(o->dumpCalib) ||
+                                           isStandardOutput(o->exportQdq) ||
+                                           isStandardOutput(o->trace));
       runtime::MainJobOptions job = jobOptions(*o);
-      job.progress = progress;
+      job.progress = [stream = console.progress()](std::size_t done, std::size_t total) {
+        progress(stream, done, total);
+      };
       job.jobs = o->jobs;
       job.verify = !o->noGolden;
       job.rtl = o->rtl;
@@ -184,31 +206,33 @@ void addRunCommand(CLI::App& app, Action& action) {
       job.cosineWarn = o->cosineWarn;
       const fs::path out = o->out.empty() ? fs::path("out/run") : fs::path(o->out);
       createDirectories(out);
-      // With --dump-calib -, --export-qdq - or --trace - the data owns standard output: the console
-      // lines go to stderr.
-      std::FILE* console = isStandardOutput(o->dumpCalib) || isStandardOutput(o->exportQdq) ||
-                                   isStandardOutput(o->trace)
-                               ? stderr
-                               : stdout;
-      fmt::print(console, "npu run: {} on {} ({} mode)\n", job.model.string(), job.hw.string(),
-                 o->mode);
-      std::fflush(console);
+      fmt::print(console.out(), "npu run: {} on {} ({} mode)\n", job.model.string(),
+                 job.hw.string(), o->mode);
+      std::fflush(console.out());
       const runtime::MainJobReport report = runtime::runMainJob(job);
-      printNotes(report.quantizationNotes);
-      fmt::print(console, "\n{}\n{}", report.partitionReport, runtime::formatRunSummary(report));
+      printNotes(console, report.quantizationNotes);
+      fmt::print(console.out(), "\n{}\n{}", report.partitionReport,
+                 runtime::formatRunSummary(report));
+      for (const runtime::OutputAccuracy& output : report.outputs) {
+        fmt::print(console.detail(), "output '{}': int8 vs fp32 cosine {:.6f}, SQNR {:.2f} dB\n",
+                   output.name, output.cosine, output.sqnrDb);
+      }
+      fmt::print(console.detail(), "{}\n",
+                 report.provenance.line(runtime::kRunReportSchemaVersion));
       if (report.inputs > 0 && report.inputSeconds > 0.0) {
         fmt::print(
-            console,
+            console.out(),
             "inputs: {} in {:.2f} s, {:.2f} images/s ({} job{}; simulation, {}fp32 reference "
             "included)\n",
             report.inputs, report.inputSeconds,
             static_cast<double>(report.inputs) / report.inputSeconds, job.jobs,
             job.jobs == 1 ? "" : "s", job.verify ? "golden verification and " : "");
       }
+      const std::string json = runtime::runReportJson(report);
       writeTextFile(out / "report.md", runtime::runReportMarkdown(report));
-      writeTextFile(out / "report.json", runtime::runReportJson(report));
+      writeTextFile(out / "report.json", json);
       writeTextFile(out / "report.html", runtime::runReportHtml(report));
-      fmt::print(console, "reports: {0}/report.md, {0}/report.json, {0}/report.html\n",
+      fmt::print(console.out(), "reports: {0}/report.md, {0}/report.json, {0}/report.html\n",
                  out.string());
       if (!o->trace.empty()) {
         writeTextFile(o->trace, runtime::runTraceJson(report));
@@ -216,8 +240,9 @@ void addRunCommand(CLI::App& app, Action& action) {
       }
       bool ok = report.pass();
       if (o->rtl) {
-        ok = printRtl(console, report) && ok;
+        ok = printRtl(console.out(), report) && ok;
       }
+      console.printJson(json);  // the same document as report.json
       return ok ? 0 : 1;
     };
   });
@@ -240,25 +265,27 @@ void addCompileCommand(CLI::App& app, Action& action) {
   command->add_flag("--verify-each", stages->verifyEach, "Verify the result of every stage");
   command->callback([&action, o, output, stages] {
     action = [o, output, stages] {
+      // Data on standard output (-o -, --dump-calib -, --export-qdq -, the --dump-after IR): the
+      // summary lines go to stderr.
+      const Console console(o->output,
+                            isStandardOutput(*output) || isStandardOutput(o->dumpCalib) ||
+                                isStandardOutput(o->exportQdq) || !stages->dumpAfter.empty());
       const runtime::MainJobOptions job = jobOptions(*o);
       const runtime::PreparedModel prepared = runtime::prepareModel(job, *stages);
-      printNotes(prepared.compiled.model.notes);
+      printNotes(console, prepared.compiled.model.notes);
+      printPartition(console, prepared);
       const auto& programs = prepared.compiled.programs;
       if (programs.empty()) {
         fail(ErrorKind::Unsupported, "{}: no layer runs on the NPU (nothing to compile)",
              job.model.string());
       }
-      // Data on standard output (-o -, --dump-calib -): the summary lines go to stderr.
-      std::FILE* summary = isStandardOutput(*output) || isStandardOutput(o->dumpCalib) ||
-                                   isStandardOutput(o->exportQdq)
-                               ? stderr
-                               : stdout;
       if (programs.size() > 1 && isStandardOutput(*output)) {
         fail(ErrorKind::Usage,
              "-o {}: the model has {} NPU segments, one program file each; give "
              "a file name (NAME.segment<i>.npub are written)",
              *output, programs.size());
       }
+      nlohmann::ordered_json written = nlohmann::ordered_json::array();
       for (std::size_t i = 0; i < programs.size(); ++i) {
         fs::path path = *output;
         if (programs.size() > 1) {
@@ -266,10 +293,20 @@ void addCompileCommand(CLI::App& app, Action& action) {
               fmt::format("{}.segment{}{}", path.stem().string(), i, path.extension().string()));
         }
         isa::writeProgramFile(path, programs[i].program);
-        fmt::print(summary, "{}: {} instructions, {} DDR init segments (NPU segment {})\n",
+        fmt::print(console.out(), "{}: {} instructions, {} DDR init segments (NPU segment {})\n",
                    path.string(), programs[i].program.instructions.size(),
                    programs[i].program.segments.size(), i);
+        written.push_back({{"path", path.string()},
+                           {"npu_segment", i},
+                           {"instructions", programs[i].program.instructions.size()},
+                           {"ddr_segments", programs[i].program.segments.size()}});
       }
+      nlohmann::ordered_json summary =
+          summaryJson("compile", reportProvenance(isa::toYaml(prepared.compiled.hw)));
+      summary["model"] = job.model.string();
+      summary["hardware"] = prepared.compiled.hw.name;
+      summary["programs"] = written;
+      console.printJson(summary.dump(2) + "\n");
       return 0;
     };
   });
@@ -286,18 +323,35 @@ void addExportCommand(CLI::App& app, Action& action) {
     action = [o] {
       // The whole --out folder appears only once every segment's bundle is complete; staging it
       // first also makes a bad --out fail before the compile.
+      const Console console(o->output,
+                            isStandardOutput(o->dumpCalib) || isStandardOutput(o->exportQdq));
       StagedDirectory staged(o->out, {"manifest.yaml", "segment0/manifest.yaml"});
       const runtime::MainJobOptions job = jobOptions(*o);
       const runtime::PreparedModel prepared = runtime::prepareModel(job);
+      printPartition(console, prepared);
       const std::vector<runtime::ExportedSegment> written =
           runtime::exportModel(prepared.compiled, prepared.compiled.calibration.front(),
                                staged.path(), job.model.string());
       staged.commit();
+      nlohmann::ordered_json bundles = nlohmann::ordered_json::array();
       for (const runtime::ExportedSegment& segment : written) {
-        fmt::print("{}: bundle of NPU segment {} ({} instructions, {} expected cycles)\n",
-                   (staged.target() / segment.folder).string(), segment.npuSegment,
-                   segment.instructions, segment.cycles);
+        const fs::path folder = staged.target() / segment.folder;
+        fmt::print(console.out(),
+                   "{}: bundle of NPU segment {} ({} instructions, {} expected cycles)\n",
+                   folder.string(), segment.npuSegment, segment.instructions, segment.cycles);
+        fmt::print(console.detail(), "  manifest: {}\n", (folder / "manifest.yaml").string());
+        bundles.push_back({{"path", folder.string()},
+                           {"npu_segment", segment.npuSegment},
+                           {"instructions", segment.instructions},
+                           {"expected_cycles", segment.cycles}});
       }
+      nlohmann::ordered_json summary =
+          summaryJson("export", reportProvenance(isa::toYaml(prepared.compiled.hw)));
+      summary["model"] = job.model.string();
+      summary["hardware"] = prepared.compiled.hw.name;
+      summary["out"] = staged.target().string();
+      summary["bundles"] = bundles;
+      console.printJson(summary.dump(2) + "\n");
       return 0;
     };
   });

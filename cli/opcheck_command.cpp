@@ -9,6 +9,7 @@
 #include <string>
 
 #include "commands.h"
+#include "console.h"
 #include "npu/isa/npu_config.h"
 #include "npu/subnet_bench/bench_merge.h"
 #include "npu/subnet_bench/bench_selection.h"
@@ -35,6 +36,7 @@ struct OpcheckOptions {
   std::string out = "opcheck-repros";
   std::uint64_t maxRepros = 10;
   bool noFieldLimits = false;
+  OutputOptions output;
   // Which options the user gave (a replay keeps the file's values otherwise).
   bool hwGiven = false;
   bool modeGiven = false;
@@ -57,7 +59,7 @@ runtime::Engine engineOf(const OpcheckOptions& o) {
   return *runtime::parseEngine(o.mode);  // CLI11 admits functional and timed
 }
 
-int replay(const OpcheckOptions& o) {
+int replay(const OpcheckOptions& o, const Console& console) {
   bench::Repro repro = bench::readRepro(o.repro);
   if (o.hwGiven) {
     repro.hw = o.hw;
@@ -81,21 +83,34 @@ int replay(const OpcheckOptions& o) {
                   check.bug == bench::InjectedBug::None
                       ? ""
                       : ", injected bug " + std::string(bench::bugName(check.bug)));
+  nlohmann::ordered_json summary =
+      summaryJson("opcheck --repro", reportProvenance(isa::toYaml(check.hw)));
+  summary["repro"] = o.repro;
+  summary["case"] = context;
+  int status = 0;
   switch (result.verdict) {
     case bench::Verdict::Pass:
-      fmt::print("{}: PASS: {}\n", o.repro, context);
-      return 0;
+      fmt::print(console.out(), "{}: PASS: {}\n", o.repro, context);
+      summary["verdict"] = "pass";
+      break;
     case bench::Verdict::Unsupported:
-      fmt::print("{}: UNSUPPORTED: {}\n  {}\n", o.repro, context, result.message);
-      return 0;
+      fmt::print(console.out(), "{}: UNSUPPORTED: {}\n  {}\n", o.repro, context, result.message);
+      summary["verdict"] = "unsupported";
+      break;
     case bench::Verdict::Fail:
+      fmt::print(console.out(), "{}: FAIL ({}): {}\n  {}\n", o.repro, result.kind, context,
+                 result.message);
+      summary["verdict"] = "fail";
+      summary["failure"] = result.kind;
+      status = 1;
       break;
   }
-  fmt::print("{}: FAIL ({}): {}\n  {}\n", o.repro, result.kind, context, result.message);
-  return 1;
+  summary["message"] = result.message;
+  console.printJson(summary.dump(2) + "\n");
+  return status;
 }
 
-int sweep(const OpcheckOptions& o) {
+int sweep(const OpcheckOptions& o, const Console& console) {
   bench::SweepOptions options;
   if (o.op != "all") {
     options.family = bench::parseOpFamily(o.op);
@@ -123,34 +138,40 @@ int sweep(const OpcheckOptions& o) {
   const std::uint64_t cases = bench::shardCases(o.count, options.shard);
   const std::uint64_t step = std::max<std::uint64_t>(1, cases / 10);
   double lastPrint = 0.0;
+  // With --verbose, a line after every case.
   auto progress = [&](std::uint64_t done, const bench::SweepReport& report) {
+    const bench::SweepCounts c = report.total();
+    const std::string line =
+        fmt::format("opcheck: {}/{} cases: {} pass, {} fail, {} unsupported ({:.1f} s)\n", done,
+                    cases, c.pass, c.fail, c.unsupported, report.seconds);
     if (done % step != 0 && done != cases && report.seconds - lastPrint < 30.0) {
+      fmt::print(console.detail(), "{}", line);
       return;
     }
     lastPrint = report.seconds;
-    const bench::SweepCounts c = report.total();
-    fmt::print("opcheck: {}/{} cases: {} pass, {} fail, {} unsupported ({:.1f} s)\n", done, cases,
-               c.pass, c.fail, c.unsupported, report.seconds);
-    std::fflush(stdout);
+    fmt::print(console.verbose() ? console.detail() : console.progress(), "{}", line);
   };
   const bench::SweepReport report = bench::runSweep(options, progress);
-  fmt::print("{}", bench::formatSweepSummary(report, options));
+  fmt::print(console.out(), "{}", bench::formatSweepSummary(report, options));
+  const std::string json = bench::opcheckJson(report, options);
   if (!report.interruptedBy.empty()) {
     // What finished is reported, marked interrupted; the folder keeps opcheck.partial.
     if (!o.report.empty()) {
-      bench::writeOpcheckReports(o.report, bench::opcheckJson(report, options));
-      fmt::print(
-          "reports of the cases that ran: {0}/opcheck.md, {0}/opcheck.json, "
-          "{0}/junit.xml\n",
-          o.report);
+      bench::writeOpcheckReports(o.report, json);
+      fmt::print(console.out(),
+                 "reports of the cases that ran: {0}/opcheck.md, {0}/opcheck.json, "
+                 "{0}/junit.xml\n",
+                 o.report);
     }
     throwIfInterrupted();
   }
   if (!o.report.empty()) {
-    bench::writeOpcheckReports(o.report, bench::opcheckJson(report, options));
+    bench::writeOpcheckReports(o.report, json);
     bench::finishOutputFolder(o.report, bench::kOpcheckPartialMarker);
-    fmt::print("reports: {0}/opcheck.md, {0}/opcheck.json, {0}/junit.xml\n", o.report);
+    fmt::print(console.out(), "reports: {0}/opcheck.md, {0}/opcheck.json, {0}/junit.xml\n",
+               o.report);
   }
+  console.printJson(json);  // the document --report writes as opcheck.json
   return report.failures.empty() ? 0 : 1;
 }
 
@@ -189,11 +210,13 @@ void addOpcheckCommand(CLI::App& app, Action& action) {
                       "Distinct failures to shrink and write as repros (default 10)");
   command->add_flag("--no-field-limits", options->noFieldLimits,
                     "Skip the ~1% of cases sized past the ISA's 4095 rows/columns/channels");
+  addOutputOptions(command, options->output);
   command->callback([&action, options, hw, mode, rtl, bug] {
     options->hwGiven = hw->count() > 0;
     options->modeGiven = mode->count() > 0 || rtl->count() > 0;
     options->bugGiven = bug->count() > 0;
     action = [options] {
+      const Console console(options->output, false);
       if (!options->repro.empty()) {
         if (!options->op.empty()) {
           fail(ErrorKind::Usage, "opcheck: give either OP or --repro, not both");
@@ -201,7 +224,7 @@ void addOpcheckCommand(CLI::App& app, Action& action) {
         if (options->shard != "1/1" || !options->report.empty()) {
           fail(ErrorKind::Usage, "opcheck: --shard and --report are for sweeps, not --repro");
         }
-        return replay(*options);
+        return replay(*options, console);
       }
       if (options->op.empty()) {
         fail(ErrorKind::Usage,
@@ -209,7 +232,7 @@ void addOpcheckCommand(CLI::App& app, Action& action) {
              "matmul, reduce, all) "
              "or --repro FILE");
       }
-      return sweep(*options);
+      return sweep(*options, console);
     };
   });
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "console.h"
 #include "npu/compiler/driver/compile.h"
 #include "npu/compiler/frontend/import.h"
 #include "npu/compiler/partition/partition_report.h"
@@ -20,6 +21,8 @@
 #include "npu/compiler/quant/calibration_data.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/markup.h"
+#include "npu/support/provenance.h"
 
 namespace npu::cli {
 namespace {
@@ -40,7 +43,11 @@ struct QuantReportOptions {
   double sqnrDb = 20.0;
   std::size_t samples = 32;
   std::size_t jobs = 1;
+  OutputOptions output;
 };
+
+/// The schema version of quant_report.json ("schema_version"); quant_report.md states it too.
+constexpr int kQuantReportSchemaVersion = 1;
 
 /// The bundled model's calibration set (examples/digits/calib), or "" for any other model.
 fs::path bundledCalibration(const fs::path& model) {
@@ -160,8 +167,10 @@ std::string formatTable(const AccuracyReport& r) {
 }
 
 nlohmann::ordered_json reportJson(const QuantReportOptions& o, const QuantizedModel& m,
-                                  const AccuracyReport& r) {
+                                  const AccuracyReport& r, const Provenance& provenance) {
   nlohmann::ordered_json json;
+  json["schema_version"] = kQuantReportSchemaVersion;
+  json["provenance"] = provenanceJson<nlohmann::ordered_json>(provenance);
   json["model"] = o.model;
   json["config"] =
       o.config.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(o.config);
@@ -212,7 +221,7 @@ nlohmann::ordered_json reportJson(const QuantReportOptions& o, const QuantizedMo
 }
 
 std::string reportMarkdown(const QuantReportOptions& o, const QuantizedModel& m,
-                           const AccuracyReport& r) {
+                           const AccuracyReport& r, const Provenance& provenance) {
   std::string md = fmt::format("# Quantization report: {}\n\n", o.model);
   md += fmt::format(
       "Written by `npu quant-report`. Calibration: {} samples; accuracy measured on {} of them. "
@@ -248,10 +257,12 @@ std::string reportMarkdown(const QuantReportOptions& o, const QuantizedModel& m,
   }
   md += any ? "" : "None.\n";
   md += "\n## Partition\n\n```\n" + compiler::formatPartitionReport(m.graph, m.partition) + "```\n";
+  md += "\n" + markdownProvenanceLine(provenance, kQuantReportSchemaVersion);
   return md;
 }
 
 int run(const QuantReportOptions& o) {
+  const Console console(o.output, false);
   const fs::path out(o.out);
   createDirectories(out);
   // The model first: a missing file is named as such, not as a missing calibration set.
@@ -280,12 +291,21 @@ int run(const QuantReportOptions& o) {
   AccuracyReport report = compiler::accuracyReport(
       model, samples, compiler::AccuracyThresholds{o.cosine, o.sqnrDb}, o.jobs);
 
-  fmt::print("{}\n{}", compiler::formatPartitionReport(model.graph, model.partition),
+  fmt::print(console.out(), "{}\n{}", compiler::formatPartitionReport(model.graph, model.partition),
              formatTable(report));
-  writeTextFile(out / "quant_report.json", reportJson(o, model, report).dump(2) + "\n");
-  writeTextFile(out / "quant_report.md", reportMarkdown(o, model, report));
-  fmt::print("\nWrote {} and {}\n", (out / "quant_report.json").string(),
+  for (const LayerAccuracy& l : report.layers) {
+    for (const std::string& reason : l.reasons) {
+      fmt::print(console.detail(), "flagged {}: {}\n", l.layer, reason);
+    }
+  }
+  // Quantization alone: no hardware config, so no hardware hash.
+  const Provenance provenance = reportProvenance();
+  const std::string json = reportJson(o, model, report, provenance).dump(2) + "\n";
+  writeTextFile(out / "quant_report.json", json);
+  writeTextFile(out / "quant_report.md", reportMarkdown(o, model, report, provenance));
+  fmt::print(console.out(), "\nWrote {} and {}\n", (out / "quant_report.json").string(),
              (out / "quant_report.md").string());
+  console.printJson(json);  // the same document as quant_report.json
   return 0;
 }
 
@@ -318,6 +338,7 @@ void addQuantReportCommand(CLI::App& app, Action& action) {
       ->add_option("--jobs,-j", options->jobs,
                    "Samples measured in parallel (default 1; the report is the same for any N)")
       ->check(CLI::Range(1, 256));
+  addOutputOptions(command, options->output);
   command->callback([&action, options] { action = [options] { return run(*options); }; });
 }
 

@@ -12,6 +12,7 @@
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
 #include "npu/support/json_error.h"
+#include "npu/support/provenance.h"
 
 namespace npu::compiler {
 namespace {
@@ -228,6 +229,8 @@ std::string calibrationTableJson(const CalibrationResult& result, std::string_vi
   json doc;
   doc["format"] = kFormat;
   doc["version"] = 1;
+  // Where the table came from; a reader ignores it. Calibration depends on no hardware config.
+  doc["provenance"] = provenanceJson<json>(reportProvenance());
   doc["model"] = std::string(model);
   doc["samples"] = result.samples;
   doc["tensors"] = std::move(tensors);

@@ -73,7 +73,8 @@ ModelRun Model::run(const compiler::TensorMap& inputs, runtime::Engine engine, b
   out.bitExact = verify && inference.bitExact();
   for (const runtime::SegmentRun& segment : inference.segments) {
     out.cycles += segment.stats.totalCycles;
-    out.segmentStats.push_back(sim::statsToJson(segment.stats, std::nullopt));
+    out.segmentStats.push_back(
+        sim::statsToJson(segment.stats, std::nullopt, deterministicProvenance()));
     out.mismatches.push_back(segment.mismatch ? segment.mismatch->message : std::string());
   }
   return out;

@@ -13,9 +13,9 @@
 #include "npu/runtime/main_job.h"
 #include "npu/runtime/saved_outputs.h"
 #include "npu/subnet_bench/bench_report.h"
-#include "npu/subnet_bench/tool_version.h"
 #include "npu/support/data_dir.h"
 #include "npu/support/error.h"
+#include "npu/support/provenance.h"
 
 namespace py = pybind11;
 

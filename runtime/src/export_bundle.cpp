@@ -14,6 +14,7 @@
 #include "npu/support/crc32.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/provenance.h"
 #include "npu/support/yaml_reader.h"
 
 namespace npu::runtime {
@@ -71,6 +72,13 @@ void writeBundle(const std::filesystem::path& dir, const compiler::CompiledProgr
   YAML::Emitter out;
   out << YAML::BeginMap;
   out << YAML::Key << "format" << YAML::Value << std::string(kBundleFormat);
+  // Tools, commit and hardware hash only: the same model and tools give the same bundle, byte
+  // for byte (no time, no host).
+  out << YAML::Key << "provenance" << YAML::Value << YAML::BeginMap;
+  for (const auto& [key, value] : deterministicProvenance(hwText).fields()) {
+    out << YAML::Key << key << YAML::Value << value;
+  }
+  out << YAML::EndMap;
   out << YAML::Key << "hardware" << YAML::Value << program.config.name;
   out << YAML::Key << "hardware_file" << YAML::Value << "hw.yaml";
   out << YAML::Key << "hardware_crc32" << YAML::Value
@@ -141,9 +149,9 @@ class BundleReader {
 
   Bundle read() {
     constexpr std::string_view kWhat = "the manifest";
-    m_root.expectMap(kWhat, {"format", "hardware", "hardware_file", "hardware_crc32", "program",
-                             "program_crc32", "code_address", "instructions", "expected_cycles",
-                             "ddr_fill", "regions", "layers"});
+    m_root.expectMap(kWhat, {"format", "provenance", "hardware", "hardware_file", "hardware_crc32",
+                             "program", "program_crc32", "code_address", "instructions",
+                             "expected_cycles", "ddr_fill", "regions", "layers"});
     const yaml::Node format = m_root.required("format", kWhat);
     if (format.text() == "npu-bundle-1") {
       format.fail(
@@ -154,6 +162,7 @@ class BundleReader {
       format.fail("unknown bundle format '{}' (expected '{}')", format.text(), kBundleFormat);
     }
     Bundle bundle;
+    readProvenance();
     readProgram(bundle);
     readHardware(bundle);
     bundle.codeAddress = matchInteger("code_address", bundle.program.codeAddress);
@@ -171,6 +180,22 @@ class BundleReader {
 
  private:
   static constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+
+  /// The optional provenance mapping (bundles of earlier tools have none): known keys, text
+  /// values. It documents where the bundle came from; nothing is checked against it.
+  void readProvenance() {
+    const std::optional<yaml::Node> provenance = m_root.optional("provenance");
+    if (!provenance) {
+      return;
+    }
+    constexpr std::string_view kWhat = "the manifest's provenance";
+    provenance->expectMap(kWhat, {"tool", "commit", "hardware_hash", "time_utc", "host"});
+    for (const char* key : {"tool", "commit", "hardware_hash", "time_utc", "host"}) {
+      if (const std::optional<yaml::Node> value = provenance->optional(key)) {
+        static_cast<void>(value->nonEmptyText());  // fails on a non-text or empty value
+      }
+    }
+  }
 
   /// A file name from the manifest: relative and inside the bundle, never `..` or absolute.
   std::filesystem::path fileOf(const yaml::Node& node) const {

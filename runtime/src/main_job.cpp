@@ -186,6 +186,7 @@ void describeCompilation(MainJobReport& report, const MainJobOptions& options,
   report.model = options.model.string();
   report.cosineWarn = options.cosineWarn;
   report.hardware = compiled.hw.name;
+  report.provenance = reportProvenance(isa::toYaml(compiled.hw));
   report.mode = std::string(engineName(options.engine));
   report.strategy = std::string(compiler::strategyName(model.partition.strategy));
   report.calibrationSource = prepared.calibrationSource;

@@ -169,6 +169,7 @@ std::string runReportMarkdown(const MainJobReport& r) {
   out += fmt::format("- Cosine warning threshold: {} (accumulated per-layer cosine); {}\n",
                      r.cosineWarn,
                      r.lowCosineLayers().empty() ? "no layer below it" : lowCosineLine(r));
+  out += "- " + r.provenance.line(kRunReportSchemaVersion) + "\n";
   out += fmt::format("- Inputs: {}\n", r.dataSource);
   out += fmt::format("- Accuracy: {}\n", accuracyLine(r));
   out += fmt::format("- Cost: {}\n", cyclesLine(r));
@@ -229,6 +230,8 @@ nlohmann::ordered_json layerRowJson(const LayerRow& row) {
 
 std::string runReportJson(const MainJobReport& r) {
   nlohmann::ordered_json j;
+  j["schema_version"] = kRunReportSchemaVersion;
+  j["provenance"] = provenanceJson<nlohmann::ordered_json>(r.provenance);
   j["model"] = r.model;
   j["hardware"] = r.hardware;
   j["mode"] = r.mode;
@@ -444,6 +447,7 @@ std::string runReportHtml(const MainJobReport& r) {
         npu ? cosineText(row) + (low ? " (low)" : "") : "-");
   }
   html += "</table>\n<h2>Partition</h2>\n<pre>" + escapeMarkup(r.partitionReport) + "</pre>\n";
+  html += htmlProvenanceLine(r.provenance, kRunReportSchemaVersion);
   html += "</body></html>\n";
   return html;
 }

@@ -9,9 +9,13 @@
 #include "npu/compiler/frontend/npy.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/provenance.h"
 
 namespace npu::runtime {
 namespace {
+
+/// The schema version of outputs.json (its "schema_version").
+constexpr int kSavedOutputsSchemaVersion = 1;
 
 std::string fileStem(std::string_view name) {
   std::string stem(name);
@@ -172,11 +176,16 @@ void SavedOutputs::write(const std::filesystem::path& dir) const {
       }
     }
   }
-  writeTextFile(dir / "outputs.json", nlohmann::json{{"outputs", outputs},
-                                                     {"npu_segment_outputs", segmentOutputs},
-                                                     {"layers", layers}}
-                                              .dump(2) +
-                                          "\n");
+  // Deterministic provenance only (tools and commit): the same files for any --jobs.
+  writeTextFile(
+      dir / "outputs.json",
+      nlohmann::json{{"schema_version", kSavedOutputsSchemaVersion},
+                     {"provenance", provenanceJson<nlohmann::json>(deterministicProvenance())},
+                     {"outputs", outputs},
+                     {"npu_segment_outputs", segmentOutputs},
+                     {"layers", layers}}
+              .dump(2) +
+          "\n");
 }
 
 }  // namespace npu::runtime

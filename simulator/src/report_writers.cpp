@@ -31,8 +31,11 @@ int trackId(std::string_view unit) {
 
 }  // namespace
 
-std::string statsToJson(const SimStats& stats, const std::optional<SimFault>& fault) {
+std::string statsToJson(const SimStats& stats, const std::optional<SimFault>& fault,
+                        const Provenance& provenance) {
   nlohmann::ordered_json json;
+  json["schema_version"] = kStatsSchemaVersion;
+  json["provenance"] = provenanceJson<nlohmann::ordered_json>(provenance);
   json["mode"] = stats.mode;
   json["total_cycles"] = stats.totalCycles;
   json["macs"] = stats.macs;

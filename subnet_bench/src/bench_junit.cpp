@@ -38,8 +38,13 @@ std::string benchJunitXml(const BenchReport& report) {
         {"filter", report.filter},
         {"baselines", report.baselinePath.string()},
         {"update_baselines", report.updatingBaselines ? "true" : "false"},
-        {"tool_version", report.toolVersion}}) {
+        {"tool_version", report.toolVersion},
+        {"schema_version", std::to_string(kBenchSchemaVersion)}}) {
     xml += fmt::format("      <property name=\"{}\" value=\"{}\"/>\n", name, escapeMarkup(value));
+  }
+  for (const auto& [key, value] : report.provenance.fields()) {
+    xml += fmt::format("      <property name=\"provenance.{}\" value=\"{}\"/>\n", key,
+                       escapeMarkup(value));
   }
   xml += "    </properties>\n";
   for (const SubnetResult& r : report.results) {

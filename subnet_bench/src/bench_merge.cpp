@@ -9,10 +9,10 @@
 #include <utility>
 
 #include "npu/subnet_bench/bench_report.h"
-#include "npu/subnet_bench/tool_version.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
 #include "npu/support/json_error.h"
+#include "npu/support/provenance.h"
 
 namespace npu::bench {
 namespace {
@@ -100,6 +100,7 @@ SubnetResult readResult(const json& s) {
 BenchReport readReport(const json& j) {
   BenchReport report;
   report.toolVersion = j.at("tool_version").get<std::string>();
+  report.provenance = provenanceFromJson(j.at("provenance"));
   report.suite = j.at("suite").get<std::string>();
   report.suitePath = j.at("suite_file").get<std::string>();
   report.suiteDigest = j.at("suite_digest").get<std::string>();
@@ -125,6 +126,7 @@ std::vector<std::pair<std::string, std::string>> runIdentity(const BenchReport& 
           {"suite file", r.suitePath.string()},
           {"suite file contents (digest)", r.suiteDigest},
           {"hardware", r.hardware},
+          {"hardware config (hash)", r.provenance.hardwareHash},
           {"mode", r.mode},
           {"RTL co-simulation", r.rtl ? "on" : "off"},
           {"filter", r.filter},
@@ -179,13 +181,17 @@ BenchReport readBenchOutput(const fs::path& dir) {
   } catch (const json::exception& e) {
     fail("{}: not JSON (truncated or damaged): {}", file.string(), jsonErrorText(e.what()));
   }
-  if (!j.is_object() || !j.contains("format") || !j.at("format").is_number_integer()) {
-    fail("{}: not an `npu bench` report (no \"format\")", file.string());
+  if (!j.is_object() || !j.contains("schema_version") ||
+      !j.at("schema_version").is_number_integer()) {
+    fail("{}: not an `npu bench` report of schema {} (no \"schema_version\"; written by: {})",
+         file.string(), kBenchSchemaVersion, j.value("tool_version", std::string("unknown")));
   }
-  if (j.at("format").get<int>() != kBenchJsonFormat) {
-    fail("{}: report format {}, these tools read format {} (written by other tools: {})",
-         file.string(), j.at("format").dump(), kBenchJsonFormat,
-         j.value("tool_version", std::string("unknown")));
+  if (j.at("schema_version").get<int>() != kBenchSchemaVersion) {
+    fail(
+        "{}: report schema_version {}, these tools read schema_version {} (written by other "
+        "tools: {})",
+        file.string(), j.at("schema_version").dump(), kBenchSchemaVersion,
+        j.value("tool_version", std::string("unknown")));
   }
   if (j.value("shard", std::string()) == "merged") {
     fail("{}: a merged report; merge the shards' own folders", file.string());
@@ -228,6 +234,9 @@ BenchReport mergeBenchReports(const std::vector<BenchReport>& shards,
   }
 
   BenchReport merged = first;
+  // The merge's own time and host; the hardware config every shard ran on.
+  merged.provenance = reportProvenance();
+  merged.provenance.hardwareHash = first.provenance.hardwareHash;
   merged.results.clear();
   merged.seconds = 0.0;
   merged.shard = {};

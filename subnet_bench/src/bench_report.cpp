@@ -218,7 +218,7 @@ std::string benchMarkdown(const BenchReport& report) {
   if (!report.filter.empty()) {
     out += fmt::format("- Filter: `{}`\n", report.filter);
   }
-  out += fmt::format("- Tools: {}\n", report.toolVersion);
+  out += "- " + report.provenance.line(kBenchSchemaVersion) + "\n";
   if (report.merged()) {
     out += fmt::format("- Shards: {}\n", shardRunsText(report));
   }
@@ -267,7 +267,8 @@ std::string benchMarkdown(const BenchReport& report) {
 
 std::string benchJson(const BenchReport& report) {
   nlohmann::ordered_json j;
-  j["format"] = kBenchJsonFormat;
+  j["schema_version"] = kBenchSchemaVersion;
+  j["provenance"] = provenanceJson<nlohmann::ordered_json>(report.provenance);
   j["tool_version"] = report.toolVersion;
   j["suite"] = report.suite;
   j["suite_file"] = report.suitePath.string();
@@ -361,11 +362,10 @@ std::string benchHtml(const BenchReport& report) {
   html += fmt::format("<p class='{}'>{}</p>\n<p>{}</p>\n", report.passed() ? "pass" : "fail",
                       verdictWord(report), escapeMarkup(benchSummaryLine(report)));
   html += fmt::format(
-      "<p>Suite <code>{}</code>, baselines <code>{}</code>{}{}. Tools: {}.</p>\n",
+      "<p>Suite <code>{}</code>, baselines <code>{}</code>{}{}.</p>\n",
       escapeMarkup(report.suitePath.string()), escapeMarkup(report.baselinePath.string()),
       report.updatingBaselines ? " (updating them)" : "",
-      report.filter.empty() ? "" : ", filter <code>" + escapeMarkup(report.filter) + "</code>",
-      escapeMarkup(report.toolVersion));
+      report.filter.empty() ? "" : ", filter <code>" + escapeMarkup(report.filter) + "</code>");
   if (report.merged()) {
     html += fmt::format("<p>Shards: {}.</p>\n", escapeMarkup(shardRunsText(report)));
   }
@@ -454,7 +454,7 @@ std::string benchHtml(const BenchReport& report) {
     }
     html += "</table></details>\n";
   }
-  return html + "</body></html>\n";
+  return html + htmlProvenanceLine(report.provenance, kBenchSchemaVersion) + "</body></html>\n";
 }
 
 void writeBenchReports(const std::filesystem::path& dir, const BenchReport& report) {

@@ -10,12 +10,13 @@
 #include <mutex>
 
 #include "npu/compiler/frontend/import.h"
+#include "npu/isa/npu_config.h"
 #include "npu/runtime/cosim.h"
 #include "npu/runtime/run_model.h"
-#include "npu/subnet_bench/tool_version.h"
 #include "npu/support/error.h"
 #include "npu/support/interrupt.h"
 #include "npu/support/parallel_for.h"
+#include "npu/support/provenance.h"
 
 namespace npu::bench {
 namespace {
@@ -187,6 +188,9 @@ BenchReport runBench(const BenchSuite& suite, const std::vector<std::size_t>& se
   report.rtl = options.rtl;
   report.updatingBaselines = options.updatingBaselines;
   report.toolVersion = std::string(toolVersion());
+  report.provenance = options.hw.empty()
+                          ? reportProvenance()
+                          : reportProvenance(isa::toYaml(isa::loadNpuConfig(options.hw)));
   report.filtered = selected.size();
   report.results.resize(selected.size());
 

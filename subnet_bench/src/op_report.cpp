@@ -10,11 +10,12 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "npu/isa/npu_config.h"
 #include "npu/subnet_bench/bench_merge.h"
-#include "npu/subnet_bench/tool_version.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
 #include "npu/support/markup.h"
+#include "npu/support/provenance.h"
 
 namespace npu::bench {
 namespace {
@@ -147,8 +148,8 @@ std::string markdown(const Json& j) {
   if (!missingText(j).empty()) {
     out += fmt::format("> **{}**\n\n", missingText(j));
   }
-  out += fmt::format("- **{}**\n- {}\n- {}\n- Tools: {}\n", verdictWord(j), summaryLine(j),
-                     sweepLine(j), j.at("tool_version").get<std::string>());
+  out += fmt::format("- **{}**\n- {}\n- {}\n- {}\n", verdictWord(j), summaryLine(j), sweepLine(j),
+                     provenanceFromJson(j.at("provenance")).line(kOpcheckSchemaVersion));
   if (isMerged(j)) {
     out += fmt::format("- Shards: {}\n", shardsLine(j));
   }
@@ -252,10 +253,14 @@ std::string junit(const Json& j) {
       "time=\"{:.3f}\">\n    <properties>\n",
       escapeMarkup(suiteName), tests, failures, errors, seconds);
   for (const char* key : {"op", "seed", "count", "shard", "hardware", "hw_argument", "engine",
-                          "injected_bug", "field_limits", "tool_version"}) {
+                          "injected_bug", "field_limits", "tool_version", "schema_version"}) {
     const Json& v = j.at(key);
     xml += fmt::format("      <property name=\"{}\" value=\"{}\"/>\n", key,
                        escapeMarkup(v.is_string() ? v.get<std::string>() : v.dump()));
+  }
+  for (const auto& [key, value] : provenanceFromJson(j.at("provenance")).fields()) {
+    xml += fmt::format("      <property name=\"provenance.{}\" value=\"{}\"/>\n", key,
+                       escapeMarkup(value));
   }
   xml += "    </properties>\n";
   for (const Json& k : j.at("kinds")) {
@@ -322,13 +327,17 @@ Json readShardJson(const fs::path& dir) {
   } catch (const Json::exception& e) {
     fail("{}: not JSON (truncated or damaged): {}", file.string(), e.what());
   }
-  if (!j.is_object() || !j.contains("format") || !j.at("format").is_number_integer()) {
-    fail("{}: not an `npu opcheck` report (no \"format\")", file.string());
+  if (!j.is_object() || !j.contains("schema_version") ||
+      !j.at("schema_version").is_number_integer()) {
+    fail("{}: not an `npu opcheck` report of schema {} (no \"schema_version\"; written by: {})",
+         file.string(), kOpcheckSchemaVersion, j.value("tool_version", std::string("unknown")));
   }
-  if (j.at("format").get<int>() != kOpcheckJsonFormat) {
-    fail("{}: report format {}, these tools read format {} (written by other tools: {})",
-         file.string(), j.at("format").dump(), kOpcheckJsonFormat,
-         j.value("tool_version", std::string("unknown")));
+  if (j.at("schema_version").get<int>() != kOpcheckSchemaVersion) {
+    fail(
+        "{}: report schema_version {}, these tools read schema_version {} (written by other "
+        "tools: {})",
+        file.string(), j.at("schema_version").dump(), kOpcheckSchemaVersion,
+        j.value("tool_version", std::string("unknown")));
   }
   if (j.value("shard", std::string()) == "merged") {
     fail("{}: a merged report; merge the shards' own folders", file.string());
@@ -341,7 +350,8 @@ Json readShardJson(const fs::path& dir) {
 std::string opcheckJson(const SweepReport& report, const SweepOptions& options) {
   const SweepCounts all = report.total();
   Json j;
-  j["format"] = kOpcheckJsonFormat;
+  j["schema_version"] = kOpcheckSchemaVersion;
+  j["provenance"] = provenanceJson<Json>(reportProvenance(isa::toYaml(options.check.hw)));
   j["tool_version"] = std::string(toolVersion());
   j["op"] = opName(options);
   j["seed"] = options.seed;
@@ -429,6 +439,12 @@ std::string mergeOpcheckOutputs(const std::vector<fs::path>& dirs, bool allowPar
                key, shards[i].at(key).dump(), first.at(key).dump(), dirs.front().string());
         }
       }
+      const Json& hash = shards[i].at("provenance").at("hardware_hash");
+      if (hash != first.at("provenance").at("hardware_hash")) {
+        fail("{}: hardware config (hash) {} differs from {} of {} (shards of different sweeps)",
+             dirs[i].string(), hash.dump(), first.at("provenance").at("hardware_hash").dump(),
+             dirs.front().string());
+      }
       split.emplace_back(parseShard(shards[i].at("shard").get<std::string>()), dirs[i].string());
     }
   } catch (const Json::exception& e) {
@@ -453,6 +469,10 @@ std::string mergeOpcheckOutputs(const std::vector<fs::path>& dirs, bool allowPar
 
   Json merged = first;
   merged["shard"] = "merged";
+  // The merge's own time and host; the hardware config every shard ran on.
+  Provenance provenance = reportProvenance();
+  provenance.hardwareHash = first.at("provenance").at("hardware_hash").get<std::string>();
+  merged["provenance"] = provenanceJson<Json>(provenance);
   Json shardList = Json::array();
   Json missingList = Json::array();
   for (const Shard& m : missing) {

@@ -46,7 +46,8 @@ std::string htmlReportHead(std::string_view title, std::string_view extraCss) {
       "<style>body{{font-family:sans-serif;margin:2em;max-width:1100px}}"
       "table{{border-collapse:collapse;font-size:12px}}td,th{{border:1px solid #ccc;padding:2px "
       "6px;text-align:right}}td:first-child,th:first-child{{text-align:left}}"
-      ".pass{{color:#080;font-weight:bold}}.fail{{color:#c00;font-weight:bold}}{}</style></head>"
+      ".pass{{color:#080;font-weight:bold}}.fail{{color:#c00;font-weight:bold}}"
+      ".provenance{{color:#666;font-size:11px}}{}</style></head>"
       "<body>\n",
       escapeMarkup(title), extraCss);
 }
@@ -89,6 +90,15 @@ std::string svgBarChart(std::string_view title, std::span<const ChartBar> bars) 
         bar.value < 0.0 ? zero + 4 : x + w + 4, y + 11, escapeMarkup(text));
   }
   return svg + "</svg>\n";
+}
+
+std::string htmlProvenanceLine(const Provenance& provenance, int schemaVersion) {
+  return fmt::format("<p class='provenance'>{}</p>\n",
+                     escapeMarkup(provenance.line(schemaVersion)));
+}
+
+std::string markdownProvenanceLine(const Provenance& provenance, int schemaVersion) {
+  return fmt::format("*{}*\n", provenance.line(schemaVersion));
 }
 
 }  // namespace npu

@@ -104,6 +104,9 @@ COMP_WORDS=("$1/bin/npu" r); COMP_CWORD=1; _npu_complete
 [[ " ${COMPREPLY[*]} " == *" run "* ]] || { echo "completion: ${COMPREPLY[*]}"; exit 1; }
 COMP_WORDS=("$1/bin/npu" run --cou); COMP_CWORD=2; _npu_complete
 [[ " ${COMPREPLY[*]} " == *" --count "* ]] || { echo "completion: ${COMPREPLY[*]}"; exit 1; }
+COMP_WORDS=("$1/bin/npu" bench --j); COMP_CWORD=2; _npu_complete
+[[ " ${COMPREPLY[*]} " == *" --jobs "* && " ${COMPREPLY[*]} " == *" --json "* ]] ||
+  { echo "completion: ${COMPREPLY[*]}"; exit 1; }
 BASH
 bash completion.sh "$tmp/prefix"
 SH

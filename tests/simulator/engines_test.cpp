@@ -86,7 +86,8 @@ TEST(Engines, RunsAreDeterministic) {
     const SimResult first = testing::run(program, mode, options);
     const SimResult second = testing::run(program, mode, options);
     EXPECT_TRUE(first.ddr == second.ddr);
-    EXPECT_EQ(statsToJson(first.stats, first.fault), statsToJson(second.stats, second.fault));
+    EXPECT_EQ(statsToJson(first.stats, first.fault, {}),
+              statsToJson(second.stats, second.fault, {}));
     EXPECT_EQ(traceToJson(first.trace), traceToJson(second.trace));
     EXPECT_EQ(first.endCycles, second.endCycles);
   }
@@ -141,8 +142,8 @@ TEST(Engines, DatapathThreadsChangeNothing) {
       const SimResult threaded = testing::run(program, mode, options);
       ASSERT_FALSE(threaded.fault) << threaded.fault->what();
       EXPECT_TRUE(single.ddr == threaded.ddr) << threads << " threads";
-      EXPECT_EQ(statsToJson(single.stats, single.fault),
-                statsToJson(threaded.stats, threaded.fault));
+      EXPECT_EQ(statsToJson(single.stats, single.fault, {}),
+                statsToJson(threaded.stats, threaded.fault, {}));
       EXPECT_EQ(single.endCycles, threaded.endCycles);
     }
   }
@@ -451,9 +452,10 @@ TEST(Engines, StatsJsonCarriesTheDocumentedKeys) {
   for (const isa::Program& program :
        {randomProgram(3, 3), testing::assembleProgram("SYNC unit=1\nEND\n")}) {
     const SimResult result = testing::run(program, SimMode::Timed);
-    const auto json = nlohmann::json::parse(statsToJson(result.stats, result.fault));
-    for (const char* key : {"mode", "total_cycles", "macs", "mac_utilization", "ddr_bytes_read",
-                            "ddr_bytes_written", "units", "opcode_counts", "fault"}) {
+    const auto json = nlohmann::json::parse(statsToJson(result.stats, result.fault, {}));
+    for (const char* key :
+         {"schema_version", "provenance", "mode", "total_cycles", "macs", "mac_utilization",
+          "ddr_bytes_read", "ddr_bytes_written", "units", "opcode_counts", "fault"}) {
       EXPECT_TRUE(json.contains(key)) << key;
     }
     // Every unit, also one the program does not use.

@@ -262,8 +262,8 @@ TEST(TlmNpu, RunsTakeTheTimedEnginesCyclesAndEndWithItsDdr) {
         [&](TlmNpu& npu, TestMemory& /*memory*/) {
           EXPECT_FALSE(npu.lastFault()) << p;
           EXPECT_EQ(npu.lastEndCycles(), reference.endCycles) << p;
-          EXPECT_EQ(statsToJson(npu.lastStats(), std::nullopt),
-                    statsToJson(reference.stats, std::nullopt))
+          EXPECT_EQ(statsToJson(npu.lastStats(), std::nullopt, {}),
+                    statsToJson(reference.stats, std::nullopt, {}))
               << p;
         });
     EXPECT_EQ(TestCpu::stateOf(run.status), TlmNpuState::Done) << p;

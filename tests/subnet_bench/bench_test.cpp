@@ -20,9 +20,9 @@
 #include "npu/subnet_bench/bench_runner.h"
 #include "npu/subnet_bench/bench_selection.h"
 #include "npu/subnet_bench/bench_suite.h"
-#include "npu/subnet_bench/tool_version.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
+#include "npu/support/provenance.h"
 
 namespace npu::bench {
 namespace {
@@ -504,6 +504,7 @@ TEST(BenchMerge, ShardsMergeIntoTheWholeRun) {
     r.seconds = 0.0;
   }
   whole.seconds = 0.0;
+  whole.provenance = reportProvenance("name: npu-s\n");
   // Shard k takes the k-th, (k+3)-th, ... of the results, as selectSubnets splits.
   std::vector<BenchReport> shards;
   std::vector<std::string> sources;
@@ -521,13 +522,20 @@ TEST(BenchMerge, ShardsMergeIntoTheWholeRun) {
   ASSERT_EQ(merged.shardRuns.size(), 3U);
   EXPECT_EQ(merged.shardRuns[0].source, "shard1");
   EXPECT_TRUE(merged.missingShards.empty());
+  // The merge stamps its own time and host and keeps the shards' tools and hardware hash; the
+  // reports are compared under one stamp.
+  EXPECT_EQ(merged.provenance.tool, whole.provenance.tool);
+  EXPECT_EQ(merged.provenance.hardwareHash, whole.provenance.hardwareHash);
+  EXPECT_FALSE(merged.provenance.time.empty());
+  BenchReport mergedStamped = merged;
+  mergedStamped.provenance = whole.provenance;
   nlohmann::json a = nlohmann::json::parse(benchJson(whole));
-  nlohmann::json b = nlohmann::json::parse(benchJson(merged));
+  nlohmann::json b = nlohmann::json::parse(benchJson(mergedStamped));
   EXPECT_EQ(b["shard"], "merged");
   b.erase("shards");
   b["shard"] = a["shard"];
   EXPECT_EQ(a, b);
-  EXPECT_EQ(benchJunitXml(merged),
+  EXPECT_EQ(benchJunitXml(mergedStamped),
             benchJunitXml(whole).replace(benchJunitXml(whole).find("value=\"1/1\""), 11,
                                          "value=\"merged\""));
 

@@ -8,8 +8,11 @@ SINGLE_DIR holds the reports of one run of the whole suite or sweep (`npu bench`
 --report`), MERGED_DIR those `npu merge` wrote from the shards of the same run. Every report file
 is compared as text after masking exactly these: wall times (seconds, JUnit time attributes, the
 time column, the summary line's "; 1.2 s"), the shard label of the summary line (", merged from 3
-shards"), the merged report's "Shards:" line and its JSON "shards" list, and the JSON "shard"
-value. Prints the first differing line of each file that differs; exit 1 if any does.
+shards"), the merged report's "Shards:" line and its JSON "shards" list, the JSON "shard"
+value, and the time and host of the provenance (the merge stamps its own: the JSON
+"provenance" object's time_utc and host, the Markdown/HTML provenance line's " at ... on ...",
+the JUnit provenance.time_utc and provenance.host properties). Tool, commit and hardware hash
+are compared. Prints the first differing line of each file that differs; exit 1 if any does.
 """
 import json
 import os
@@ -18,11 +21,14 @@ import sys
 
 SHARD_LABEL = re.compile(r", (merged from \d+ shards?|shard \d+/\d+)(?=\))")
 SUMMARY_TIME = re.compile(r"; \d+\.\d s(?=\n|<|$)", re.M)
+# " at 2026-11-25T16:12:38Z on host" of a Markdown/HTML provenance line.
+PROVENANCE_WHEN = re.compile(r" at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ on [^<*\n]*")
 
 
 def mask_text(name, text):
     text = SHARD_LABEL.sub("", text)
     text = SUMMARY_TIME.sub("; T s", text)
+    text = PROVENANCE_WHEN.sub(" at T on H", text)
     if name.endswith(".md"):
         text = re.sub(r"^- Shards: .*\n", "", text, flags=re.M)
         text = re.sub(r"\| \d+\.\d \|$", "| T |", text, flags=re.M)  # the time column
@@ -32,6 +38,7 @@ def mask_text(name, text):
     elif name.endswith(".xml"):
         text = re.sub(r'time="\d+\.\d+"', 'time="T"', text)
         text = re.sub(r'(<property name="shard" value=")[^"]*"', r'\1S"', text)
+        text = re.sub(r'(<property name="provenance\.(time_utc|host)" value=")[^"]*"', r'\1X"', text)
     return text
 
 
@@ -39,6 +46,7 @@ def mask_json(text):
     json.loads(text)  # well-formed
     text = re.sub(r'^  "shards": \[\n(.*\n)*?  \],\n', "", text, flags=re.M)
     text = re.sub(r'^( *"seconds": )[0-9.e+-]+', r"\1T", text, flags=re.M)
+    text = re.sub(r'^(    "(time_utc|host)": )"[^"]*"', r'\1"X"', text, flags=re.M)
     return re.sub(r'^( *"shard": )"[^"]*"', r'\1"S"', text, flags=re.M)
 
 

@@ -36,7 +36,8 @@ grep -q '^merged 3 shards; reports: merged/bench.md, ' "$tmp/out" || fail "merge
 "$compare" single merged || fail "the merged bench reports differ from one run's"
 grep -q '^- Shards: merged from 3 shards of 3 (shards 1/3 to 3/3), ' merged/bench.md \
   || fail "no shard line: $(cat merged/bench.md)"
-grep -qF -- "- Tools: $version" single/bench.md || fail "no tools line: $(cat single/bench.md)"
+grep -qE -- "^- Schema 2; made by $(printf '%s' "$version" | sed 's/[().]/\\&/g'), hardware fnv1a64:[0-9a-f]{16} at [0-9T:-]+Z on .+$" single/bench.md \
+  || fail "no provenance line: $(cat single/bench.md)"
 
 # A partial merge: loud in every report, and not a pass.
 "$npu" merge s1 s3 --out partial --allow-partial >"$tmp/out" 2>&1 && fail "a partial merge exited 0"
@@ -87,6 +88,11 @@ expect_error "npu: error: v2: tools 'npu 0.0.9 (git 0123456789ab)' differs from 
   "$npu" merge s1 v2 s3 --out x
 expect_error "npu: error: v2: written by npu 0.0.9 (git 0123456789ab), but this is $version (merge with the tools that ran the shards)" -- \
   "$npu" merge v2 --out x
+# A report of another schema: one line naming both versions.
+cp -r s2 old2
+sed -i 's/"schema_version": 2/"schema_version": 1/' old2/bench.json
+expect_error "npu: error: old2/bench.json: report schema_version 1, these tools read schema_version 2 (written by other tools: $version)" -- \
+  "$npu" merge s1 old2 s3 --out x
 mkdir cut; head -n 20 s2/bench.json > cut/bench.json
 expect_error "npu: error: cut/bench.json: not JSON (truncated or damaged): line 21, column 1: unexpected end of input; expected string literal" -- \
   "$npu" merge s1 cut s3 --out x

@@ -18,6 +18,7 @@
 #include "npu/runtime/layer_stats.h"
 #include "npu/runtime/model_cosim.h"
 #include "npu/simulator/simulate.h"
+#include "npu/support/provenance.h"
 
 namespace npu::runtime {
 
@@ -126,6 +127,8 @@ struct OutputAccuracy {
 };
 
 struct MainJobReport {
+  /// Tools, commit, hardware hash, time and host of the run (support/provenance.h).
+  Provenance provenance;
   std::string model;
   std::string hardware;
   std::string mode;

@@ -9,6 +9,10 @@
 
 namespace npu::runtime {
 
+/// The schema version of report.json (its "schema_version"), raised when a key changes meaning or
+/// goes away; the Markdown and HTML reports state it in their provenance line.
+inline constexpr int kRunReportSchemaVersion = 1;
+
 /// The per-layer table as fixed-width text (also the body of the Markdown table).
 std::string formatLayerTable(const MainJobReport& report);
 

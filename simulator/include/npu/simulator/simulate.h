@@ -10,6 +10,7 @@
 #include "npu/isa/ddr_image.h"
 #include "npu/isa/program.h"
 #include "npu/simulator/sim_fault.h"
+#include "npu/support/provenance.h"
 
 namespace npu::sim {
 
@@ -84,8 +85,14 @@ SimResult simulate(const isa::Program& program, const SimOptions& options);
 SimResult simulate(const isa::NpuConfig& config, isa::DdrImage ddr, std::uint64_t codeAddress,
                    const SimOptions& options);
 
-/// Stats as JSON text (docs/timing.md lists the keys).
-std::string statsToJson(const SimStats& stats, const std::optional<SimFault>& fault);
+/// The schema version of the stats JSON (its "schema_version"), raised when a key changes meaning
+/// or goes away.
+inline constexpr int kStatsSchemaVersion = 1;
+
+/// Stats as JSON text (docs/timing.md lists the keys), stamped with `provenance` (an empty one
+/// gives an empty "provenance" object).
+std::string statsToJson(const SimStats& stats, const std::optional<SimFault>& fault,
+                        const Provenance& provenance);
 
 /// Chrome/Perfetto trace-event JSON: one track per unit (fetch, load, compute, mac_array, vector,
 /// store), one complete event per span, timestamps in cycles shown as microseconds.

@@ -30,9 +30,9 @@ std::string benchSummaryLine(const BenchReport& report);
 /// interrupted run: "INTERRUPTED by SIGINT: 7 of 15 subnets were not run"; else "".
 std::string missingShardsText(const BenchReport& report);
 
-/// The format version of bench.json ("format"), raised when a merge could no longer read older
-/// files back.
-inline constexpr int kBenchJsonFormat = 1;
+/// The schema version of bench.json ("schema_version"), raised when a merge could no longer read
+/// older files back (2: "format" became "schema_version", "provenance" came).
+inline constexpr int kBenchSchemaVersion = 2;
 
 std::string benchMarkdown(const BenchReport& report);
 std::string benchJson(const BenchReport& report);

@@ -17,6 +17,7 @@
 #include "npu/subnet_bench/bench_baseline.h"
 #include "npu/subnet_bench/bench_selection.h"
 #include "npu/subnet_bench/bench_suite.h"
+#include "npu/support/provenance.h"
 
 namespace npu::bench {
 
@@ -93,6 +94,9 @@ struct BenchReport {
   bool updatingBaselines = false;
   /// The tools that ran it (npu::toolVersion()).
   std::string toolVersion;
+  /// Tools, commit, hardware-config hash, time and host of the run; of a merged report, the
+  /// merge's time and host (support/provenance.h).
+  Provenance provenance;
   /// In suite order.
   std::vector<SubnetResult> results;
   /// Wall time; of a merged report, the shards' times added up.

@@ -14,8 +14,9 @@ namespace npu::bench {
 /// Written into a report folder when a sweep starts and removed once its reports are written.
 inline constexpr std::string_view kOpcheckPartialMarker = "opcheck.partial";
 
-/// The format version of opcheck.json ("format").
-inline constexpr int kOpcheckJsonFormat = 1;
+/// The schema version of opcheck.json ("schema_version"; 2: "format" became "schema_version",
+/// "provenance" came).
+inline constexpr int kOpcheckSchemaVersion = 2;
 
 /// opcheck.json of a sweep (or of one shard of it): the run (op, seed, count, shard, hardware,
 /// engine, injected bug, field limits, tools), counts and lowering paths per op kind, the

@@ -13,7 +13,7 @@ namespace npu {
 
 /// What kind of failure an Error reports. Callers decide by kind, never by message text: opcheck
 /// tells a codegen refusal (Unsupported) from a bug, partition places a node on the host when its
-/// attributes are rejected, and the CLI maps each kind to its own exit status.
+/// attributes are rejected; the CLI exits 1 for Verification, 2 for Usage, 3 for the rest.
 enum class ErrorKind : std::uint8_t {
   Usage,         ///< The command line or an API was used wrongly (a question that cannot be asked).
   BadInput,      ///< A file, model, program or value given by the user is invalid (the default).

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "npu/support/provenance.h"
+
 namespace npu {
 
 /// `text` safe inside HTML or XML text and quoted attributes: & < > " ' become entities, and
@@ -15,6 +17,12 @@ std::string escapeMarkup(std::string_view text);
 /// The start of a self-contained report page, up to and including <body>: the title and the
 /// shared style of the project's reports (tables, .pass and .fail verdicts), plus `extraCss`.
 std::string htmlReportHead(std::string_view title, std::string_view extraCss = "");
+
+/// The provenance line of an HTML report (Provenance::line), one paragraph of class provenance.
+std::string htmlProvenanceLine(const Provenance& provenance, int schemaVersion);
+
+/// The provenance line of a Markdown report, one paragraph in italics.
+std::string markdownProvenanceLine(const Provenance& provenance, int schemaVersion);
 
 /// One bar of svgBarChart.
 struct ChartBar {
