@@ -236,7 +236,7 @@ void addRunCommand(CLI::App& app, Action& action) {
                  out.string());
       if (!o->trace.empty()) {
         writeTextFile(o->trace, runtime::runTraceJson(report));
-        fmt::print(console, "trace: {}\n", o->trace);
+        fmt::print(console.out(), "trace: {}\n", o->trace);
       }
       bool ok = report.pass();
       if (o->rtl) {

@@ -91,13 +91,13 @@ void addSimCommand(CLI::App& app, Action& action) {
       simOptions.collectTrace = !options->trace.empty() || !options->wave.empty();
       const sim::SimResult result = sim::simulate(program, simOptions);
       // Outputs are written even after a fault: they show the state the fault left.
-      const std::string stats = sim::statsToJson(result.stats, result.fault,
-                                                 reportProvenance(isa::toYaml(program.config)));
+      const Provenance provenance = reportProvenance(isa::toYaml(program.config));
+      const std::string stats = sim::statsToJson(result.stats, result.fault, provenance);
       if (!options->stats.empty()) {
         writeTextFile(options->stats, stats);
       }
       if (!options->trace.empty()) {
-        writeTextFile(options->trace, sim::traceToJson(result.trace));
+        writeTextFile(options->trace, sim::traceToJson(result.trace, provenance));
       }
       if (!options->wave.empty()) {
         writeTextFile(options->wave, sim::traceToVcd(result.trace, result.stats.totalCycles));

@@ -5,6 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "npu/simulator/simulate.h"
+#include "npu/support/provenance.h"
+
 namespace npu::runtime {
 namespace {
 
@@ -85,7 +88,14 @@ std::string runTraceJson(const MainJobReport& report) {
              {"opcode", span.name}}}});
     }
   }
-  return nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() + "\n";
+  // The format's metadata object carries what every output of ours records (docs/architecture.md).
+  const nlohmann::json otherData = {
+      {"schema_version", sim::kTraceSchemaVersion},
+      {"provenance", provenanceJson<nlohmann::json>(report.provenance)}};
+  return nlohmann::json{
+             {"traceEvents", events}, {"displayTimeUnit", "ns"}, {"otherData", otherData}}
+             .dump() +
+         "\n";
 }
 
 }  // namespace npu::runtime

@@ -61,7 +61,7 @@ std::string statsToJson(const SimStats& stats, const std::optional<SimFault>& fa
   return json.dump(2) + "\n";
 }
 
-std::string traceToJson(const std::vector<TraceSpan>& trace) {
+std::string traceToJson(const std::vector<TraceSpan>& trace, const Provenance& provenance) {
   nlohmann::json events = nlohmann::json::array();
   events.push_back({{"name", "process_name"},
                     {"ph", "M"},
@@ -85,7 +85,12 @@ std::string traceToJson(const std::vector<TraceSpan>& trace) {
                       {"dur", span.end - span.start},
                       {"args", {{"instruction", span.instruction}}}});
   }
-  return nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}.dump() + "\n";
+  const nlohmann::json otherData = {{"schema_version", kTraceSchemaVersion},
+                                    {"provenance", provenanceJson<nlohmann::json>(provenance)}};
+  return nlohmann::json{
+             {"traceEvents", events}, {"displayTimeUnit", "ns"}, {"otherData", otherData}}
+             .dump() +
+         "\n";
 }
 
 std::string traceToVcd(const std::vector<TraceSpan>& trace, std::uint64_t totalCycles) {

@@ -168,6 +168,8 @@ TEST(MainJob, RunTraceSlicesNameTheModelsLayers) {
     }
     EXPECT_FALSE(programLayers.empty());
     const auto json = nlohmann::json::parse(runTraceJson(r));
+    EXPECT_EQ(json["otherData"]["schema_version"], 1);
+    EXPECT_EQ(json["otherData"]["provenance"]["tool"], r.provenance.tool);
     std::size_t npuSlices = 0;
     std::set<std::string> named;
     for (const auto& event : json["traceEvents"]) {

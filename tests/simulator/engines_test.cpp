@@ -88,7 +88,7 @@ TEST(Engines, RunsAreDeterministic) {
     EXPECT_TRUE(first.ddr == second.ddr);
     EXPECT_EQ(statsToJson(first.stats, first.fault, {}),
               statsToJson(second.stats, second.fault, {}));
-    EXPECT_EQ(traceToJson(first.trace), traceToJson(second.trace));
+    EXPECT_EQ(traceToJson(first.trace, {}), traceToJson(second.trace, {}));
     EXPECT_EQ(first.endCycles, second.endCycles);
   }
 }
@@ -167,7 +167,7 @@ SimResult tracedRun(const isa::Program& program, SimOptions options = {}) {
 TEST(Engines, TraceFollowsTheTraceEventFormat) {
   const isa::Program program = randomProgram(11, 3);
   const SimResult result = tracedRun(program);
-  const auto json = nlohmann::json::parse(traceToJson(result.trace));
+  const auto json = nlohmann::json::parse(traceToJson(result.trace, {}));
   ASSERT_TRUE(json.contains("traceEvents"));
   ASSERT_TRUE(json["traceEvents"].is_array());
   for (const auto& event : json["traceEvents"]) {
@@ -229,7 +229,7 @@ TEST(Engines, TraceHasOneTrackPerUnitAndOneSpanPerInstructionOnIt) {
   const SimResult result = tracedRun(program);
   ASSERT_FALSE(result.fault) << result.fault->what();
   std::vector<std::string> tracks;
-  const auto spans = spansByTrack(nlohmann::json::parse(traceToJson(result.trace)), tracks);
+  const auto spans = spansByTrack(nlohmann::json::parse(traceToJson(result.trace, {})), tracks);
   const std::vector<std::string> units = {"fetch",     "load",   "compute",
                                           "mac_array", "vector", "store"};
   EXPECT_EQ(tracks, units);

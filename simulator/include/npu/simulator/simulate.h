@@ -94,9 +94,13 @@ inline constexpr int kStatsSchemaVersion = 1;
 std::string statsToJson(const SimStats& stats, const std::optional<SimFault>& fault,
                         const Provenance& provenance);
 
+/// Version of the trace JSON's layout, in its "otherData" with the provenance.
+inline constexpr int kTraceSchemaVersion = 1;
+
 /// Chrome/Perfetto trace-event JSON: one track per unit (fetch, load, compute, mac_array, vector,
-/// store), one complete event per span, timestamps in cycles shown as microseconds.
-std::string traceToJson(const std::vector<TraceSpan>& trace);
+/// store), one complete event per span, timestamps in cycles shown as microseconds; the schema
+/// version and `provenance` in the format's metadata object, "otherData".
+std::string traceToJson(const std::vector<TraceSpan>& trace, const Provenance& provenance);
 
 /// VCD of one busy signal per unit (the same six), high while a span of that unit runs; time
 /// stamps strictly increase and the last is `totalCycles`.
