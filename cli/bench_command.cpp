@@ -16,6 +16,7 @@
 #include "npu/subnet_bench/bench_baseline.h"
 #include "npu/subnet_bench/bench_junit.h"
 #include "npu/subnet_bench/bench_merge.h"
+#include "npu/subnet_bench/bench_plan.h"
 #include "npu/subnet_bench/bench_report.h"
 #include "npu/subnet_bench/bench_runner.h"
 #include "npu/subnet_bench/bench_selection.h"
@@ -67,52 +68,36 @@ namespace {
 
 int runBenchCommand(const BenchCliOptions& o) {
   const Console console(o.output, false);
-  const fs::path suitePath = o.suite.empty() ? bench::defaultSuitePath() : fs::path(o.suite);
-  const bench::BenchSuite suite = bench::loadSuite(suitePath);
-  const fs::path hwPath = isa::resolveConfigPath(o.hw, fs::current_path());
-  const isa::NpuConfig hw = isa::loadNpuConfig(hwPath);
-  bench::BenchOptions options;
-  options.hw = hwPath;
-  options.rtl = o.rtl;
-  options.jobs = o.jobs;
-  options.updatingBaselines = o.update;
-  if (o.mode == "functional") {
-    options.engine = runtime::Engine::Functional;
-  }
-  const bench::Shard shard = bench::parseShard(o.shard);
-  if (!o.filter.empty() && bench::selectSubnets(suite, o.filter, {}).empty()) {
-    fail("--filter: '{}' matches no subnet of {}", o.filter, suitePath.string());
-  }
-  const std::vector<std::size_t> selected = bench::selectSubnets(suite, o.filter, shard);
-  const fs::path baselinePath =
-      o.baseline.empty() ? suite.baselineDir / (hw.name + ".yaml") : fs::path(o.baseline);
-  bench::Baselines baselines =
-      bench::baselinesForRun(baselinePath, hw.name, suite, selected, o.update);
+  bench::BenchRequest request;
+  request.suite = o.suite;
+  request.hw = o.hw;
+  request.mode = o.mode;
+  request.filter = o.filter;
+  request.shard = o.shard;
+  request.jobs = o.jobs;
+  request.baseline = o.baseline;
+  request.rtl = o.rtl;
+  request.updatingBaselines = o.update;
+  const bench::BenchPlan plan = bench::planBench(request);
   // The inputs are checked; fail now rather than after the run. Until the reports are written
   // the folder holds bench.partial, so a merge refuses the folder of a task killed mid-run.
   const fs::path out(o.out);
   bench::startOutputFolder(
       out, bench::kBenchPartialMarker, {"bench.md", "bench.json", "bench.html", "junit.xml"},
-      fmt::format("npu bench --suite {} --hw {}{}", suitePath.string(), hw.name,
-                  shard.count > 1 ? " --shard " + bench::shardText(shard) : ""));
+      fmt::format("npu bench --suite {} --hw {}{}", plan.suitePath.string(), plan.hw.name,
+                  plan.shard.count > 1 ? " --shard " + bench::shardText(plan.shard) : ""));
 
-  fmt::print(console.out(),
-             "npu bench: suite {} ({}), {} of {} subnets{} on {}, {} mode{}, {} job{}\n",
-             suite.name, suitePath.string(), selected.size(), suite.subnets.size(),
-             shard.count > 1 ? ", shard " + bench::shardText(shard) : "", hw.name, o.mode,
-             o.rtl ? " + RTL" : "", options.jobs, options.jobs == 1 ? "" : "s");
+  fmt::print(
+      console.out(), "npu bench: suite {} ({}), {} of {} subnets{} on {}, {} mode{}, {} job{}\n",
+      plan.suite.name, plan.suitePath.string(), plan.selected.size(), plan.suite.subnets.size(),
+      plan.shard.count > 1 ? ", shard " + bench::shardText(plan.shard) : "", plan.hw.name, o.mode,
+      o.rtl ? " + RTL" : "", plan.options.jobs, plan.options.jobs == 1 ? "" : "s");
   std::fflush(console.out());
-  bench::BenchReport report =
-      bench::runBench(suite, selected, &baselines, options,
-                      [stream = console.progress()](std::size_t done, std::size_t total,
-                                                    const bench::SubnetResult& r) {
-                        fmt::print(stream, "{}", bench::formatProgressLine(done, total, r));
-                      });
-  report.hardware = hw.name;
-  report.shard = shard;
-  report.filter = o.filter;
-  report.filtered = bench::selectSubnets(suite, o.filter, {}).size();
-  report.baselinePath = baselinePath;
+  const bench::BenchReport report =
+      bench::runPlan(plan, [stream = console.progress()](std::size_t done, std::size_t total,
+                                                         const bench::SubnetResult& r) {
+        fmt::print(stream, "{}", bench::formatProgressLine(done, total, r));
+      });
 
   fmt::print(console.out(), "\n{}", bench::formatBenchTable(report));
   printSubnetLayers(console.detail(), report);
@@ -127,7 +112,7 @@ int runBenchCommand(const BenchCliOptions& o) {
     throwIfInterrupted();
   }
   if (o.update) {
-    writeBaselines(baselinePath, hw.name, report, console.out());
+    writeBaselines(plan.baselinePath, plan.hw.name, report, console.out());
   }
   bench::writeBenchReports(out, report);
   bench::finishOutputFolder(out, bench::kBenchPartialMarker);

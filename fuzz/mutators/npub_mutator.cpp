@@ -74,35 +74,13 @@ std::optional<CodeSection> findCodeSection(std::span<const std::uint8_t> bytes) 
   return std::nullopt;
 }
 
-// Bit i of a word lives in byte i / 8, bit i % 8 (instructions.def).
-std::uint64_t getBits(const InstructionWord& word, unsigned offset, unsigned width) {
-  std::uint64_t value = 0;
-  for (unsigned i = 0; i < width; ++i) {
-    const unsigned bit = offset + i;
-    value |= static_cast<std::uint64_t>((word[bit / 8] >> (bit % 8)) & 1U) << i;
-  }
-  return value;
-}
-
-void setBits(InstructionWord& word, unsigned offset, unsigned width, std::uint64_t value) {
-  for (unsigned i = 0; i < width; ++i) {
-    const unsigned bit = offset + i;
-    const auto mask = static_cast<std::uint8_t>(1U << (bit % 8));
-    if (((value >> i) & 1U) != 0) {
-      word[bit / 8] |= mask;
-    } else {
-      word[bit / 8] &= static_cast<std::uint8_t>(~mask);
-    }
-  }
-}
-
 std::uint64_t widthMask(unsigned width) {
   return width >= 64 ? std::numeric_limits<std::uint64_t>::max() : (std::uint64_t{1} << width) - 1;
 }
 
 /// The table row of a word's opcode, or nullopt for a code the table does not define.
 std::optional<isa::OpcodeInfo> rowOf(const InstructionWord& word) {
-  return isa::findOpcode(static_cast<unsigned>(getBits(word, 0, isa::kOpcodeBits)));
+  return isa::findOpcode(static_cast<unsigned>(isa::readBits(word, 0, isa::kOpcodeBits)));
 }
 
 /// A legal value of a field, drawn uniformly from its range.
@@ -161,7 +139,7 @@ class WordMutator {
     }
     const FieldInfo& field = row->fields[m_rng.below(row->fields.size())];
     const std::uint64_t mask = widthMask(field.width);
-    const std::uint64_t current = getBits(word, field.offset, field.width);
+    const std::uint64_t current = isa::readBits(word, field.offset, field.width);
     std::uint64_t value = 0;
     switch (m_rng.below(12)) {
       case 0:
@@ -201,7 +179,8 @@ class WordMutator {
         value = sameFieldElsewhere(row->opcode, field).value_or(m_rng.next());
         break;
     }
-    setBits(word, field.offset, field.width, value & mask);  // two's complement for signed fields
+    isa::writeBits(word, field.offset, field.width,
+                   value & mask);  // two's complement for signed fields
     return true;
   }
 
@@ -217,7 +196,7 @@ class WordMutator {
     if (others.empty()) {
       return std::nullopt;
     }
-    return getBits(m_words[others[m_rng.below(others.size())]], field.offset, field.width);
+    return isa::readBits(m_words[others[m_rng.below(others.size())]], field.offset, field.width);
   }
 
   /// The opcode of a word replaced by another of the table (its fields now read at the new
@@ -231,7 +210,7 @@ class WordMutator {
     const std::uint64_t code =
         m_rng.oneIn(8) ? table.size() + m_rng.below(codes - table.size())
                        : static_cast<std::uint64_t>(table[m_rng.below(table.size())].opcode);
-    setBits(m_words[pickWord()], 0, isa::kOpcodeBits, code);
+    isa::writeBits(m_words[pickWord()], 0, isa::kOpcodeBits, code);
     return true;
   }
 
@@ -263,7 +242,7 @@ class WordMutator {
     if (reserved.empty()) {
       return false;
     }
-    setBits(word, reserved[m_rng.below(reserved.size())], 1, 1);
+    isa::writeBits(word, reserved[m_rng.below(reserved.size())], 1, 1);
     return true;
   }
 
@@ -306,7 +285,8 @@ class WordMutator {
   bool moveEnd() {
     const InstructionWord end{};  // opcode 0, no fields
     const auto isEnd = [](const InstructionWord& word) {
-      return getBits(word, 0, isa::kOpcodeBits) == static_cast<std::uint64_t>(isa::Opcode::End);
+      return isa::readBits(word, 0, isa::kOpcodeBits) ==
+             static_cast<std::uint64_t>(isa::Opcode::End);
     };
     switch (m_rng.below(4)) {
       case 0:  // exactly one END, last
@@ -346,10 +326,10 @@ class WordMutator {
     const std::span<const isa::OpcodeInfo> table = isa::opcodeTable();
     const isa::OpcodeInfo& row = table[m_rng.below(table.size())];
     InstructionWord word{};
-    setBits(word, 0, isa::kOpcodeBits, static_cast<std::uint64_t>(row.opcode));
+    isa::writeBits(word, 0, isa::kOpcodeBits, static_cast<std::uint64_t>(row.opcode));
     for (const FieldInfo& field : row.fields) {
-      setBits(word, field.offset, field.width,
-              static_cast<std::uint64_t>(legalValue(m_rng, field)) & widthMask(field.width));
+      isa::writeBits(word, field.offset, field.width,
+                     static_cast<std::uint64_t>(legalValue(m_rng, field)) & widthMask(field.width));
     }
     m_words.insert(m_words.begin() + static_cast<std::ptrdiff_t>(m_rng.below(m_words.size() + 1)),
                    word);

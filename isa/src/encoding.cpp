@@ -8,6 +8,21 @@
 namespace npu::isa {
 namespace {
 
+std::int64_t toValue(std::uint64_t raw, const FieldInfo& field) {
+  if (field.signedness == Signedness::Signed && field.width < 64 &&
+      ((raw >> (field.width - 1)) & 1U) != 0) {
+    return static_cast<std::int64_t>(raw) - (std::int64_t{1} << field.width);
+  }
+  return static_cast<std::int64_t>(raw);
+}
+
+std::uint64_t toRaw(std::int64_t value, unsigned width) {
+  const std::uint64_t mask = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+  return static_cast<std::uint64_t>(value) & mask;
+}
+
+}  // namespace
+
 std::uint64_t readBits(const InstructionWord& word, unsigned offset, unsigned width) {
   std::uint64_t value = 0;
   for (unsigned i = 0; i < width; ++i) {
@@ -28,21 +43,6 @@ void writeBits(InstructionWord& word, unsigned offset, unsigned width, std::uint
     }
   }
 }
-
-std::int64_t toValue(std::uint64_t raw, const FieldInfo& field) {
-  if (field.signedness == Signedness::Signed && field.width < 64 &&
-      ((raw >> (field.width - 1)) & 1U) != 0) {
-    return static_cast<std::int64_t>(raw) - (std::int64_t{1} << field.width);
-  }
-  return static_cast<std::int64_t>(raw);
-}
-
-std::uint64_t toRaw(std::int64_t value, unsigned width) {
-  const std::uint64_t mask = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
-  return static_cast<std::uint64_t>(value) & mask;
-}
-
-}  // namespace
 
 InstructionWord encode(const Instruction& instruction) {
   const std::string problem = validate(instruction);

@@ -5,25 +5,14 @@
 #include <filesystem>
 #include <string>
 
+#include "npu/subnet_bench/bench_plan.h"
 #include "npu/subnet_bench/bench_runner.h"
 
 namespace npu::python {
 
-/// The arguments of npu.bench (those of `npu bench`, docs/bench.md).
-struct BenchRequest {
-  /// Suite file; empty: the default suite (bench::defaultSuitePath).
-  std::filesystem::path suite;
-  /// Hardware preset name or YAML path.
-  std::string hw = "npu-s";
-  /// "timed" or "functional".
-  std::string mode = "timed";
-  /// ECMAScript regex on subnet names; empty: all.
-  std::string filter;
-  /// "i/n" (1-based).
-  std::string shard = "1/1";
-  std::size_t jobs = 1;
-  /// Baseline file; empty: <suite's baselines folder>/<hardware name>.yaml.
-  std::filesystem::path baseline;
+/// The arguments of npu.bench: those of `npu bench` (docs/bench.md; npu.bench never updates
+/// baselines or runs the RTL) and where the report files go.
+struct BenchRequest : bench::BenchRequest {
   /// Where to write bench.md/json/html and junit.xml; empty: nothing written.
   std::filesystem::path out;
 };

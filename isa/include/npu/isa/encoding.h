@@ -13,6 +13,13 @@ namespace npu::isa {
 /// One encoded instruction: kWordBytes bytes, little-endian bit order.
 using InstructionWord = std::array<std::uint8_t, kWordBytes>;
 
+/// The `width` bits of `word` from bit `offset` (bit i lives in byte i / 8, bit i % 8; the
+/// layout of instructions.def), as an unsigned value.
+std::uint64_t readBits(const InstructionWord& word, unsigned offset, unsigned width);
+
+/// Writes the low `width` bits of `value` into `word` from bit `offset`.
+void writeBits(InstructionWord& word, unsigned offset, unsigned width, std::uint64_t value);
+
 /// Encodes a legal instruction; throws npu::Error naming the field when it is not legal.
 InstructionWord encode(const Instruction& instruction);
 
