@@ -37,16 +37,19 @@ export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 
 kib() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status" 2>/dev/null || true; }
+# Memory mappings: a process may hold at most vm.max_map_count of them, and oneDNN maps each
+# JIT kernel it generates.
+maps() { wc -l <"/proc/$1/maps" 2>/dev/null || true; }
 
 # 1. One long opcheck process, its resident set sampled every $interval seconds.
 echo "soak: npu opcheck all --count $count (samples every $interval s in $out/opcheck-rss.csv)" >&2
 start=$(date +%s)
 "$npu" opcheck all --count "$count" --report "$out/opcheck" >"$out/opcheck.log" 2>&1 &
 pid=$!
-echo "seconds,rss_kib" >"$out/opcheck-rss.csv"
+echo "seconds,rss_kib,mappings" >"$out/opcheck-rss.csv"
 while kill -0 "$pid" 2>/dev/null; do
   rss=$(kib "$pid")
-  [ -n "$rss" ] && echo "$(( $(date +%s) - start )),$rss" >>"$out/opcheck-rss.csv"
+  [ -n "$rss" ] && echo "$(( $(date +%s) - start )),$rss,$(maps "$pid")" >>"$out/opcheck-rss.csv"
   sleep "$interval"
 done
 set +e
@@ -83,6 +86,7 @@ summary=$(awk -F, 'NR > 1 {n++; s[n] = $2; if ($2 > m) m = $2}
   echo "- \`npu opcheck all --count $count\` under $(basename "$build"): exit $opcheck_status in ${opcheck_seconds} s;"
   echo "  $(grep -E '^opcheck: [0-9]+/[0-9]+ cases' "$out/opcheck.log" | tail -n 1)"
   echo "  resident set: $summary"
+  echo "  memory mappings (first, last sample; vm.max_map_count $(cat /proc/sys/vm/max_map_count)): $(awk -F, 'NR == 2 {f = $3} NR > 1 {l = $3} END {print f ", " l}' "$out/opcheck-rss.csv")"
   echo "- \`npu bench\` x $rounds (one process each): peak resident set per round (KiB):"
   echo "  $(awk -F, 'NR > 1 {printf "%s%s", sep, $4; sep = ", "}' "$out/bench-rounds.csv")"
   echo "  exits: $(awk -F, 'NR > 1 {printf "%s%s", sep, $2; sep = " "}' "$out/bench-rounds.csv")"
