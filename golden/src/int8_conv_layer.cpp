@@ -15,6 +15,7 @@
 #include <array>
 #include <optional>
 #include <span>
+#include <string_view>
 
 #include "int8_conv_shape.h"
 #include "npu/golden/float_tensor.h"
@@ -187,8 +188,18 @@ Conv2dInt8Layer::Conv2dInt8Layer(std::vector<std::int64_t> inputShape, const Int
           dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, p->srcDesc,
           anyWeights, p->dstDesc, dimsOf({s.sH / p->stepH(), s.sW / p->stepW()}),
           dimsOf({s.dH - 1, s.dW - 1}), dimsOf({0, 0}), dimsOf({0, 0}));
-      const dnnl::convolution_forward::primitive_desc pd(desc, onednn::primitiveAttributes(),
-                                                         onednn::cpuEngine());
+      dnnl::convolution_forward::primitive_desc pd(desc, onednn::primitiveAttributes(),
+                                                   onednn::cpuEngine());
+      // oneDNN 2.6.3's brgemm convolution (Debian 12) calls a kernel it never created for some
+      // dense layers whose input channels are not a multiple of 4: 253 -> 244 channels, 7x7 on
+      // 7x7 is a SEGV inside brgemm_kernel_execute (npu opcheck case 15,867 of seed 1; 252 or 256
+      // channels run). Such layers take the next implementation, oneDNN's jit_int8 conv.
+      while (!grouped && s.groupC % 4 != 0 &&
+             std::string_view(pd.impl_info_str()).starts_with("brg")) {
+        if (!pd.next_impl()) {
+          throw dnnl::error(dnnl_unimplemented, "no implementation but brgemm");
+        }
+      }
       p->conv.emplace(pd);
       p->scratchpadBytes = pd.scratchpad_desc().get_size();
       std::vector<std::vector<std::int8_t>> parts;

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include <random>
 
 #include "fp32_test_util.h"
@@ -192,6 +194,40 @@ TEST(Int8Conv, RandomLayersMatchTheNaiveLoop) {
       ASSERT_EQ(actual.data, expected.data)
           << "inC " << s.inC << " outC " << s.outC << " groups " << s.groups << " k " << s.k;
     }
+  }
+}
+
+// oneDNN 2.6.3's brgemm convolution calls a kernel it never created for this layer (253 -> 244
+// channels, 7x7 over 7x7: a SEGV in brgemm_kernel_execute, found by `npu opcheck all` case 15,867
+// of seed 1); the golden takes oneDNN's next implementation for dense layers whose channels are
+// not a multiple of 4. 255 channels and an 8x8 input crashed too; 252 ran.
+TEST(Int8Conv, DenseLayersOneDnnsBrgemmCrashedOnRun) {
+  std::mt19937 rng(15867);
+  const auto uniform = [&](int lo, int hi) {
+    return std::uniform_int_distribution<int>(lo, hi)(rng);
+  };
+  for (const auto& [inC, outC, size] :
+       {std::array<std::int64_t, 3>{253, 244, 7}, std::array<std::int64_t, 3>{255, 244, 8},
+        std::array<std::int64_t, 3>{252, 244, 7}}) {
+    Int8Tensor x = makeInt8Tensor({1, size, size, inC});
+    for (auto& v : x.data) {
+      v = static_cast<std::int8_t>(uniform(-128, 127));
+    }
+    Int8Tensor w = makeInt8Tensor({outC, 7, 7, inC});
+    for (auto& v : w.data) {
+      v = static_cast<std::int8_t>(uniform(-127, 127));
+    }
+    Conv2dInt8Params p;
+    p.inputZeroPoint = uniform(-128, 127);
+    p.output.zeroPoint = uniform(-128, 127);
+    for (std::int64_t c = 0; c < outC; ++c) {
+      p.bias.push_back(uniform(-5000, 5000));
+      p.multipliers.push_back(quantizeMultiplier(std::ldexp(1.0 + uniform(0, 999) / 1000.0, -16)));
+    }
+    const Int8Tensor expected = naiveConv(x, w, p);
+    const Int8Tensor actual = conv2dInt8(x, w, p);
+    ASSERT_EQ(actual.shape, expected.shape);
+    EXPECT_EQ(actual.data, expected.data) << inC << " -> " << outC << " channels, " << size;
   }
 }
 
