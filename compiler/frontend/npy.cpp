@@ -4,9 +4,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <charconv>
 #include <cstring>
 #include <regex>
 
+#include "npu/compiler/ir/types.h"
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
 
@@ -71,9 +73,23 @@ Tensor parseNpy(std::span<const std::uint8_t> bytes, std::string_view source) {
   std::regex number("\\d+");
   for (auto it = std::sregex_iterator(dims.begin(), dims.end(), number);
        it != std::sregex_iterator(); ++it) {
-    shape.push_back(std::stoll(it->str()));
+    // Digits only, but as many as the file likes: parsed without throwing and bounded per
+    // dimension (the element count is checked below).
+    const std::string text = it->str();
+    std::int64_t dim = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), dim);
+    if (ec != std::errc() || end != text.data() + text.size() || dim > kMaxTensorElements) {
+      fail("{}: shape dimension {}{} is above the limit of {} elements per tensor", file,
+           text.substr(0, 20), text.size() > 20 ? "..." : "", kMaxTensorElements);
+    }
+    shape.push_back(dim);
   }
-  auto count = static_cast<std::size_t>(elementCount(shape));
+  const std::int64_t total = elementCount(shape);
+  if (total > kMaxTensorElements) {  // also keeps count * width below from wrapping
+    fail("{}: shape {} holds {} elements, above the limit of {} per tensor", file,
+         formatShape(shape), total, kMaxTensorElements);
+  }
+  auto count = static_cast<std::size_t>(total);
   std::string dtype = descr[1];
   std::size_t width = dtype == "<f4" || dtype == "<i4"   ? 4
                       : dtype == "<f8" || dtype == "<i8" ? 8
