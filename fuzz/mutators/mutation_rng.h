@@ -38,4 +38,16 @@ class MutationRng {
   std::uint64_t m_state;
 };
 
+/// Applies one to three mutations drawn by `mutateOnce` (false: the kind it drew had nothing to
+/// edit, so it draws again, 16 draws at most); false when none took.
+template <typename MutateOnce>
+bool applyMutations(MutationRng& rng, MutateOnce&& mutateOnce) {
+  const std::size_t wanted = 1 + rng.below(3);
+  std::size_t applied = 0;
+  for (std::size_t attempt = 0; attempt < 16 && applied < wanted; ++attempt) {
+    applied += mutateOnce() ? 1 : 0;
+  }
+  return applied != 0;
+}
+
 }  // namespace npu::fuzz

@@ -359,12 +359,7 @@ std::optional<std::vector<std::uint8_t>> mutateNpub(std::span<const std::uint8_t
 
   MutationRng rng(seed);
   WordMutator mutator(words, rng);
-  const std::size_t wanted = 1 + rng.below(3);
-  std::size_t applied = 0;
-  for (std::size_t attempt = 0; attempt < 16 && applied < wanted; ++attempt) {
-    applied += mutator.mutateOnce() ? 1 : 0;
-  }
-  if (applied == 0) {
+  if (!applyMutations(rng, [&mutator] { return mutator.mutateOnce(); })) {
     return std::nullopt;
   }
 

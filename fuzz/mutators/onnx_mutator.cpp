@@ -635,13 +635,7 @@ std::optional<std::vector<std::uint8_t>> mutateOnnx(std::span<const std::uint8_t
   MutationRng rng(seed);
   const std::size_t budget = maxSize > bytes.size() ? maxSize - bytes.size() : 0;
   OnnxMutator mutator(model, rng, budget);
-  // One to three mutations; a kind with nothing to edit (no nodes, no initializers) draws again.
-  const std::size_t wanted = 1 + rng.below(3);
-  std::size_t applied = 0;
-  for (std::size_t attempt = 0; attempt < 16 && applied < wanted; ++attempt) {
-    applied += mutator.mutateOnce() ? 1 : 0;
-  }
-  if (applied == 0) {
+  if (!applyMutations(rng, [&mutator] { return mutator.mutateOnce(); })) {
     return std::nullopt;
   }
   const std::size_t size = model.ByteSizeLong();
