@@ -228,6 +228,8 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
         lowerMatMul(ctx, *matmul);
       } else if (const auto* reduce = std::get_if<QReduce>(&op)) {
         lowerReduce(ctx, *reduce);
+      } else if (const auto* resize = std::get_if<QResizeLinear>(&op)) {
+        lowerResizeLinear(ctx, *resize);
       } else {
         lowerDataMovement(ctx, op);
       }

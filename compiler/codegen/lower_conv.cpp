@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
+#include <utility>
 
 #include "lowering.h"
 #include "npu/compiler/codegen/live_taps.h"
@@ -168,7 +170,10 @@ std::int64_t shrink(std::int64_t n, std::int64_t unit) {
   return n > unit ? std::max(unit, (n / 2) / unit * unit) : std::max<std::int64_t>(1, n / 2);
 }
 
-ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
+/// Plans `conv`; with `mapped` the conv runs over that one phase (rows, columns) instead of its
+/// own: no padding, dilation 1, every tap live (lowerMappedConv).
+ConvPlan planConv(const LoweringContext& ctx, const QConv& conv,
+                  const std::optional<std::pair<PhaseAxis, PhaseAxis>>& mapped = std::nullopt) {
   const auto& in = ctx.graph.tensors[conv.input].shape;
   const auto& out = ctx.graph.tensors[conv.output].shape;
   const auto& p = conv.params;
@@ -195,8 +200,12 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
   }
   // Only the live taps: a kernel trimmed to them is the same conv (the dead taps read the zero
   // point), and one live tap needs no dilation.
-  const auto [tapY0, liveH] = liveTaps(s.h, s.oh, s.kh, p.strides[0], p.dilations[0], p.pads[0]);
-  const auto [tapX0, liveW] = liveTaps(s.w, s.ow, s.kw, p.strides[1], p.dilations[1], p.pads[1]);
+  const auto [tapY0, liveH] =
+      mapped ? std::pair<std::int64_t, std::int64_t>{0, s.kh}
+             : liveTaps(s.h, s.oh, s.kh, p.strides[0], p.dilations[0], p.pads[0]);
+  const auto [tapX0, liveW] =
+      mapped ? std::pair<std::int64_t, std::int64_t>{0, s.kw}
+             : liveTaps(s.w, s.ow, s.kw, p.strides[1], p.dilations[1], p.pads[1]);
   plan.tapY0 = tapY0;
   plan.tapX0 = tapX0;
   const bool trimmedCols = tapX0 != 0 || liveW != s.kw;
@@ -211,13 +220,17 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv) {
   const std::int64_t partKw = plan.parts.front().kw;
   const std::int64_t partTaps = partKh * partKw;
   const bool kernelParts = plan.parts.size() > 1;
+  if (mapped) {
+    plan.phases.push_back({mapped->first, mapped->second, 0, {}, {}});
+  }
   for (const PhaseAxis& rowPhase :
-       axisPhases(s.h, s.oh, liveH, p.strides[0], dilationH, p.pads[0] - tapY0 * p.dilations[0],
-                  isa::limits::kConvDilationH)) {
+       mapped ? std::vector<PhaseAxis>{}
+              : axisPhases(s.h, s.oh, liveH, p.strides[0], dilationH,
+                           p.pads[0] - tapY0 * p.dilations[0], isa::limits::kConvDilationH)) {
     for (const PhaseAxis& colPhase :
          axisPhases(s.w, s.ow, liveW, p.strides[1], dilationW, p.pads[1] - tapX0 * p.dilations[1],
                     isa::limits::kConvDilationW)) {
-      plan.phases.push_back({rowPhase, colPhase, p.pads[3], {}});
+      plan.phases.push_back({rowPhase, colPhase, p.pads[3], {}, {}});
     }
   }
   const ConvPhase& whole = plan.phases.front();
@@ -514,6 +527,31 @@ void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
 
 void lowerConv(LoweringContext& ctx, const QConv& conv) {
   emitConv(ctx, conv, planConv(ctx, conv));
+}
+
+void lowerMappedConv(LoweringContext& ctx, const QConv& conv, const MappedConvAxis& rows,
+                     const MappedConvAxis& cols) {
+  const auto& w = conv.weights.shape;
+  auto phase = [](const MappedConvAxis& a, std::int64_t kernel, bool identity) {
+    return PhaseAxis{{a.inputs, a.outputs, a.stride, kernel, 0},
+                     a.inFirst,
+                     1,
+                     a.outFirst,
+                     a.outStep,
+                     a.stride,
+                     1,
+                     !identity};
+  };
+  const auto& in = ctx.graph.tensors[conv.input].shape;
+  const auto& out = ctx.graph.tensors[conv.output].shape;
+  auto identity = [](const MappedConvAxis& a, std::int64_t input, std::int64_t output) {
+    return a.inFirst == 0 && a.inputs == input && a.outFirst == 0 && a.outStep == 1 &&
+           a.outputs == output;
+  };
+  emitConv(ctx, conv,
+           planConv(ctx, conv,
+                    std::pair{phase(rows, w[1], identity(rows, in[1], out[1])),
+                              phase(cols, w[2], identity(cols, in[2], out[2]))}));
 }
 
 }  // namespace npu::compiler

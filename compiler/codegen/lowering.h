@@ -201,6 +201,24 @@ double planeCost(std::int64_t outH, std::int64_t outW, TileShape shape,
                  const std::function<double(std::int64_t, std::int64_t)>& tileCost);
 
 void lowerConv(LoweringContext& ctx, const QConv& conv);
+
+/// One axis of a conv whose positions are given explicitly: CONV position j (j < outputs) reads
+/// tensor positions inFirst + stride * j + tap and writes tensor position outFirst + outStep * j.
+struct MappedConvAxis {
+  std::int64_t inFirst = 0;
+  std::int64_t inputs = 0;  ///< tensor positions from inFirst the CONVs may read
+  std::int64_t outputs = 0;
+  std::int64_t outFirst = 0;
+  std::int64_t outStep = 1;
+  std::int64_t stride = 1;
+};
+
+/// Lowers `conv` (no padding, dilation 1, kernel within CONV's fields) over the outputs the two
+/// axes map, tiled like any conv: the strided scatter of a resize's runs of positions.
+void lowerMappedConv(LoweringContext& ctx, const QConv& conv, const MappedConvAxis& rows,
+                     const MappedConvAxis& cols);
+/// Lowers a linear resize along one axis as two-tap depthwise CONVs (lower_resize.cpp).
+void lowerResizeLinear(LoweringContext& ctx, const QResizeLinear& op);
 /// Lowers the inverted residual starting at op `first` as one cascade when it can (see
 /// docs/cascade.md): [expand 1x1] -> depthwise -> project 1x1 with the intermediate tensors kept
 /// in the input SRAM. Returns the ops it lowered (0: none, lower them one by one) and adds the

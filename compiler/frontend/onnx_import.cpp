@@ -420,6 +420,10 @@ class OnnxImporter {
       scales = constantInput(node.name, "scales", shape, TensorData(std::move(values)));
     }
     node.inputs = {node.input(0), ValueId{}, scales};
+    // Some exporters spell Upsample's linear mode "bilinear" (opset 7-9 Caffe2 and Keras tools).
+    if (node.attributes.getString("mode", "nearest") == "bilinear") {
+      node.attributes.set("mode", std::string("linear"));
+    }
     node.attributes.set("coordinate_transformation_mode", std::string("asymmetric"));
     node.attributes.set("nearest_mode", std::string("floor"));
   }

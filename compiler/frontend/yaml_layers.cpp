@@ -410,7 +410,7 @@ ValueId Builder::resize() {
   expectInputs(1, 1);
   const Value& x = input(0);
   Attributes a;
-  a.set("mode", std::string("nearest"));
+  a.set("mode", m_b.keys.text("mode", "nearest"));
   a.set("coordinate_transformation_mode",
         m_b.keys.text("coordinate_transformation_mode", "asymmetric"));
   a.set("nearest_mode", m_b.keys.text("nearest_mode", "floor"));

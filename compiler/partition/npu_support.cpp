@@ -282,7 +282,8 @@ NpuSupport resizeSupport(const Graph& graph, const Node& node) {
   }
   const Shape& in = graph.value(node.input(0)).shape;
   const Shape& out = graph.value(node.outputs[0]).shape;
-  if (in[1] != out[1] || out[2] % in[2] != 0 || out[3] % in[3] != 0) {
+  const bool linear = node.attributes.getString("mode", "nearest") == "linear";
+  if (!linear && (in[1] != out[1] || out[2] % in[2] != 0 || out[3] % in[3] != 0)) {
     return host("only nearest upsampling by integer factors runs on the NPU");
   }
   const TensorData* scales = constantOf(graph, node.input(2));
@@ -298,8 +299,16 @@ NpuSupport resizeSupport(const Graph& graph, const Node& node) {
       return host("scales and sizes are not constants");
     }
     golden::ResizeParams params = resizeParams(node, in, s, z);
-    if (params.mode != golden::ResizeMode::Nearest) {
-      return host("linear resize runs on the host (the NPU upsamples by nearest)");
+    if (params.mode == golden::ResizeMode::Linear) {
+      // One axis at a time (split-linear-resize cut a bilinear one in two), each output a
+      // two-tap depthwise CONV; N and C must stay as they are.
+      const auto kept = [&](std::size_t a) {
+        return in[a] == out[a] && (s.empty() || s[a] == 1.0F);
+      };
+      if (!kept(0) || !kept(1) || (!kept(2) && !kept(3))) {
+        return host("a linear resize runs on the NPU along rows or columns, one at a time");
+      }
+      return npu(NpuOpKind::ResizeLinear);
     }
     std::vector<std::vector<std::int64_t>> tables = golden::nearestSourceTables(in, params);
     for (int axis = 2; axis < 4; ++axis) {

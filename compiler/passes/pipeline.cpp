@@ -24,6 +24,7 @@
 #include "npu/compiler/passes/simplify_reshapes.h"
 #include "npu/compiler/passes/sink_nhwc_transposes.h"
 #include "npu/compiler/passes/slice_space_to_depth.h"
+#include "npu/compiler/passes/split_linear_resize.h"
 #include "npu/compiler/passes/split_to_slices.h"
 #include "npu/support/error.h"
 
@@ -49,6 +50,7 @@ constexpr std::array kPipeline = {
   Pass{"fold-channel-shuffle", foldChannelShuffle, "Reshape -> Transpose -> Reshape channel shuffles as one channel Gather"},
   Pass{"recognize-activations", recognizeActivations, "x * Sigmoid(x) as SiLU, x * HardSigmoid(x) as HardSwish"},
   Pass{"reduce-to-global-pool", reduceToGlobalPool, "ReduceMean/ReduceMax over H and W as the global pool it is"},
+  Pass{"split-linear-resize", splitLinearResize, "a bilinear Resize as a row Resize then a column Resize (the NPU runs one axis at a time)"},
   Pass{"sink-nhwc-transposes", sinkNhwcTransposes, "channels-last regions (ConvNeXt blocks) computed on the NCHW tensor, their MatMuls as 1x1 Convs"},
   Pass{"gemm-to-conv",        convertGemmToConv, "fully connected layers as 1x1 convolutions between reshapes"},
   Pass{"simplify-reshapes",   simplifyReshapes,  "Flatten + Reshape around a converted FC cancel, also across an activation"},

@@ -126,7 +126,8 @@ std::map<std::string, golden::QuantParams, std::less<>> inheritedParameters(
     bool movesBytes = kind && (*kind == NpuOpKind::MaxPool || *kind == NpuOpKind::AvgPool ||
                                *kind == NpuOpKind::GlobalAvgPool || *kind == NpuOpKind::Concat ||
                                *kind == NpuOpKind::Slice || *kind == NpuOpKind::ChannelShuffle ||
-                               *kind == NpuOpKind::Upsample || *kind == NpuOpKind::Alias);
+                               *kind == NpuOpKind::Upsample || *kind == NpuOpKind::ResizeLinear ||
+                               *kind == NpuOpKind::Alias);
     if (!movesBytes || node.outputs.empty() || !node.input(0).valid()) {
       continue;
     }

@@ -26,6 +26,10 @@ std::vector<TensorId> opInputs(const QOp& op) {
       op);
 }
 
+std::int64_t liveLinearTaps(const golden::LinearTap& tap) {
+  return tap.i0 == tap.i1 || tap.w0 == 0 || tap.w1 == 0 ? 1 : 2;
+}
+
 std::string opKindName(const QuantizedGraph& graph, const QOp& op) {
   return std::visit(
       [&](const auto& o) -> std::string {
@@ -61,6 +65,8 @@ std::string opKindName(const QuantizedGraph& graph, const QOp& op) {
           return "matmul";
         } else if constexpr (std::is_same_v<T, QReduce>) {
           return o.kind == QReduce::Kind::Max ? "reducemax" : "reducesum";
+        } else if constexpr (std::is_same_v<T, QResizeLinear>) {
+          return "resize";
         } else {
           return "lut";
         }
@@ -144,6 +150,8 @@ std::vector<golden::Int8Tensor> GoldenGraphRunner::run(
         values[out] = golden::applyLut(values[lut->input], lut->lut);
       } else if (const auto* matmul = std::get_if<QMatMul>(&op)) {
         values[out] = golden::matMulInt8(values[matmul->a], values[matmul->b], matmul->params);
+      } else if (const auto* resize = std::get_if<QResizeLinear>(&op)) {
+        values[out] = golden::resizeLinearAxisInt8(values[resize->input], resize->params);
       } else if (const auto* reduce = std::get_if<QReduce>(&op)) {
         values[out] = reduce->kind == QReduce::Kind::Max
                           ? golden::reduceMaxLastAxisInt8(values[reduce->input])

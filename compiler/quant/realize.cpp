@@ -150,6 +150,41 @@ class SegmentBuilder {
     m_out.origins.push_back(origin);
   }
 
+  /// A linear Resize along rows or columns (npuSupport admitted one resized axis): the tap table
+  /// of that axis and the requant from the input's scale in 1/64 to the output's.
+  void resizeLinear(const Node& node, const QOpOrigin& origin) {
+    const Shape& in = m_graph.value(node.input(0)).shape;
+    const Shape& out = m_graph.value(node.outputs.at(0)).shape;
+    std::vector<float> scales;
+    std::vector<std::int64_t> sizes;
+    if (const Value* given = node.input(2).valid() ? &m_graph.value(node.input(2)) : nullptr;
+        given != nullptr && given->data && given->data->size() > 0) {
+      scales = given->data->toFloat();
+    } else {
+      sizes = m_graph.value(node.input(3)).data.value().toInt64();
+    }
+    const golden::ResizeParams resize = resizeParams(node, in, scales, sizes);
+    const std::size_t axis = out[2] != in[2] || (!scales.empty() && scales[2] != 1.0F) ? 2 : 3;
+    const float scale = !scales.empty()
+                            ? scales[axis]
+                            : static_cast<float>(out[axis]) / static_cast<float>(in[axis]);
+    QResizeLinear op;
+    op.name = node.name;
+    op.input = tensorFor(node.input(0));
+    op.output = tensorFor(node.outputs.at(0));
+    op.params.axis = axis == 2 ? 1 : 2;  // NHWC
+    op.params.taps =
+        golden::linearResizeTaps(in[axis], out[axis], scale, resize.coordinateTransform);
+    const QTensor& source = m_out.graph.tensors[op.input];
+    const QTensor& target = m_out.graph.tensors[op.output];
+    op.params.inputZeroPoint = source.zeroPoint;
+    op.params.multiplier = golden::quantizeMultiplier(
+        source.scale / (static_cast<double>(golden::kLinearWeightOne) * target.scale));
+    op.params.output.zeroPoint = target.zeroPoint;
+    op.params.output.rounding = m_config.rounding;
+    add(std::move(op), origin);
+  }
+
   /// Clip bounds for a Relu/Clip epilogue (or none) on output quantization `out`.
   static void setClip(golden::OutputStage& stage, const FusedActivation& act,
                       golden::QuantParams out) {
@@ -251,6 +286,8 @@ class SegmentBuilder {
         add(std::move(op), origin);
         return finishMoved(written, target, node, origin);
       }
+      case NpuOpKind::ResizeLinear:
+        return resizeLinear(node, origin);
       case NpuOpKind::Lut: {
         QLut op;
         op.name = node.name;

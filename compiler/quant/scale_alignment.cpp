@@ -17,6 +17,7 @@ bool movesBytes(NpuOpKind kind) {
     case NpuOpKind::Slice:
     case NpuOpKind::ChannelShuffle:
     case NpuOpKind::Upsample:
+    case NpuOpKind::ResizeLinear:  // a convex combination: the input's range holds the output
     case NpuOpKind::Alias:
       return true;
     default:

@@ -26,6 +26,17 @@ std::uint64_t opMacs(const compiler::QuantizedGraph& graph, const compiler::QOp&
     return static_cast<std::uint64_t>(compiler::elementCount(out)) *
            static_cast<std::uint64_t>(rows * cols * w[3]);
   }
+  if (const auto* resize = std::get_if<compiler::QResizeLinear>(&op)) {
+    // Each output position multiplies its live taps (one or two) for every element of the
+    // other axes: the depthwise CONVs it runs as.
+    const auto& out = graph.tensors[resize->output].shape;
+    std::uint64_t taps = 0;
+    for (const golden::LinearTap& tap : resize->params.taps) {
+      taps += static_cast<std::uint64_t>(compiler::liveLinearTaps(tap));
+    }
+    const auto axis = static_cast<std::size_t>(resize->params.axis);
+    return taps * static_cast<std::uint64_t>(compiler::elementCount(out) / out[axis]);
+  }
   return 0;
 }
 
@@ -36,7 +47,8 @@ std::uint64_t opVectorElements(const compiler::QuantizedGraph& graph, const comp
   return std::visit(
       [&](const auto& o) -> std::uint64_t {
         using T = std::decay_t<decltype(o)>;
-        if constexpr (std::is_same_v<T, compiler::QConv>) {
+        if constexpr (std::is_same_v<T, compiler::QConv> ||
+                      std::is_same_v<T, compiler::QResizeLinear>) {
           return 0;  // the MAC array's work: the MAC term of the bound
         } else if constexpr (std::is_same_v<T, compiler::QMaxPool> ||
                              std::is_same_v<T, compiler::QAvgPool>) {

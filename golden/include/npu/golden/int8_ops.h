@@ -8,6 +8,7 @@
 #include "npu/golden/int8_matmul.h"
 #include "npu/golden/int8_pool.h"
 #include "npu/golden/int8_reduce.h"
+#include "npu/golden/int8_resize.h"
 #include "npu/golden/int8_tensor.h"
 #include "npu/golden/lut.h"
 #include "npu/golden/output_stage.h"

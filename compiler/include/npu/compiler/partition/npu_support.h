@@ -43,6 +43,7 @@ enum class NpuOpKind : std::uint8_t {
   Slice,           ///< QSlice: consecutive channels, and rows and columns every step (Focus)
   ChannelShuffle,  ///< QShuffle: a Gather of the channels in a shuffle's order
   Upsample,        ///< QUpsample (nearest Resize by integer factors)
+  ResizeLinear,    ///< QResizeLinear (linear Resize along rows or columns)
   Lut,             ///< QLut (a standalone activation)
   Alias,           ///< no op: the output is the input's bytes under the same NHWC shape
   ChannelAffine,   ///< y = a[c] * x + b[c] as a depthwise 1x1 QConv (BN, op with a constant)

@@ -113,6 +113,21 @@ struct QUpsample {
   std::int64_t factorW = 2;
 };
 
+/// Linear resize along rows (params.axis 1) or columns (2): each output position reads two
+/// input positions with weights in 1/64 (golden::LinearTap) and is requantized like a depthwise
+/// conv. The NPU runs it as two-tap depthwise CONVs, one per run of positions with the same
+/// weights (codegen/lower_resize.cpp).
+struct QResizeLinear {
+  std::string name;
+  TensorId input = 0;
+  TensorId output = 0;
+  golden::ResizeLinearInt8Params params;
+};
+
+/// The taps the NPU multiplies for one output position: 1 where one input position has the
+/// whole weight (the clamped ends of the axis, an output on an input position), otherwise 2.
+std::int64_t liveLinearTaps(const golden::LinearTap& tap);
+
 /// A 256-entry table applied element-wise (sigmoid, tanh, SiLU, ... not fused into a conv).
 struct QLut {
   std::string name;
@@ -145,7 +160,7 @@ struct QReduce {
 };
 
 using QOp = std::variant<QConv, QAdd, QMul, QMaxPool, QAvgPool, QGlobalAvgPool, QConcat, QSlice,
-                         QShuffle, QUpsample, QLut, QMatMul, QReduce>;
+                         QShuffle, QUpsample, QLut, QMatMul, QReduce, QResizeLinear>;
 
 /// Ops in execution order over int8 tensors; `inputs` are fed from outside, `outputs` read back.
 struct QuantizedGraph {
