@@ -2,6 +2,8 @@
 // hazard checker on, and the whole final DDR compared with the golden expectation.
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include "compile_run_verify.h"
 #include "npu/compiler/codegen/codegen.h"
 #include "npu/compiler/codegen/input_im2col.h"
@@ -58,6 +60,34 @@ TEST(Codegen, PoolsConcatUpsample) {
     const TensorId gap = b.globalPool(joined);
     b.graph().outputs = {up, gap};
     compileRunVerify(b, config("npu-s"), "pool seed " + std::to_string(seed));
+  }
+}
+
+TEST(Codegen, LinearResizeAlongRowsAndColumns) {
+  // Up, down and arbitrary lengths under every coordinate transform, rows then columns (as
+  // split-linear-resize leaves a bilinear Resize), with random requant and output stages.
+  const std::array transforms{
+      golden::CoordinateTransform::HalfPixel, golden::CoordinateTransform::PytorchHalfPixel,
+      golden::CoordinateTransform::AlignCorners, golden::CoordinateTransform::Asymmetric};
+  for (std::uint64_t seed = 300; seed < 320; ++seed) {
+    testing::RandomGraphBuilder b(seed);
+    const TensorId x = b.input(b.pick(1, 12), b.pick(1, 12), b.pick(1, 40));
+    const auto transform = transforms[static_cast<std::size_t>(b.pick(0, 3))];
+    auto length = [&](std::int64_t from) {
+      switch (b.pick(0, 2)) {
+        case 0:
+          return from * b.pick(2, 8);  // integer upsampling (phases)
+        case 1:
+          return b.pick(1, 40);  // any length, down included
+        default:
+          return std::max<std::int64_t>(1, from / b.pick(1, 3));
+      }
+    };
+    const TensorId rows = b.resizeLinear(x, 1, length(b.at(x).shape[1]), transform);
+    const TensorId cols = b.resizeLinear(rows, 2, length(b.at(rows).shape[2]), transform);
+    b.graph().outputs = {cols};
+    compileRunVerify(b, config(seed % 2 == 0 ? "npu-s" : "npu-l"),
+                     "linear resize seed " + std::to_string(seed));
   }
 }
 

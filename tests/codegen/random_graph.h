@@ -178,6 +178,31 @@ class RandomGraphBuilder {
     return out;
   }
 
+  /// Linear resize of `x` along `axis` (1 rows, 2 columns) to `length` positions under
+  /// `transform`, into a tensor of its own scale and zero point.
+  TensorId resizeLinear(TensorId x, std::int64_t axis, std::int64_t length,
+                        golden::CoordinateTransform transform) {
+    const QTensor in = at(x);
+    std::vector<std::int64_t> shape = in.shape;
+    shape[static_cast<std::size_t>(axis)] = length;
+    const TensorId out = tensor(shape[1], shape[2], shape[3], in.scale * real(0.8, 1.3),
+                                static_cast<std::int32_t>(pick(-20, 20)));
+    QResizeLinear op;
+    op.name = "resize" + std::to_string(m_graph.ops.size());
+    op.input = x;
+    op.output = out;
+    op.params.axis = axis;
+    const std::int64_t from = in.shape[static_cast<std::size_t>(axis)];
+    op.params.taps = golden::linearResizeTaps(
+        from, length, static_cast<float>(length) / static_cast<float>(from), transform);
+    op.params.inputZeroPoint = in.zeroPoint;
+    op.params.multiplier =
+        golden::quantizeMultiplier(in.scale / (golden::kLinearWeightOne * at(out).scale));
+    op.params.output = stage(at(out).zeroPoint, pick(0, 3) == 0);
+    m_graph.ops.emplace_back(op);
+    return out;
+  }
+
   TensorId lut(TensorId x) {
     const QTensor in = at(x);
     const TensorId out = tensor(in.shape[1], in.shape[2], in.shape[3], in.scale, in.zeroPoint);

@@ -19,6 +19,7 @@
 #include "npu/compiler/passes/simplify_reshapes.h"
 #include "npu/compiler/passes/sink_nhwc_transposes.h"
 #include "npu/compiler/passes/slice_space_to_depth.h"
+#include "npu/compiler/passes/split_linear_resize.h"
 #include "npu/compiler/passes/split_to_slices.h"
 #include "test_support.h"
 
@@ -141,6 +142,31 @@ TEST(SplitToSlices, EachOutputBecomesASlice) {
   EXPECT_EQ(opSequence(g), "Slice Slice Slice");
   EXPECT_EQ(g.value(g.nodes()[2].input(1)).data->toInt64(), (std::vector<std::int64_t>{3}));
   EXPECT_EQ(g.value(g.nodes()[2].input(2)).data->toInt64(), (std::vector<std::int64_t>{6}));
+}
+
+TEST(SplitLinearResize, BilinearBecomesARowThenAColumnResize) {
+  // Scales and sizes forms; the fp32 result must not move (runAndCompare).
+  for (const bool bySizes : {false, true}) {
+    GraphBuilder b;
+    ValueId x = b.input("x", {1, 3, 5, 4});
+    const ValueId scales = bySizes ? ValueId{} : b.constant("scales", {4}, {1, 1, 2, 3});
+    const ValueId sizes = bySizes ? b.ints("sizes", {1, 3, 7, 9}) : ValueId{};
+    Graph g = b.finish({b.node(OpKind::Resize, "up", {x, ValueId{}, scales, sizes},
+                               attrs({{"mode", std::string("linear")}}))});
+    runAndCompare(g, splitLinearResize);
+    ASSERT_EQ(opSequence(g), "Resize Resize");
+    EXPECT_EQ(g.nodes()[0].name, "up/rows");
+    EXPECT_EQ(g.value(g.nodes()[0].outputs[0]).shape, (Shape{1, 3, bySizes ? 7 : 10, 4}));
+    EXPECT_EQ(g.nodes()[1].name, "up/cols");
+  }
+  // Nearest, or one axis only: left alone.
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 3, 5, 4});
+  const ValueId scales = b.constant("scales", {4}, {1, 1, 2, 1});
+  Graph g = b.finish({b.node(OpKind::Resize, "up", {x, ValueId{}, scales},
+                             attrs({{"mode", std::string("linear")}}))});
+  splitLinearResize(g);
+  EXPECT_EQ(opSequence(g), "Resize");
 }
 
 TEST(FoldChannelShuffle, ReshapeTransposeReshapeBecomesAChannelGather) {
