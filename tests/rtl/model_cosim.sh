@@ -2,7 +2,8 @@
 # Co-simulation of compiled models through the bring-up bundle: the digits model (`npu run --rtl`:
 # RTL == SystemC == golden DDR, equal cycles) and two subnetwork blocks from YAML (a ResNet basic
 # block, a MobileNetV2 inverted residual, which the compiler cascades: its CONVs write the input
-# SRAM, docs/cascade.md) exported and run with `npu cosim BUNDLE`.
+# SRAM, docs/cascade.md; a segmentation head whose bilinear Resize runs as strided depthwise
+# CONVs) exported and run with `npu cosim BUNDLE`.
 set -euo pipefail
 npu="$1"; src="$2"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -13,7 +14,7 @@ grep -q "DDR: RTL == SystemC" "$tmp/run.txt"
 grep -q "RTL final DDR vs golden expected DDR: identical" "$tmp/run.txt"
 grep -Eq "^cycles: SystemC ([0-9]+), RTL \1 \(delta 0\)$" "$tmp/run.txt"
 
-for block in resnet_basic_block mbv2_inverted_residual_s1; do
+for block in resnet_basic_block mbv2_inverted_residual_s1 bilinear_head; do
   "$npu" export "$src/subnet_bench/graphs/$block.yaml" --out "$tmp/$block" > /dev/null
   "$npu" cosim "$tmp/$block" > "$tmp/$block.txt"
   grep -q "regions equal to the expected images" "$tmp/$block.txt"
