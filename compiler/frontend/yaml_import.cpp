@@ -69,8 +69,10 @@ YAML::Node substitute(const YAML::Node& node, const std::map<std::string, YAML::
 
 class YamlImporter {
  public:
-  YamlImporter(std::string source, std::filesystem::path baseDir)
-      : m_source(std::move(source)), m_baseDir(std::move(baseDir)) {}
+  YamlImporter(std::string source, std::filesystem::path baseDir, std::int64_t seededWeightLimit)
+      : m_source(std::move(source)),
+        m_baseDir(std::move(baseDir)),
+        m_seededWeightLimit(seededWeightLimit) {}
 
   Graph run(const YAML::Node& root) {
     if (!root.IsMap()) {
@@ -259,7 +261,8 @@ class YamlImporter {
     keys.accept("op");
     keys.accept("input");
     keys.accept("inputs");
-    LayerBuild build{m_graph, name, op, std::move(inputs), keys, m_baseDir, m_seed, m_estimate};
+    LayerBuild build{m_graph,   name,   op,         std::move(inputs), keys,
+                     m_baseDir, m_seed, m_estimate, m_seededWeights,   m_seededWeightLimit};
     return buildLayer(build);
   }
 
@@ -358,15 +361,17 @@ class YamlImporter {
   YAML::Node m_blocks;
   std::unordered_set<std::string> m_estimate;
   std::size_t m_counter = 0;
+  std::int64_t m_seededWeights = 0;
+  std::int64_t m_seededWeightLimit;
 };
 
 }  // namespace
 
 Graph parseGraphYaml(const std::string& text, const std::string& source,
-                     const std::filesystem::path& baseDir) {
+                     const std::filesystem::path& baseDir, std::int64_t maxSeededWeights) {
   const YAML::Node root = yaml::parse(text, source).raw();  // syntax errors FILE:LINE:COL
   try {
-    return YamlImporter(source, baseDir).run(root);
+    return YamlImporter(source, baseDir, maxSeededWeights).run(root);
   } catch (const YAML::Exception& e) {
     yaml::failOnYamlException(e, source);
   }

@@ -90,6 +90,14 @@ class Builder {
       }
       return m_b.graph.addConstant(name, shape, std::move(t.data));
     }
+    const std::int64_t count = elementCount(shape);
+    if (count > m_b.seededWeightLimit - m_b.seededWeights) {
+      fail(
+          "weight '{}' of {} values takes the weights generated from the seed past the limit "
+          "of {} (give large weights as .npy files)",
+          name, count, m_b.seededWeightLimit);
+    }
+    m_b.seededWeights += count;
     return m_b.graph.addConstant(name, shape, TensorData(generate()));
   }
 

@@ -53,6 +53,9 @@ struct LayerBuild {
   std::uint64_t seed;
   /// BatchNormalization nodes whose statistics are to be measured.
   std::unordered_set<std::string>& estimateBatchNorm;
+  /// Weight values generated from the seed so far, and their limit (parseGraphYaml).
+  std::int64_t& seededWeights;
+  std::int64_t seededWeightLimit;
 };
 
 /// Builds the nodes of one layer and returns the value the layer's name refers to. Errors are

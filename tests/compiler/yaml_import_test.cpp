@@ -128,6 +128,20 @@ TEST(YamlImport, SeededWeightsAreStablePerLayer) {
   EXPECT_NE(weights(parse(reseeded), "stem.weight"), weights(a, "stem.weight"));
 }
 
+TEST(YamlImport, GeneratedWeightsAreBoundedBeforeTheyAreMade) {
+  const std::string text = R"(
+inputs: {x: [1, 8, 4, 4]}
+layers:
+  - {name: a, op: Conv, out_channels: 8, kernel: 3, pad: 1}
+  - {name: b, op: Conv, out_channels: 8, kernel: 3, pad: 1}
+)";
+  // Each conv has 8 * 8 * 9 = 576 weights and 8 biases: 1,168 in all.
+  EXPECT_NO_THROW(parseGraphYaml(text, "net.yaml", ".", 1168));
+  EXPECT_EQ(errorOf([&] { parseGraphYaml(text, "net.yaml", ".", 1167); }),
+            "net.yaml:5: layer 'b' (Conv): weight 'b.bias' of 8 values takes the weights generated "
+            "from the seed past the limit of 1167 (give large weights as .npy files)");
+}
+
 TEST(YamlImport, BatchNormStatisticsKeepActivationsInRange) {
   // Twelve conv + BN + ReLU layers: without measured statistics the scale drifts.
   std::string text = "inputs: {x: [1, 4, 12, 12]}\nlayers:\n";
