@@ -191,6 +191,9 @@ std::optional<Cascade> planCascade(const LoweringContext& ctx, std::size_t first
     if (c.expand == nullptr) {
       return std::nullopt;
     }
+    // The shared records (the LUTs) are then loaded for the depthwise: op `next` is not in the
+    // chain, and past the last op it is not in the graph at all.
+    c.projectOp = c.depthwiseOp;
   }
   // A residual add of the project's output and the chain's input (same shape: stride 1 and
   // as many output channels as input channels) joins the cascade; its operand from the chain's

@@ -154,6 +154,24 @@ TEST(Cascade, ExpandAndDepthwiseWithoutAProject) {
   }
 }
 
+TEST(Cascade, ExpandAndDepthwiseEndingTheGraph) {
+  // The pair is the graph's last two ops and its constants stream (960 expanded channels with a
+  // LUT): every instruction belongs to an op of the graph. The shared records' load was once
+  // attributed to the op after the depthwise, here past the end of the graph, which crashed
+  // the layer table (DeepLabV3-MobileNetV3 with a project conv placed on the host).
+  testing::RandomGraphBuilder b(45);
+  const TensorId x = b.input(14, 14, 160);
+  const TensorId e = b.conv(x, 960, 0, 1, 1, 1, 0);
+  const TensorId d = b.conv(e, 0, 1, 3, 2, 1, 1);
+  b.graph().outputs = {d};
+  const CompiledProgram compiled = generateProgram(b.graph(), config("npu-s"), b.randomInputs());
+  EXPECT_TRUE(compiled.tensors[e].onChip);
+  for (const std::int64_t op : compiled.instructionOp) {
+    EXPECT_LT(op, static_cast<std::int64_t>(b.graph().ops.size()));
+  }
+  EXPECT_GT(compileRunVerify(b, config("npu-s"), "expand -> depthwise ending the graph"), 0U);
+}
+
 TEST(Cascade, GatedProjectKeepsTheGatedTensorOnChip) {
   // EfficientNet's MBConv tail: the squeeze-excitation gate multiply writes the input SRAM
   // (ELTWISE out_buf) for the project CONV, and a residual add after the project runs on the
