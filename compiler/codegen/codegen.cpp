@@ -67,11 +67,14 @@ std::uint64_t planActivations(const QuantizedGraph& graph, std::uint64_t alignme
   for (const TensorId id : graph.outputs) {
     pin(id, isa::RegionKind::Output);
   }
-  // Liveness: an intermediate lives from its producer to its last reader.
+  // Liveness: an intermediate lives from its producer to its last reader, and on through the
+  // ops a fused lowering may run with that reader (a cascade or gated project interleaves its
+  // ops band by band: its last op's output bands are stored while its first op still loads
+  // input bands, so no output of the group may take an input's place).
   std::vector<std::int64_t> lastUse(n, -1);
   for (std::size_t i = 0; i < graph.ops.size(); ++i) {
     for (const TensorId id : opInputs(graph.ops[i])) {
-      lastUse[id] = static_cast<std::int64_t>(i);
+      lastUse[id] = static_cast<std::int64_t>(i) + kMostFusedOps - 1;
     }
   }
   const std::uint64_t arenaBase = next;
@@ -212,9 +215,15 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
     ctx.op = static_cast<std::int64_t>(i);
     const QOp& op = graph.ops[i];
     try {
-      if (const std::int64_t cascaded = lowerCascade(ctx, i, onChip); cascaded > 0) {
+      const std::int64_t cascaded = lowerCascade(ctx, i, onChip);
+      const std::int64_t gated = cascaded > 0 ? 0 : lowerGatedProject(ctx, i, onChip);
+      if (std::max(cascaded, gated) > kMostFusedOps) {
+        fail("codegen: op {} fused {} ops, more than the activation plan allows", i,
+             std::max(cascaded, gated));
+      }
+      if (cascaded > 0) {
         i += static_cast<std::size_t>(cascaded - 1);  // an inverted residual as one cascade
-      } else if (const std::int64_t gated = lowerGatedProject(ctx, i, onChip); gated > 0) {
+      } else if (gated > 0) {
         i += static_cast<std::size_t>(gated - 1);  // a gate multiply feeding its project
       } else if (const auto* conv = std::get_if<QConv>(&op)) {
         lowerConv(ctx, *conv);

@@ -200,6 +200,11 @@ double dmaCycles(const isa::NpuConfig& config, std::int64_t rows, std::int64_t c
 double planeCost(std::int64_t outH, std::int64_t outW, TileShape shape,
                  const std::function<double(std::int64_t, std::int64_t)>& tileCost);
 
+/// The most ops one fused lowering runs together (a cascade: expand, depthwise, project and
+/// residual add); the activation plan keeps a tensor's DDR space for as many ops after its
+/// last reader.
+inline constexpr std::int64_t kMostFusedOps = 4;
+
 void lowerConv(LoweringContext& ctx, const QConv& conv);
 
 /// One axis of a conv whose positions are given explicitly: CONV position j (j < outputs) reads

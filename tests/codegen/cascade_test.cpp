@@ -208,6 +208,26 @@ TEST(Cascade, GatedProjectKeepsTheGatedTensorOnChip) {
   }
 }
 
+TEST(Cascade, FusedOpsNeverStoreOverTheirInputs) {
+  // MobileNetV3's block 6 then 7: a depthwise whose output (an intermediate in the shared DDR
+  // arena) is gated, projected and added band by band, then an expand -> depthwise/2 -> project
+  // cascade. The add's output was once placed over the depthwise's output, whose last reader
+  // (the multiply) had run by op count while the fused lowering still loaded its later bands:
+  // DeepLabV3-MobileNetV3 lost bit-exactness from its sixth block on.
+  for (const char* hw : {"npu-s", "npu-l"}) {
+    testing::RandomGraphBuilder b(46);
+    const TensorId x = b.input(32, 32, 120);
+    const TensorId d = b.conv(x, 0, 1, 5, 1, 1, 2);
+    const TensorId gate =
+        b.lut(b.conv(b.conv(b.globalPool(d), 32, 0, 1, 1, 1, 0), 120, 0, 1, 1, 1, 0));
+    const TensorId y = b.add(b.conv(b.mul(d, gate), 40, 0, 1, 1, 1, 0), b.input(32, 32, 40));
+    const TensorId e = b.conv(y, 240, 0, 1, 1, 1, 0);
+    b.graph().outputs = {b.conv(b.conv(e, 0, 1, 3, 2, 1, 1), 80, 0, 1, 1, 1, 0)};
+    EXPECT_GT(compileRunVerify(b, config(hw), std::string("gated block, then cascade, on ") + hw),
+              0U);
+  }
+}
+
 TEST(Cascade, OtherChainsAreLoweredConvByConv) {
   // A dilated depthwise is not cascaded: the chain runs as three separate convs.
   testing::RandomGraphBuilder b(43);
