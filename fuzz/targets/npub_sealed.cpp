@@ -1,10 +1,11 @@
 // Fuzz target: the .npub container with its CRC-32 re-sealed before parsing, so mutations reach the
 // section, manifest and instruction validators and the simulators behind the CRC check (which
 // stops almost every mutated file at the door). Runs the functional simulator and the timed one
-// under a cycle budget.
+// under a cycle budget, for programs within the simulation budget (simulation_budget.h).
 #include <vector>
 
 #include "../fuzz_target.h"
+#include "../simulation_budget.h"
 #include "npu/isa/assembly.h"
 #include "npu/isa/program.h"
 #include "npu/simulator/simulate.h"
@@ -36,6 +37,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::vector<std::uint8_t> file = sealed(bytes);
     const npu::isa::Program program = npu::isa::parseProgram(file, "fuzz.npub");
     (void)npu::isa::disassemble(program);
+    if (!npu::fuzz::worthSimulating(program)) {
+      return;
+    }
     npu::sim::SimOptions options;
     options.mode = npu::sim::SimMode::Functional;
     (void)npu::sim::simulate(program, options);  // faults come back in the result
