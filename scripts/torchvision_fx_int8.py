@@ -1,11 +1,12 @@
 #!/usr/bin/python3
 """PyTorch FX int8 on torchvision networks: the peer figure of the quantization benchmark.
 
-For each NAME (resnet18, mobilenet_v2) builds the network as scripts/export_torchvision.py does
-(seed-0 random weights, BatchNorm statistics re-estimated on random batches) and writes to --out:
+For each NAME (resnet18, mobilenet_v2, the segmentation networks, ...) builds the network as
+scripts/export_torchvision.py does (seed-0 random weights, BatchNorm statistics re-estimated on
+random batches; --size as there, 224 by default) and writes to --out:
 
-    NAME.calib.npy   calibration images [--calib, 3, 224, 224], standard normal (seed 1)
-    NAME.eval.npy    evaluation images [--eval, 3, 224, 224], standard normal (seed 2)
+    NAME.calib.npy   calibration images [--calib, 3, H, W], standard normal (seed 1)
+    NAME.eval.npy    evaluation images [--eval, 3, H, W], standard normal (seed 2)
     NAME.fx.yaml     cosine similarity of the final output (logits of all evaluation images as
                      one vector) of PyTorch FX post-training int8 vs fp32, per quantized engine
                      (default qconfig mapping of each: qnnpack = per-tensor weights, onednn =
@@ -22,7 +23,7 @@ import warnings
 import numpy as np
 import torch
 
-from export_torchvision import build_model
+from export_torchvision import as_hw, build_model, parse_size
 
 warnings.filterwarnings("ignore")
 
@@ -44,13 +45,14 @@ def fx_int8(model, calib, engine):
     return convert_fx(prepared)
 
 
-def run(name, out, n_calib, n_eval, engines):
+def run(name, out, n_calib, n_eval, engines, size):
     result = os.path.join(out, name + ".fx.yaml")
     if os.path.exists(result):
         return
-    model = build_model(name, 224)
-    calib = torch.randn(n_calib, 3, 224, 224, generator=torch.Generator().manual_seed(1))
-    evals = torch.randn(n_eval, 3, 224, 224, generator=torch.Generator().manual_seed(2))
+    model = build_model(name, size)
+    h, w = as_hw(size)
+    calib = torch.randn(n_calib, 3, h, w, generator=torch.Generator().manual_seed(1))
+    evals = torch.randn(n_eval, 3, h, w, generator=torch.Generator().manual_seed(2))
     np.save(os.path.join(out, name + ".calib.npy"), calib.numpy())
     np.save(os.path.join(out, name + ".eval.npy"), evals.numpy())
     with torch.no_grad():
@@ -75,12 +77,14 @@ def main():
     parser.add_argument("--calib", type=int, default=16, help="calibration images")
     parser.add_argument("--eval", type=int, default=8, help="evaluation images")
     parser.add_argument("--engines", default="qnnpack,onednn")
+    parser.add_argument("--size", type=parse_size, default=224,
+                        help="input size: N or HxW (as export_torchvision.py)")
     parser.add_argument("models", nargs="+")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     torch.set_num_threads(2)
     for name in args.models:
-        run(name, args.out, args.calib, args.eval, args.engines.split(","))
+        run(name, args.out, args.calib, args.eval, args.engines.split(","), args.size)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@
 #include <string>
 
 #include "npu/compiler/frontend/onnx_import.h"
+#include "npu/compiler/partition/partition.h"
+#include "npu/compiler/passes/pipeline.h"
 #include "npu/support/file_io.h"
 #include "test_support.h"
 
@@ -350,6 +352,38 @@ TEST(OnnxImport, OutputNothingProduces) {
   OnnxModel model;
   model.graph().mutable_output(0)->set_name("z");
   EXPECT_EQ(importError(model), "model.onnx: graph output 'z' is not produced by any node");
+}
+
+TEST(OnnxImport, BilinearUpsampleOfOpset9RunsOnTheNpu) {
+  // Upsample (opset 9) in linear mode, which some exporters spell "bilinear": a Resize with
+  // asymmetric coordinates, split into a row and a column pass, both placed on the NPU.
+  for (const char* mode : {"linear", "bilinear"}) {
+    OnnxModel model;
+    model.opset(9);
+    model.graph().clear_output();
+    onnx::TensorProto* scales = model.addWeight("scales", {4});
+    scales->clear_float_data();
+    for (const float s : {1.0F, 1.0F, 2.0F, 3.0F}) {
+      scales->add_float_data(s);
+    }
+    onnx::NodeProto* up = model.addNode("Upsample", "up", {"y", "scales"}, {"z"});
+    onnx::AttributeProto* attribute = up->add_attribute();
+    attribute->set_name("mode");
+    attribute->set_type(onnx::AttributeProto::STRING);
+    attribute->set_s(mode);
+    model.addOutput("z", {1, 3, 8, 12});
+    Graph graph = importOnnx(model.write());
+    runFrontEndPasses(graph);
+    const Partition partition = partitionGraph(graph);
+    int linear = 0;
+    for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
+      if (graph.nodes()[n].op == OpKind::Resize) {
+        EXPECT_EQ(partition.npuKind[n], NpuOpKind::ResizeLinear) << mode;
+        ++linear;
+      }
+    }
+    EXPECT_EQ(linear, 2) << mode;
+  }
 }
 
 TEST(OnnxImport, GeluPatternVariantsBecomeOneNode) {

@@ -88,7 +88,7 @@ TEST(BenchSuite, BundledSuitesLoad) {
   EXPECT_EQ(f.subnets.size(), 2U);
   const BenchSuite h = loadSuite(kSuiteDir / "hires.yaml");
   EXPECT_EQ(h.name, "hires");
-  EXPECT_EQ(h.subnets.size(), 5U);
+  EXPECT_EQ(h.subnets.size(), 6U);
   EXPECT_EQ(defaultSuitePath().filename(), "default.yaml");
 }
 
