@@ -74,7 +74,7 @@ std::uint64_t planActivations(const QuantizedGraph& graph, std::uint64_t alignme
   std::vector<std::int64_t> lastUse(n, -1);
   for (std::size_t i = 0; i < graph.ops.size(); ++i) {
     for (const TensorId id : opInputs(graph.ops[i])) {
-      lastUse[id] = static_cast<std::int64_t>(i) + kMostFusedOps - 1;
+      lastUse[id] = static_cast<std::int64_t>(fusibleGroupEnd(graph, i));
     }
   }
   const std::uint64_t arenaBase = next;
@@ -217,9 +217,9 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
     try {
       const std::int64_t cascaded = lowerCascade(ctx, i, onChip);
       const std::int64_t gated = cascaded > 0 ? 0 : lowerGatedProject(ctx, i, onChip);
-      if (std::max(cascaded, gated) > kMostFusedOps) {
-        fail("codegen: op {} fused {} ops, more than the activation plan allows", i,
-             std::max(cascaded, gated));
+      if (const std::int64_t fused = std::max(cascaded, gated);
+          fused > 1 && i + static_cast<std::size_t>(fused) - 1 > fusibleGroupEnd(graph, i)) {
+        fail("codegen: op {} fused {} ops, more than the activation plan allows", i, fused);
       }
       if (cascaded > 0) {
         i += static_cast<std::size_t>(cascaded - 1);  // an inverted residual as one cascade

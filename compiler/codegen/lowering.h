@@ -200,10 +200,13 @@ double dmaCycles(const isa::NpuConfig& config, std::int64_t rows, std::int64_t c
 double planeCost(std::int64_t outH, std::int64_t outW, TileShape shape,
                  const std::function<double(std::int64_t, std::int64_t)>& tileCost);
 
-/// The most ops one fused lowering runs together (a cascade: expand, depthwise, project and
-/// residual add); the activation plan keeps a tensor's DDR space for as many ops after its
-/// last reader.
-inline constexpr std::int64_t kMostFusedOps = 4;
+/// The last op a fused lowering starting at op `first` could run with it, by the graph's shape
+/// alone (`first` itself when none can start there): a cascade ([expand 1x1 ->] depthwise [->
+/// project 1x1 [-> residual add]]) or a gated project (multiply -> 1x1 conv [-> add]), each op
+/// reading the one before. lowerCascade and lowerGatedProject take at most that much; the
+/// activation plan keeps the inputs of `first` allocated until then, since a fused lowering
+/// stores the group's outputs band by band while it still loads its inputs.
+std::size_t fusibleGroupEnd(const QuantizedGraph& graph, std::size_t first);
 
 void lowerConv(LoweringContext& ctx, const QConv& conv);
 

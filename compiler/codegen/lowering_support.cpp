@@ -309,4 +309,51 @@ TileShape chooseTile(const std::string& layer, std::int64_t outH, std::int64_t o
   return best;
 }
 
+namespace {
+
+/// Op `i` when it is a `T` that reads the output of op `i - 1`, else null.
+template <typename T>
+const T* readsPrevious(const QuantizedGraph& graph, std::size_t i) {
+  if (i == 0 || i >= graph.ops.size()) {
+    return nullptr;
+  }
+  const T* op = std::get_if<T>(&graph.ops[i]);
+  if (op == nullptr) {
+    return nullptr;
+  }
+  const std::vector<TensorId> inputs = opInputs(graph.ops[i]);
+  return std::find(inputs.begin(), inputs.end(), opOutput(graph.ops[i - 1])) != inputs.end()
+             ? op
+             : nullptr;
+}
+
+/// `end`, or the op after it when that is an add of its output (a fused residual).
+std::size_t withResidualAdd(const QuantizedGraph& graph, std::size_t end) {
+  return readsPrevious<QAdd>(graph, end + 1) != nullptr ? end + 1 : end;
+}
+
+}  // namespace
+
+std::size_t fusibleGroupEnd(const QuantizedGraph& graph, std::size_t first) {
+  // Depthwise is told by its groups alone: a superset of what lowerCascade takes is safe.
+  const auto depthwise = [](const QConv* conv) {
+    return conv != nullptr && conv->params.groups > 1;
+  };
+  if (const auto* head = std::get_if<QConv>(&graph.ops[first])) {
+    std::size_t dw = first;
+    if (!depthwise(head)) {
+      if (!depthwise(readsPrevious<QConv>(graph, first + 1))) {
+        return first;
+      }
+      dw = first + 1;
+    }
+    return readsPrevious<QConv>(graph, dw + 1) != nullptr ? withResidualAdd(graph, dw + 1) : dw;
+  }
+  if (std::holds_alternative<QMul>(graph.ops[first]) &&
+      readsPrevious<QConv>(graph, first + 1) != nullptr) {
+    return withResidualAdd(graph, first + 1);
+  }
+  return first;
+}
+
 }  // namespace npu::compiler

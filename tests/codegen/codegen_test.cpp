@@ -91,6 +91,27 @@ TEST(Codegen, LinearResizeAlongRowsAndColumns) {
   }
 }
 
+TEST(Codegen, ActivationArenaReusesWhatNoFusionReads) {
+  // A chain of dense 3x3 convs: no cascade or gated project can fuse them, so each intermediate
+  // is freed after its reader and the arena holds two of them at a time (the activation plan
+  // keeps inputs longer only where a fused lowering could still read them).
+  testing::RandomGraphBuilder b(9);
+  TensorId x = b.input(32, 32, 64);
+  for (int layer = 0; layer < 6; ++layer) {
+    x = b.conv(x, 64, 0, 3, 1, 1, 1);
+  }
+  b.graph().outputs = {x};
+  const CompiledProgram compiled = generateProgram(b.graph(), config("npu-s"), b.randomInputs());
+  std::uint64_t arena = 0;
+  for (const isa::Region& region : compiled.program.regions) {
+    if (region.kind == isa::RegionKind::Scratch) {
+      arena = region.size;
+    }
+  }
+  EXPECT_EQ(arena, 2U * 32 * 32 * 64);
+  compileRunVerify(b, config("npu-s"), "dense chain");
+}
+
 TEST(Codegen, LayersLargerThanTheSramsAreTiled) {
   testing::RandomGraphBuilder b(7);
   const TensorId x = b.input(24, 24, 512);  // 288 KiB input; 3x3x512 weights per channel
