@@ -184,10 +184,10 @@ void addOpcheckCommand(CLI::App& app, Action& action) {
   command
       ->add_option(
           "OP", options->op,
-          "conv, eltwise, pool, lut, concat, upsample, slice, shuffle, matmul, reduce or all (omit "
-          "with --repro)")
+          "conv, eltwise, pool, lut, concat, upsample, slice, shuffle, matmul, reduce, resize or "
+          "all (omit with --repro)")
       ->check(CLI::IsMember({"conv", "eltwise", "pool", "lut", "concat", "upsample", "slice",
-                             "shuffle", "matmul", "reduce", "all"}));
+                             "shuffle", "matmul", "reduce", "resize", "all"}));
   command->add_option("--count", options->count, "Cases to run (default 100)");
   command->add_option("--seed", options->seed, "Sweep seed (default 1)");
   command->add_option("--shard", options->shard,

@@ -13,11 +13,15 @@
 namespace npu::bench {
 namespace {
 
-constexpr std::array<std::string_view, 14> kKindNames{
-    "conv",   "add",      "mul",   "maxpool", "avgpool", "globalavgpool", "lut",
-    "concat", "upsample", "slice", "shuffle", "matmul",  "reducemax",     "reducesum"};
-constexpr std::array<std::string_view, 10> kFamilyNames{
-    "conv", "eltwise", "pool", "lut", "concat", "upsample", "slice", "shuffle", "matmul", "reduce"};
+constexpr std::array<std::string_view, 15> kKindNames{
+    "conv",     "add",   "mul",     "maxpool", "avgpool",   "globalavgpool", "lut",   "concat",
+    "upsample", "slice", "shuffle", "matmul",  "reducemax", "reducesum",     "resize"};
+constexpr std::array<std::string_view, 11> kFamilyNames{"conv",   "eltwise",  "pool",  "lut",
+                                                        "concat", "upsample", "slice", "shuffle",
+                                                        "matmul", "reduce",   "resize"};
+/// In golden::CoordinateTransform's order.
+constexpr std::array<std::string_view, 5> kTransformNames{
+    "half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn"};
 constexpr std::array<std::string_view, 3> kPatternNames{"uniform", "extremes", "near_zero_point"};
 
 /// Sizes above this are rejected: a repro file is a small thing, and this keeps every product
@@ -52,7 +56,7 @@ void checkRequant(const Requant& r, std::string_view what) {
 
 bool usesOutputStage(OpKind kind) {
   return kind == OpKind::Conv || kind == OpKind::Add || kind == OpKind::Mul ||
-         kind == OpKind::MatMul || kind == OpKind::ReduceSum;
+         kind == OpKind::MatMul || kind == OpKind::ReduceSum || kind == OpKind::Resize;
 }
 
 bool isEltwise(OpKind kind) {
@@ -218,9 +222,22 @@ OpFamily familyOf(OpKind kind) {
       return OpFamily::MatMul;
     case OpKind::ReduceMax:
     case OpKind::ReduceSum:
+      return OpFamily::Reduce;
+    case OpKind::Resize:
       break;
   }
-  return OpFamily::Reduce;
+  return OpFamily::Resize;
+}
+
+std::string_view transformName(golden::CoordinateTransform transform) {
+  return kTransformNames[static_cast<std::size_t>(transform)];
+}
+
+std::optional<golden::CoordinateTransform> parseTransform(std::string_view name) {
+  const auto i = indexOf(kTransformNames, name);
+  return i ? std::optional<golden::CoordinateTransform>(
+                 static_cast<golden::CoordinateTransform>(*i))
+           : std::nullopt;
 }
 
 std::string_view dataPatternName(DataPattern pattern) {
@@ -288,6 +305,10 @@ void validateCase(const OpCase& c) {
   if (c.kind == OpKind::Upsample) {
     checkRange(c.factor[0], 1, 64, "upsample factor");
     checkRange(c.factor[1], 1, 64, "upsample factor");
+  }
+  if (c.kind == OpKind::Resize) {
+    checkRange(c.resizeAxis, 1, 2, "resize axis");
+    checkRange(c.resizeLength, 1, kMaxSize, "resize length");
   }
   if (c.kind == OpKind::Slice) {
     checkRange(c.channelBegin, 0, c.channels - 1, "slice channel begin");
@@ -376,6 +397,11 @@ OpCase normalizedCase(OpCase c) {
   if (c.kind != OpKind::Upsample) {
     c.factor = defaults.factor;
   }
+  if (c.kind != OpKind::Resize) {
+    c.resizeAxis = defaults.resizeAxis;
+    c.resizeLength = defaults.resizeLength;
+    c.transform = defaults.transform;
+  }
   return c;
 }
 
@@ -409,6 +435,9 @@ std::vector<std::int64_t> caseOutputShape(const OpCase& c) {
     }
     case OpKind::Upsample:
       return {1, c.height * c.factor[0], c.width * c.factor[1], c.channels};
+    case OpKind::Resize:
+      return {1, c.resizeAxis == 1 ? c.resizeLength : c.height,
+              c.resizeAxis == 2 ? c.resizeLength : c.width, c.channels};
     case OpKind::Slice:
       return {1, c.sliceRows, c.sliceCols, c.sliceChannels};
     case OpKind::MatMul:
@@ -442,6 +471,9 @@ std::int64_t caseWork(const OpCase& c) {
   }
   if (c.kind == OpKind::GlobalAvgPool) {
     return c.height * c.width * c.channels;
+  }
+  if (c.kind == OpKind::Resize) {
+    return 2 * elements;
   }
   return elements;
 }
@@ -568,6 +600,19 @@ CaseGraph buildCaseGraph(const OpCase& c) {
       g.ops.emplace_back(compiler::QReduce{name, x, y, compiler::QReduce::Kind::Sum, p});
       break;
     }
+    case OpKind::Resize: {
+      golden::ResizeLinearInt8Params p;
+      p.axis = c.resizeAxis;
+      const std::int64_t from = c.resizeAxis == 1 ? c.height : c.width;
+      p.taps = golden::linearResizeTaps(
+          from, c.resizeLength, static_cast<float>(c.resizeLength) / static_cast<float>(from),
+          c.transform);
+      p.inputZeroPoint = c.inputZeroPoint;
+      p.multiplier = toGolden(c.requant);
+      p.output = outputStage(c);
+      g.ops.emplace_back(compiler::QResizeLinear{name, x, y, p});
+      break;
+    }
     case OpKind::MatMul: {
       golden::MatMulInt8Params p;
       p.zeroPointA = c.inputZeroPoint;
@@ -619,6 +664,10 @@ std::string describeCase(const OpCase& c) {
   }
   if (c.kind == OpKind::Upsample) {
     text += fmt::format(" x{}x{}", c.factor[0], c.factor[1]);
+  }
+  if (c.kind == OpKind::Resize) {
+    text += fmt::format(" along {} {}", c.resizeAxis == 1 ? "rows" : "columns",
+                        transformName(c.transform));
   }
   text += fmt::format(" zp {}", c.inputZeroPoint);
   if (isEltwise(c.kind)) {

@@ -358,6 +358,39 @@ OpCase upsampleCase(Rng& r) {
   return c;
 }
 
+/// A linear resize along rows or columns: integer upsampling by 2-8 (the phases of a bilinear
+/// decoder), any length from 1 to 48 (down, up and non-integer scales), or an integer
+/// downscale; every coordinate transform of a linear Resize; requant near 1/64 (input and
+/// output scales within 0.7-1.4 of each other, as calibration leaves them equal) or any
+/// multiplier the output stage takes.
+OpCase resizeCase(Rng& r) {
+  OpCase c;
+  c.kind = OpKind::Resize;
+  const bool large = r.chance(0.05);
+  c.height = large ? r.pick(16, 64) : r.pick(1, 12);
+  c.width = large ? r.pick(16, 64) : r.pick(1, 12);
+  c.channels = r.pick(1, large ? 96 : 48);
+  c.resizeAxis = r.pick(1, 2);
+  const std::int64_t from = c.resizeAxis == 1 ? c.height : c.width;
+  const std::int64_t mode = r.pick(0, 9);
+  if (mode < 5) {
+    c.resizeLength = from * r.pick(2, 8);
+  } else if (mode < 8) {
+    c.resizeLength = r.pick(1, 48);
+  } else {
+    c.resizeLength = std::max<std::int64_t>(1, from / r.pick(2, 4));
+  }
+  constexpr std::array kTransforms{
+      golden::CoordinateTransform::HalfPixel, golden::CoordinateTransform::PytorchHalfPixel,
+      golden::CoordinateTransform::AlignCorners, golden::CoordinateTransform::Asymmetric};
+  c.transform = kTransforms[static_cast<std::size_t>(r.pick(0, 3))];
+  c.inputZeroPoint = zeroPoint(r);
+  c.data = dataPattern(r);
+  c.requant = r.chance(0.8) ? fromReal(r.real(0.7, 1.4) / 64.0) : multiplier(r, 64.0 * 74.0);
+  outputStage(r, c);
+  return c;
+}
+
 /// A data-movement plane: 1-12 x 1-12, 5% 16-48 x 16-48 (as concat).
 bool movementPlane(Rng& r, OpCase& c) {
   const bool large = r.chance(0.05);
@@ -587,9 +620,11 @@ OpKind sweepKind(OpFamily family, std::uint64_t index) {
     case OpFamily::MatMul:
       return OpKind::MatMul;
     case OpFamily::Reduce:
+      return index % 2 == 0 ? OpKind::ReduceMax : OpKind::ReduceSum;
+    case OpFamily::Resize:
       break;
   }
-  return index % 2 == 0 ? OpKind::ReduceMax : OpKind::ReduceSum;
+  return OpKind::Resize;
 }
 
 OpFamily sweepFamily(std::uint64_t index) {
@@ -640,6 +675,9 @@ OpCase randomCase(OpKind kind, std::uint64_t seed, const GeneratorOptions& optio
     case OpKind::ReduceMax:
     case OpKind::ReduceSum:
       c = reduceCase(r, kind);
+      break;
+    case OpKind::Resize:
+      c = resizeCase(r);
       break;
   }
   if (kind == OpKind::Add || kind == OpKind::Mul) {

@@ -28,10 +28,11 @@ struct CaseKey {
   std::function<void(const YAML::Node&, OpCase&, const std::string& where)> read;
 };
 
-const std::vector<OpKind> kAllKinds{
-    K::Conv,   K::Add,      K::Mul,   K::MaxPool, K::AvgPool, K::GlobalAvgPool, K::Lut,
-    K::Concat, K::Upsample, K::Slice, K::Shuffle, K::MatMul,  K::ReduceMax,     K::ReduceSum};
-const std::vector<OpKind> kStageKinds{K::Conv, K::Add, K::Mul, K::MatMul, K::ReduceSum};
+const std::vector<OpKind> kAllKinds{K::Conv,      K::Add,           K::Mul,     K::MaxPool,
+                                    K::AvgPool,   K::GlobalAvgPool, K::Lut,     K::Concat,
+                                    K::Upsample,  K::Slice,         K::Shuffle, K::MatMul,
+                                    K::ReduceMax, K::ReduceSum,     K::Resize};
+const std::vector<OpKind> kStageKinds{K::Conv, K::Add, K::Mul, K::MatMul, K::ReduceSum, K::Resize};
 const std::vector<OpKind> kWindowKinds{K::Conv, K::MaxPool, K::AvgPool};
 
 std::int64_t readInt(const YAML::Node& node, const std::string& where, std::string_view key) {
@@ -322,6 +323,32 @@ const std::vector<CaseKey>& caseKeys() {
        [](const OpCase& c) { return pair(c.factor); },
        [](const YAML::Node& n, OpCase& c, const std::string& where) {
          c.factor = readInts<2>(n, where, "factor");
+       }},
+      {"resize_axis",
+       {K::Resize},
+       [](const OpCase& c) { return fmt::format("{}", c.resizeAxis); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         c.resizeAxis = readInt(n, where, "resize_axis");
+       }},
+      {"resize_length",
+       {K::Resize},
+       [](const OpCase& c) { return fmt::format("{}", c.resizeLength); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         c.resizeLength = readInt(n, where, "resize_length");
+       }},
+      {"transform",
+       {K::Resize},
+       [](const OpCase& c) { return std::string(transformName(c.transform)); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         const std::optional<golden::CoordinateTransform> t =
+             n.IsScalar() ? parseTransform(n.Scalar()) : std::nullopt;
+         if (!t) {
+           fail(
+               "{}: 'transform' must be half_pixel, pytorch_half_pixel, align_corners, "
+               "asymmetric or tf_half_pixel_for_nn",
+               where);
+         }
+         c.transform = *t;
        }},
       {"b_transposed",
        {K::MatMul},

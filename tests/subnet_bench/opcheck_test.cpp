@@ -1,7 +1,9 @@
 // Bounded opcheck sweeps (every op kind, every engine, a tiling-heavy config), and the debug bug
 // injection: opcheck must find each planted bug, shrink it and write a repro that replays.
 #include <gtest/gtest.h>
+
 #include <unistd.h>
+#include <set>
 
 #include <algorithm>
 #include <array>
@@ -672,6 +674,50 @@ INSTANTIATE_TEST_SUITE_P(EveryEngine, OpcheckReduceTest,
                                            MatMulRun{"npu-s", Engine::Rtl, 16},
                                            MatMulRun{"npu-tiny", Engine::Functional, 60},
                                            MatMulRun{"npu-tiny", Engine::Timed, 40}),
+                         [](const ::testing::TestParamInfo<MatMulRun>& info) {
+                           std::string name =
+                               info.param.config + "_" + std::string(engineName(info.param.engine));
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+class OpcheckResizeTest : public ::testing::TestWithParam<MatMulRun> {};
+
+TEST_P(OpcheckResizeTest, SweepIsBitExact) {
+  // Linear resize along rows or columns (each half of a bilinear Resize): two-tap depthwise
+  // CONVs scattered by STORE strides. Every case passes on every engine, the RTL included;
+  // both axes, several transforms, upsampling and downscaling are drawn.
+  const MatMulRun run = GetParam();
+  CheckOptions check;
+  check.hw = run.config == "npu-tiny" ? tiny() : preset(run.config);
+  check.engine = run.engine;
+  std::uint64_t rows = 0;
+  std::uint64_t down = 0;
+  std::set<golden::CoordinateTransform> transforms;
+  for (std::uint64_t i = 0; i < run.count; ++i) {
+    GeneratorOptions generator;
+    generator.fieldLimits = false;
+    const OpCase c = sweepCase(OpFamily::Resize, 18, i, generator);
+    ASSERT_EQ(c.kind, OpKind::Resize);
+    const CaseResult result = checkCase(c, check);
+    EXPECT_EQ(result.verdict, Verdict::Pass)
+        << describeCase(c) << ": " << result.kind << ": " << result.message;
+    rows += c.resizeAxis == 1 ? 1 : 0;
+    down += c.resizeLength < (c.resizeAxis == 1 ? c.height : c.width) ? 1 : 0;
+    transforms.insert(c.transform);
+  }
+  EXPECT_GT(rows, 0U);
+  EXPECT_LT(rows, run.count);
+  EXPECT_GT(down, 0U);
+  EXPECT_GE(transforms.size(), 3U);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryEngine, OpcheckResizeTest,
+                         ::testing::Values(MatMulRun{"npu-s", Engine::Functional, 120},
+                                           MatMulRun{"npu-s", Engine::Timed, 60},
+                                           MatMulRun{"npu-s", Engine::Rtl, 16},
+                                           MatMulRun{"npu-tiny", Engine::Functional, 60},
+                                           MatMulRun{"npu-tiny", Engine::Timed, 30}),
                          [](const ::testing::TestParamInfo<MatMulRun>& info) {
                            std::string name =
                                info.param.config + "_" + std::string(engineName(info.param.engine));

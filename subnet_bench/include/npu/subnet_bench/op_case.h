@@ -30,13 +30,14 @@ enum class OpKind : std::uint8_t {
   Shuffle,
   MatMul,
   ReduceMax,
-  ReduceSum
+  ReduceSum,
+  Resize
 };
 
 /// The groups `npu opcheck OP` sweeps: conv, eltwise (add, mul), pool (max, average, global),
 /// lut, concat, upsample, slice (a channel slice, possibly of strided rows and columns), shuffle
-/// (a channel shuffle), matmul (two activations, batched over heads) and reduce (row max and
-/// row sum along the last axis).
+/// (a channel shuffle), matmul (two activations, batched over heads), reduce (row max and
+/// row sum along the last axis) and resize (linear, along rows or columns).
 enum class OpFamily : std::uint8_t {
   Conv,
   Eltwise,
@@ -47,7 +48,8 @@ enum class OpFamily : std::uint8_t {
   Slice,
   Shuffle,
   MatMul,
-  Reduce
+  Reduce,
+  Resize
 };
 
 /// How input (and conv weight) values are drawn from the case's seed.
@@ -133,6 +135,12 @@ struct OpCase {
   /// Upsample: vertical and horizontal factors.
   std::array<std::int64_t, 2> factor{2, 2};
 
+  /// Resize (linear, one axis: each half of a bilinear Resize): the axis (1 rows, 2 columns),
+  /// its output length and the coordinate transform; the taps are golden::linearResizeTaps'.
+  std::int64_t resizeAxis = 1;
+  std::int64_t resizeLength = 1;
+  golden::CoordinateTransform transform = golden::CoordinateTransform::HalfPixel;
+
   /// MatMul: a is [1, height (heads), width (M), channels (K)], b is [1, heads, K, outChannels]
   /// or, when transposedB, [1, heads, outChannels, K]; b is symmetric (zero point 0). When
   /// producedB, b is what a LUT op of the same program wrote (the STORE -> LOAD-as-weights path
@@ -145,17 +153,22 @@ struct OpCase {
 
 /// Lower-case names used on the command line and in repro files ("conv", "add", "mul",
 /// "maxpool", "avgpool", "globalavgpool", "lut", "concat", "upsample", "slice", "shuffle",
-/// "matmul", "reducemax", "reducesum").
+/// "matmul", "reducemax", "reducesum", "resize").
 std::string_view opKindName(OpKind kind);
 std::optional<OpKind> parseOpKind(std::string_view name);
 
 /// "conv", "eltwise", "pool", "lut", "concat", "upsample", "slice", "shuffle", "matmul",
-/// "reduce".
+/// "reduce", "resize".
 std::string_view opFamilyName(OpFamily family);
 std::optional<OpFamily> parseOpFamily(std::string_view name);
 
 /// The family an op kind belongs to.
 OpFamily familyOf(OpKind kind);
+
+/// "half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn"
+/// (ONNX's coordinate_transformation_mode values).
+std::string_view transformName(golden::CoordinateTransform transform);
+std::optional<golden::CoordinateTransform> parseTransform(std::string_view name);
 
 /// "uniform", "extremes", "near_zero_point".
 std::string_view dataPatternName(DataPattern pattern);
