@@ -358,13 +358,17 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
         int8.dotRow(windows, packed, acc.data());
         initialRow(oy, acc.data(), stride, true);
       } else if (channelwise) {
-        initialRow(oy, acc.data(), stride, false);
+        // With acc_init the kernel starts every pixel from bias and offset itself.
+        if (conv.acc_init == 0) {
+          initialRow(oy, acc.data(), stride, false);
+        }
         const DepthwiseRow windows{.input = depthwiseInput + oy * conv.sh * conv.in_w * inC,
                                    .pixels = outW,
                                    .pixelStride = conv.sw * inC,
                                    .tapOffset = tapOffset.data(),
                                    .taps = taps,
-                                   .channels = outC};
+                                   .channels = outC,
+                                   .initial = conv.acc_init != 0 ? biasAndOffset.data() : nullptr};
         depthwiseKernel.accumulateRow(windows, depthwiseWeights.data(), acc.data());
       } else {
         initialRow(oy, acc.data(), stride, false);

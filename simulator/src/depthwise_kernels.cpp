@@ -22,7 +22,8 @@ void accumulateRowPortable(const DepthwiseRow& row, const std::int32_t* weights,
   for (std::int64_t p = 0; p < row.pixels; ++p) {
     for (std::int64_t c = 0; c < row.channels; ++c) {
       // Wraps like the hardware accumulator, defined in C++.
-      auto sum = static_cast<std::uint32_t>(acc[p * row.channels + c]);
+      auto sum = static_cast<std::uint32_t>(row.initial != nullptr ? row.initial[c]
+                                                                   : acc[p * row.channels + c]);
       for (std::int64_t t = 0; t < row.taps; ++t) {
         const std::int8_t x = row.input[p * row.pixelStride + row.tapOffset[t] + c];
         sum += static_cast<std::uint32_t>(std::int32_t{x} * weights[t * row.channels + c]);
@@ -44,8 +45,15 @@ NPU_AVX512 inline void pixelBlock512(const DepthwiseRow& row, std::int64_t first
   __m512i sums[P];
   const std::int8_t* x = row.input + first * row.pixelStride + c;
   std::int32_t* out = acc + first * row.channels + c;
-  for (int p = 0; p < P; ++p) {
-    sums[p] = _mm512_maskz_loadu_epi32(mask, out + p * row.channels);
+  if (row.initial != nullptr) {
+    const __m512i initial = _mm512_maskz_loadu_epi32(mask, row.initial + c);
+    for (int p = 0; p < P; ++p) {
+      sums[p] = initial;
+    }
+  } else {
+    for (int p = 0; p < P; ++p) {
+      sums[p] = _mm512_maskz_loadu_epi32(mask, out + p * row.channels);
+    }
   }
   for (std::int64_t t = 0; t < row.taps; ++t) {
     const __m512i w = _mm512_maskz_loadu_epi32(mask, weights + t * row.channels + c);

@@ -20,7 +20,9 @@ std::vector<std::int32_t> definition(const DepthwiseRow& row, const std::vector<
                                      std::vector<std::int32_t> acc) {
   for (std::int64_t p = 0; p < row.pixels; ++p) {
     for (std::int64_t c = 0; c < row.channels; ++c) {
-      std::int64_t sum = acc[static_cast<std::size_t>(p * row.channels + c)];
+      std::int64_t sum = row.initial != nullptr
+                             ? row.initial[c]
+                             : acc[static_cast<std::size_t>(p * row.channels + c)];
       for (std::int64_t t = 0; t < row.taps; ++t) {
         sum += std::int64_t{row.input[p * row.pixelStride + row.tapOffset[t] + c]} *
                w[static_cast<std::size_t>(t * row.channels + c)];
@@ -75,8 +77,16 @@ TEST(DepthwiseKernels, EveryVariantThisCpuRunsMatchesTheDefinition) {
                 ? std::numeric_limits<std::int32_t>::max() - static_cast<std::int32_t>(rng() % 9)
                 : static_cast<std::int32_t>(rng());
       }
+      // Half the trials (extreme ones among them) start the sums from per-channel values.
+      std::vector<std::int32_t> initial(static_cast<std::size_t>(row.channels));
+      for (auto& a : initial) {
+        a = extreme
+                ? std::numeric_limits<std::int32_t>::min() + static_cast<std::int32_t>(rng() % 9)
+                : static_cast<std::int32_t>(rng());
+      }
       row.input = input.data();
       row.tapOffset = tapOffset.data();
+      row.initial = trial % 8 >= 4 ? initial.data() : nullptr;
       const std::vector<std::int32_t> expected = definition(row, weights, acc);
       k.accumulateRow(row, weights.data(), acc.data());
       ASSERT_EQ(acc, expected) << row.pixels << " pixels, " << row.channels << " channels, "

@@ -20,13 +20,16 @@ struct DepthwiseRow {
   const std::int64_t* tapOffset = nullptr;  // byte offset of each tap within a window
   std::int64_t taps = 0;
   std::int64_t channels = 0;
+  /// When not null, the sums start from initial[c] (per channel) instead of what acc holds.
+  const std::int32_t* initial = nullptr;
 };
 
 struct DepthwiseKernels {
   /// "avx512" or "portable".
   std::string_view isa;
   /// For every pixel p < row.pixels and channel c < row.channels:
-  ///   acc[p * row.channels + c] += sum over tap t of
+  ///   acc[p * row.channels + c] = (row.initial ? row.initial[c] : acc[p * row.channels + c])
+  ///     + sum over tap t of
   ///     row.input[p * row.pixelStride + row.tapOffset[t] + c] * weights[t * row.channels + c],
   /// in int32 with wrap-around (as the MAC array's accumulator).
   void (*accumulateRow)(const DepthwiseRow& row, const std::int32_t* weights, std::int32_t* acc);
