@@ -25,7 +25,7 @@ struct DepthwiseRow {
 };
 
 struct DepthwiseKernels {
-  /// "avx512" or "portable".
+  /// "avx512", "avx2" or "portable".
   std::string_view isa;
   /// For every pixel p < row.pixels and channel c < row.channels:
   ///   acc[p * row.channels + c] = (row.initial ? row.initial[c] : acc[p * row.channels + c])

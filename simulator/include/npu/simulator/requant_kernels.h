@@ -26,7 +26,7 @@ struct RequantRow {
 };
 
 struct RequantKernels {
-  /// "avx512" or "portable".
+  /// "avx512", "avx2" or "portable".
   std::string_view isa;
   /// out[p * channels + c] = int8 (two's complement truncation) of
   ///   clamp(clamp((acc[p * stride + c] * multiplier[c] + 2^(t-1)) >> t, INT32_MIN, INT32_MAX)
