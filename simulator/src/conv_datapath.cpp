@@ -171,8 +171,8 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
           ? channelParams(conv, sram)
           : std::vector<ChannelParams>(static_cast<std::size_t>(outC));
   // A cascade's CONV writes its int8 tile into the input SRAM for the next CONV to read; the
-  // input is copied below (unsigned or widened) before any output is written, so the two never
-  // alias mid-instruction.
+  // input is copied below (unsigned, widened, or as it is for a depthwise conv) before any output
+  // is written, so the two never alias mid-instruction.
   std::vector<std::int8_t>& destination = conv.out_buf != 0 ? sram.input : sram.output;
   // Dense weights as rows of [kh][kw][in_c], one per output channel. A matmul's operand stored
   // [in_c][out_c] (wgt_kn, 1x1 only) is transposed into that order first.
