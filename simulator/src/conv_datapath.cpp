@@ -98,8 +98,14 @@ Int8PackedWeights packInt8Weights(const std::int8_t* rows, std::int64_t outC, st
     for (std::int64_t t = 0; t < taps; ++t) {
       const std::int8_t* row = rows + (c * taps + t) * inC;
       std::int8_t* group = bytes + (t * groups * packed.channels + c) * 4;
-      for (std::int64_t i = 0; i < inC; i += 4, group += packed.channels * 4) {
-        std::copy(row + i, row + std::min(i + 4, inC), group);
+      // Whole groups as fixed-size copies (one move each; a variable length would be a memmove
+      // call per group), then the tail.
+      std::int64_t i = 0;
+      for (; i + 4 <= inC; i += 4, group += packed.channels * 4) {
+        std::memcpy(group, row + i, 4);
+      }
+      if (i < inC) {
+        std::memcpy(group, row + i, static_cast<std::size_t>(inC - i));
       }
     }
   }
