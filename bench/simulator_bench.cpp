@@ -1,7 +1,8 @@
 // Simulator speed: a tiled 56x56x64 -> 64 3x3 conv layer and a >= 1 GMAC program, in functional
 // and timed mode (arg 0: 0 functional, 1 timed), on 1 or 2 datapath threads (arg 1). Reports
 // MAC/s and simulated cycles/s as counters. The ConvDatapath benchmarks run only the programs'
-// CONV instructions on SRAMs already loaded: the datapath without DDR, DMA or token analysis.
+// CONV instructions on SRAMs already loaded: the datapath without DDR, DMA or token analysis; the
+// StreamChecks benchmarks the token analysis and hazard check alone.
 #include <benchmark/benchmark.h>
 
 #include <variant>
@@ -10,6 +11,7 @@
 #include "npu/simulator/datapath.h"
 #include "npu/simulator/simulate.h"
 #include "npu/simulator/timing.h"
+#include "npu/simulator/token_analysis.h"
 
 namespace {
 
@@ -110,6 +112,27 @@ void BM_DepthwiseDatapath112x112x32(benchmark::State& state) {
   runConvDatapath(state, npu::bench::tiledConvProgram(smallConfig(), 112, 112, 32, 32, true, 8));
 }
 BENCHMARK(BM_DepthwiseDatapath112x112x32)->Unit(benchmark::kMillisecond);
+
+/// The checks before a run, on the program's stream: the token analysis and the hazard check.
+/// simulate() remembers streams that passed them, so its repeated runs above pay this once.
+void runStreamChecks(benchmark::State& state, const npu::isa::Program& program) {
+  for (auto _ : state) {
+    const npu::sim::TokenOrder order =
+        npu::sim::analyzeTokens(program.instructions, program.config);
+    npu::sim::checkHazards(program.instructions, order, program.config);
+    benchmark::DoNotOptimize(&order);
+  }
+}
+
+void BM_StreamChecks56x56x64(benchmark::State& state) {
+  runStreamChecks(state, npu::bench::tiledConvProgram(smallConfig(), 56, 56, 64, 64, false, 8));
+}
+BENCHMARK(BM_StreamChecks56x56x64)->Unit(benchmark::kMillisecond);
+
+void BM_StreamChecksDepthwise112x112x32(benchmark::State& state) {
+  runStreamChecks(state, npu::bench::tiledConvProgram(smallConfig(), 112, 112, 32, 32, true, 8));
+}
+BENCHMARK(BM_StreamChecksDepthwise112x112x32)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
