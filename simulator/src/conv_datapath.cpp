@@ -1,18 +1,21 @@
 // CONV on the MAC array: window multiply-accumulate, then the post-processing pipeline (bias,
-// requant, zero point, clip, LUT). Each output pixel's window is gathered into a contiguous int16
-// patch (zero point already subtracted) and dotted with every output channel's weight row, so the
-// inner loop is one vectorisable int16 dot product.
+// requant, zero point, clip, LUT), one output row at a time. Dense convs on a CPU with VNNI run
+// u8 x s8 kernels over the windows where they lie (int8_kernels.h), depthwise convs int8 x int32
+// kernels (depthwise_kernels.h); the zero points' share of the sums is taken off once per channel.
+// Other CPUs and shapes gather each window into an int16 patch with the zero point subtracted.
 #include <algorithm>
+#include <cstring>
 #include <exception>
-#include <limits>
 #include <system_error>
 #include <thread>
 #include <vector>
 
 #include "datapath_ops.h"
 #include "npu/simulator/datapath.h"
+#include "npu/simulator/depthwise_kernels.h"
 #include "npu/simulator/int16_kernels.h"
 #include "npu/simulator/int8_kernels.h"
+#include "npu/simulator/requant_kernels.h"
 #include "npu/simulator/timing.h"
 #include "requant.h"
 
@@ -67,55 +70,77 @@ std::int8_t postProcess(const Epilogue& epilogue, std::int32_t acc, const Channe
   return static_cast<std::int8_t>(epilogue.lut != nullptr ? epilogue.lut[y + 128] : y);
 }
 
-// requantSingleRound is compiled for AVX-512, AVX2 and baseline x86-64, picked at run time; the
-// same integer arithmetic in each.
-#if defined(__x86_64__)
-#define NPU_SIM_REQUANT_CLONES [[gnu::target_clones("arch=x86-64-v4", "avx2", "default")]]
-#else
-#define NPU_SIM_REQUANT_CLONES
-#endif
-
-/// The single-rounding requant of docs/numerics.md (requantSingle) for an output row without a
-/// LUT, per channel t = 31 - shift precomputed, written branch-free so GCC
-/// vectorises it (64-bit products, per-lane shifts) in each clone.
+/// The per-channel constants of the single-rounding requant (requant_kernels.h).
 struct SingleRoundChannels {
-  std::vector<std::int32_t> multiplier;  // int32: the product is one vpmuldq per lane
-  std::vector<std::int64_t> rounding;    // 2^(t-1)
-  std::vector<std::int64_t> shift;       // t
+  std::vector<std::int32_t> multiplier;
+  std::vector<std::int32_t> rightShift;  // t = 31 - shift
 };
 
-/// The channels' constants repeated for `pixels` pixels, so one call covers an output row.
-SingleRoundChannels singleRoundChannels(const std::vector<ChannelParams>& params,
-                                        std::int64_t pixels) {
+SingleRoundChannels singleRoundChannels(const std::vector<ChannelParams>& params) {
   SingleRoundChannels channels;
-  for (std::int64_t p = 0; p < pixels; ++p) {
-    for (const ChannelParams& c : params) {
-      const int t = 31 - clampShift(c.shift);
-      channels.multiplier.push_back(c.multiplier);
-      channels.rounding.push_back(std::int64_t{1} << (t - 1));
-      channels.shift.push_back(t);
-    }
+  for (const ChannelParams& c : params) {
+    channels.multiplier.push_back(c.multiplier);
+    channels.rightShift.push_back(31 - clampShift(c.shift));
   }
   return channels;
 }
 
-NPU_SIM_REQUANT_CLONES void requantSingleRound(const std::int32_t* acc,
-                                               const SingleRoundChannels& channels,
-                                               std::int64_t count, const Epilogue& epilogue,
-                                               std::int8_t* out) {
-  const std::int32_t* multiplier = channels.multiplier.data();
-  const std::int64_t* rounding = channels.rounding.data();
-  const std::int64_t* shift = channels.shift.data();
-  const std::int64_t outZp = epilogue.outZp;
-  const std::int64_t lo = epilogue.clipLo;
-  const std::int64_t hi = epilogue.clipHi;
-  for (std::int64_t i = 0; i < count; ++i) {
-    std::int64_t v = (static_cast<std::int64_t>(acc[i]) * multiplier[i] + rounding[i]) >> shift[i];
-    v = std::clamp<std::int64_t>(v, std::numeric_limits<std::int32_t>::min(),
-                                 std::numeric_limits<std::int32_t>::max()) +
-        outZp;
-    out[i] = static_cast<std::int8_t>(std::clamp(v, lo, hi));
+/// Dense weight rows [out_c][tap][in_c] in vpdpbusd's layout: groups of 4 input channels,
+/// 16-channel blocks of output channels, zero padding to whole groups and blocks.
+Int8PackedWeights packInt8Weights(const std::int8_t* rows, std::int64_t outC, std::int64_t taps,
+                                  std::int64_t inC) {
+  const std::int64_t groups = (inC + 3) / 4;
+  Int8PackedWeights packed;
+  packed.channels = (outC + kInt8ChannelBlock - 1) / kInt8ChannelBlock * kInt8ChannelBlock;
+  packed.bytes.assign(static_cast<std::size_t>(taps * groups * packed.channels * 4), 0);
+  std::int8_t* const bytes = packed.bytes.data();
+  for (std::int64_t c = 0; c < outC; ++c) {
+    for (std::int64_t t = 0; t < taps; ++t) {
+      const std::int8_t* row = rows + (c * taps + t) * inC;
+      std::int8_t* group = bytes + (t * groups * packed.channels + c) * 4;
+      // Whole groups as fixed-size copies (one move each; a variable length would be a memmove
+      // call per group), then the tail.
+      std::int64_t i = 0;
+      for (; i + 4 <= inC; i += 4, group += packed.channels * 4) {
+        std::memcpy(group, row + i, 4);
+      }
+      if (i < inC) {
+        std::memcpy(group, row + i, static_cast<std::size_t>(inC - i));
+      }
+    }
   }
+  return packed;
+}
+
+/// The input with every byte offset by +128 (x ^ 0x80) and each pixel's channels padded to
+/// `channelStride` bytes.
+std::vector<std::uint8_t> unsignedInput(const std::int8_t* input, std::int64_t pixels,
+                                        std::int64_t channels, std::int64_t channelStride) {
+  std::vector<std::uint8_t> out(static_cast<std::size_t>(pixels * channelStride), 0);
+  const auto* in = reinterpret_cast<const std::uint8_t*>(input);
+  std::uint8_t* o = out.data();
+  if (channelStride == channels) {
+    // Eight bytes at a time: byte loops over int8 and uint8 pointers may alias, so GCC leaves
+    // them scalar.
+    const std::int64_t n = pixels * channels;
+    std::int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, in + i, 8);
+      word ^= 0x8080808080808080ULL;
+      std::memcpy(o + i, &word, 8);
+    }
+    for (; i < n; ++i) {
+      o[i] = static_cast<std::uint8_t>(in[i] ^ 0x80U);
+    }
+    return out;
+  }
+  for (std::int64_t px = 0; px < pixels; ++px) {
+    for (std::int64_t c = 0; c < channels; ++c) {
+      o[px * channelStride + c] = static_cast<std::uint8_t>(in[px * channels + c] ^ 0x80U);
+    }
+  }
+  return out;
 }
 
 std::int32_t wrappingAdd(std::int32_t a, std::int32_t b) {
@@ -152,8 +177,8 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
           ? channelParams(conv, sram)
           : std::vector<ChannelParams>(static_cast<std::size_t>(outC));
   // A cascade's CONV writes its int8 tile into the input SRAM for the next CONV to read; the
-  // input is copied below (unsigned or widened) before any output is written, so the two never
-  // alias mid-instruction.
+  // input is copied below (unsigned, widened, or as it is for a depthwise conv) before any output
+  // is written, so the two never alias mid-instruction.
   std::vector<std::int8_t>& destination = conv.out_buf != 0 ? sram.input : sram.output;
   // Dense weights as rows of [kh][kw][in_c], one per output channel. A matmul's operand stored
   // [in_c][out_c] (wgt_kn, 1x1 only) is transposed into that order first.
@@ -170,26 +195,45 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
   }
   const std::int64_t patchLength = taps * inC;
 
-  // Dense convs on a CPU with VNNI: u8 x s8 dot products of the weights as stored,
-  // [out_c][kh][kw][in_c], with each pixel's window gathered in the same order, the activations
-  // offset by +128 and the offset's share, (128 + in_zp) * sum(w), taken off per channel.
+  // Dense convs on a CPU with VNNI: u8 x s8 products (int8_kernels.h) of the input offset by +128
+  // and the packed weights; the offset's share, (128 + in_zp) * sum(w), comes off per channel.
   const Int8DotKernels& int8 = int8DotKernels();
   const bool useInt8 = !depthwise && int8.isa != "portable";
+  // Depthwise convs with one filter per channel: int8 inputs times int32 weights
+  // (depthwise_kernels.h); in_zp * sum(w) comes off per channel.
+  const bool channelwise = depthwise && inC == outC;
+  const DepthwiseKernels& depthwiseKernel = depthwiseKernels();
+  // Added to every accumulator of a channel besides its MACs (wrapping, as the accumulator).
+  std::vector<std::int32_t> channelOffset(static_cast<std::size_t>(outC), 0);
+  const auto takeOff = [&](std::int64_t oc, std::uint32_t offset, std::uint32_t weightSum) {
+    channelOffset[static_cast<std::size_t>(oc)] =
+        static_cast<std::int32_t>(0U - offset * weightSum);
+  };
+  // The unsigned input keeps each pixel's channels padded to whole 4-byte groups (vpdpbusd's
+  // unit); the padding's weights are zero, so its bytes add nothing.
+  const std::int64_t groups = (inC + 3) / 4;
+  const std::int64_t channelStride = groups * 4;
   std::vector<std::uint8_t> inputU8;
-  std::vector<std::int32_t> offsetShare;
+  Int8PackedWeights packed;
+  std::vector<std::int64_t> tapOffset(static_cast<std::size_t>(taps));
+  const std::int64_t tapStride = useInt8 ? channelStride : inC;
+  for (std::int64_t ky = 0; ky < conv.kh; ++ky) {
+    for (std::int64_t kx = 0; kx < conv.kw; ++kx) {
+      tapOffset[static_cast<std::size_t>(ky * conv.kw + kx)] =
+          (ky * conv.dh * conv.in_w + kx * conv.dw) * tapStride;
+    }
+  }
+  // Depthwise: the input as it lies, or a copy when a cascade's output could overwrite it.
+  const std::int8_t* depthwiseInput = inputBytes;
+  std::vector<std::int8_t> inputCopy;
+  std::vector<std::int32_t> depthwiseWeights;  // [tap][channel]
   // Otherwise int16: the input with the zero point subtracted (x - zp is in [-255, 255], products
   // fit int16 x int16 -> int32 exactly) and the weights widened.
   std::vector<std::int16_t> input;
   std::vector<std::int16_t> wide;
-  // A depthwise conv of column stride 1 runs a whole output row per tap: the row's inputs are one
-  // contiguous run, multiplied by the tap's weights repeated once per output column.
-  const bool depthwiseRows = depthwise && conv.sw == 1 && inC == outC;
   if (useInt8) {
-    inputU8.resize(inputSize);
-    for (std::size_t i = 0; i < inputSize; ++i) {
-      inputU8[i] = static_cast<std::uint8_t>(static_cast<std::uint8_t>(inputBytes[i]) ^ 0x80U);
-    }
-    offsetShare.resize(static_cast<std::size_t>(outC));
+    inputU8 = unsignedInput(inputBytes, inH * conv.in_w, inC, channelStride);
+    packed = packInt8Weights(weightRows, outC, taps, inC);
     const auto offset = static_cast<std::uint32_t>(128 + conv.in_zp);
     for (std::int64_t oc = 0; oc < outC; ++oc) {
       std::uint32_t sum = 0;
@@ -197,24 +241,29 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
         sum +=
             static_cast<std::uint32_t>(static_cast<std::int32_t>(weightRows[oc * patchLength + k]));
       }
-      offsetShare[static_cast<std::size_t>(oc)] = static_cast<std::int32_t>(offset * sum);
+      takeOff(oc, offset, sum);
+    }
+  } else if (channelwise) {
+    if (conv.out_buf != 0) {
+      inputCopy.assign(inputBytes, inputBytes + inputSize);
+      depthwiseInput = inputCopy.data();
+    }
+    depthwiseWeights.resize(static_cast<std::size_t>(taps * outC));
+    for (std::int64_t c = 0; c < outC; ++c) {
+      std::uint32_t sum = 0;
+      for (std::int64_t t = 0; t < taps; ++t) {
+        const std::int8_t w = weight[c * taps + t];
+        depthwiseWeights[static_cast<std::size_t>(t * outC + c)] = w;
+        sum += static_cast<std::uint32_t>(std::int32_t{w});
+      }
+      takeOff(c, static_cast<std::uint32_t>(conv.in_zp), sum);
     }
   } else {
     input.resize(inputSize);
     for (std::size_t i = 0; i < inputSize; ++i) {
       input[i] = static_cast<std::int16_t>(inputBytes[i] - conv.in_zp);
     }
-    if (depthwiseRows) {
-      // [tap][out column][channel].
-      wide.resize(static_cast<std::size_t>(taps * outW * outC));
-      for (std::int64_t t = 0; t < taps; ++t) {
-        for (std::int64_t ox = 0; ox < outW; ++ox) {
-          for (std::int64_t c = 0; c < outC; ++c) {
-            wide[static_cast<std::size_t>((t * outW + ox) * outC + c)] = weight[c * taps + t];
-          }
-        }
-      }
-    } else if (depthwise) {
+    if (depthwise) {
       // [tap][channel]: each tap is one contiguous channel loop.
       wide.resize(static_cast<std::size_t>(taps * outC));
       for (std::int64_t c = 0; c < outC; ++c) {
@@ -230,33 +279,59 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
   }
 
   const Int16Kernels& kernels = int16Kernels();
-  // The accumulators of output row oy before this instruction's MACs: the bias or what an
-  // earlier instruction left.
-  const auto initialRow = [&](std::int64_t oy, std::vector<std::int32_t>& acc) {
+  // The sums of output row oy are kept `stride` apart. The initial value of each (the bias, or
+  // what an earlier instruction left, plus the channel's offset) is written (add = false) or
+  // added to what the row holds (add = true).
+  std::vector<std::int32_t> biasAndOffset(static_cast<std::size_t>(outC));
+  for (std::int64_t oc = 0; oc < outC; ++oc) {
+    const auto i = static_cast<std::size_t>(oc);
+    biasAndOffset[i] = wrappingAdd(params[i].bias, channelOffset[i]);
+  }
+  const auto initialRow = [&](std::int64_t oy, std::int32_t* acc, std::int64_t stride, bool add) {
     for (std::int64_t ox = 0; ox < outW; ++ox) {
-      const std::int64_t pixel = (oy * outW + ox) * outC;
+      std::int32_t* sums = acc + ox * stride;
+      const std::int32_t* initial = biasAndOffset.data();
+      const std::int32_t* offset = channelOffset.data();
+      if (conv.acc_init == 0) {
+        const std::int32_t* earlier =
+            sram.accumulator.data() + conv.acc_addr + (oy * outW + ox) * outC;
+        for (std::int64_t oc = 0; oc < outC; ++oc) {
+          const std::int32_t value = wrappingAdd(earlier[oc], offset[oc]);
+          sums[oc] = add ? wrappingAdd(sums[oc], value) : value;
+        }
+        continue;
+      }
       for (std::int64_t oc = 0; oc < outC; ++oc) {
-        acc[static_cast<std::size_t>(ox * outC + oc)] =
-            conv.acc_init != 0
-                ? params[static_cast<std::size_t>(oc)].bias
-                : sram.accumulator[static_cast<std::size_t>(conv.acc_addr + pixel + oc)];
+        sums[oc] = add ? wrappingAdd(sums[oc], initial[oc]) : initial[oc];
       }
     }
   };
   // Writes output row oy: requantized bytes (finalize) or the accumulators themselves.
   const Epilogue epilogue = epilogueOf(conv, sram);
   std::int8_t* const outputBase = destination.data() + conv.out_addr;
-  const bool vectorEpilogue = !epilogue.doubleRound && epilogue.lut == nullptr;
+  // The requant kernels take single rounding without a LUT and a clip range that is not empty.
+  const bool vectorEpilogue =
+      !epilogue.doubleRound && epilogue.lut == nullptr && epilogue.clipLo <= epilogue.clipHi;
   const SingleRoundChannels singleRound =
-      vectorEpilogue ? singleRoundChannels(params, outW) : SingleRoundChannels{};
-  const auto finishRow = [&](std::int64_t oy, const std::vector<std::int32_t>& acc) {
+      vectorEpilogue ? singleRoundChannels(params) : SingleRoundChannels{};
+  const RequantKernels& requant = requantKernels();
+  const auto finishRow = [&](std::int64_t oy, const std::int32_t* acc, std::int64_t stride) {
     const std::int64_t row = oy * outW * outC;
     if (conv.finalize != 0 && vectorEpilogue) {
-      requantSingleRound(acc.data(), singleRound, outW * outC, epilogue, outputBase + row);
+      requant.requantRow({.acc = acc,
+                          .stride = stride,
+                          .pixels = outW,
+                          .channels = outC,
+                          .multiplier = singleRound.multiplier.data(),
+                          .rightShift = singleRound.rightShift.data(),
+                          .outZp = epilogue.outZp,
+                          .clipLo = epilogue.clipLo,
+                          .clipHi = epilogue.clipHi,
+                          .out = outputBase + row});
       return;
     }
     for (std::int64_t ox = 0; ox < outW; ++ox) {
-      const std::int32_t* pixelAcc = acc.data() + ox * outC;
+      const std::int32_t* pixelAcc = acc + ox * stride;
       const std::int64_t pixel = row + ox * outC;
       if (conv.finalize == 0) {
         std::copy(pixelAcc, pixelAcc + outC,
@@ -273,45 +348,36 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
   // Output rows [rowBegin, rowEnd): every pixel reads the shared input and weights and writes
   // only its own output or accumulator entries, so row ranges can run on separate threads.
   const auto runRows = [&](std::int64_t rowBegin, std::int64_t rowEnd) {
-    std::vector<std::int32_t> acc(static_cast<std::size_t>(outW * outC));
+    const std::int64_t stride = useInt8 ? packed.channels : outC;
+    std::vector<std::int32_t> acc(static_cast<std::size_t>(outW * stride));
     std::vector<std::int16_t> patch(useInt8 || depthwise ? 0
                                                          : static_cast<std::size_t>(patchLength));
-    std::vector<std::uint8_t> patches(useInt8 ? static_cast<std::size_t>(outW * patchLength) : 0);
-    std::vector<std::int32_t> dots(useInt8 ? static_cast<std::size_t>(outW * outC) : 0);
     for (std::int64_t oy = rowBegin; oy < rowEnd; ++oy) {
-      initialRow(oy, acc);
       if (useInt8) {
-        std::uint8_t* out = patches.data();
-        for (std::int64_t ox = 0; ox < outW; ++ox) {
-          for (std::int64_t ky = 0; ky < conv.kh; ++ky) {
-            for (std::int64_t kx = 0; kx < conv.kw; ++kx) {
-              const std::int64_t iy = oy * conv.sh + ky * conv.dh;
-              const std::int64_t ix = ox * conv.sw + kx * conv.dw;
-              const std::uint8_t* x = inputU8.data() + (iy * conv.in_w + ix) * inC;
-              std::copy(x, x + inC, out);
-              out += inC;
-            }
-          }
+        const Int8WindowRow windows{
+            .input = inputU8.data() + oy * conv.sh * conv.in_w * channelStride,
+            .pixels = outW,
+            .pixelStride = conv.sw * channelStride,
+            .tapOffset = tapOffset.data(),
+            .taps = taps,
+            .groups = groups};
+        int8.dotRow(windows, packed, acc.data());
+        initialRow(oy, acc.data(), stride, true);
+      } else if (channelwise) {
+        // With acc_init the kernel starts every pixel from bias and offset itself.
+        if (conv.acc_init == 0) {
+          initialRow(oy, acc.data(), stride, false);
         }
-        int8.dotBlock(patches.data(), outW, weightRows, outC, patchLength, dots.data());
-        for (std::int64_t ox = 0; ox < outW; ++ox) {
-          for (std::int64_t oc = 0; oc < outC; ++oc) {
-            const auto lane = static_cast<std::size_t>(ox * outC + oc);
-            acc[lane] = static_cast<std::int32_t>(
-                static_cast<std::uint32_t>(acc[lane]) + static_cast<std::uint32_t>(dots[lane]) -
-                static_cast<std::uint32_t>(offsetShare[static_cast<std::size_t>(oc)]));
-          }
-        }
-      } else if (depthwiseRows) {
-        for (std::int64_t ky = 0; ky < conv.kh; ++ky) {
-          const std::int64_t iy = oy * conv.sh + ky * conv.dh;
-          for (std::int64_t kx = 0; kx < conv.kw; ++kx) {
-            kernels.multiplyAccumulate(
-                acc.data(), input.data() + (iy * conv.in_w + kx * conv.dw) * inC,
-                wide.data() + (ky * conv.kw + kx) * outW * outC, outW * outC);
-          }
-        }
+        const DepthwiseRow windows{.input = depthwiseInput + oy * conv.sh * conv.in_w * inC,
+                                   .pixels = outW,
+                                   .pixelStride = conv.sw * inC,
+                                   .tapOffset = tapOffset.data(),
+                                   .taps = taps,
+                                   .channels = outC,
+                                   .initial = conv.acc_init != 0 ? biasAndOffset.data() : nullptr};
+        depthwiseKernel.accumulateRow(windows, depthwiseWeights.data(), acc.data());
       } else {
+        initialRow(oy, acc.data(), stride, false);
         for (std::int64_t ox = 0; ox < outW; ++ox) {
           std::int32_t* pixelAcc = acc.data() + ox * outC;
           if (depthwise) {
@@ -343,7 +409,7 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
           }
         }
       }
-      finishRow(oy, acc);
+      finishRow(oy, acc.data(), stride);
     }
   };
 

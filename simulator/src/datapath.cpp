@@ -19,6 +19,7 @@ class ImageAccess final : public DdrAccess {
   void write(std::uint64_t address, std::span<const std::uint8_t> in) override {
     m_image.write(address, in);
   }
+  [[nodiscard]] bool takesWholeRows() const override { return true; }
 
  private:
   isa::DdrImage& m_image;
@@ -44,9 +45,22 @@ void executeLoad(const isa::Load& load, SramState& sram, DdrAccess& ddr) {
   const auto cols = static_cast<std::size_t>(load.pad_left + load.x_size + load.pad_right);
   const auto pad = static_cast<std::uint8_t>(load.pad_value);
   std::uint8_t* out = target + load.sram_addr;
+  // A row of pixels that lie back to back in DDR is one contiguous run on both sides.
+  const bool wholeRows = ddr.takesWholeRows() && load.ddr_col_stride == load.c_bytes;
   for (std::size_t y = 0; y < rows; ++y) {
     const bool rowInside = y >= static_cast<std::size_t>(load.pad_top) &&
                            y < static_cast<std::size_t>(load.pad_top + load.y_size);
+    if (rowInside && wholeRows) {
+      std::uint8_t* row = out + y * cols * c;
+      const auto left = static_cast<std::size_t>(load.pad_left);
+      const auto inner = static_cast<std::size_t>(load.x_size);
+      std::memset(row, pad, left * c);
+      ddr.read(static_cast<std::uint64_t>(load.ddr_addr) +
+                   (y - load.pad_top) * static_cast<std::uint64_t>(load.ddr_row_stride),
+               std::span(row + left * c, inner * c));
+      std::memset(row + (left + inner) * c, pad, (cols - left - inner) * c);
+      continue;
+    }
     for (std::size_t x = 0; x < cols; ++x) {
       std::uint8_t* dst = out + (y * cols + x) * c;
       const bool inside = rowInside && x >= static_cast<std::size_t>(load.pad_left) &&
@@ -67,6 +81,16 @@ void executeLoad(const isa::Load& load, SramState& sram, DdrAccess& ddr) {
 void executeStore(const isa::Store& store, const SramState& sram, DdrAccess& ddr) {
   const auto c = static_cast<std::size_t>(store.c_bytes);
   const auto* in = reinterpret_cast<const std::uint8_t*>(sram.output.data()) + store.sram_addr;
+  // A row of pixels that go back to back in DDR is one contiguous run on both sides.
+  if (ddr.takesWholeRows() && store.ddr_col_stride == store.c_bytes) {
+    const auto rowBytes = static_cast<std::size_t>(store.x_size) * c;
+    for (std::int64_t y = 0; y < store.y_size; ++y) {
+      ddr.write(static_cast<std::uint64_t>(store.ddr_addr) +
+                    static_cast<std::uint64_t>(y * store.ddr_row_stride),
+                std::span(in + static_cast<std::size_t>(y) * rowBytes, rowBytes));
+    }
+    return;
+  }
   for (std::int64_t y = 0; y < store.y_size; ++y) {
     for (std::int64_t x = 0; x < store.x_size; ++x) {
       const std::uint64_t dst = static_cast<std::uint64_t>(store.ddr_addr) +

@@ -12,14 +12,17 @@
 
 namespace npu::sim {
 
-/// The DDR side of LOAD and STORE: reads and writes of contiguous byte runs, one per pixel row of
-/// `c_bytes` (the image itself, or the SystemC DMA units' TLM socket to the DDR model). An access
-/// the memory refuses throws DdrBusError.
+/// The DDR side of LOAD and STORE: reads and writes of contiguous byte runs, one per pixel of
+/// `c_bytes` (or per row of pixels, takesWholeRows) (the image itself, or the SystemC DMA units'
+/// TLM socket to the DDR model). An access the memory refuses throws DdrBusError.
 class DdrAccess {
  public:
   virtual ~DdrAccess() = default;
   virtual void read(std::uint64_t address, std::span<std::uint8_t> out) = 0;
   virtual void write(std::uint64_t address, std::span<const std::uint8_t> in) = 0;
+  /// Whether a row of pixels contiguous in DDR may go as one access. The TLM sockets of the timed
+  /// model keep one transaction per pixel, as the DMA units issue them to a memory model.
+  [[nodiscard]] virtual bool takesWholeRows() const { return false; }
 };
 
 /// A transfer the memory behind a DdrAccess refused (a TLM error response); the message says

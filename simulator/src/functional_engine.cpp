@@ -4,7 +4,7 @@
 #include "engine_common.h"
 #include "npu/isa/footprint.h"
 #include "npu/simulator/datapath.h"
-#include "npu/simulator/token_analysis.h"
+#include "verified_streams.h"
 
 namespace npu::sim {
 
@@ -14,10 +14,7 @@ SimResult runFunctional(const isa::NpuConfig& config, isa::DdrImage ddr,
   result.stats.mode = "functional";
   SramState sram(config);
   try {
-    const TokenOrder order = analyzeTokens(stream, config);
-    if (options.checkHazards) {
-      checkHazards(stream, order, config);
-    }
+    checkStream(stream, config, options.checkHazards);
     for (std::size_t i = 0; i < stream.size(); ++i) {
       checkBounds(stream[i], i, config);
       if (!options.countOnly) {

@@ -132,8 +132,16 @@ void checkHazards(std::span<const isa::Instruction> instructions, const TokenOrd
     };
     for (const isa::Access& access : accesses) {
       ShadowMemory& memory = memories[static_cast<std::size_t>(access.space)];
-      access.forEachRun([&](std::uint64_t first, std::uint64_t length) {
-        memory.access(first, first + length, access.write, u, self,
+      // Runs that continue one another (a tile's pixels, rows of a whole-width band) are one
+      // interval: a map operation per tile instead of one per pixel. Merging only touching runs
+      // checks and records exactly the bytes the separate runs would, in the same address order.
+      std::uint64_t pendingFirst = 0;
+      std::uint64_t pendingEnd = 0;
+      const auto flush = [&] {
+        if (pendingEnd == pendingFirst) {
+          return;
+        }
+        memory.access(pendingFirst, pendingEnd, access.write, u, self,
                       [&](std::uint64_t address, const Shadow& shadow) {
                         if (shadow.writer >= 0 && order.unit[shadow.writer] != u &&
                             !order.happensBefore(static_cast<std::size_t>(shadow.writer), i)) {
@@ -150,7 +158,17 @@ void checkHazards(std::span<const isa::Instruction> instructions, const TokenOrd
                           }
                         }
                       });
+      };
+      access.forEachRun([&](std::uint64_t first, std::uint64_t length) {
+        if (first == pendingEnd && pendingEnd != pendingFirst) {
+          pendingEnd += length;
+          return;
+        }
+        flush();
+        pendingFirst = first;
+        pendingEnd = first + length;
       });
+      flush();
     }
   }
 }

@@ -1,15 +1,21 @@
-// u8 x s8 dot-product blocks: 4 pixels x 4 channels of accumulators per pass, so each 64-byte
-// step loads 4 patch vectors and 4 weight vectors for 16 vpdpbusd; a masked load takes the tail
-// (the bytes past `length` load as zero and add nothing).
+// u8 x s8 multiply-accumulates of an output row, output channels in the lanes: each step loads
+// the packed weights of 4 input channels for a block of output channels once and broadcasts 4
+// input bytes of each pixel of a tile against them, so a 6-pixel x 64-channel tile keeps 24
+// accumulators in registers and runs 24 vpdpbusd per 10 loads. Nothing is reduced horizontally.
 #include "npu/simulator/int8_kernels.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <utility>
 
 #if defined(__x86_64__)
 #include <cpuid.h>
 #include <immintrin.h>
 #endif
 
-// GCC 12's AVX-512 extract/cast intrinsics start from _mm512_undefined_*, which its
-// -Wuninitialized reports at every use (GCC bug 105593): nothing here reads an undefined lane.
+// GCC 12's AVX-512 intrinsics start from _mm512_undefined_*, which its -Wuninitialized reports at
+// every use (GCC bug 105593): nothing here reads an undefined lane.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -18,14 +24,20 @@
 namespace npu::sim {
 namespace {
 
-void dotBlockPortable(const std::uint8_t* patches, std::int64_t pixels, const std::int8_t* weights,
-                      std::int64_t channels, std::int64_t length, std::int32_t* out) {
-  for (std::int64_t p = 0; p < pixels; ++p) {
+void dotRowPortable(const Int8WindowRow& row, const Int8PackedWeights& weights, std::int32_t* out) {
+  const std::int64_t channels = weights.channels;
+  for (std::int64_t p = 0; p < row.pixels; ++p) {
     for (std::int64_t c = 0; c < channels; ++c) {
       std::uint32_t sum = 0;  // wraps like the hardware accumulator, defined in C++
-      for (std::int64_t k = 0; k < length; ++k) {
-        sum += static_cast<std::uint32_t>(static_cast<std::int32_t>(patches[p * length + k]) *
-                                          static_cast<std::int32_t>(weights[c * length + k]));
+      for (std::int64_t t = 0; t < row.taps; ++t) {
+        const std::uint8_t* x = row.input + p * row.pixelStride + row.tapOffset[t];
+        for (std::int64_t g = 0; g < row.groups; ++g) {
+          const std::int8_t* w = weights.bytes.data() + ((t * row.groups + g) * channels + c) * 4;
+          for (std::int64_t b = 0; b < 4; ++b) {
+            sum += static_cast<std::uint32_t>(static_cast<std::int32_t>(x[4 * g + b]) *
+                                              static_cast<std::int32_t>(w[b]));
+          }
+        }
       }
       out[p * channels + c] = static_cast<std::int32_t>(sum);
     }
@@ -34,84 +46,83 @@ void dotBlockPortable(const std::uint8_t* patches, std::int64_t pixels, const st
 
 #if defined(__x86_64__)
 
+/// Four input bytes as one int32 lane value (memcpy: the input has no alignment).
+inline std::int32_t fourBytes(const std::uint8_t* x) {
+  std::int32_t v = 0;
+  std::memcpy(&v, x, sizeof v);
+  return v;
+}
+
 #define NPU_VNNI512 [[gnu::target("avx512f,avx512bw,avx512vl,avx512vnni")]]
 
-/// P pixels x C channels of one block, all of `length`.
+/// P pixels x C blocks of 16 channels; `weights` starts at the tile's first channel and
+/// `input` at its first pixel's window.
 template <int P, int C>
-NPU_VNNI512 inline void microBlock512(const std::uint8_t* patches, const std::int8_t* weights,
-                                      std::int64_t length, std::int32_t* out,
-                                      std::int64_t channels) {
+NPU_VNNI512 void tile512(const Int8WindowRow& row, const std::uint8_t* input,
+                         const std::int8_t* weights, std::int64_t channels, std::int32_t* out) {
   __m512i acc[P][C];
   for (int p = 0; p < P; ++p) {
     for (int c = 0; c < C; ++c) {
       acc[p][c] = _mm512_setzero_si512();
     }
   }
-  for (std::int64_t k = 0; k < length; k += 64) {
-    const std::int64_t left = length - k;
-    const __mmask64 mask = left >= 64 ? ~__mmask64{0} : (__mmask64{1} << left) - 1;
-    __m512i x[P];
-    for (int p = 0; p < P; ++p) {
-      x[p] = _mm512_maskz_loadu_epi8(mask, patches + p * length + k);
-    }
-    for (int c = 0; c < C; ++c) {
-      const __m512i w = _mm512_maskz_loadu_epi8(mask, weights + c * length + k);
+  const std::int64_t stride = row.pixelStride;
+  const std::int64_t step = channels * 4;
+  const std::int8_t* w = weights;
+  for (std::int64_t t = 0; t < row.taps; ++t) {
+    const std::uint8_t* x = input + row.tapOffset[t];
+    for (std::int64_t g = 0; g < row.groups; ++g, w += step, x += 4) {
+      __m512i wv[C];
+      for (int c = 0; c < C; ++c) {
+        wv[c] = _mm512_loadu_si512(w + c * 64);
+      }
       for (int p = 0; p < P; ++p) {
-        acc[p][c] = _mm512_dpbusd_epi32(acc[p][c], x[p], w);
+        const __m512i b = _mm512_set1_epi32(fourBytes(x + p * stride));
+        for (int c = 0; c < C; ++c) {
+          acc[p][c] = _mm512_dpbusd_epi32(acc[p][c], b, wv[c]);
+        }
       }
     }
   }
   for (int p = 0; p < P; ++p) {
-    if constexpr (C == 4) {
-      // Four channels' 16 lanes folded to 4 x 4 lanes, then horizontal adds (which wrap) to one
-      // vector holding the four sums.
-      __m128i folded[4];
-      for (int c = 0; c < 4; ++c) {
-        const __m256i half = _mm256_add_epi32(_mm512_castsi512_si256(acc[p][c]),
-                                              _mm512_extracti64x4_epi64(acc[p][c], 1));
-        folded[c] = _mm_add_epi32(_mm256_castsi256_si128(half), _mm256_extracti128_si256(half, 1));
-      }
-      const __m128i sums = _mm_hadd_epi32(_mm_hadd_epi32(folded[0], folded[1]),
-                                          _mm_hadd_epi32(folded[2], folded[3]));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + p * channels), sums);
-    } else {
-      for (int c = 0; c < C; ++c) {
-        // Stored and summed in uint32 (wrapping): GCC 12's _mm512_reduce_add_epi32 trips its
-        // own -Wuninitialized.
-        alignas(64) std::uint32_t lanes[16];
-        _mm512_store_si512(lanes, acc[p][c]);
-        std::uint32_t sum = 0;
-        for (const std::uint32_t lane : lanes) {
-          sum += lane;
-        }
-        out[p * channels + c] = static_cast<std::int32_t>(sum);
-      }
+    for (int c = 0; c < C; ++c) {
+      _mm512_storeu_si512(out + p * channels + c * 16, acc[p][c]);
     }
   }
 }
 
-template <int P>
-NPU_VNNI512 inline void pixelRows512(const std::uint8_t* patches, const std::int8_t* weights,
-                                     std::int64_t channels, std::int64_t length,
-                                     std::int32_t* out) {
-  std::int64_t c = 0;
-  for (; c + 4 <= channels; c += 4) {
-    microBlock512<P, 4>(patches, weights + c * length, length, out + c, channels);
-  }
-  for (; c < channels; ++c) {
-    microBlock512<P, 1>(patches, weights + c * length, length, out + c, channels);
-  }
+constexpr int kPixels512 = 6;
+constexpr int kBlocks512 = 4;
+
+using Tile = void (*)(const Int8WindowRow&, const std::uint8_t*, const std::int8_t*, std::int64_t,
+                      std::int32_t*);
+
+template <int P, int... C>
+constexpr std::array<Tile, sizeof...(C)> tiles512Row(std::integer_sequence<int, C...>) {
+  return {tile512<P, C + 1>...};
 }
 
-NPU_VNNI512 void dotBlockVnni512(const std::uint8_t* patches, std::int64_t pixels,
-                                 const std::int8_t* weights, std::int64_t channels,
-                                 std::int64_t length, std::int32_t* out) {
-  std::int64_t p = 0;
-  for (; p + 4 <= pixels; p += 4) {
-    pixelRows512<4>(patches + p * length, weights, channels, length, out + p * channels);
-  }
-  for (; p < pixels; ++p) {
-    pixelRows512<1>(patches + p * length, weights, channels, length, out + p * channels);
+template <int... P>
+constexpr std::array<std::array<Tile, kBlocks512>, sizeof...(P)> tiles512(
+    std::integer_sequence<int, P...>) {
+  return {tiles512Row<P + 1>(std::make_integer_sequence<int, kBlocks512>{})...};
+}
+
+/// tile512<P, C> for P in 1..kPixels512, C in 1..kBlocks512, indexed [P - 1][C - 1].
+constexpr auto kTiles512 = tiles512(std::make_integer_sequence<int, kPixels512>{});
+
+void dotRowVnni512(const Int8WindowRow& row, const Int8PackedWeights& weights, std::int32_t* out) {
+  const std::int64_t channels = weights.channels;
+  const std::int64_t blocks = channels / kInt8ChannelBlock;
+  for (std::int64_t b = 0; b < blocks; b += kBlocks512) {
+    const std::int64_t c = std::min<std::int64_t>(kBlocks512, blocks - b);
+    const std::int8_t* w = weights.bytes.data() + b * kInt8ChannelBlock * 4;
+    for (std::int64_t p = 0; p < row.pixels; p += kPixels512) {
+      const std::int64_t n = std::min<std::int64_t>(kPixels512, row.pixels - p);
+      kTiles512[static_cast<std::size_t>(n - 1)][static_cast<std::size_t>(c - 1)](
+          row, row.input + p * row.pixelStride, w, channels,
+          out + p * channels + b * kInt8ChannelBlock);
+    }
   }
 }
 
@@ -119,71 +130,55 @@ NPU_VNNI512 void dotBlockVnni512(const std::uint8_t* patches, std::int64_t pixel
 
 #define NPU_AVXVNNI [[gnu::target("avx2,avxvnni")]]
 
-/// 256-bit AVX-VNNI: no masked loads, so the tail of each row is summed in plain code.
-template <int P, int C>
-NPU_AVXVNNI inline void microBlock256(const std::uint8_t* patches, const std::int8_t* weights,
-                                      std::int64_t length, std::int32_t* out,
-                                      std::int64_t channels) {
-  __m256i acc[P][C];
+/// 256-bit AVX-VNNI (16 registers): P pixels x one block of 16 channels (two vectors).
+template <int P>
+NPU_AVXVNNI void tile256(const Int8WindowRow& row, const std::uint8_t* input,
+                         const std::int8_t* weights, std::int64_t channels, std::int32_t* out) {
+  __m256i acc[P][2];
   for (int p = 0; p < P; ++p) {
-    for (int c = 0; c < C; ++c) {
-      acc[p][c] = _mm256_setzero_si256();
-    }
+    acc[p][0] = _mm256_setzero_si256();
+    acc[p][1] = _mm256_setzero_si256();
   }
-  const std::int64_t whole = length / 32 * 32;
-  for (std::int64_t k = 0; k < whole; k += 32) {
-    __m256i x[P];
-    for (int p = 0; p < P; ++p) {
-      x[p] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(patches + p * length + k));
-    }
-    for (int c = 0; c < C; ++c) {
-      const __m256i w =
-          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(weights + c * length + k));
+  const std::int64_t stride = row.pixelStride;
+  const std::int64_t step = channels * 4;
+  const std::int8_t* w = weights;
+  for (std::int64_t t = 0; t < row.taps; ++t) {
+    const std::uint8_t* x = input + row.tapOffset[t];
+    for (std::int64_t g = 0; g < row.groups; ++g, w += step, x += 4) {
+      const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w));
+      const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 32));
       for (int p = 0; p < P; ++p) {
-        acc[p][c] = _mm256_dpbusd_avx_epi32(acc[p][c], x[p], w);
+        const __m256i b = _mm256_set1_epi32(fourBytes(x + p * stride));
+        acc[p][0] = _mm256_dpbusd_avx_epi32(acc[p][0], b, w0);
+        acc[p][1] = _mm256_dpbusd_avx_epi32(acc[p][1], b, w1);
       }
     }
   }
   for (int p = 0; p < P; ++p) {
-    for (int c = 0; c < C; ++c) {
-      alignas(32) std::uint32_t lanes[8];
-      _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), acc[p][c]);
-      std::uint32_t sum = 0;
-      for (const std::uint32_t lane : lanes) {
-        sum += lane;
-      }
-      for (std::int64_t k = whole; k < length; ++k) {
-        sum += static_cast<std::uint32_t>(static_cast<std::int32_t>(patches[p * length + k]) *
-                                          static_cast<std::int32_t>(weights[c * length + k]));
-      }
-      out[p * channels + c] = static_cast<std::int32_t>(sum);
-    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + p * channels), acc[p][0]);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + p * channels + 8), acc[p][1]);
   }
 }
 
-NPU_AVXVNNI void dotBlockAvxVnni(const std::uint8_t* patches, std::int64_t pixels,
-                                 const std::int8_t* weights, std::int64_t channels,
-                                 std::int64_t length, std::int32_t* out) {
-  for (std::int64_t p = 0; p < pixels; ++p) {
-    std::int64_t c = 0;
-    for (; c + 4 <= channels; c += 4) {
-      microBlock256<1, 4>(patches + p * length, weights + c * length, length,
-                          out + p * channels + c, channels);
-    }
-    for (; c < channels; ++c) {
-      microBlock256<1, 1>(patches + p * length, weights + c * length, length,
-                          out + p * channels + c, channels);
+constexpr int kPixels256 = 4;
+constexpr std::array<Tile, kPixels256> kTiles256{tile256<1>, tile256<2>, tile256<3>, tile256<4>};
+
+void dotRowAvxVnni(const Int8WindowRow& row, const Int8PackedWeights& weights, std::int32_t* out) {
+  const std::int64_t channels = weights.channels;
+  for (std::int64_t c = 0; c < channels; c += kInt8ChannelBlock) {
+    for (std::int64_t p = 0; p < row.pixels; p += kPixels256) {
+      const std::int64_t n = std::min<std::int64_t>(kPixels256, row.pixels - p);
+      kTiles256[static_cast<std::size_t>(n - 1)](row, row.input + p * row.pixelStride,
+                                                 weights.bytes.data() + c * 4, channels,
+                                                 out + p * channels + c);
     }
   }
 }
 
 #undef NPU_AVXVNNI
 
-#endif  // __x86_64__
-
-#if defined(__x86_64__)
 /// AVX-VNNI: CPUID leaf 7, sub-leaf 1, EAX bit 4 (clang 14's __builtin_cpu_supports does not know
-/// the name; the OS's YMM support is what the avx2 check above it confirms).
+/// the name; the OS's YMM support is what the avx2 check beside it confirms).
 bool hasAvxVnni() {
   unsigned a = 0;
   unsigned b = 0;
@@ -191,7 +186,8 @@ bool hasAvxVnni() {
   unsigned d = 0;
   return __get_cpuid_count(7, 1, &a, &b, &c, &d) != 0 && ((a >> 4) & 1U) != 0;
 }
-#endif
+
+#endif  // __x86_64__
 
 }  // namespace
 
@@ -201,13 +197,13 @@ std::vector<Int8DotKernels> supportedInt8DotKernels() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni")) {
-    kernels.push_back({"avx512-vnni", dotBlockVnni512});
+    kernels.push_back({"avx512-vnni", dotRowVnni512});
   }
   if (__builtin_cpu_supports("avx2") && hasAvxVnni()) {
-    kernels.push_back({"avx-vnni", dotBlockAvxVnni});
+    kernels.push_back({"avx-vnni", dotRowAvxVnni});
   }
 #endif
-  kernels.push_back({"portable", dotBlockPortable});
+  kernels.push_back({"portable", dotRowPortable});
   return kernels;
 }
 

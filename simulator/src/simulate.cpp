@@ -9,7 +9,7 @@
 #include "engine_common.h"
 #include "npu/isa/encoding.h"
 #include "npu/simulator/timing.h"
-#include "npu/simulator/token_analysis.h"
+#include "verified_streams.h"
 
 namespace npu::sim {
 
@@ -48,10 +48,7 @@ std::vector<isa::Instruction> fetchStream(const isa::DdrImage& ddr, std::uint64_
 
 void checkBeforeTimedRun(const std::vector<isa::Instruction>& stream, const isa::NpuConfig& config,
                          const SimOptions& options) {
-  const TokenOrder order = analyzeTokens(stream, config);
-  if (options.checkHazards) {
-    checkHazards(stream, order, config);
-  }
+  checkStream(stream, config, options.checkHazards);
 }
 
 void countInstruction(const isa::Instruction& instruction, const isa::NpuConfig& config,

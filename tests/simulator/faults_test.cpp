@@ -157,6 +157,54 @@ TEST_P(Faults, FetchRunsOffTheEndOfDdr) {
             "0x40 without an END");
 }
 
+// The engines remember streams that passed the token analysis and hazard check (every input of a
+// model runs the same stream); a remembered stream must never let another stream, a faulting one,
+// or one checked without hazards skip a check it needs.
+TEST_P(Faults, RememberedStreamsNeverSkipANeededCheck) {
+  const std::string loads =
+      "LOAD ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=16\n"
+      "LOAD buf=1 ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=16\n";
+  const std::string conv =
+      "out_h=1 out_w=1 in_w=1 in_c=16 out_c=1 kh=1 kw=1 sh=1 sw=1 dh=1 dw=1 clip_lo=-128 "
+      "clip_hi=127 acc_init=1 finalize=1\n";
+  const isa::Program clean = assembleProgram(
+      loads + "LOAD push_next=1 buf=2 ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=12\n" +
+      "CONV pop_prev=1 " + conv + "END\n");
+  // The same instructions but for the token: the conv reads the tiles unordered.
+  const isa::Program racy =
+      assembleProgram(loads + "LOAD buf=2 ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=12\n" +
+                      "CONV " + conv + "END\n");
+  const std::string hazard =
+      "hazard fault at instruction 3: instruction 3 (CONV, compute unit) reads input SRAM byte "
+      "0x0, which instruction 0 (LOAD, load unit) writes (earlier in program order); no "
+      "dependency token orders them";
+  for (int pass = 0; pass < 2; ++pass) {
+    EXPECT_EQ(faultMessage(run(clean, GetParam())), "(no fault)");
+    // Faults are not remembered: the racy stream faults on every run, after the clean one too.
+    EXPECT_EQ(faultMessage(run(racy, GetParam())), hazard);
+  }
+  // Passing without the hazard check does not count as passing it.
+  SimOptions unchecked;
+  unchecked.checkHazards = false;
+  EXPECT_EQ(faultMessage(run(racy, GetParam(), unchecked)), "(no fault)");
+  EXPECT_EQ(faultMessage(run(racy, GetParam())), hazard);
+  // Nor does passing under another configuration: compute's token comes from a load that fetch
+  // reaches only if the compute queue holds all the SYNCs before it.
+  isa::Program deep = assembleProgram("END\n");
+  const auto depth = static_cast<std::size_t>(deep.config.instructionQueueDepth);
+  std::string body = "SYNC pop_prev=1 unit=1\n";
+  for (std::size_t k = 0; k < depth; ++k) {
+    body += "SYNC unit=1\n";
+  }
+  body += "SYNC push_next=1 unit=0\nEND\n";
+  deep = assembleProgram(body);
+  const isa::Program shallow = deep;
+  deep.config.instructionQueueDepth *= 2;
+  EXPECT_EQ(faultMessage(run(deep, GetParam())), "(no fault)");
+  ASSERT_TRUE(run(shallow, GetParam()).fault);
+  EXPECT_EQ(run(shallow, GetParam()).fault->kind(), FaultKind::Deadlock);
+}
+
 INSTANTIATE_TEST_SUITE_P(BothModes, Faults, ::testing::Values(SimMode::Functional, SimMode::Timed),
                          [](const auto& info) {
                            return info.param == SimMode::Functional ? "functional" : "timed";
