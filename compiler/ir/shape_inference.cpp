@@ -2,6 +2,8 @@
 // Concat chains so reshape targets are known.
 #include "npu/compiler/ir/shape_inference.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "npu/compiler/ir/diagnostics.h"
@@ -41,6 +43,12 @@ bool canEvaluate(const Node& node, std::span<const KnownValue* const> inputs) {
 
 std::vector<InferredOutput> inferNode(const Node& node, std::span<const KnownValue* const> inputs) {
   std::vector<InferredOutput> outputs = inferOutputTypes(node, inputs);
+  // Every inferred shape is bounded as graph inputs and initializers are, so the rules of later
+  // nodes add and multiply dimensions far inside 64 bits (a Concat of two inferred dimensions
+  // of 8.9e18 overflowed).
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    (void)boundedElementCount(outputs[i].shape, fmt::format("output {}", i));
+  }
   bool small = std::all_of(outputs.begin(), outputs.end(), [](const InferredOutput& o) {
     return elementCount(o.shape) <= kMaxPropagatedElements;
   });

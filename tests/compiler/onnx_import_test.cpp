@@ -354,6 +354,33 @@ TEST(OnnxImport, OutputNothingProduces) {
   EXPECT_EQ(importError(model), "model.onnx: graph output 'z' is not produced by any node");
 }
 
+TEST(OnnxImport, InferredShapesAreBoundedAsTheyAreInferred) {
+  // A Tile by 2^40 rows: its output shape is refused at the node, before a Concat of two such
+  // shapes (found by the onnx fuzz campaign) added dimensions past 2^63.
+  OnnxModel model;
+  model.graph().clear_output();
+  onnx::TensorProto* repeats = model.graph().add_initializer();
+  repeats->set_name("repeats");
+  repeats->set_data_type(onnx::TensorProto::INT64);
+  repeats->add_dims(4);
+  for (const std::int64_t r :
+       {std::int64_t{1}, std::int64_t{1}, std::int64_t{1} << 40, std::int64_t{1}}) {
+    repeats->add_int64_data(r);
+  }
+  model.addNode("Tile", "tile", {"y", "repeats"}, {"t"});
+  model.addNode("Concat", "cat", {"t", "t"}, {"z"})->add_attribute()->CopyFrom([] {
+    onnx::AttributeProto axis;
+    axis.set_name("axis");
+    axis.set_type(onnx::AttributeProto::INT);
+    axis.set_i(2);
+    return axis;
+  }());
+  model.addOutput("z", {1, 3, 8, 4});
+  EXPECT_EQ(importError(model),
+            "model.onnx: node 'tile' (Tile): output 0 has shape [1, 3, 4398046511104, 4]: "
+            "52776558133248 elements, above the limit of 268435456 per tensor");
+}
+
 TEST(OnnxImport, BilinearUpsampleOfOpset9RunsOnTheNpu) {
   // Upsample (opset 9) in linear mode, which some exporters spell "bilinear": a Resize with
   // asymmetric coordinates, split into a row and a column pass, both placed on the NPU.

@@ -261,8 +261,8 @@ TEST(YamlImport, TensorSizesAreBoundedBeforeAllocation) {
   // pass would run the graph on a random input of that size.
   EXPECT_EQ(yamlError(head + "  - {name: up, op: Upsample, scale: 8192}\n"
                              "  - {name: bn, op: BatchNormalization}\n"),
-            "net.yaml: value 'up' has shape [1, 64, 65536, 65536]: 274877906944 elements, above "
-            "the limit of 268435456 per tensor");
+            "net.yaml:3: layer 'up' (Upsample): output 0 has shape [1, 64, 65536, 65536]: "
+            "274877906944 elements, above the limit of 268435456 per tensor");
 }
 
 // Blocks that use blocks multiply: eleven lines asking for 10^11 layers are refused once the
