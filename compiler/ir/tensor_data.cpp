@@ -1,6 +1,10 @@
 // TensorData: typed element storage and conversions.
 #include "npu/compiler/ir/tensor_data.h"
 
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
 #include "npu/support/error.h"
 
 namespace npu::compiler {
@@ -20,9 +24,19 @@ template <typename To>
 std::vector<To> convertAll(const auto& storage) {
   return std::visit(
       [](const auto& values) {
+        using From = typename std::decay_t<decltype(values)>::value_type;
         std::vector<To> out;
         out.reserve(values.size());
         for (auto v : values) {
+          if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
+            // A float outside the integer's range (or NaN) has no conversion: undefined
+            // behaviour in C++, an error here. 2^digits is exact in double.
+            const double lowest = static_cast<double>(std::numeric_limits<To>::min());
+            const double end = std::ldexp(1.0, std::numeric_limits<To>::digits);
+            if (!(static_cast<double>(v) >= lowest && static_cast<double>(v) < end)) {
+              fail("value {} does not fit the integer type it is converted to", v);
+            }
+          }
           out.push_back(static_cast<To>(v));
         }
         return out;
@@ -109,8 +123,8 @@ TensorData TensorData::castTo(DType dtype) const {
     case DType::UInt8:
       return TensorData(convertAll<std::uint8_t>(m_storage), DType::UInt8);
     case DType::Bool: {
-      std::vector<std::uint8_t> out = convertAll<std::uint8_t>(m_storage);
       std::vector<float> asFloat = toFloat();
+      std::vector<std::uint8_t> out(asFloat.size());
       for (std::size_t i = 0; i < out.size(); ++i) {
         out[i] = asFloat[i] != 0.0F ? 1 : 0;
       }

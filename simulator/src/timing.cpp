@@ -1,6 +1,9 @@
 // Cycle formulas of docs/timing.md.
 #include "npu/simulator/timing.h"
 
+#include <algorithm>
+#include <numeric>
+
 #include "npu/isa/footprint.h"
 
 namespace npu::sim {
@@ -35,14 +38,20 @@ u64 dmaBeats(u64 address, u64 rows, u64 rowStride, u64 cols, u64 colStride, u64 
       rows = 1;
     }
   }
-  // When both strides keep the burst alignment, every run touches as many bursts as the first.
-  if ((rows == 1 || rowStride % burst == 0) && (cols == 1 || colStride % burst == 0)) {
-    return rows * cols * runBursts(address, runBytes, burst) * beatsPerBurst;
-  }
+  // A run's bursts depend only on its address modulo the burst, and the run addresses repeat
+  // that residue every burst / gcd(stride, burst) rows or columns (every row or column when the
+  // stride keeps the alignment): sum one period of each, weighted by how often each of its
+  // residues occurs. Exact, and at most burst^2 steps however many rows and columns a (hostile)
+  // instruction names; this is also the watchdog budget's cost (cycleBudget).
+  const u64 rowPeriod = rows == 1 ? 1 : burst / std::gcd(rowStride % burst, burst);
+  const u64 colPeriod = cols == 1 ? 1 : burst / std::gcd(colStride % burst, burst);
   u64 bursts = 0;
-  for (u64 r = 0; r < rows; ++r) {
-    for (u64 k = 0; k < cols; ++k) {
-      bursts += runBursts(address + r * rowStride + k * colStride, runBytes, burst);
+  for (u64 r = 0; r < std::min(rows, rowPeriod); ++r) {
+    const u64 rowCount = (rows - 1 - r) / rowPeriod + 1;
+    for (u64 k = 0; k < std::min(cols, colPeriod); ++k) {
+      const u64 colCount = (cols - 1 - k) / colPeriod + 1;
+      bursts +=
+          rowCount * colCount * runBursts(address + r * rowStride + k * colStride, runBytes, burst);
     }
   }
   return bursts * beatsPerBurst;

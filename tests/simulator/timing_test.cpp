@@ -1,6 +1,8 @@
 // Cycle counts pinned on hand-computed cases: the formulas of docs/timing.md.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "npu/simulator/timing.h"
 #include "sim_test_util.h"
 
@@ -93,6 +95,62 @@ TEST(Timing, InstructionFormulas) {
                               config),
             2U * 2U * 4U * 2U + 4U);
   EXPECT_EQ(instructionCycles(isa::Sync{.unit = 1}, config), 1U);
+}
+
+TEST(Timing, DmaBeatsEqualTheRunByRunSum) {
+  // docs/timing.md's burst rule summed run by run, against dmaBeats (which sums one period of
+  // burst residues per axis): random addresses, strides, run sizes and burst sizes.
+  std::mt19937_64 rng(7);
+  auto pick = [&](std::uint64_t lo, std::uint64_t hi) {
+    return std::uniform_int_distribution<std::uint64_t>(lo, hi)(rng);
+  };
+  for (int trial = 0; trial < 3000; ++trial) {
+    isa::NpuConfig config;
+    config.ddrBurstBytes = static_cast<std::int64_t>(std::uint64_t{1} << pick(3, 8));
+    config.ddrBytesPerCycle = std::min<std::int64_t>(config.ddrBurstBytes, 16);
+    const std::uint64_t burst = static_cast<std::uint64_t>(config.ddrBurstBytes);
+    const std::uint64_t address = pick(0, 1 << 20);
+    const std::uint64_t rows = pick(1, 40);
+    const std::uint64_t cols = pick(1, 40);
+    const std::uint64_t run = pick(1, 300);
+    const std::uint64_t colStride = pick(0, 3) == 0 ? run : pick(0, 5000);
+    const std::uint64_t rowStride = pick(0, 3) == 0 ? cols * colStride : pick(0, 100000);
+    auto runBursts = [&](std::uint64_t a, std::uint64_t bytes) {
+      return (a + bytes - 1) / burst - a / burst + 1;
+    };
+    std::uint64_t bursts = 0;
+    if (colStride == run || cols == 1) {
+      const std::uint64_t rowRun = run * cols;  // abutting columns are one run
+      if (rowStride == rowRun || rows == 1) {
+        bursts = runBursts(address, rowRun * rows);  // and abutting rows one block
+      } else {
+        for (std::uint64_t r = 0; r < rows; ++r) {
+          bursts += runBursts(address + r * rowStride, rowRun);
+        }
+      }
+    } else {
+      for (std::uint64_t r = 0; r < rows; ++r) {
+        for (std::uint64_t k = 0; k < cols; ++k) {
+          bursts += runBursts(address + r * rowStride + k * colStride, run);
+        }
+      }
+    }
+    const std::uint64_t beatsPerBurst = burst / static_cast<std::uint64_t>(config.ddrBytesPerCycle);
+    EXPECT_EQ(dmaBeats(address, rows, rowStride, cols, colStride, run, config),
+              bursts * beatsPerBurst)
+        << "address " << address << " rows " << rows << " x " << rowStride << " cols " << cols
+        << " x " << colStride << " run " << run << " burst " << burst;
+  }
+}
+
+TEST(Timing, DmaBeatsOfAHugeTransferAreCountedAtOnce) {
+  // 65535 x 65535 runs (what a hostile STORE may name): counted in at most burst^2 steps, so
+  // the watchdog budget of such a program is computed at once (it took seconds).
+  isa::NpuConfig config;
+  config.ddrBurstBytes = 64;
+  config.ddrBytesPerCycle = 16;
+  const std::uint64_t beats = dmaBeats(1, 65535, 3368728617ULL, 65535, 14909787, 243022, config);
+  EXPECT_GT(beats, 65535ULL * 65535ULL);
 }
 
 TEST(Timing, StatsCountTheWholeBurstsMoved) {
