@@ -9,12 +9,7 @@
 #include <immintrin.h>
 #endif
 
-// GCC 12's AVX-512 intrinsics start from _mm512_undefined_*, which its -Wuninitialized reports at
-// every use (GCC bug 105593): nothing here reads an undefined lane.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+#include "cpu_features.h"
 
 namespace npu::sim {
 namespace {
@@ -116,12 +111,10 @@ NPU_AVX512 void accumulateRow512(const DepthwiseRow& row, const std::int32_t* we
 std::vector<DepthwiseKernels> supportedDepthwiseKernels() {
   std::vector<DepthwiseKernels> kernels;
 #if defined(__x86_64__)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512vl")) {
+  if (cpuFeatures().avx512) {
     kernels.push_back({"avx512", accumulateRow512});
   }
-  if (__builtin_cpu_supports("avx2")) {
+  if (cpuFeatures().avx2) {
     kernels.push_back({"avx2", accumulateRowAvx2});
   }
 #endif

@@ -3,6 +3,8 @@
 // AVX-512 VNNI, 512-bit vpmaddwd with AVX-512BW, 256-bit with AVX2, SSE2 in the portable one).
 #include "npu/simulator/int16_kernels.h"
 
+#include "cpu_features.h"
+
 namespace npu::sim {
 namespace {
 
@@ -50,16 +52,13 @@ NPU_INT16_KERNELS(Portable, )
 std::vector<Int16Kernels> supportedInt16Kernels() {
   std::vector<Int16Kernels> kernels;
 #if defined(__x86_64__)
-  __builtin_cpu_init();
-  const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                      __builtin_cpu_supports("avx512vl");
-  if (avx512 && __builtin_cpu_supports("avx512vnni")) {
+  if (cpuFeatures().avx512Vnni) {
     kernels.push_back({"avx512-vnni", dotVnni, multiplyAccumulateVnni});
   }
-  if (avx512) {
+  if (cpuFeatures().avx512) {
     kernels.push_back({"avx512", dotAvx512, multiplyAccumulateAvx512});
   }
-  if (__builtin_cpu_supports("avx2")) {
+  if (cpuFeatures().avx2) {
     kernels.push_back({"avx2", dotAvx2, multiplyAccumulateAvx2});
   }
 #endif

@@ -10,16 +10,10 @@
 #include <utility>
 
 #if defined(__x86_64__)
-#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
-// GCC 12's AVX-512 intrinsics start from _mm512_undefined_*, which its -Wuninitialized reports at
-// every use (GCC bug 105593): nothing here reads an undefined lane.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
+#include "cpu_features.h"
 
 namespace npu::sim {
 namespace {
@@ -177,16 +171,6 @@ void dotRowAvxVnni(const Int8WindowRow& row, const Int8PackedWeights& weights, s
 
 #undef NPU_AVXVNNI
 
-/// AVX-VNNI: CPUID leaf 7, sub-leaf 1, EAX bit 4 (clang 14's __builtin_cpu_supports does not know
-/// the name; the OS's YMM support is what the avx2 check beside it confirms).
-bool hasAvxVnni() {
-  unsigned a = 0;
-  unsigned b = 0;
-  unsigned c = 0;
-  unsigned d = 0;
-  return __get_cpuid_count(7, 1, &a, &b, &c, &d) != 0 && ((a >> 4) & 1U) != 0;
-}
-
 #endif  // __x86_64__
 
 }  // namespace
@@ -194,12 +178,10 @@ bool hasAvxVnni() {
 std::vector<Int8DotKernels> supportedInt8DotKernels() {
   std::vector<Int8DotKernels> kernels;
 #if defined(__x86_64__)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni")) {
+  if (cpuFeatures().avx512Vnni) {
     kernels.push_back({"avx512-vnni", dotRowVnni512});
   }
-  if (__builtin_cpu_supports("avx2") && hasAvxVnni()) {
+  if (cpuFeatures().avxVnni) {
     kernels.push_back({"avx-vnni", dotRowAvxVnni});
   }
 #endif
