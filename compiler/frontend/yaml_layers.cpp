@@ -260,7 +260,9 @@ ValueId Builder::conv() {
     fail("groups {} must divide the {} input and {} output channels", groups, channels,
          outChannels);
   }
-  std::int64_t fanIn = channels / groups * kernel[0] * kernel[1];
+  // Overflow-checked and bounded like a weight: the kernel sizes are any integers in the file.
+  const std::int64_t fanIn =
+      boundedElementCount(Shape{channels / groups, kernel[0], kernel[1]}, "the weight's fan-in");
   const std::vector<ValueId> inputs =
       weightedInputs({outChannels, channels / groups, kernel[0], kernel[1]}, outChannels, fanIn);
   ValueId out = emit(OpKind::Conv, m_b.name, opOutputName(), inputs, a);
@@ -289,7 +291,8 @@ ValueId Builder::convTranspose() {
   a.set("output_padding", std::vector<std::int64_t>{outputPadding[0], outputPadding[1]});
   a.set("group", groups);
   setPads(a);
-  std::int64_t fanIn = outChannels / groups * kernel[0] * kernel[1];
+  const std::int64_t fanIn =
+      boundedElementCount(Shape{outChannels / groups, kernel[0], kernel[1]}, "the weight's fan-in");
   const std::vector<ValueId> inputs =
       weightedInputs({channels, outChannels / groups, kernel[0], kernel[1]}, outChannels, fanIn);
   ValueId out = emit(OpKind::ConvTranspose, m_b.name, opOutputName(), inputs, a);

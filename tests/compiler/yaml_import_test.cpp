@@ -142,6 +142,19 @@ layers:
             "from the seed past the limit of 1167 (give large weights as .npy files)");
 }
 
+TEST(YamlImport, KernelSizesCannotOverflowTheFanIn) {
+  // Found by the graph_yaml fuzz campaign: a kernel of 0x7fffffff7 made the fan-in product
+  // overflow before the weight's shape was bounded.
+  EXPECT_EQ(errorOf([] {
+              parseGraphYaml(
+                  "inputs: {x: [1, 3, 8, 8]}\nlayers:\n"
+                  "  - {name: c, op: Conv, out_channels: 4, kernel: 0x7fffffff7}\n",
+                  "net.yaml", ".");
+            }),
+            "net.yaml:3: layer 'c' (Conv): the weight's fan-in has shape [3, 34359738359, "
+            "34359738359]: more elements than fit in 64 bits");
+}
+
 TEST(YamlImport, BatchNormStatisticsKeepActivationsInRange) {
   // Twelve conv + BN + ReLU layers: without measured statistics the scale drifts.
   std::string text = "inputs: {x: [1, 4, 12, 12]}\nlayers:\n";
