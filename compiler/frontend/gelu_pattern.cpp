@@ -65,6 +65,12 @@ class Matcher {
 
   const Node& node(std::size_t i) const { return m_graph.nodes()[i]; }
 
+  /// Node `i`'s output when it has exactly one (a malformed model may give a node none).
+  std::optional<ValueId> soleOutput(std::size_t i) const {
+    const std::vector<ValueId>& outputs = node(i).outputs;
+    return outputs.size() == 1 ? std::optional<ValueId>(outputs[0]) : std::nullopt;
+  }
+
   /// Matches the pattern around Erf node `erf`: the nodes to remove and the final Mul, which
   /// becomes the Gelu.
   std::optional<std::pair<std::vector<std::size_t>, std::size_t>> match(std::size_t erf,
@@ -83,21 +89,23 @@ class Matcher {
       return std::nullopt;
     }
     x = *input;
-    std::optional<std::size_t> add = soleReader(node(erf).outputs[0]);
-    if (!add || otherThan(m_graph, node(*add), OpKind::Add, 1.0, true) != node(erf).outputs[0]) {
+    const std::optional<ValueId> erfOut = soleOutput(erf);
+    std::optional<std::size_t> add = erfOut ? soleReader(*erfOut) : std::nullopt;
+    if (!add || otherThan(m_graph, node(*add), OpKind::Add, 1.0, true) != erfOut) {
       return std::nullopt;
     }
-    ValueId bracket = node(*add).outputs[0];
-    std::optional<std::size_t> next = soleReader(bracket);
-    if (!next) {
+    const std::optional<ValueId> addOut = soleOutput(*add);
+    std::optional<std::size_t> next = addOut ? soleReader(*addOut) : std::nullopt;
+    const std::optional<ValueId> nextOut = next ? soleOutput(*next) : std::nullopt;
+    if (!nextOut) {
       return std::nullopt;
     }
+    const ValueId bracket = *addOut;
     std::vector<std::size_t> removed{*div, erf, *add};
     // x * bracket, then * 0.5.
     if (mulPartner(node(*next), bracket) == x) {
-      std::optional<std::size_t> half = soleReader(node(*next).outputs[0]);
-      if (half &&
-          otherThan(m_graph, node(*half), OpKind::Mul, 0.5, true) == node(*next).outputs[0]) {
+      std::optional<std::size_t> half = soleReader(*nextOut);
+      if (half && otherThan(m_graph, node(*half), OpKind::Mul, 0.5, true) == nextOut) {
         removed.push_back(*next);
         return std::pair{removed, *half};
       }
@@ -105,8 +113,8 @@ class Matcher {
     }
     // bracket * 0.5, then * x.
     if (otherThan(m_graph, node(*next), OpKind::Mul, 0.5, true) == bracket) {
-      std::optional<std::size_t> last = soleReader(node(*next).outputs[0]);
-      if (last && mulPartner(node(*last), node(*next).outputs[0]) == x) {
+      std::optional<std::size_t> last = soleReader(*nextOut);
+      if (last && mulPartner(node(*last), *nextOut) == x) {
         removed.push_back(*next);
         return std::pair{removed, *last};
       }

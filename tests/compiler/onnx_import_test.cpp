@@ -354,6 +354,19 @@ TEST(OnnxImport, OutputNothingProduces) {
   EXPECT_EQ(importError(model), "model.onnx: graph output 'z' is not produced by any node");
 }
 
+TEST(OnnxImport, GeluMatcherSkipsNodesWithoutOutputs) {
+  // Found by the onnx fuzz campaign: an Erf after x / sqrt(2) with no output made the GELU
+  // matcher index an empty output list.
+  OnnxModel model;
+  onnx::TensorProto* root2 = model.addWeight("sqrt2", {});
+  root2->clear_float_data();
+  root2->add_float_data(1.4142135F);
+  model.addNode("Div", "div", {"y", "sqrt2"}, {"d"});
+  model.addNode("Erf", "erf", {"d"}, {});
+  const std::string error = importError(model);
+  EXPECT_EQ(error.find("internal"), std::string::npos) << error;
+}
+
 TEST(OnnxImport, InferredShapesAreBoundedAsTheyAreInferred) {
   // A Tile by 2^40 rows: its output shape is refused at the node, before a Concat of two such
   // shapes (found by the onnx fuzz campaign) added dimensions past 2^63.
