@@ -34,6 +34,13 @@ std::optional<std::size_t> foldableBatchNorm(const Graph& graph, const Uses& use
       return std::nullopt;
     }
   }
+  // One gamma per output channel, dividing the weights: an empty conv (0 output channels) or
+  // mismatched statistics stay unfolded (the fold divides by the channel count).
+  const std::size_t channels = constantData(graph, bn.input(1))->size();
+  const std::size_t weights = constantData(graph, conv.input(1))->size();
+  if (channels == 0 || weights % channels != 0) {
+    return std::nullopt;
+  }
   return bnIndex;
 }
 

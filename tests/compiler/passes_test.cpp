@@ -301,6 +301,21 @@ TEST(FoldBatchNorm, SharedWeightsAreCopied) {
   EXPECT_TRUE(std::equal(after.begin(), after.end(), original.begin()));
 }
 
+TEST(FoldBatchNorm, LeavesAnEmptyConvUnfolded) {
+  // Found by the graph_yaml fuzz campaign: a conv of 0 output channels before a BatchNorm made
+  // the fold divide the weights by a channel count of 0.
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 2, 3, 3});
+  ValueId conv = b.node(OpKind::Conv, "conv", {x, b.weights("w", {0, 2, 1, 1})});
+  std::vector<ValueId> p;
+  for (const char* name : {"g", "b", "m", "v"}) {
+    p.push_back(b.constant(name, {0}, {}));
+  }
+  Graph g = b.finish({b.node(OpKind::BatchNormalization, "bn", {conv, p[0], p[1], p[2], p[3]})});
+  foldBatchNorm(g);
+  EXPECT_EQ(opSequence(g), "Conv BatchNormalization");
+}
+
 TEST(FoldBatchNorm, LeavesBatchNormThatCannotFold) {
   GraphBuilder b;
   ValueId x = b.input("x", {1, 2, 3, 3});
