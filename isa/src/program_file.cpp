@@ -114,6 +114,27 @@ struct Manifest {
   std::vector<ProgramLayer> layers;
 };
 
+/// Region `index`'s field `key` as a non-negative integer. A JSON float or negative number is
+/// refused here: nlohmann's conversion of 2.4e97 to an integer is undefined behaviour.
+std::uint64_t unsignedField(const nlohmann::json& entry, const char* key, std::string_view source,
+                            std::size_t index) {
+  const nlohmann::json& value = entry.at(key);
+  if (!value.is_number_unsigned()) {
+    fail("{}: malformed manifest region {}: '{}' must be a non-negative integer", source, index,
+         key);
+  }
+  return value.get<std::uint64_t>();
+}
+
+/// Region `index`'s field `key` (or its elements, for an array) as integers, likewise.
+std::int64_t integerValue(const nlohmann::json& value, const char* key, std::string_view source,
+                          std::size_t index) {
+  if (!value.is_number_integer()) {
+    fail("{}: malformed manifest region {}: '{}' must hold integers", source, index, key);
+  }
+  return value.get<std::int64_t>();
+}
+
 Manifest manifestFromJson(std::string_view text, std::string_view source) {
   nlohmann::json json;
   try {
@@ -147,12 +168,17 @@ Manifest manifestFromJson(std::string_view text, std::string_view source) {
              entry.at("kind").get<std::string>());
       }
       region.kind = *kind;
-      region.base = entry.at("base").get<std::uint64_t>();
-      region.size = entry.at("size").get<std::uint64_t>();
+      region.base = unsignedField(entry, "base", source, index);
+      region.size = unsignedField(entry, "size", source, index);
       region.dtype = entry.at("dtype").get<std::string>();
-      region.shape = entry.at("shape").get<std::vector<std::int64_t>>();
+      if (!entry.at("shape").is_array()) {
+        fail("{}: malformed manifest region {}: 'shape' must be an array", source, index);
+      }
+      for (const auto& dim : entry.at("shape")) {
+        region.shape.push_back(integerValue(dim, "shape", source, index));
+      }
       region.scale = entry.at("scale").get<double>();
-      region.zeroPoint = entry.at("zero_point").get<std::int64_t>();
+      region.zeroPoint = integerValue(entry.at("zero_point"), "zero_point", source, index);
       regions.push_back(std::move(region));
     }
   } catch (const nlohmann::json::exception& e) {

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "npu/subnet_bench/bench_report.h"
@@ -30,20 +32,33 @@ CycleVerdict verdictNamed(const std::string& name) {
   throw std::invalid_argument(fmt::format("unknown cycle verdict '{}'", name));
 }
 
+/// Field `key` of `object` as a whole number of type T. JSON floats (and, for unsigned T,
+/// negative numbers) are refused: nlohmann's conversion of 1e300 to an integer is undefined
+/// behaviour.
+template <typename T>
+T wholeNumber(const json& object, const char* key) {
+  const json& value = object.at(key);
+  if (!(std::is_unsigned_v<T> ? value.is_number_unsigned() : value.is_number_integer())) {
+    throw std::invalid_argument(fmt::format("'{}' must be a{} integer", key,
+                                            std::is_unsigned_v<T> ? " non-negative" : "n"));
+  }
+  return value.get<T>();
+}
+
 runtime::LayerRow readLayer(const json& l) {
   runtime::LayerRow row;
   row.layer = l.at("layer").get<std::string>();
   row.kind = l.at("kind").get<std::string>();
   row.device = l.at("device").get<std::string>();
-  row.segment = l.at("segment").get<std::size_t>();
-  row.macs = l.at("macs").get<std::uint64_t>();
+  row.segment = wholeNumber<std::size_t>(l, "segment");
+  row.macs = wholeNumber<std::uint64_t>(l, "macs");
   if (row.device == "host") {
-    row.cycles = l.at("modelled_cycles").get<std::uint64_t>();
+    row.cycles = wholeNumber<std::uint64_t>(l, "modelled_cycles");
   } else if (row.device == "npu") {
-    row.cycles = l.at("cycles").get<std::uint64_t>();
-    row.computeCycles = l.at("compute_cycles").get<std::uint64_t>();
+    row.cycles = wholeNumber<std::uint64_t>(l, "cycles");
+    row.computeCycles = wholeNumber<std::uint64_t>(l, "compute_cycles");
     row.macUtilization = l.at("mac_utilization").get<double>();
-    row.ddrBytes = l.at("ddr_bytes").get<std::uint64_t>();
+    row.ddrBytes = wholeNumber<std::uint64_t>(l, "ddr_bytes");
     row.ddrEfficiency = l.at("ddr_efficiency").get<double>();
     row.rooflineCycles = l.at("roofline_cycles").get<double>();
     if (!l.at("cosine").is_null()) {
@@ -56,7 +71,7 @@ runtime::LayerRow readLayer(const json& l) {
 SubnetResult readResult(const json& s) {
   SubnetResult r;
   r.entry.name = s.at("name").get<std::string>();
-  r.suiteIndex = s.at("index").get<std::size_t>();
+  r.suiteIndex = wholeNumber<std::size_t>(s, "index");
   r.entry.location = s.at("location").get<std::string>();
   r.entry.graph = s.at("graph").get<std::string>();
   r.entry.minCosine = s.at("min_cosine").get<double>();
@@ -75,21 +90,22 @@ SubnetResult readResult(const json& s) {
   if (!s.at("baseline_cosine").is_null()) {
     r.baselineCosine = s.at("baseline_cosine").get<double>();
   }
-  r.job.totalCycles = s.at("cycles").get<std::uint64_t>();
+  r.job.totalCycles = wholeNumber<std::uint64_t>(s, "cycles");
   r.cycleCheck.verdict = verdictNamed(s.at("cycle_verdict").get<std::string>());
   if (r.cycleCheck.verdict != CycleVerdict::NoBaseline) {
-    r.cycleCheck.baseline = s.at("baseline_cycles").get<std::uint64_t>();
+    r.cycleCheck.baseline = wholeNumber<std::uint64_t>(s, "baseline_cycles");
     r.cycleCheck.change = s.at("cycle_change").get<double>();
   }
-  r.job.totalMacs = s.at("macs").get<std::uint64_t>();
+  r.job.totalMacs = wholeNumber<std::uint64_t>(s, "macs");
   r.job.macUtilization = s.at("mac_utilization").get<double>();
-  r.job.ddrBytes = s.at("ddr_bytes").get<std::uint64_t>();
-  r.job.npuOps = s.at("npu_ops").get<std::int64_t>();
-  r.job.hostOps = s.at("host_ops").get<std::int64_t>();
+  r.job.ddrBytes = wholeNumber<std::uint64_t>(s, "ddr_bytes");
+  r.job.npuOps = wholeNumber<std::int64_t>(s, "npu_ops");
+  r.job.hostOps = wholeNumber<std::int64_t>(s, "host_ops");
   if (s.contains("rtl")) {
     const json& rtl = s.at("rtl");
-    r.rtl = RtlCheck{rtl.at("matches").get<bool>(), rtl.at("cycle_delta").get<std::int64_t>(),
-                     rtl.at("cycles").get<std::uint64_t>(), rtl.at("detail").get<std::string>()};
+    r.rtl =
+        RtlCheck{rtl.at("matches").get<bool>(), wholeNumber<std::int64_t>(rtl, "cycle_delta"),
+                 wholeNumber<std::uint64_t>(rtl, "cycles"), rtl.at("detail").get<std::string>()};
   }
   for (const json& l : s.at("layers")) {
     r.job.layers.push_back(readLayer(l));
@@ -109,7 +125,7 @@ BenchReport readReport(const json& j) {
   report.rtl = j.at("rtl").get<bool>();
   report.shard = parseShard(j.at("shard").get<std::string>());
   report.filter = j.at("filter").get<std::string>();
-  report.filtered = j.at("filtered_subnets").get<std::size_t>();
+  report.filtered = wholeNumber<std::size_t>(j, "filtered_subnets");
   report.baselinePath = j.at("baselines").get<std::string>();
   report.updatingBaselines = j.at("update_baselines").get<bool>();
   report.seconds = j.at("seconds").get<double>();

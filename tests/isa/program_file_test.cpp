@@ -219,6 +219,12 @@ TEST(ProgramFile, ExactMessagesBehindTheCrc) {
             "p.npub: region 'weights' [0x1080, 0x1180) overlaps region 'input' [0x1000, 0x1100)");
   EXPECT_EQ(parseError(withManifestEdit("\"base\":8192", "\"base\":160")),
             "p.npub: region 'weights' [0xa0, 0x1a0) overlaps the instruction stream [0x0, 0xc0)");
+  // Numbers a conversion could not hold (found by the npub_sealed campaign: 2.4e97 as a base
+  // made nlohmann's integer conversion undefined behaviour).
+  EXPECT_EQ(parseError(withManifestEdit("\"base\":8192", "\"base\":2.4e97")),
+            "p.npub: malformed manifest region 2: 'base' must be a non-negative integer");
+  EXPECT_EQ(parseError(withManifestEdit("\"base\":8192", "\"base\":-8192")),
+            "p.npub: malformed manifest region 2: 'base' must be a non-negative integer");
   const std::string badJson = parseError(withManifestEdit("\"regions\":[", "\"regions\":[}"));
   // nlohmann's own text is reduced to the place and the meaning (jsonErrorText).
   EXPECT_TRUE(badJson.starts_with("p.npub: manifest section is not valid JSON: line 1, column "))
