@@ -406,6 +406,12 @@ std::vector<InferredOutput> inferPad(const Node& node, const Inputs& in) {
   if (in.has(2) && elementCount(in[2].shape) != 1) {
     fail("constant_value must be a scalar, has shape {}", formatShape(in[2].shape));
   }
+  // Each pad within the size limit (a dimension's), so the sums below stay inside 64 bits.
+  for (const std::int64_t pad : pads) {
+    if (pad < -kMaxTensorElements || pad > kMaxTensorElements) {
+      fail("pad {} is outside [-{}, {}]", pad, kMaxTensorElements, kMaxTensorElements);
+    }
+  }
   Shape out = x.shape;
   for (std::size_t a = 0; a < rank; ++a) {
     out[a] += pads[a] + pads[a + rank];

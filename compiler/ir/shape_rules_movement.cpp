@@ -90,8 +90,8 @@ std::vector<InferredOutput> inferTile(const Inputs& in) {
     fail("repeats has {} values for an input of rank {}", repeats.size(), out.size());
   }
   for (std::size_t d = 0; d < out.size(); ++d) {
-    if (repeats[d] < 0) {
-      fail("repeat {} along axis {} is negative", repeats[d], d);
+    if (repeats[d] < 0 || repeats[d] > kMaxTensorElements) {
+      fail("repeat {} along axis {} is outside [0, {}]", repeats[d], d, kMaxTensorElements);
     }
     out[d] *= repeats[d];
   }
@@ -123,8 +123,9 @@ std::vector<InferredOutput> inferSpaceDepth(const Node& node, const Inputs& in) 
   const KnownValue& x = in.floatInput(0);
   requireRank(x, 4, "input");
   std::int64_t b = node.attributes.getInt("blocksize", 0);
-  if (b < 1) {
-    fail("blocksize {} must be 1 or more", b);
+  // Bounded so that b * b and the products with the sizes below stay inside 64 bits.
+  if (b < 1 || b > (std::int64_t{1} << 14)) {
+    fail("blocksize {} must be 1 to 16384", b);
   }
   Shape out = x.shape;
   if (node.op == OpKind::DepthToSpace) {

@@ -354,6 +354,28 @@ TEST(OnnxImport, OutputNothingProduces) {
   EXPECT_EQ(importError(model), "model.onnx: graph output 'z' is not produced by any node");
 }
 
+TEST(OnnxImport, PadAndTileAmountsAreBounded) {
+  // Found by the onnx fuzz campaign: a pad of 2^63 - 1 overflowed the padded size.
+  for (const bool tile : {false, true}) {
+    OnnxModel model;
+    model.graph().clear_output();
+    onnx::TensorProto* amounts = model.graph().add_initializer();
+    amounts->set_name("amounts");
+    amounts->set_data_type(onnx::TensorProto::INT64);
+    amounts->add_dims(tile ? 4 : 8);
+    for (int i = 0; i < (tile ? 4 : 8); ++i) {
+      amounts->add_int64_data(i == 2 ? std::numeric_limits<std::int64_t>::max() : 1);
+    }
+    model.addNode(tile ? "Tile" : "Pad", "op", {"y", "amounts"}, {"z"});
+    model.addOutput("z", {1, 3, 8, 8});
+    EXPECT_EQ(importError(model),
+              tile ? "model.onnx: node 'op' (Tile): repeat 9223372036854775807 along axis 2 is "
+                     "outside [0, 268435456]"
+                   : "model.onnx: node 'op' (Pad): pad 9223372036854775807 is outside "
+                     "[-268435456, 268435456]");
+  }
+}
+
 TEST(OnnxImport, GeluMatcherSkipsNodesWithoutOutputs) {
   // Found by the onnx fuzz campaign: an Erf after x / sqrt(2) with no output made the GELU
   // matcher index an empty output list.
@@ -368,7 +390,7 @@ TEST(OnnxImport, GeluMatcherSkipsNodesWithoutOutputs) {
 }
 
 TEST(OnnxImport, InferredShapesAreBoundedAsTheyAreInferred) {
-  // A Tile by 2^40 rows: its output shape is refused at the node, before a Concat of two such
+  // A Tile by 2^26 rows: its output shape is refused at the node, before a Concat of two such
   // shapes (found by the onnx fuzz campaign) added dimensions past 2^63.
   OnnxModel model;
   model.graph().clear_output();
@@ -377,7 +399,7 @@ TEST(OnnxImport, InferredShapesAreBoundedAsTheyAreInferred) {
   repeats->set_data_type(onnx::TensorProto::INT64);
   repeats->add_dims(4);
   for (const std::int64_t r :
-       {std::int64_t{1}, std::int64_t{1}, std::int64_t{1} << 40, std::int64_t{1}}) {
+       {std::int64_t{1}, std::int64_t{1}, std::int64_t{1} << 26, std::int64_t{1}}) {
     repeats->add_int64_data(r);
   }
   model.addNode("Tile", "tile", {"y", "repeats"}, {"t"});
@@ -390,8 +412,8 @@ TEST(OnnxImport, InferredShapesAreBoundedAsTheyAreInferred) {
   }());
   model.addOutput("z", {1, 3, 8, 4});
   EXPECT_EQ(importError(model),
-            "model.onnx: node 'tile' (Tile): output 0 has shape [1, 3, 4398046511104, 4]: "
-            "52776558133248 elements, above the limit of 268435456 per tensor");
+            "model.onnx: node 'tile' (Tile): output 0 has shape [1, 3, 268435456, 4]: "
+            "3221225472 elements, above the limit of 268435456 per tensor");
 }
 
 TEST(OnnxImport, BilinearUpsampleOfOpset9RunsOnTheNpu) {
