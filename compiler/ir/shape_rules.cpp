@@ -531,15 +531,18 @@ std::vector<InferredOutput> inferSlice(const Inputs& in) {
       }
       return std::clamp(v, lo, hi);
     };
+    // A step longer than the dimension takes one element, as dim + 1 does: clamped so the
+    // arithmetic below stays inside 64 bits whatever the file holds.
+    const std::int64_t step = std::clamp(steps[i], -(dim + 1), dim + 1);
     std::int64_t count = 0;
-    if (steps[i] > 0) {
+    if (step > 0) {
       std::int64_t b = clampIndex(starts[i], 0, dim);
       std::int64_t e = clampIndex(ends[i], 0, dim);
-      count = e > b ? (e - b + steps[i] - 1) / steps[i] : 0;
+      count = e > b ? (e - b + step - 1) / step : 0;
     } else {
       std::int64_t b = clampIndex(starts[i], -1, dim - 1);
       std::int64_t e = clampIndex(ends[i], -1, dim - 1);
-      count = b > e ? (b - e - steps[i] - 1) / -steps[i] : 0;
+      count = b > e ? (b - e - step - 1) / -step : 0;
     }
     out[a] = count;
   }

@@ -31,8 +31,8 @@ std::vector<std::int64_t> splitSizes(const Node& node, const Inputs& in, std::in
     std::vector<std::int64_t> sizes = in.knownInts(1, "split");
     std::int64_t total = 0;
     for (std::int64_t s : sizes) {
-      if (s < 0) {
-        fail("split size {} is negative", s);
+      if (s < 0 || s > dim) {  // within the dimension, so the total stays inside 64 bits
+        fail("split size {} is outside [0, {}]", s, dim);
       }
       total += s;
     }
