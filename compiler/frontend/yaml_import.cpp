@@ -69,10 +69,8 @@ YAML::Node substitute(const YAML::Node& node, const std::map<std::string, YAML::
 
 class YamlImporter {
  public:
-  YamlImporter(std::string source, std::filesystem::path baseDir, std::int64_t seededWeightLimit)
-      : m_source(std::move(source)),
-        m_baseDir(std::move(baseDir)),
-        m_seededWeightLimit(seededWeightLimit) {}
+  YamlImporter(std::string source, std::filesystem::path baseDir, const GraphYamlLimits& limits)
+      : m_source(std::move(source)), m_baseDir(std::move(baseDir)), m_limits(limits) {}
 
   Graph run(const YAML::Node& root) {
     if (!root.IsMap()) {
@@ -108,6 +106,19 @@ class YamlImporter {
     // Shapes are inferred and bounded before the statistics pass runs the graph on a random input.
     inferShapes(m_graph);
     verifyGraph(m_graph);
+    if (!m_estimate.empty()) {
+      std::int64_t activations = 0;  // each value at most 2^28 elements: the sum fits
+      for (std::uint32_t v = 0; v < m_graph.valueCount(); ++v) {
+        const Value& value = m_graph.value(ValueId{v});
+        activations += value.isConstant() ? 0 : elementCount(value.shape);
+      }
+      if (activations > m_limits.statisticsElements) {
+        fail(
+            "{}: measuring the BatchNorm statistics would run the graph over {} activation "
+            "elements, above the limit of {}",
+            m_source, activations, m_limits.statisticsElements);
+      }
+    }
     estimateBatchNormStatistics(m_graph, m_seed, m_estimate);
     return std::move(m_graph);
   }
@@ -262,7 +273,7 @@ class YamlImporter {
     keys.accept("input");
     keys.accept("inputs");
     LayerBuild build{m_graph,   name,   op,         std::move(inputs), keys,
-                     m_baseDir, m_seed, m_estimate, m_seededWeights,   m_seededWeightLimit};
+                     m_baseDir, m_seed, m_estimate, m_seededWeights,   m_limits.seededWeights};
     return buildLayer(build);
   }
 
@@ -362,16 +373,16 @@ class YamlImporter {
   std::unordered_set<std::string> m_estimate;
   std::size_t m_counter = 0;
   std::int64_t m_seededWeights = 0;
-  std::int64_t m_seededWeightLimit;
+  GraphYamlLimits m_limits;
 };
 
 }  // namespace
 
 Graph parseGraphYaml(const std::string& text, const std::string& source,
-                     const std::filesystem::path& baseDir, std::int64_t maxSeededWeights) {
+                     const std::filesystem::path& baseDir, const GraphYamlLimits& limits) {
   const YAML::Node root = yaml::parse(text, source).raw();  // syntax errors FILE:LINE:COL
   try {
-    return YamlImporter(source, baseDir, maxSeededWeights).run(root);
+    return YamlImporter(source, baseDir, limits).run(root);
   } catch (const YAML::Exception& e) {
     yaml::failOnYamlException(e, source);
   }

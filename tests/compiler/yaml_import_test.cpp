@@ -136,10 +136,32 @@ layers:
   - {name: b, op: Conv, out_channels: 8, kernel: 3, pad: 1}
 )";
   // Each conv has 8 * 8 * 9 = 576 weights and 8 biases: 1,168 in all.
-  EXPECT_NO_THROW(parseGraphYaml(text, "net.yaml", ".", 1168));
-  EXPECT_EQ(errorOf([&] { parseGraphYaml(text, "net.yaml", ".", 1167); }),
+  GraphYamlLimits limits;
+  limits.seededWeights = 1168;
+  EXPECT_NO_THROW(parseGraphYaml(text, "net.yaml", ".", limits));
+  limits.seededWeights = 1167;
+  EXPECT_EQ(errorOf([&] { parseGraphYaml(text, "net.yaml", ".", limits); }),
             "net.yaml:5: layer 'b' (Conv): weight 'b.bias' of 8 values takes the weights generated "
             "from the seed past the limit of 1167 (give large weights as .npy files)");
+}
+
+TEST(YamlImport, StatisticsPassIsBoundedBeforeItRuns) {
+  // Found by the graph_yaml fuzz campaign: a [2, 1, 3282, 32] input and a 906-channel 1x1 conv
+  // made the statistics pass compute a 190 M-element activation (2.4 GB) before any BatchNorm.
+  const std::string text = R"(
+inputs: {x: [1, 4, 8, 8]}
+layers:
+  - {name: c, op: Conv, out_channels: 8, kernel: 1}
+  - {name: bn, op: BatchNormalization}
+)";
+  // x 256, c 512 and bn 512 elements: 1,280 in all.
+  GraphYamlLimits limits;
+  limits.statisticsElements = 1280;
+  EXPECT_NO_THROW(parseGraphYaml(text, "net.yaml", ".", limits));
+  limits.statisticsElements = 1279;
+  EXPECT_EQ(errorOf([&] { parseGraphYaml(text, "net.yaml", ".", limits); }),
+            "net.yaml: measuring the BatchNorm statistics would run the graph over 1280 "
+            "activation elements, above the limit of 1279");
 }
 
 TEST(YamlImport, KernelSizesCannotOverflowTheFanIn) {

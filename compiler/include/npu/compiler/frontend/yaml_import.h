@@ -16,14 +16,19 @@ namespace npu::compiler {
 /// the file, the line and the layer.
 Graph importGraphYaml(const std::filesystem::path& path);
 
-/// The most weight values a graph spec may have generated from its seed: 2^27 (512 MiB of fp32,
-/// about VGG-16's 138 M parameters), checked before each weight is made.
-inline constexpr std::int64_t kMaxSeededWeights = std::int64_t{1} << 27;
+/// What a graph spec may make the importer do, checked before it does it.
+struct GraphYamlLimits {
+  /// Weight values generated from the seed, in all: 2^27 (512 MiB of fp32, about VGG-16's
+  /// 138 M parameters), counted before each weight is made.
+  std::int64_t seededWeights = std::int64_t{1} << 27;
+  /// Activation elements (every value that is not a constant, summed) the BatchNorm statistics
+  /// pass may compute when it runs the graph on a random input: 2^30 (4 GiB of fp32).
+  std::int64_t statisticsElements = std::int64_t{1} << 30;
+};
 
 /// importGraphYaml on text; `source` names it in messages, `baseDir` resolves .npy paths.
-/// `maxSeededWeights` bounds the generated weight values (the fuzz target lowers it).
+/// `limits` bound the work the spec asks for (the fuzz target lowers them).
 Graph parseGraphYaml(const std::string& text, const std::string& source,
-                     const std::filesystem::path& baseDir,
-                     std::int64_t maxSeededWeights = kMaxSeededWeights);
+                     const std::filesystem::path& baseDir, const GraphYamlLimits& limits = {});
 
 }  // namespace npu::compiler
