@@ -10,6 +10,8 @@
 #   --rounds    bench rounds (default 20)
 #   --interval  seconds between resident-set samples (default 10)
 #   --out       where the logs, samples and summary.md go (default BUILD/soak)
+#   --asan-options OPTS  appended to ASAN_OPTIONS (e.g. quarantine_size_mb=16, to tell the
+#               quarantine's filling from growth)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build-asan"
@@ -17,6 +19,7 @@ count=100000
 rounds=20
 interval=10
 out=""
+extra_asan=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$(cd "$2" && pwd); shift 2 ;;
@@ -24,6 +27,7 @@ while [ $# -gt 0 ]; do
     --rounds) rounds=$2; shift 2 ;;
     --interval) interval=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --asan-options) extra_asan=$2; shift 2 ;;
     *) echo "soak.sh: unknown argument '$1' (see the usage at the top of the script)" >&2; exit 2 ;;
   esac
 done
@@ -33,7 +37,7 @@ out=${out:-$build/soak}
 rm -rf "$out"
 mkdir -p "$out"
 # Leaks are reported at exit and make the exit status non-zero; stop at the first report.
-export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=0"
+export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=0${extra_asan:+:$extra_asan}"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 
 kib() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status" 2>/dev/null || true; }
@@ -83,7 +87,7 @@ summary=$(awk -F, 'NR > 1 {n++; s[n] = $2; if ($2 > m) m = $2}
 {
   echo "# Soak ($(date -u +%Y-%m-%dT%H:%MZ), $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown))"
   echo
-  echo "- \`npu opcheck all --count $count\` under $(basename "$build"): exit $opcheck_status in ${opcheck_seconds} s;"
+  echo "- \`npu opcheck all --count $count\` under $(basename "$build") (ASAN_OPTIONS $ASAN_OPTIONS): exit $opcheck_status in ${opcheck_seconds} s;"
   echo "  $(grep -E '^opcheck: [0-9]+/[0-9]+ cases' "$out/opcheck.log" | tail -n 1)"
   echo "  resident set: $summary"
   echo "  memory mappings (first, last sample; vm.max_map_count $(cat /proc/sys/vm/max_map_count)): $(awk -F, 'NR == 2 {f = $3} NR > 1 {l = $3} END {print f ", " l}' "$out/opcheck-rss.csv")"

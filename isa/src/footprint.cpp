@@ -117,6 +117,16 @@ std::vector<Access> accessesOf(const Pool& pool) {
                      static_cast<u64>(pool.out_h * pool.out_w * pool.channels))};
 }
 
+std::vector<Access> accessesOf(const Norm& norm) {
+  const u64 values = static_cast<u64>(norm.rows) * static_cast<u64>(norm.length);
+  // Softmax: 256 uint16 exp entries; LayerNorm: the uint64 epsilon term, then one 12-byte
+  // record per position.
+  const u64 paramBytes = norm.op == 0 ? 512 : 8 + 12 * static_cast<u64>(norm.length);
+  return {contiguous(MemorySpace::Input, false, static_cast<u64>(norm.in_addr), values),
+          contiguous(MemorySpace::Parameter, false, static_cast<u64>(norm.param_addr), paramBytes),
+          contiguous(MemorySpace::Output, true, static_cast<u64>(norm.out_addr), values)};
+}
+
 template <typename T>
 std::vector<Access> accessesOf(const T& /*sync or end*/) {
   return {};

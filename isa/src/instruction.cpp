@@ -124,6 +124,13 @@ std::string checkRules(const Pool& pool) {
   return {};
 }
 
+std::string checkRules(const Norm& norm) {
+  if (norm.clip_lo > norm.clip_hi) {
+    return fmt::format("clip_lo = {} is above clip_hi = {}", norm.clip_lo, norm.clip_hi);
+  }
+  return {};
+}
+
 template <typename T>
 std::string checkRules(const T& /*instruction*/) {
   return {};

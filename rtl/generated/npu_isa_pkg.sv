@@ -220,6 +220,37 @@ package npu_isa_pkg;
   localparam int POOL_AVG_SHIFT_LSB = 154;
   localparam int POOL_AVG_SHIFT_WIDTH = 6;
 
+  // NORM: Row-wise integer softmax or LayerNorm of rows x length int8 values (one row per pixel, the reduced axis contiguous), on the vector unit.
+  localparam logic [3:0] OP_NORM = 4'd7;
+  localparam int NORM_POP_PREV_LSB = 4;
+  localparam int NORM_POP_PREV_WIDTH = 1;
+  localparam int NORM_POP_NEXT_LSB = 5;
+  localparam int NORM_POP_NEXT_WIDTH = 1;
+  localparam int NORM_PUSH_PREV_LSB = 6;
+  localparam int NORM_PUSH_PREV_WIDTH = 1;
+  localparam int NORM_PUSH_NEXT_LSB = 7;
+  localparam int NORM_PUSH_NEXT_WIDTH = 1;
+  localparam int NORM_OP_LSB = 8;
+  localparam int NORM_OP_WIDTH = 2;
+  localparam int NORM_IN_ADDR_LSB = 10;
+  localparam int NORM_IN_ADDR_WIDTH = 20;
+  localparam int NORM_OUT_ADDR_LSB = 30;
+  localparam int NORM_OUT_ADDR_WIDTH = 20;
+  localparam int NORM_PARAM_ADDR_LSB = 50;
+  localparam int NORM_PARAM_ADDR_WIDTH = 20;
+  localparam int NORM_ROWS_LSB = 70;
+  localparam int NORM_ROWS_WIDTH = 16;
+  localparam int NORM_LENGTH_LSB = 86;
+  localparam int NORM_LENGTH_WIDTH = 12;
+  localparam int NORM_IN_ZP_LSB = 98;
+  localparam int NORM_IN_ZP_WIDTH = 8;
+  localparam int NORM_OUT_ZP_LSB = 106;
+  localparam int NORM_OUT_ZP_WIDTH = 8;
+  localparam int NORM_CLIP_LO_LSB = 114;
+  localparam int NORM_CLIP_LO_WIDTH = 8;
+  localparam int NORM_CLIP_HI_LSB = 122;
+  localparam int NORM_CLIP_HI_WIDTH = 8;
+
   // Executing units: the value of SYNC's `unit` field and the index of the unit's instruction
   // queue.
   localparam int UNIT_LOAD = 0;
@@ -239,6 +270,7 @@ package npu_isa_pkg;
       OP_CONV: return 2'(UNIT_COMPUTE);
       OP_ELTWISE: return 2'(UNIT_COMPUTE);
       OP_POOL: return 2'(UNIT_COMPUTE);
+      OP_NORM: return 2'(UNIT_COMPUTE);
       default: return 2'(UNIT_NONE);
     endcase
   endfunction

@@ -119,6 +119,8 @@ void executeDatapath(const isa::Instruction& instruction, SramState& sram, DdrAc
     executeEltwise(*eltwise, sram);
   } else if (const auto* pool = std::get_if<isa::Pool>(&instruction)) {
     executePool(*pool, sram);
+  } else if (const auto* norm = std::get_if<isa::Norm>(&instruction)) {
+    executeNorm(*norm, sram);
   }
 }
 

@@ -41,6 +41,7 @@ void executeDatapath(const isa::Instruction& instruction, SramState& sram, DdrAc
 void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads);
 void executeEltwise(const isa::Eltwise& eltwise, SramState& sram);
 void executePool(const isa::Pool& pool, SramState& sram);
+void executeNorm(const isa::Norm& norm, SramState& sram);
 
 /// Little-endian int32 from the parameter SRAM.
 inline std::int32_t readParam(const std::vector<std::uint8_t>& parameter, std::int64_t address) {

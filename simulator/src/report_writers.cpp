@@ -14,7 +14,7 @@ namespace {
 // One track per unit, in a fixed order so traces from different runs line up: fetch, the three
 // executing units, the compute unit's two datapaths right below it, and store. The compute track
 // shows every compute instruction (SYNC too); mac_array repeats its CONVs and vector its
-// ELTWISEs and POOLs, with the same start and end.
+// ELTWISEs, POOLs and NORMs, with the same start and end.
 constexpr std::array<std::string_view, 6> kTracks = {"fetch",     "load",   "compute",
                                                      "mac_array", "vector", "store"};
 

@@ -120,6 +120,13 @@ u64 instructionCycles(const isa::Instruction& instruction, const isa::NpuConfig&
                ceilDiv(static_cast<u64>(pool->channels), cols) +
            kComputePipelineCycles;
   }
+  if (const auto* norm = std::get_if<isa::Norm>(&instruction)) {
+    // Three passes over each row, C values per cycle, then the row's serial arithmetic.
+    const u64 perRow = norm->op == 0 ? kSoftmaxRowCycles : kLayerNormRowCycles;
+    return static_cast<u64>(norm->rows) *
+               (3 * ceilDiv(static_cast<u64>(norm->length), cols) + perRow) +
+           kComputePipelineCycles;
+  }
   if (std::holds_alternative<isa::Sync>(instruction)) {
     return 1;
   }

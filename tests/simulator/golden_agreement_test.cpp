@@ -1,7 +1,7 @@
 // One correctness test, every engine: random conv (whole or split over input channels),
-// eltwise and pool tiles run on the functional and the timed engine, and every output region must
-// equal what the golden reference (written independently from docs/numerics.md) computes from the
-// same DDR inputs.
+// eltwise, pool and norm tiles run on the functional and the timed engine, and every output region
+// must equal what the golden reference (written independently from docs/numerics.md) computes from
+// the same DDR inputs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -109,6 +109,33 @@ g::Int8Tensor expectedTile(const TileCase& t, const isa::DdrImage& ddr) {
     p.multiplierOut = multiplier(2);
     p.output = stage;
     return g::mulInt8(a, b, p);
+  }
+  if (const auto* n = std::get_if<isa::Norm>(&t.compute)) {
+    const g::Int8Tensor x = tensorAt(ddr, t.inputAddress, {n->rows, n->length});
+    if (n->op == 0) {
+      g::SoftmaxInt8Params p;
+      const auto table = ddr.readRange(t.paramAddress, 512);
+      for (std::size_t k = 0; k < 256; ++k) {
+        p.expTable[k] = static_cast<std::uint16_t>(table[2 * k] | (table[2 * k + 1] << 8));
+      }
+      p.outputZeroPoint = static_cast<std::int32_t>(n->out_zp);
+      p.clipLo = static_cast<std::int32_t>(n->clip_lo);
+      p.clipHi = static_cast<std::int32_t>(n->clip_hi);
+      return g::softmaxRowsInt8(x, p);
+    }
+    g::LayerNormInt8Params p;
+    const auto epsilon = ddr.readRange(t.paramAddress, 8);
+    std::memcpy(&p.epsilonTerm, epsilon.data(), 8);
+    p.inputZeroPoint = static_cast<std::int32_t>(n->in_zp);
+    for (std::int64_t j = 0; j < n->length; ++j) {
+      const std::uint64_t record = t.paramAddress + 8 + static_cast<std::uint64_t>(12 * j);
+      p.positions.push_back(
+          {readInt32(ddr, record), readInt32(ddr, record + 4), readInt32(ddr, record + 8)});
+    }
+    p.outputZeroPoint = static_cast<std::int32_t>(n->out_zp);
+    p.clipLo = static_cast<std::int32_t>(n->clip_lo);
+    p.clipHi = static_cast<std::int32_t>(n->clip_hi);
+    return g::layerNormRowsInt8(x, p);
   }
   const auto& pool = std::get<isa::Pool>(t.compute);
   const g::Int8Tensor x = tensorAt(ddr, t.inputAddress, {1, t.inRows, t.inCols, pool.channels});
@@ -225,6 +252,20 @@ TEST_P(GoldenAgreement, Pool) {
     }
     distinct = std::max(
         distinct, checkAgainstGolden(builder, GetParam(), "pool seed " + std::to_string(seed)));
+  }
+  EXPECT_GT(distinct, 100U) << "outputs too uniform to test much";
+}
+
+// NORM: integer softmax and LayerNorm rows, the divider and square root included.
+TEST_P(GoldenAgreement, Norm) {
+  std::size_t distinct = 0;
+  for (std::uint64_t seed = 500; seed < 540; ++seed) {
+    testing::RandomProgramBuilder builder(testing::smallConfig(), seed);
+    for (int i = 0; i < 4; ++i) {
+      builder.addNorm();
+    }
+    distinct = std::max(
+        distinct, checkAgainstGolden(builder, GetParam(), "norm seed " + std::to_string(seed)));
   }
   EXPECT_GT(distinct, 100U) << "outputs too uniform to test much";
 }

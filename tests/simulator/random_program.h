@@ -255,6 +255,62 @@ class RandomProgramBuilder {
     m_tiles.push_back(t);
   }
 
+  /// A NORM tile: softmax (an exp table of a random input scale, or random 16-bit entries) or
+  /// LayerNorm (random epsilon term and per-position records) over 1-6 rows of 1-300 values.
+  void addNorm() {
+    TileCase t;
+    isa::Norm n;
+    n.op = pick(0, 1);
+    n.rows = pick(1, 6);
+    n.length = pick(1, 300);
+    n.in_zp = pick(-128, 127);
+    n.out_zp = n.op == 0 ? -128 : pick(-20, 20);
+    n.clip_lo = pick(-128, -100);
+    n.clip_hi = pick(100, 127);
+    t.inputBytes = static_cast<std::uint64_t>(n.rows * n.length);
+    // Narrow rows sometimes, so softmax sees rows that are not dominated by one value.
+    std::vector<std::uint8_t> input = randomBytes(t.inputBytes);
+    if (pick(0, 1) == 0) {
+      const std::int64_t centre = pick(-100, 100);
+      const std::int64_t spread = pick(0, 20);
+      for (auto& b : input) {
+        b = static_cast<std::uint8_t>(static_cast<std::int8_t>(centre + pick(-spread, spread)));
+      }
+    }
+    t.inputAddress = place(std::move(input));
+    std::vector<std::uint8_t> params;
+    if (n.op == 0) {
+      params.resize(512);
+      const bool randomTable = pick(0, 4) == 0;
+      const double scale =
+          std::ldexp(1.0, static_cast<int>(pick(-8, 0))) * (0.5 + pick(0, 99) / 100.0);
+      for (std::size_t k = 0; k < 256; ++k) {
+        const auto entry = randomTable ? static_cast<std::uint16_t>(pick(0, 65535))
+                                       : static_cast<std::uint16_t>(std::lround(
+                                             32768.0 * std::exp(-static_cast<double>(k) * scale)));
+        params[2 * k] = static_cast<std::uint8_t>(entry & 0xFF);
+        params[2 * k + 1] = static_cast<std::uint8_t>(entry >> 8);
+      }
+    } else {
+      params.resize(static_cast<std::size_t>(8 + 12 * n.length));
+      const auto epsilon = static_cast<std::uint64_t>(pick(0, 1 << 20));
+      std::memcpy(params.data(), &epsilon, 8);
+      for (std::int64_t j = 0; j < n.length; ++j) {
+        const auto [m, s] = randomScale(-20, -12);
+        const auto at = static_cast<std::size_t>(8 + 12 * j);
+        putInt32(params, at, pick(0, 3) == 0 ? -m : m);
+        putInt32(params, at + 4, s);
+        putInt32(params, at + 8, static_cast<std::int32_t>(pick(-40, 40)));
+      }
+    }
+    t.paramBytes = params.size();
+    t.paramAddress = place(std::move(params));
+    t.outputBytes = t.inputBytes;
+    t.outputAddress = reserve(t.outputBytes);
+    t.compute = n;
+    m_tiles.push_back(t);
+  }
+
   /// Emits the instruction stream for every tile added so far and returns the program.
   isa::Program build() {
     std::vector<isa::Instruction>& code = m_program.instructions;
@@ -270,6 +326,10 @@ class RandomProgramBuilder {
       } else if (const auto* conv = std::get_if<isa::Conv>(&t.compute)) {
         loads.push_back({frameLoad(t, conv->in_zp), flatLoad(1, t.weightAddress, t.weightBytes),
                          flatLoad(2, t.paramAddress, t.paramBytes + 256)});
+        computes.push_back(t.compute);
+      } else if (std::holds_alternative<isa::Norm>(t.compute)) {
+        loads.push_back(
+            {flatLoad(0, t.inputAddress, t.inputBytes), flatLoad(2, t.paramAddress, t.paramBytes)});
         computes.push_back(t.compute);
       } else if (std::holds_alternative<isa::Eltwise>(t.compute)) {
         loads.push_back({flatLoad(0, t.inputAddress, t.inputBytes),

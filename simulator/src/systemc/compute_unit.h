@@ -39,8 +39,8 @@ class MacArray : public ComputeEngine {
   MacArray(const sc_core::sc_module_name& name, TimedContext& context);
 };
 
-/// The vector unit: `cols` lanes of element-wise and pooling arithmetic, ELTWISE and POOL (RTL
-/// npu_vector with npu_postproc).
+/// The vector unit: `cols` lanes of element-wise and pooling arithmetic, ELTWISE, POOL and NORM
+/// (RTL npu_vector with npu_postproc).
 class VectorUnit : public ComputeEngine {
  public:
   VectorUnit(const sc_core::sc_module_name& name, TimedContext& context);
@@ -50,7 +50,7 @@ class ComputeUnit : public ExecutingUnit {
  public:
   /// The MAC array, started for every CONV.
   sc_core::sc_port<ComputeEngineIf> go_mac;
-  /// The vector unit, started for every ELTWISE and POOL.
+  /// The vector unit, started for every ELTWISE, POOL and NORM.
   sc_core::sc_port<ComputeEngineIf> go_vector;
 
   ComputeUnit(const sc_core::sc_module_name& name, TimedContext& context);

@@ -7,6 +7,7 @@
 #include "npu/golden/int8_elementwise.h"
 #include "npu/golden/int8_matmul.h"
 #include "npu/golden/int8_pool.h"
+#include "npu/golden/int8_norm.h"
 #include "npu/golden/int8_reduce.h"
 #include "npu/golden/int8_resize.h"
 #include "npu/golden/int8_tensor.h"

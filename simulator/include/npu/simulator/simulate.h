@@ -28,7 +28,7 @@ struct SimOptions {
   /// Debug switch: timing only, no datapath (the final DDR is the initial one).
   bool countOnly = false;
   /// Record trace spans (timed mode): one per instruction on its unit, one per dispatched word on
-  /// fetch, and each CONV again on mac_array, each ELTWISE and POOL on vector.
+  /// fetch, and each CONV again on mac_array, each ELTWISE, POOL and NORM on vector.
   bool collectTrace = false;
   /// Host threads a large CONV's datapath may use (output rows split between them). Results,
   /// cycles and stats are identical for every value; 1 keeps the simulator single-threaded,

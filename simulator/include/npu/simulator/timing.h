@@ -13,6 +13,11 @@ namespace npu::sim {
 /// Cycles of post-processing pipeline (bias, requant, clip, LUT) after the last MAC, and of the
 /// vector unit's pipeline.
 inline constexpr std::uint64_t kComputePipelineCycles = 4;
+/// NORM's serial arithmetic per row (docs/timing.md): softmax's reciprocal, one of its 40
+/// quotient bits per cycle; LayerNorm's W = V + E (1 cycle), square root (32 root bits) and
+/// reciprocal (47 quotient bits).
+inline constexpr std::uint64_t kSoftmaxRowCycles = 40;
+inline constexpr std::uint64_t kLayerNormRowCycles = 80;
 /// Cycles fetch needs per instruction word after the first arrives.
 inline constexpr std::uint64_t kFetchCyclesPerWord = 1;
 
