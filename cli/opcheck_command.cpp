@@ -182,12 +182,12 @@ void addOpcheckCommand(CLI::App& app, Action& action) {
   CLI::App* command = app.add_subcommand(
       "opcheck", "Check random one-op cases bit-exactly against golden, or replay a repro");
   command
-      ->add_option(
-          "OP", options->op,
-          "conv, eltwise, pool, lut, concat, upsample, slice, shuffle, matmul, reduce, resize or "
-          "all (omit with --repro)")
+      ->add_option("OP", options->op,
+                   "conv, eltwise, pool, lut, concat, upsample, slice, shuffle, matmul, reduce, "
+                   "resize, norm "
+                   "or all (omit with --repro)")
       ->check(CLI::IsMember({"conv", "eltwise", "pool", "lut", "concat", "upsample", "slice",
-                             "shuffle", "matmul", "reduce", "resize", "all"}));
+                             "shuffle", "matmul", "reduce", "resize", "norm", "all"}));
   command->add_option("--count", options->count, "Cases to run (default 100)");
   command->add_option("--seed", options->seed, "Sweep seed (default 1)");
   command->add_option("--shard", options->shard,
@@ -229,7 +229,7 @@ void addOpcheckCommand(CLI::App& app, Action& action) {
       if (options->op.empty()) {
         fail(ErrorKind::Usage,
              "opcheck: name an OP (conv, eltwise, pool, lut, concat, upsample, slice, shuffle, "
-             "matmul, reduce, all) "
+             "matmul, reduce, resize, norm, all) "
              "or --repro FILE");
       }
       return sweep(*options, console);

@@ -239,6 +239,8 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
         lowerReduce(ctx, *reduce);
       } else if (const auto* resize = std::get_if<QResizeLinear>(&op)) {
         lowerResizeLinear(ctx, *resize);
+      } else if (const auto* norm = std::get_if<QNorm>(&op)) {
+        lowerNorm(ctx, *norm);
       } else {
         lowerDataMovement(ctx, op);
       }

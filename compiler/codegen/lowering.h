@@ -242,5 +242,7 @@ void lowerPool(LoweringContext& ctx, const QOp& op);
 void lowerDataMovement(LoweringContext& ctx, const QOp& op);
 void lowerMatMul(LoweringContext& ctx, const QMatMul& op);
 void lowerReduce(LoweringContext& ctx, const QReduce& op);
+/// NORM (softmax or LayerNorm over channels): whole rows of C bytes per tile.
+void lowerNorm(LoweringContext& ctx, const QNorm& op);
 
 }  // namespace npu::compiler

@@ -67,6 +67,8 @@ std::string opKindName(const QuantizedGraph& graph, const QOp& op) {
           return o.kind == QReduce::Kind::Max ? "reducemax" : "reducesum";
         } else if constexpr (std::is_same_v<T, QResizeLinear>) {
           return "resize";
+        } else if constexpr (std::is_same_v<T, QNorm>) {
+          return o.kind == QNorm::Kind::Softmax ? "softmax" : "layernorm";
         } else {
           return "lut";
         }
@@ -156,6 +158,10 @@ std::vector<golden::Int8Tensor> GoldenGraphRunner::run(
         values[out] = reduce->kind == QReduce::Kind::Max
                           ? golden::reduceMaxLastAxisInt8(values[reduce->input])
                           : golden::reduceSumLastAxisInt8(values[reduce->input], reduce->params);
+      } else if (const auto* norm = std::get_if<QNorm>(&op)) {
+        values[out] = norm->kind == QNorm::Kind::Softmax
+                          ? golden::softmaxRowsInt8(values[norm->input], norm->softmax)
+                          : golden::layerNormRowsInt8(values[norm->input], norm->layerNorm);
       }
     } catch (const Error& e) {
       fail("layer '{}': {}", opName(op), e.what());

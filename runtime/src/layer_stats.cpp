@@ -55,6 +55,10 @@ std::uint64_t opVectorElements(const compiler::QuantizedGraph& graph, const comp
           // Every output element reads its whole window.
           return elements(o.output) *
                  static_cast<std::uint64_t>(o.params.kernel[0] * o.params.kernel[1]);
+        } else if constexpr (std::is_same_v<T, compiler::QNorm>) {
+          // Three passes over every row (the rows' serial reciprocal and square root are not
+          // in this bound).
+          return 3 * elements(o.output);
         } else if constexpr (std::is_same_v<T, compiler::QGlobalAvgPool> ||
                              std::is_same_v<T, compiler::QUpsample>) {
           // Every input element once (an upsample's copies are the store's addressing).

@@ -13,12 +13,13 @@
 namespace npu::bench {
 namespace {
 
-constexpr std::array<std::string_view, 15> kKindNames{
-    "conv",     "add",   "mul",     "maxpool", "avgpool",   "globalavgpool", "lut",   "concat",
-    "upsample", "slice", "shuffle", "matmul",  "reducemax", "reducesum",     "resize"};
-constexpr std::array<std::string_view, 11> kFamilyNames{"conv",   "eltwise",  "pool",  "lut",
-                                                        "concat", "upsample", "slice", "shuffle",
-                                                        "matmul", "reduce",   "resize"};
+constexpr std::array<std::string_view, 17> kKindNames{
+    "conv",      "add",       "mul",      "maxpool", "avgpool",  "globalavgpool",
+    "lut",       "concat",    "upsample", "slice",   "shuffle",  "matmul",
+    "reducemax", "reducesum", "resize",   "softmax", "layernorm"};
+constexpr std::array<std::string_view, 12> kFamilyNames{"conv",   "eltwise",  "pool",   "lut",
+                                                        "concat", "upsample", "slice",  "shuffle",
+                                                        "matmul", "reduce",   "resize", "norm"};
 /// In golden::CoordinateTransform's order.
 constexpr std::array<std::string_view, 5> kTransformNames{
     "half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn"};
@@ -57,6 +58,10 @@ void checkRequant(const Requant& r, std::string_view what) {
 bool usesOutputStage(OpKind kind) {
   return kind == OpKind::Conv || kind == OpKind::Add || kind == OpKind::Mul ||
          kind == OpKind::MatMul || kind == OpKind::ReduceSum || kind == OpKind::Resize;
+}
+
+bool isNorm(OpKind kind) {
+  return kind == OpKind::Softmax || kind == OpKind::LayerNorm;
 }
 
 bool isEltwise(OpKind kind) {
@@ -224,9 +229,12 @@ OpFamily familyOf(OpKind kind) {
     case OpKind::ReduceSum:
       return OpFamily::Reduce;
     case OpKind::Resize:
+      return OpFamily::Resize;
+    case OpKind::Softmax:
+    case OpKind::LayerNorm:
       break;
   }
-  return OpFamily::Resize;
+  return OpFamily::Norm;
 }
 
 std::string_view transformName(golden::CoordinateTransform transform) {
@@ -293,6 +301,27 @@ void validateCase(const OpCase& c) {
   }
   if (c.kind == OpKind::MatMul) {
     checkRange(c.outChannels, 1, kMaxSize, "matmul columns");
+  }
+  if (isNorm(c.kind)) {
+    checkRange(c.channels, 1, 4095, "row length (channels)");
+    checkRange(c.clipLo, -128, 127, "clip low bound");
+    checkRange(c.clipHi, -128, 127, "clip high bound");
+    if (c.clipLo > c.clipHi) {
+      fail("case: clip [{}, {}] is empty", c.clipLo, c.clipHi);
+    }
+    auto positive = [](double v, std::string_view what) {
+      if (!(v > 1e-6 && v < 1e6)) {
+        fail("case: {} {} is outside (1e-6, 1e6)", what, v);
+      }
+    };
+    positive(c.inputScale, "input scale");
+    if (c.kind == OpKind::LayerNorm) {
+      positive(c.outputScale, "output scale");
+      if (!(c.epsilon >= 0 && c.epsilon < 1)) {
+        fail("case: epsilon {} is outside [0, 1)", c.epsilon);
+      }
+      checkRange(c.outputZeroPoint, -128, 127, "output zero point");
+    }
   }
   if (c.kind == OpKind::Concat) {
     if (c.concatChannels.empty()) {
@@ -383,11 +412,22 @@ OpCase normalizedCase(OpCase c) {
   }
   if (!usesOutputStage(c.kind)) {
     c.requant = defaults.requant;
-    c.outputZeroPoint = defaults.outputZeroPoint;
-    c.clipLo = defaults.clipLo;
-    c.clipHi = defaults.clipHi;
+    if (c.kind != OpKind::LayerNorm) {
+      c.outputZeroPoint = defaults.outputZeroPoint;
+    }
+    if (!isNorm(c.kind)) {
+      c.clipLo = defaults.clipLo;
+      c.clipHi = defaults.clipHi;
+    }
     c.fusedLut = defaults.fusedLut;
     c.rounding = defaults.rounding;
+  }
+  if (!isNorm(c.kind)) {
+    c.inputScale = defaults.inputScale;
+  }
+  if (c.kind != OpKind::LayerNorm) {
+    c.outputScale = defaults.outputScale;
+    c.epsilon = defaults.epsilon;
   }
   if (c.kind != OpKind::Add) {
     c.requantA = defaults.requantA;
@@ -449,6 +489,8 @@ std::vector<std::int64_t> caseOutputShape(const OpCase& c) {
     case OpKind::Mul:
     case OpKind::Lut:
     case OpKind::Shuffle:
+    case OpKind::Softmax:
+    case OpKind::LayerNorm:
       break;
   }
   return {1, c.height, c.width, c.channels};
@@ -475,6 +517,9 @@ std::int64_t caseWork(const OpCase& c) {
   if (c.kind == OpKind::Resize) {
     return 2 * elements;
   }
+  if (isNorm(c.kind)) {
+    return 3 * elements;
+  }
   return elements;
 }
 
@@ -487,7 +532,10 @@ CaseGraph buildCaseGraph(const OpCase& c) {
       addTensor(g, "x", {1, c.height, c.width, c.channels}, c.inputZeroPoint);
   g.inputs.push_back(x);
   built.inputs.push_back(drawTensor(inputs, g.tensors[x].shape, c.data, c.inputZeroPoint));
-  const std::int32_t outZeroPoint = usesOutputStage(c.kind) ? c.outputZeroPoint : c.inputZeroPoint;
+  const std::int32_t outZeroPoint = c.kind == OpKind::Softmax ? golden::kSoftmaxOutputZeroPoint
+                                    : usesOutputStage(c.kind) || c.kind == OpKind::LayerNorm
+                                        ? c.outputZeroPoint
+                                        : c.inputZeroPoint;
   std::vector<compiler::TensorId> concatInputs{x};
   compiler::TensorId b = 0;
   if (isEltwise(c.kind)) {
@@ -613,6 +661,31 @@ CaseGraph buildCaseGraph(const OpCase& c) {
       g.ops.emplace_back(compiler::QResizeLinear{name, x, y, p});
       break;
     }
+    case OpKind::Softmax: {
+      compiler::QNorm norm{name, x, y, compiler::QNorm::Kind::Softmax, {}, {}};
+      norm.softmax.expTable = golden::softmaxExpTable(c.inputScale);
+      norm.softmax.clipLo = c.clipLo;
+      norm.softmax.clipHi = c.clipHi;
+      g.ops.emplace_back(std::move(norm));
+      break;
+    }
+    case OpKind::LayerNorm: {
+      compiler::QNorm norm{name, x, y, compiler::QNorm::Kind::LayerNorm, {}, {}};
+      golden::LayerNormInt8Params& p = norm.layerNorm;
+      p.inputZeroPoint = c.inputZeroPoint;
+      p.epsilonTerm = golden::layerNormEpsilonTerm(c.channels, c.epsilon, c.inputScale);
+      Rng affine(c.seed, "gamma_beta");
+      for (std::int64_t j = 0; j < c.channels; ++j) {
+        const double gamma = affine.chance(0.05) ? 0.0 : affine.real(-2.0, 2.0);
+        const double beta = affine.real(-1.0, 1.0);
+        p.positions.push_back(golden::layerNormPosition(gamma, beta, c.channels, c.outputScale));
+      }
+      p.outputZeroPoint = c.outputZeroPoint;
+      p.clipLo = c.clipLo;
+      p.clipHi = c.clipHi;
+      g.ops.emplace_back(std::move(norm));
+      break;
+    }
     case OpKind::MatMul: {
       golden::MatMulInt8Params p;
       p.zeroPointA = c.inputZeroPoint;
@@ -668,6 +741,13 @@ std::string describeCase(const OpCase& c) {
   if (c.kind == OpKind::Resize) {
     text += fmt::format(" along {} {}", c.resizeAxis == 1 ? "rows" : "columns",
                         transformName(c.transform));
+  }
+  if (c.kind == OpKind::Softmax) {
+    text += fmt::format(" s_x {} clip [{},{}]", c.inputScale, c.clipLo, c.clipHi);
+  }
+  if (c.kind == OpKind::LayerNorm) {
+    text += fmt::format(" s_x {} s_y {} eps {} ->{} clip [{},{}]", c.inputScale, c.outputScale,
+                        c.epsilon, c.outputZeroPoint, c.clipLo, c.clipHi);
   }
   text += fmt::format(" zp {}", c.inputZeroPoint);
   if (isEltwise(c.kind)) {

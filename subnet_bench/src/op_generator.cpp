@@ -326,6 +326,39 @@ OpCase reduceCase(Rng& r, OpKind kind) {
   return c;
 }
 
+/// Softmax and LayerNorm rows: lengths 1-255 (10%: up to 1500, 2%: the 4095 limit) over planes
+/// of 1-12 x 1-12 (10%: up to 3 x 200 rows, attention's score rows); input scales from 2^-8 to 1
+/// (softmax tables from nearly flat to one-hot), LayerNorm output scales and epsilons across
+/// their useful ranges, and clips that are mostly open.
+OpCase normCase(Rng& r, OpKind kind) {
+  OpCase c;
+  c.kind = kind;
+  const std::int64_t length = r.pick(0, 49);
+  c.channels = length == 0 ? 4095 : length < 6 ? r.pick(256, 1500) : r.pick(1, 255);
+  const bool many = r.chance(0.1);
+  c.height = many ? r.pick(1, 3) : r.pick(1, 12);
+  c.width = many ? r.pick(13, 200) : r.pick(1, 12);
+  if (c.channels > 1500) {
+    c.height = 1;
+    c.width = r.pick(1, 4);
+  }
+  c.inputZeroPoint = zeroPoint(r);
+  c.data = dataPattern(r);
+  c.inputScale = std::ldexp(r.real(1.0, 2.0), static_cast<int>(r.pick(-8, -1)));
+  if (kind == OpKind::LayerNorm) {
+    c.outputScale = std::ldexp(r.real(1.0, 2.0), static_cast<int>(r.pick(-7, -3)));
+    c.epsilon = r.chance(0.2) ? 0.0 : std::ldexp(1.0, static_cast<int>(r.pick(-20, -4)));
+    c.outputZeroPoint = zeroPoint(r);
+  }
+  if (r.chance(0.2)) {
+    const auto a = static_cast<std::int32_t>(r.pick(-128, 127));
+    const auto b = static_cast<std::int32_t>(r.pick(-128, 127));
+    c.clipLo = std::min(a, b);
+    c.clipHi = std::max(a, b);
+  }
+  return c;
+}
+
 OpCase concatCase(Rng& r) {
   OpCase c;
   c.kind = OpKind::Concat;
@@ -622,9 +655,11 @@ OpKind sweepKind(OpFamily family, std::uint64_t index) {
     case OpFamily::Reduce:
       return index % 2 == 0 ? OpKind::ReduceMax : OpKind::ReduceSum;
     case OpFamily::Resize:
+      return OpKind::Resize;
+    case OpFamily::Norm:
       break;
   }
-  return OpKind::Resize;
+  return index % 2 == 0 ? OpKind::Softmax : OpKind::LayerNorm;
 }
 
 OpFamily sweepFamily(std::uint64_t index) {
@@ -679,6 +714,10 @@ OpCase randomCase(OpKind kind, std::uint64_t seed, const GeneratorOptions& optio
     case OpKind::Resize:
       c = resizeCase(r);
       break;
+    case OpKind::Softmax:
+    case OpKind::LayerNorm:
+      c = normCase(r, kind);
+      break;
   }
   if (kind == OpKind::Add || kind == OpKind::Mul) {
     // A stream of its own, so the rest of an eltwise case is what it was before broadcasting.
@@ -708,8 +747,10 @@ OpCase randomCase(OpKind kind, std::uint64_t seed, const GeneratorOptions& optio
     }
   }
   Rng limits(seed, "field_limits");
+  // NORM's one field limit, the 4095-value row, is part of normCase's own draw.
   if (options.fieldLimits && limits.chance(kFieldLimitShare) && kind != OpKind::Add &&
-      kind != OpKind::Mul && kind != OpKind::Lut) {
+      kind != OpKind::Mul && kind != OpKind::Lut && kind != OpKind::Softmax &&
+      kind != OpKind::LayerNorm) {
     toFieldLimit(limits, c);
   }
   c.seed = Rng::mix(seed ^ 0xDA7A5EEDULL);

@@ -7,6 +7,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 #include "npu/support/error.h"
@@ -28,12 +29,16 @@ struct CaseKey {
   std::function<void(const YAML::Node&, OpCase&, const std::string& where)> read;
 };
 
-const std::vector<OpKind> kAllKinds{K::Conv,      K::Add,           K::Mul,     K::MaxPool,
-                                    K::AvgPool,   K::GlobalAvgPool, K::Lut,     K::Concat,
-                                    K::Upsample,  K::Slice,         K::Shuffle, K::MatMul,
-                                    K::ReduceMax, K::ReduceSum,     K::Resize};
+const std::vector<OpKind> kAllKinds{
+    K::Conv,      K::Add,       K::Mul,      K::MaxPool, K::AvgPool,  K::GlobalAvgPool,
+    K::Lut,       K::Concat,    K::Upsample, K::Slice,   K::Shuffle,  K::MatMul,
+    K::ReduceMax, K::ReduceSum, K::Resize,   K::Softmax, K::LayerNorm};
 const std::vector<OpKind> kStageKinds{K::Conv, K::Add, K::Mul, K::MatMul, K::ReduceSum, K::Resize};
 const std::vector<OpKind> kWindowKinds{K::Conv, K::MaxPool, K::AvgPool};
+const std::vector<OpKind> kStageAndLayerNormKinds{K::Conv,      K::Add,    K::Mul,      K::MatMul,
+                                                  K::ReduceSum, K::Resize, K::LayerNorm};
+const std::vector<OpKind> kClipKinds{K::Conv,      K::Add,    K::Mul,     K::MatMul,
+                                     K::ReduceSum, K::Resize, K::Softmax, K::LayerNorm};
 
 std::int64_t readInt(const YAML::Node& node, const std::string& where, std::string_view key) {
   if (!node.IsScalar()) {
@@ -43,6 +48,21 @@ std::int64_t readInt(const YAML::Node& node, const std::string& where, std::stri
     return node.as<std::int64_t>();
   } catch (const YAML::Exception&) {
     fail("{}: '{}' must be an integer, got '{}'", where, key, node.Scalar());
+  }
+}
+
+double readReal(const YAML::Node& node, const std::string& where, std::string_view key) {
+  if (!node.IsScalar()) {
+    fail("{}: '{}' must be a number", where, key);
+  }
+  try {
+    const auto v = node.as<double>();
+    if (!std::isfinite(v)) {
+      fail("{}: '{}' must be a finite number, got '{}'", where, key, node.Scalar());
+    }
+    return v;
+  } catch (const YAML::Exception&) {
+    fail("{}: '{}' must be a number, got '{}'", where, key, node.Scalar());
   }
 }
 
@@ -299,12 +319,12 @@ const std::vector<CaseKey>& caseKeys() {
          }
          c.rounding = n.Scalar() == "double" ? golden::Rounding::Double : golden::Rounding::Single;
        }},
-      {"output_zero_point", kStageKinds,
+      {"output_zero_point", kStageAndLayerNormKinds,
        [](const OpCase& c) { return fmt::format("{}", c.outputZeroPoint); },
        [](const YAML::Node& n, OpCase& c, const std::string& where) {
          c.outputZeroPoint = readInt32(n, where, "output_zero_point");
        }},
-      {"clip", kStageKinds,
+      {"clip", kClipKinds,
        [](const OpCase& c) { return fmt::format("[{}, {}]", c.clipLo, c.clipHi); },
        [](const YAML::Node& n, OpCase& c, const std::string& where) {
          const auto v = readInts<2>(n, where, "clip");
@@ -323,6 +343,24 @@ const std::vector<CaseKey>& caseKeys() {
        [](const OpCase& c) { return pair(c.factor); },
        [](const YAML::Node& n, OpCase& c, const std::string& where) {
          c.factor = readInts<2>(n, where, "factor");
+       }},
+      {"input_scale",
+       {K::Softmax, K::LayerNorm},
+       [](const OpCase& c) { return fmt::format("{}", c.inputScale); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         c.inputScale = readReal(n, where, "input_scale");
+       }},
+      {"output_scale",
+       {K::LayerNorm},
+       [](const OpCase& c) { return fmt::format("{}", c.outputScale); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         c.outputScale = readReal(n, where, "output_scale");
+       }},
+      {"epsilon",
+       {K::LayerNorm},
+       [](const OpCase& c) { return fmt::format("{}", c.epsilon); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         c.epsilon = readReal(n, where, "epsilon");
        }},
       {"resize_axis",
        {K::Resize},

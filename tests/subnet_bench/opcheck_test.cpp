@@ -725,6 +725,55 @@ INSTANTIATE_TEST_SUITE_P(EveryEngine, OpcheckResizeTest,
                            return name;
                          });
 
+class OpcheckNormTest : public ::testing::TestWithParam<MatMulRun> {};
+
+TEST_P(OpcheckNormTest, SweepIsBitExact) {
+  // NORM rows (softmax and LayerNorm along the last axis): every case passes, except one whose
+  // row does not fit an input or output SRAM half, or a LayerNorm whose per-position records do
+  // not fit a parameter SRAM half (8 + 12 * L bytes): those are refused as unsupported and say
+  // so. Both kinds, long rows and many rows are drawn.
+  const MatMulRun run = GetParam();
+  CheckOptions check;
+  check.hw = run.config == "npu-tiny" ? tiny() : preset(run.config);
+  check.engine = run.engine;
+  std::set<OpKind> kinds;
+  std::uint64_t longRows = 0;
+  std::uint64_t manyRows = 0;
+  for (std::uint64_t i = 0; i < run.count; ++i) {
+    const OpCase c = sweepCase(OpFamily::Norm, 23, i, GeneratorOptions{});
+    ASSERT_TRUE(c.kind == OpKind::Softmax || c.kind == OpKind::LayerNorm);
+    const CaseResult result = checkCase(c, check);
+    const bool rowTooBig =
+        c.channels > check.hw.inputSramBytes / 2 || c.channels > check.hw.outputSramBytes / 2 ||
+        (c.kind == OpKind::LayerNorm && 8 + 12 * c.channels > check.hw.parameterSramBytes / 2);
+    if (rowTooBig) {
+      EXPECT_EQ(result.verdict, Verdict::Unsupported) << describeCase(c);
+      EXPECT_NE(result.message.find("SRAM too small for one row"), std::string::npos)
+          << result.message;
+      continue;
+    }
+    EXPECT_EQ(result.verdict, Verdict::Pass)
+        << describeCase(c) << ": " << result.kind << ": " << result.message;
+    kinds.insert(c.kind);
+    longRows += c.channels > 255 ? 1 : 0;
+    manyRows += c.height * c.width > 100 ? 1 : 0;
+  }
+  EXPECT_EQ(kinds.size(), 2U);
+  EXPECT_GT(longRows, 0U);
+  EXPECT_GT(manyRows, 0U);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryEngine, OpcheckNormTest,
+                         ::testing::Values(MatMulRun{"npu-s", Engine::Functional, 160},
+                                           MatMulRun{"npu-s", Engine::Timed, 80},
+                                           MatMulRun{"npu-tiny", Engine::Functional, 80}),
+                         [](const ::testing::TestParamInfo<MatMulRun>& info) {
+                           std::string name =
+                               info.param.config + "_" + std::string(engineName(info.param.engine));
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
 TEST(OpcheckMatMul, LongInnerDimensionSplitsOnTinySrams) {
   // K = 1500 is past npu-tiny's 1 KiB weight half: the CONVs accumulate over inner slices
   // (acc_init / finalize) in both layouts of b, on both simulators.

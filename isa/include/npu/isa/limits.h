@@ -56,6 +56,10 @@ inline constexpr std::int64_t kTileExtent =
               fieldMax<&Conv::in_c>(), fieldMax<&Conv::out_c>(), fieldMax<&Pool::in_w>(),
               fieldMax<&Pool::out_h>(), fieldMax<&Pool::out_w>(), fieldMax<&Pool::channels>()});
 
+/// Longest row and most rows of one NORM.
+inline constexpr std::int64_t kNormLength = fieldMax<&Norm::length>();
+inline constexpr std::int64_t kNormRows = fieldMax<&Norm::rows>();
+
 /// Largest element count of one ELTWISE.
 inline constexpr std::int64_t kEltwiseCount = fieldMax<&Eltwise::count>();
 /// Largest column count of one LOAD.

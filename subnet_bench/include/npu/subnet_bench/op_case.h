@@ -31,13 +31,16 @@ enum class OpKind : std::uint8_t {
   MatMul,
   ReduceMax,
   ReduceSum,
-  Resize
+  Resize,
+  Softmax,
+  LayerNorm
 };
 
 /// The groups `npu opcheck OP` sweeps: conv, eltwise (add, mul), pool (max, average, global),
 /// lut, concat, upsample, slice (a channel slice, possibly of strided rows and columns), shuffle
 /// (a channel shuffle), matmul (two activations, batched over heads), reduce (row max and
-/// row sum along the last axis) and resize (linear, along rows or columns).
+/// row sum along the last axis), resize (linear, along rows or columns) and norm (softmax and
+/// LayerNorm along the last axis: the NORM instruction).
 enum class OpFamily : std::uint8_t {
   Conv,
   Eltwise,
@@ -49,7 +52,8 @@ enum class OpFamily : std::uint8_t {
   Shuffle,
   MatMul,
   Reduce,
-  Resize
+  Resize,
+  Norm
 };
 
 /// How input (and conv weight) values are drawn from the case's seed.
@@ -148,17 +152,25 @@ struct OpCase {
   bool transposedB = false;
   bool producedB = false;
 
+  /// Softmax and LayerNorm (rows of `channels` values): the input scale, which sets softmax's
+  /// exp table and LayerNorm's epsilon term. LayerNorm: its output scale and epsilon; gamma and
+  /// beta come from the seed. A softmax's output zero point is -128 (scale 1/256); both take
+  /// `clipLo`/`clipHi`, LayerNorm `outputZeroPoint` too.
+  double inputScale = 0.05;
+  double outputScale = 0.05;
+  double epsilon = 1e-5;
+
   friend bool operator==(const OpCase&, const OpCase&) = default;
 };
 
 /// Lower-case names used on the command line and in repro files ("conv", "add", "mul",
 /// "maxpool", "avgpool", "globalavgpool", "lut", "concat", "upsample", "slice", "shuffle",
-/// "matmul", "reducemax", "reducesum", "resize").
+/// "matmul", "reducemax", "reducesum", "resize", "softmax", "layernorm").
 std::string_view opKindName(OpKind kind);
 std::optional<OpKind> parseOpKind(std::string_view name);
 
 /// "conv", "eltwise", "pool", "lut", "concat", "upsample", "slice", "shuffle", "matmul",
-/// "reduce", "resize".
+/// "reduce", "resize", "norm".
 std::string_view opFamilyName(OpFamily family);
 std::optional<OpFamily> parseOpFamily(std::string_view name);
 

@@ -159,8 +159,22 @@ struct QReduce {
   golden::ReduceSumInt8Params params;
 };
 
+/// Softmax or LayerNorm of every row along the last (channel) axis, [1, H, W, C] -> the same
+/// shape: H*W rows of C values, integer-only (docs/numerics.md "Softmax and LayerNorm over
+/// rows"), one NORM instruction per tile. A softmax's output is quantized with scale 1/256 and
+/// zero point -128.
+struct QNorm {
+  enum class Kind : std::uint8_t { Softmax, LayerNorm };
+  std::string name;
+  TensorId input = 0;
+  TensorId output = 0;
+  Kind kind = Kind::Softmax;
+  golden::SoftmaxInt8Params softmax;      ///< Kind::Softmax
+  golden::LayerNormInt8Params layerNorm;  ///< Kind::LayerNorm
+};
+
 using QOp = std::variant<QConv, QAdd, QMul, QMaxPool, QAvgPool, QGlobalAvgPool, QConcat, QSlice,
-                         QShuffle, QUpsample, QLut, QMatMul, QReduce, QResizeLinear>;
+                         QShuffle, QUpsample, QLut, QMatMul, QReduce, QResizeLinear, QNorm>;
 
 /// Ops in execution order over int8 tensors; `inputs` are fed from outside, `outputs` read back.
 struct QuantizedGraph {

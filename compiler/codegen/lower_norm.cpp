@@ -1,0 +1,95 @@
+// NORM lowering (softmax and LayerNorm over channels): an NHWC tensor is H*W contiguous rows of
+// C bytes, so each tile is a flat run of whole rows in the input SRAM, one NORM over them, and a
+// flat store; the parameters (softmax's exp table or LayerNorm's epsilon term and per-channel
+// records) are loaded once.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "lowering.h"
+#include "npu/support/error.h"
+
+namespace npu::compiler {
+namespace {
+
+std::vector<std::uint8_t> normParameterBlob(const QNorm& op) {
+  std::vector<std::uint8_t> blob;
+  if (op.kind == QNorm::Kind::Softmax) {
+    for (const std::uint16_t entry : op.softmax.expTable) {
+      blob.push_back(static_cast<std::uint8_t>(entry & 0xFFU));
+      blob.push_back(static_cast<std::uint8_t>(entry >> 8U));
+    }
+    return blob;
+  }
+  blob.resize(8);
+  std::memcpy(blob.data(), &op.layerNorm.epsilonTerm, 8);  // little-endian host, as appendInt32
+  for (const golden::LayerNormPosition& position : op.layerNorm.positions) {
+    appendInt32(blob, position.multiplier);
+    appendInt32(blob, position.shift);
+    appendInt32(blob, position.bias);
+  }
+  return blob;
+}
+
+}  // namespace
+
+void lowerNorm(LoweringContext& ctx, const QNorm& op) {
+  const std::vector<std::int64_t>& shape = ctx.graph.tensors[op.input].shape;
+  if (shape.size() != 4 || ctx.graph.tensors[op.output].shape != shape) {
+    fail("layer '{}': a NORM reads and writes one [1, H, W, C] shape", op.name);
+  }
+  const std::int64_t length = shape[3];
+  const std::int64_t rows = shape[0] * shape[1] * shape[2];
+  if (length > isa::limits::kNormLength) {
+    fail(ErrorKind::Unsupported, "layer '{}': rows of {} values exceed NORM's {}", op.name, length,
+         isa::limits::kNormLength);
+  }
+  const std::vector<std::uint8_t> parameters = normParameterBlob(op);
+  const std::int64_t rowsPerTile =
+      std::min({rows, ctx.slots.inputBytes() / length, ctx.slots.outputBytes() / length,
+                isa::limits::kNormRows});
+  if (rowsPerTile < 1 ||
+      static_cast<std::int64_t>(parameters.size()) > ctx.slots.parameterBytes()) {
+    fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for one row of {} values", op.name,
+         length);
+  }
+  const std::uint64_t parameterAddress = ctx.constants.add(op.name + ".params", parameters);
+  bool loadParameters = false;
+  const std::int64_t parameterSram = ctx.slots.parameterSlot(op.name, loadParameters);
+  isa::Norm base;
+  base.op = op.kind == QNorm::Kind::Softmax ? 0 : 1;
+  base.length = length;
+  base.param_addr = parameterSram;
+  if (op.kind == QNorm::Kind::Softmax) {
+    base.out_zp = op.softmax.outputZeroPoint;
+    base.clip_lo = op.softmax.clipLo;
+    base.clip_hi = op.softmax.clipHi;
+  } else {
+    base.in_zp = op.layerNorm.inputZeroPoint;
+    base.out_zp = op.layerNorm.outputZeroPoint;
+    base.clip_lo = op.layerNorm.clipLo;
+    base.clip_hi = op.layerNorm.clipHi;
+  }
+  const std::uint64_t inAddress = ctx.tensors[op.input].address;
+  const std::uint64_t outAddress = ctx.tensors[op.output].address;
+  for (std::int64_t row = 0; row < rows; row += rowsPerTile) {
+    const std::int64_t count = std::min(rowsPerTile, rows - row);
+    const auto offset = static_cast<std::uint64_t>(row * length);
+    const auto [inputSram, outputSram] = ctx.slots.nextStep();
+    ctx.loadFlat(0, inputSram, inAddress + offset, count * length);
+    if (loadParameters) {
+      ctx.loadFlat(2, parameterSram, parameterAddress,
+                   static_cast<std::int64_t>(parameters.size()));
+      loadParameters = false;
+    }
+    isa::Norm instruction = base;
+    instruction.in_addr = inputSram;
+    instruction.out_addr = outputSram;
+    instruction.rows = count;
+    ctx.emit(instruction);
+    ctx.store(outputSram, flatBlock(outAddress + offset, count * length));
+  }
+}
+
+}  // namespace npu::compiler
