@@ -414,6 +414,28 @@ std::optional<Shape> nhwcShapeOf(const Shape& shape) {
   return std::nullopt;
 }
 
+/// A softmax over channels: axis 1 of an f32 [1, C, H, W] or [1, C] activation, H*W rows of C
+/// values, one NORM row each (C at most NORM's row length). Opsets before 13 flatten at the axis
+/// first, which is the same only when nothing follows the channels.
+NpuSupport softmaxSupport(const Graph& graph, const Node& node) {
+  const Shape& in = graph.value(node.input(0)).shape;
+  if (!isFloatActivation(graph, node.input(0)) || !nhwcShapeOf(in)) {
+    return host("the input is not an f32 [1, C, H, W] or [1, C] activation");
+  }
+  const std::int64_t rank = static_cast<std::int64_t>(in.size());
+  std::int64_t axis = node.attributes.getInt("axis", -1);
+  axis = axis < 0 ? axis + rank : axis;
+  const bool flattens = node.attributes.getInt("flatten_to_2d", 0) != 0;
+  if (axis != 1 || (flattens && rank == 4 && in[2] * in[3] != 1)) {
+    return host("the NPU runs a softmax over the channel axis only");
+  }
+  if (in[1] > isa::limits::kNormLength) {
+    return host(fmt::format("a softmax over {} channels is past NORM's {}-value rows", in[1],
+                            isa::limits::kNormLength));
+  }
+  return npu(NpuOpKind::Softmax);
+}
+
 NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy strategy) {
   if (node.outputs.size() != 1 || !isFloatActivation(graph, node.outputs[0])) {
     return host("index or multi-output op");
@@ -447,6 +469,8 @@ NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy str
       return resizeSupport(graph, node);
     case OpKind::BatchNormalization:
       return batchNormSupport(graph, node);
+    case OpKind::Softmax:
+      return softmaxSupport(graph, node);
     default:
       return host(fmt::format("the NPU has no {}", opName(node.op)));
   }

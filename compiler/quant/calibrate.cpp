@@ -15,6 +15,7 @@
 #include "npu/compiler/quant/calibration_table.h"
 #include "npu/compiler/quant/quant_params.h"
 #include "npu/compiler/quant/scale_alignment.h"
+#include "npu/golden/int8_norm.h"
 #include "npu/support/error.h"
 #include "npu/support/interrupt.h"
 
@@ -317,6 +318,21 @@ CalibrationResult calibrate(const Graph& graph, const Partition& partition,
       t.alignedRange = aligned;
       t.params = params;
       t.group = static_cast<std::int64_t>(g);
+    }
+  }
+  // A softmax on the NPU writes probabilities at scale 1/256, zero point -128 (NORM's fixed
+  // output quantization, docs/numerics.md).
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const Node* producer = producers[i];
+    if (producer == nullptr || producer->op != OpKind::Softmax) {
+      continue;
+    }
+    const auto n = static_cast<std::size_t>(producer - graph.nodes().data());
+    if (partition.device[n] == Device::Npu && partition.npuKind[n] == NpuOpKind::Softmax) {
+      TensorCalibration& t = result.tensors.find(names[i])->second;
+      t.params = golden::QuantParams{static_cast<float>(golden::kSoftmaxOutputScale),
+                                     golden::kSoftmaxOutputZeroPoint};
+      t.alignedRange = representableRange(t.params);
     }
   }
   return result;

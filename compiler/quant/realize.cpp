@@ -185,6 +185,34 @@ class SegmentBuilder {
     add(std::move(op), origin);
   }
 
+  /// A softmax over channels: its exp table from the input's scale; the NORM writes scale 1/256
+  /// and zero point -128, and any other output quantization (given parameters) is a requant
+  /// after it.
+  void softmax(const Node& node, QOpOrigin origin) {
+    QNorm op;
+    op.name = node.name;
+    op.kind = QNorm::Kind::Softmax;
+    op.input = tensorFor(node.input(0));
+    op.softmax.expTable = golden::softmaxExpTable(m_out.graph.tensors[op.input].scale);
+    const TensorId target = tensorFor(node.outputs.at(0));
+    const QTensor& t = m_out.graph.tensors[target];
+    const bool fixed =
+        static_cast<float>(t.scale) == static_cast<float>(golden::kSoftmaxOutputScale) &&
+        t.zeroPoint == golden::kSoftmaxOutputZeroPoint;
+    op.output = target;
+    if (!fixed) {
+      QTensor written = t;
+      written.name = uniqueTensorName(t.name + "#softmax");
+      written.scale = golden::kSoftmaxOutputScale;
+      written.zeroPoint = golden::kSoftmaxOutputZeroPoint;
+      m_out.graph.tensors.push_back(std::move(written));
+      op.output = m_out.graph.tensors.size() - 1;
+    }
+    const TensorId written = op.output;
+    add(std::move(op), origin);
+    finishMoved(written, target, node, origin);
+  }
+
   /// Clip bounds for a Relu/Clip epilogue (or none) on output quantization `out`.
   static void setClip(golden::OutputStage& stage, const FusedActivation& act,
                       golden::QuantParams out) {
@@ -288,6 +316,8 @@ class SegmentBuilder {
       }
       case NpuOpKind::ResizeLinear:
         return resizeLinear(node, origin);
+      case NpuOpKind::Softmax:
+        return softmax(node, origin);
       case NpuOpKind::Lut: {
         QLut op;
         op.name = node.name;
