@@ -1,7 +1,7 @@
 // NORM lowering (softmax and LayerNorm over channels): an NHWC tensor is H*W contiguous rows of
 // C bytes, so each tile is a flat run of whole rows in the input SRAM, one NORM over them, and a
 // flat store; the parameters (softmax's exp table or LayerNorm's epsilon term and per-channel
-// records) are loaded once.
+// records, one for all channels when they are equal) are loaded once.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -12,6 +12,15 @@
 
 namespace npu::compiler {
 namespace {
+
+/// Whether every position of a LayerNorm has the same output affine (then NORM reads one record).
+bool sharedRecord(const QNorm& op) {
+  const auto& p = op.layerNorm.positions;
+  return op.kind == QNorm::Kind::LayerNorm && !p.empty() &&
+         std::all_of(p.begin(), p.end(), [&](const golden::LayerNormPosition& q) {
+           return q.multiplier == p[0].multiplier && q.shift == p[0].shift && q.bias == p[0].bias;
+         });
+}
 
 std::vector<std::uint8_t> normParameterBlob(const QNorm& op) {
   std::vector<std::uint8_t> blob;
@@ -24,7 +33,9 @@ std::vector<std::uint8_t> normParameterBlob(const QNorm& op) {
   }
   blob.resize(8);
   std::memcpy(blob.data(), &op.layerNorm.epsilonTerm, 8);  // little-endian host, as appendInt32
-  for (const golden::LayerNormPosition& position : op.layerNorm.positions) {
+  const std::size_t records = sharedRecord(op) ? 1 : op.layerNorm.positions.size();
+  for (std::size_t j = 0; j < records; ++j) {
+    const golden::LayerNormPosition& position = op.layerNorm.positions[j];
     appendInt32(blob, position.multiplier);
     appendInt32(blob, position.shift);
     appendInt32(blob, position.bias);
@@ -61,6 +72,7 @@ void lowerNorm(LoweringContext& ctx, const QNorm& op) {
   base.op = op.kind == QNorm::Kind::Softmax ? 0 : 1;
   base.length = length;
   base.param_addr = parameterSram;
+  base.one_record = sharedRecord(op) ? 1 : 0;
   if (op.kind == QNorm::Kind::Softmax) {
     base.out_zp = op.softmax.outputZeroPoint;
     base.clip_lo = op.softmax.clipLo;

@@ -402,7 +402,58 @@ class QdqExporter {
     m_read[value.name] = emitQdq(written, p->second, output ? value.name : "");
   }
 
+  /// A ChannelLayerNorm (not an ONNX op) as the seven nodes it was fused from: ReduceMean over
+  /// axis 1, Sub, Mul, ReduceMean, Add epsilon, Sqrt, Div (the importer fuses them back).
+  void emitChannelLayerNorm(const Node& node, const std::string& in, const std::string& out) {
+    const std::string& name = node.name;
+    std::vector<std::int64_t> axis{1};
+    const std::string axes =
+        m_opset >= 18
+            ? addInitializer<std::int64_t>(name + "_axes", {1}, onnx::TensorProto::INT64, axis)
+            : std::string();
+    auto mean = [&](const std::string& x, const std::string& y) {
+      onnx::NodeProto* n = addNode("ReduceMean", unique(name + "/ReduceMean"));
+      n->add_input(x);
+      if (!axes.empty()) {
+        n->add_input(axes);
+      } else {
+        setAttribute(*n, "axes", axis);
+      }
+      setAttribute(*n, "keepdims", std::int64_t{1});
+      n->add_output(y);
+    };
+    auto binary = [&](const char* op, const std::string& a, const std::string& b,
+                      const std::string& y) {
+      onnx::NodeProto* n = addNode(op, unique(name + "/" + op));
+      n->add_input(a);
+      n->add_input(b);
+      n->add_output(y);
+    };
+    const std::string mu = unique(name + "_mean");
+    mean(in, mu);
+    const std::string centred = unique(name + "_centred");
+    binary("Sub", in, mu, centred);
+    const std::string square = unique(name + "_square");
+    binary("Mul", centred, centred, square);
+    const std::string variance = unique(name + "_variance");
+    mean(square, variance);
+    const std::string shifted = unique(name + "_var_eps");
+    binary("Add", variance,
+           floatScalar(name + "_epsilon", node.attributes.getFloat("epsilon", 1e-5F)), shifted);
+    const std::string deviation = unique(name + "_stddev");
+    onnx::NodeProto* root = addNode("Sqrt", unique(name + "/Sqrt"));
+    root->add_input(shifted);
+    root->add_output(deviation);
+    binary("Div", centred, deviation, out);
+  }
+
   void emitNode(std::size_t index, const Node& node) {
+    if (node.op == OpKind::ChannelLayerNorm) {
+      std::string out = outputName(node.outputs.at(0));
+      emitChannelLayerNorm(node, readName(node.input(0)), out);
+      quantizeOutput(node.outputs[0], out);
+      return;
+    }
     if (node.op == OpKind::Silu || node.op == OpKind::Gelu || node.op == OpKind::Mish) {
       std::string out = outputName(node.outputs.at(0));
       FusedActivation none;

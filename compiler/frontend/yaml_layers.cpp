@@ -565,6 +565,11 @@ ValueId Builder::build() {
         a.set("axis", m_b.keys.integer("axis", -1));
         out = emit(*kind, m_b.name, m_b.name, inputs, a);
         break;
+      case OpKind::ChannelLayerNorm:
+        expectInputs(1, 1);
+        a.set("epsilon", m_b.keys.real("epsilon", 1e-5F));
+        out = emit(*kind, m_b.name, m_b.name, inputs, a);
+        break;
       default:
         expectInputs(1, 1);
         if (isActivation(*kind)) {

@@ -303,6 +303,9 @@ RuntimeValue fp32Kernel(const Node& node, const Operands& in) {
     case OpKind::InstanceNormalization:
     case OpKind::LogSoftmax:
       return normalization(node, in);
+    case OpKind::ChannelLayerNorm:
+      return golden::channelLayerNormalization(in.floats(0),
+                                               node.attributes.getFloat("epsilon", 1e-5F));
     case OpKind::DepthToSpace:
       return golden::depthToSpace(in.floats(0), node.attributes.getInt("blocksize", 1),
                                   node.attributes.getString("mode", "DCR") == "CRD");

@@ -598,6 +598,7 @@ std::vector<InferredOutput> inferOutputTypes(const Node& node,
     case OpKind::ArgMin:
       return inferArgExtreme(node, in);
     case OpKind::LayerNormalization:
+    case OpKind::ChannelLayerNorm:
     case OpKind::GroupNormalization:
     case OpKind::InstanceNormalization:
     case OpKind::LogSoftmax:

@@ -164,6 +164,14 @@ std::vector<InferredOutput> inferNormalization(const Node& node, const Inputs& i
       normalizedAxis(node.attributes.getInt("axis", -1), x.shape.size());
       return {output(DType::Float32, x.shape)};
     }
+    case OpKind::ChannelLayerNorm: {
+      in.requireCount(1, 1);
+      const KnownValue& x = in.floatInput(0);
+      if (x.shape.size() < 2) {
+        fail("a channel LayerNorm needs an input with a channel axis, got rank {}", x.shape.size());
+      }
+      return {output(DType::Float32, x.shape)};
+    }
     case OpKind::LayerNormalization: {
       in.requireCount(2, 3);
       const KnownValue& x = in.floatInput(0);

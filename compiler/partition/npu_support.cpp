@@ -436,6 +436,20 @@ NpuSupport softmaxSupport(const Graph& graph, const Node& node) {
   return npu(NpuOpKind::Softmax);
 }
 
+/// A LayerNorm over the channels of an f32 [1, C, H, W] or [1, C] activation: H*W NORM rows of
+/// C values.
+NpuSupport channelLayerNormSupport(const Graph& graph, const Node& node) {
+  const Shape& in = graph.value(node.input(0)).shape;
+  if (!isFloatActivation(graph, node.input(0)) || !nhwcShapeOf(in)) {
+    return host("the input is not an f32 [1, C, H, W] or [1, C] activation");
+  }
+  if (in[1] > isa::limits::kNormLength) {
+    return host(fmt::format("a LayerNorm over {} channels is past NORM's {}-value rows", in[1],
+                            isa::limits::kNormLength));
+  }
+  return npu(NpuOpKind::LayerNorm);
+}
+
 NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy strategy) {
   if (node.outputs.size() != 1 || !isFloatActivation(graph, node.outputs[0])) {
     return host("index or multi-output op");
@@ -471,6 +485,8 @@ NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy str
       return batchNormSupport(graph, node);
     case OpKind::Softmax:
       return softmaxSupport(graph, node);
+    case OpKind::ChannelLayerNorm:
+      return channelLayerNormSupport(graph, node);
     default:
       return host(fmt::format("the NPU has no {}", opName(node.op)));
   }

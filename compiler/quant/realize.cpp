@@ -213,6 +213,27 @@ class SegmentBuilder {
     finishMoved(written, target, node, origin);
   }
 
+  /// A LayerNorm over channels (no affine: the graph keeps scale and bias as their own ops):
+  /// the epsilon term from the input's scale, each channel's output affine gamma 1, beta 0.
+  void layerNorm(const Node& node, QOpOrigin origin) {
+    QNorm op;
+    op.name = node.name;
+    op.kind = QNorm::Kind::LayerNorm;
+    op.input = tensorFor(node.input(0));
+    op.output = tensorFor(node.outputs.at(0));
+    const QTensor& in = m_out.graph.tensors[op.input];
+    const QTensor& out = m_out.graph.tensors[op.output];
+    const std::int64_t channels = in.shape.back();
+    golden::LayerNormInt8Params& p = op.layerNorm;
+    p.inputZeroPoint = in.zeroPoint;
+    p.epsilonTerm = golden::layerNormEpsilonTerm(
+        channels, node.attributes.getFloat("epsilon", 1e-5F), in.scale);
+    p.positions.assign(static_cast<std::size_t>(channels),
+                       golden::layerNormPosition(1.0, 0.0, channels, out.scale));
+    p.outputZeroPoint = out.zeroPoint;
+    add(std::move(op), origin);
+  }
+
   /// Clip bounds for a Relu/Clip epilogue (or none) on output quantization `out`.
   static void setClip(golden::OutputStage& stage, const FusedActivation& act,
                       golden::QuantParams out) {
@@ -318,6 +339,8 @@ class SegmentBuilder {
         return resizeLinear(node, origin);
       case NpuOpKind::Softmax:
         return softmax(node, origin);
+      case NpuOpKind::LayerNorm:
+        return layerNorm(node, origin);
       case NpuOpKind::Lut: {
         QLut op;
         op.name = node.name;

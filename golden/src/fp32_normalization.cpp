@@ -176,6 +176,30 @@ FloatTensor layerNormalization(const FloatTensor& x, const FloatTensor& scale,
   return y;
 }
 
+FloatTensor channelLayerNormalization(const FloatTensor& x, float epsilon) {
+  checkConsistent(x, "channelLayerNormalization");
+  if (x.rank() < 2 || x.shape[1] < 1) {
+    fail("channelLayerNormalization: input {} has no channel axis", shapeString(x.shape));
+  }
+  const auto channels = static_cast<std::size_t>(x.shape[1]);
+  const std::size_t inner = x.data.size() / static_cast<std::size_t>(x.shape[0]) / channels;
+  FloatTensor y{x.shape, std::vector<float>(x.data.size())};
+  std::vector<float> column(channels);
+  for (std::size_t n = 0; n < static_cast<std::size_t>(x.shape[0]); ++n) {
+    const std::size_t base = n * channels * inner;
+    for (std::size_t p = 0; p < inner; ++p) {
+      for (std::size_t c = 0; c < channels; ++c) {
+        column[c] = x.data[base + c * inner + p];
+      }
+      const Moments m = momentsOf(column, epsilon);
+      for (std::size_t c = 0; c < channels; ++c) {
+        y.data[base + c * inner + p] = static_cast<float>((column[c] - m.mean) * m.invStd);
+      }
+    }
+  }
+  return y;
+}
+
 FloatTensor instanceNormalization(const FloatTensor& x, std::span<const float> scale,
                                   std::span<const float> bias, float epsilon) {
   if (x.rank() >= 2 && (scale.size() != static_cast<std::size_t>(x.shape[1]) ||

@@ -120,8 +120,9 @@ std::vector<Access> accessesOf(const Pool& pool) {
 std::vector<Access> accessesOf(const Norm& norm) {
   const u64 values = static_cast<u64>(norm.rows) * static_cast<u64>(norm.length);
   // Softmax: 256 uint16 exp entries; LayerNorm: the uint64 epsilon term, then one 12-byte
-  // record per position.
-  const u64 paramBytes = norm.op == 0 ? 512 : 8 + 12 * static_cast<u64>(norm.length);
+  // record per position (or one for all).
+  const u64 records = norm.one_record != 0 ? 1 : static_cast<u64>(norm.length);
+  const u64 paramBytes = norm.op == 0 ? 512 : 8 + 12 * records;
   return {contiguous(MemorySpace::Input, false, static_cast<u64>(norm.in_addr), values),
           contiguous(MemorySpace::Parameter, false, static_cast<u64>(norm.param_addr), paramBytes),
           contiguous(MemorySpace::Output, true, static_cast<u64>(norm.out_addr), values)};

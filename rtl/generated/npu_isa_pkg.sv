@@ -250,6 +250,8 @@ package npu_isa_pkg;
   localparam int NORM_CLIP_LO_WIDTH = 8;
   localparam int NORM_CLIP_HI_LSB = 122;
   localparam int NORM_CLIP_HI_WIDTH = 8;
+  localparam int NORM_ONE_RECORD_LSB = 130;
+  localparam int NORM_ONE_RECORD_WIDTH = 1;
 
   // Executing units: the value of SYNC's `unit` field and the index of the unit's instruction
   // queue.

@@ -92,7 +92,7 @@ void layerNormRow(const isa::Norm& n, const std::int8_t* in, std::int8_t* out,
   const auto reciprocal = static_cast<std::int64_t>(root == 0 ? 0 : powerOfTwoOver(46, root));
   for (std::int64_t j = 0; j < length; ++j) {
     const std::int64_t normalised = (deviation(j) * reciprocal + (std::int64_t{1} << 21)) >> 22;
-    const std::int64_t record = n.param_addr + 8 + 12 * j;
+    const std::int64_t record = n.param_addr + 8 + (n.one_record != 0 ? 0 : 12 * j);
     const std::int32_t multiplier = readParam(parameter, record);
     const int shift = std::clamp(readParam(parameter, record + 4), -31, 30);
     const std::int32_t bias = readParam(parameter, record + 8);

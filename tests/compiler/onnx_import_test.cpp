@@ -448,6 +448,49 @@ TEST(OnnxImport, BilinearUpsampleOfOpset9RunsOnTheNpu) {
   }
 }
 
+TEST(OnnxImport, ChannelLayerNormDecompositionBecomesOneNpuNode) {
+  // y = (c - mean) / sqrt(var + eps) over axis 1, as an opset-13 export spells a LayerNorm:
+  // fuse-channel-layernorm makes it one ChannelLayerNorm, which the NPU runs (NORM). When the
+  // centred values are also a graph output, the chain stays as it is.
+  for (const bool extraReader : {false, true}) {
+    OnnxModel model;
+    model.graph().clear_output();
+    onnx::AttributeProto channelAxis;
+    channelAxis.set_name("axes");
+    channelAxis.set_type(onnx::AttributeProto::INTS);
+    channelAxis.add_ints(1);
+    model.addNode("ReduceMean", "mean", {"y"}, {"m"})->add_attribute()->CopyFrom(channelAxis);
+    model.addNode("Sub", "sub", {"y", "m"}, {"d"});
+    onnx::TensorProto* two = model.addWeight("two", {});
+    two->clear_float_data();
+    two->add_float_data(2.0F);
+    model.addNode("Pow", "pow", {"d", "two"}, {"sq"});
+    model.addNode("ReduceMean", "var", {"sq"}, {"v"})->add_attribute()->CopyFrom(channelAxis);
+    onnx::TensorProto* eps = model.addWeight("eps", {});
+    eps->clear_float_data();
+    eps->add_float_data(1e-6F);
+    model.addNode("Add", "add", {"v", "eps"}, {"ve"});
+    model.addNode("Sqrt", "sqrt", {"ve"}, {"sd"});
+    model.addNode("Div", "div", {"d", "sd"}, {"z"});
+    model.addOutput("z", {1, 3, 4, 4});
+    if (extraReader) {
+      model.addOutput("d", {1, 3, 4, 4});
+    }
+    Graph graph = importOnnx(model.write());
+    runFrontEndPasses(graph);
+    const Partition partition = partitionGraph(graph);
+    int fused = 0;
+    for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
+      if (graph.nodes()[n].op == OpKind::ChannelLayerNorm) {
+        EXPECT_EQ(partition.npuKind[n], NpuOpKind::LayerNorm);
+        EXPECT_FLOAT_EQ(graph.nodes()[n].attributes.getFloat("epsilon", 0.0F), 1e-6F);
+        ++fused;
+      }
+    }
+    EXPECT_EQ(fused, extraReader ? 0 : 1);
+  }
+}
+
 TEST(OnnxImport, GeluPatternVariantsBecomeOneNode) {
   // x * 0.5 * (1 + erf(x / sqrt(2))) with the 0.5 applied first.
   OnnxModel model;

@@ -97,8 +97,8 @@ TEST(Encoding, RejectsIllegalOpcodeNamingTheWord) {
   InstructionWord word{};
   word[0] = 0x0F;
   EXPECT_EQ(decodeError(word, 17), "word 17: illegal opcode 0xf");
-  word[0] = 0x07;
-  EXPECT_EQ(decodeError(word, 0), "word 0: illegal opcode 0x7");
+  word[0] = 0x08;
+  EXPECT_EQ(decodeError(word, 0), "word 0: illegal opcode 0x8");
 }
 
 TEST(Encoding, RejectsReservedBits) {

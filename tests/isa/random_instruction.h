@@ -57,6 +57,10 @@ inline Instruction randomInstruction(Opcode opcode, std::mt19937_64& rng) {
     if (eltwise->clip_lo > eltwise->clip_hi) {
       std::swap(eltwise->clip_lo, eltwise->clip_hi);
     }
+  } else if (auto* norm = std::get_if<Norm>(&instruction)) {
+    if (norm->clip_lo > norm->clip_hi) {
+      std::swap(norm->clip_lo, norm->clip_hi);
+    }
   } else if (auto* pool = std::get_if<Pool>(&instruction)) {
     pool->out_w = drawBetween(1, (4095 - pool->kw) / pool->sw + 1, rng);
     pool->in_w = drawBetween((pool->out_w - 1) * pool->sw + pool->kw, 4095, rng);

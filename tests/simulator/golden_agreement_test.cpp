@@ -128,7 +128,8 @@ g::Int8Tensor expectedTile(const TileCase& t, const isa::DdrImage& ddr) {
     std::memcpy(&p.epsilonTerm, epsilon.data(), 8);
     p.inputZeroPoint = static_cast<std::int32_t>(n->in_zp);
     for (std::int64_t j = 0; j < n->length; ++j) {
-      const std::uint64_t record = t.paramAddress + 8 + static_cast<std::uint64_t>(12 * j);
+      const std::uint64_t record =
+          t.paramAddress + 8 + static_cast<std::uint64_t>(n->one_record != 0 ? 0 : 12 * j);
       p.positions.push_back(
           {readInt32(ddr, record), readInt32(ddr, record + 4), readInt32(ddr, record + 8)});
     }

@@ -292,10 +292,12 @@ class RandomProgramBuilder {
         params[2 * k + 1] = static_cast<std::uint8_t>(entry >> 8);
       }
     } else {
-      params.resize(static_cast<std::size_t>(8 + 12 * n.length));
+      n.one_record = pick(0, 3) == 0 ? 1 : 0;
+      const std::int64_t records = n.one_record != 0 ? 1 : n.length;
+      params.resize(static_cast<std::size_t>(8 + 12 * records));
       const auto epsilon = static_cast<std::uint64_t>(pick(0, 1 << 20));
       std::memcpy(params.data(), &epsilon, 8);
-      for (std::int64_t j = 0; j < n.length; ++j) {
+      for (std::int64_t j = 0; j < records; ++j) {
         const auto [m, s] = randomScale(-20, -12);
         const auto at = static_cast<std::size_t>(8 + 12 * j);
         putInt32(params, at, pick(0, 3) == 0 ? -m : m);

@@ -30,6 +30,12 @@ FloatTensor layerNormalization(const FloatTensor& x, const FloatTensor& scale,
                                const FloatTensor* bias, std::int64_t axis = -1,
                                float epsilon = 1e-5F);
 
+/// LayerNorm over the channel axis alone: for every (n, h, w) of x [N, C, ...], the C values
+/// x[n, :, h, w] normalised with their mean and variance (in double): what a channels-last
+/// LayerNorm (ConvNeXt's, a transformer's over its features) computes on the NCHW tensor. No
+/// affine: a scale and bias stay separate per-channel ops.
+FloatTensor channelLayerNormalization(const FloatTensor& x, float epsilon = 1e-5F);
+
 /// ONNX InstanceNormalization: x [N, C, ...] normalised per (n, c) over the spatial axes, then
 /// scale[c] and bias[c] (C values each) applied.
 FloatTensor instanceNormalization(const FloatTensor& x, std::span<const float> scale,
