@@ -64,10 +64,17 @@ INSTANTIATE_TEST_SUITE_P(Rtl, RandomPrograms, ::testing::Range(0, 4));
 
 // NORM tiles with random shapes, exp tables, epsilon terms and records (addNorm): four shards of
 // 12 programs, each of four NORM tiles; every other program also has a conv, eltwise or pool tile
-// after each NORM tile. Both ops must occur, and every NORM must end on the SystemC model's cycle.
+// after each NORM tile. A third of the programs have rows of at most 8 values (small roots, where
+// the root's last bit reaches the output), a third epsilon terms up to 2^62 and shifts near 0
+// (small |t|, where its rounding reaches the output; else products beyond int32 before the bias).
+// Both ops must occur, and every NORM must end on the SystemC model's cycle.
 class RandomNormPrograms : public ::testing::TestWithParam<int> {};
 
 TEST_P(RandomNormPrograms, MatchSystemC) {
+  using Options = sim::testing::NormOptions;
+  const Options shortRows{.maxLength = 8};
+  const Options wideEpsilon{.maxLength = 64, .wideEpsilon = true, .shiftLo = -6, .shiftHi = 1};
+  const Options kinds[] = {Options{}, shortRows, wideEpsilon};
   int softmax = 0;
   int layerNorm = 0;
   for (int k = 0; k < 12; ++k) {
@@ -75,7 +82,7 @@ TEST_P(RandomNormPrograms, MatchSystemC) {
     const bool mixed = k % 2 == 1;
     sim::testing::RandomProgramBuilder builder(rtl::rtlConfig(), seed);
     for (int tile = 0; tile < 4; ++tile) {
-      builder.addNorm();
+      builder.addNorm(kinds[k / 2 % 3]);
       if (mixed) {
         switch (builder.pick(0, 2)) {
           case 0:
