@@ -29,6 +29,7 @@ module npu_norm
     // ports 12l..12l+11 the record of lane l (pass 3), ports 0..7 the epsilon term (serial).
     output logic [31:0] prm_raddr[12*MAC_COLS],
     input logic [7:0] prm_rdata[12*MAC_COLS],
+    output logic busy,  // running: the read ports above are NORM's (npu_top shares them)
     output pp_bundle_t pp
 );
   localparam int C = MAC_COLS;
@@ -63,6 +64,8 @@ module npu_norm
   logic [39:0] rest;  // root remainder, <= 2*root
   logic [39:0] rem;  // divider remainder, < divisor
   logic [47:0] quo;  // quotient bits so far
+
+  assign busy = running;
 
   logic pass_last, row_last;
   logic [C-1:0] lane_ok;

@@ -133,12 +133,12 @@ module npu_top
   logic [31:0] store_raddr[W];
   logic [7:0] store_rdata[W];
 
-  logic [31:0] inp_raddr[R*C+3*C];
-  logic [7:0] inp_rdata[R*C+3*C];
+  logic [31:0] inp_raddr[R*C+2*C];
+  logic [7:0] inp_rdata[R*C+2*C];
   logic [31:0] wgt_raddr[R*C];
   logic [7:0] wgt_rdata[R*C];
-  logic [31:0] prm_raddr[24*C+24+C];
-  logic [7:0] prm_rdata[24*C+24+C];
+  logic [31:0] prm_raddr[12*C+24+C];
+  logic [7:0] prm_rdata[12*C+24+C];
   logic [31:0] acc_raddr[C];
   logic [31:0] acc_rdata[C];
   logic [C-1:0] acc_we, out_we, inp_we;
@@ -188,6 +188,7 @@ module npu_top
   logic [7:0] vec_inp_rdata[2*C], vec_prm_rdata[24], lut_rdata[C];
   logic [31:0] norm_inp_raddr[C], norm_prm_raddr[12*C];
   logic [7:0] norm_inp_rdata[C], norm_prm_rdata[12*C];
+  logic norm_busy;
 
   npu_mac_array mac_array (
       .clk,
@@ -226,6 +227,7 @@ module npu_top
       .inp_rdata(norm_inp_rdata),
       .prm_raddr(norm_prm_raddr),
       .prm_rdata(norm_prm_rdata),
+      .busy(norm_busy),
       .pp(norm_pp)
   );
 
@@ -248,15 +250,20 @@ module npu_top
       .fin(pp_fin)
   );
 
-  // Read port maps: addresses and data in separate blocks (no false combinational loop).
+  // Read port maps: addresses and data in separate blocks (no false combinational loop). NORM
+  // borrows the vector unit's first C input ports and the MAC array's 12C parameter ports while
+  // it runs: the compute unit runs one instruction at a time, and neither reads after its last
+  // step (the post-processing's LUT ports are its own).
   always_comb begin
     for (int i = 0; i < R * C; i++) inp_raddr[i] = mac_inp_raddr[i];
     for (int i = 0; i < 2 * C; i++) inp_raddr[R*C+i] = vec_inp_raddr[i];
     for (int i = 0; i < 12 * C; i++) prm_raddr[i] = mac_prm_raddr[i];
     for (int i = 0; i < 24; i++) prm_raddr[12*C+i] = vec_prm_raddr[i];
     for (int i = 0; i < C; i++) prm_raddr[12*C+24+i] = lut_raddr[i];
-    for (int i = 0; i < C; i++) inp_raddr[R*C+2*C+i] = norm_inp_raddr[i];
-    for (int i = 0; i < 12 * C; i++) prm_raddr[13*C+24+i] = norm_prm_raddr[i];
+    if (norm_busy) begin
+      for (int i = 0; i < C; i++) inp_raddr[R*C+i] = norm_inp_raddr[i];
+      for (int i = 0; i < 12 * C; i++) prm_raddr[i] = norm_prm_raddr[i];
+    end
   end
   assign wgt_raddr = mac_wgt_raddr;
 
@@ -266,8 +273,8 @@ module npu_top
     for (int i = 0; i < 12 * C; i++) mac_prm_rdata[i] = prm_rdata[i];
     for (int i = 0; i < 24; i++) vec_prm_rdata[i] = prm_rdata[12*C+i];
     for (int i = 0; i < C; i++) lut_rdata[i] = prm_rdata[12*C+24+i];
-    for (int i = 0; i < C; i++) norm_inp_rdata[i] = inp_rdata[R*C+2*C+i];
-    for (int i = 0; i < 12 * C; i++) norm_prm_rdata[i] = prm_rdata[13*C+24+i];
+    for (int i = 0; i < C; i++) norm_inp_rdata[i] = inp_rdata[R*C+i];
+    for (int i = 0; i < 12 * C; i++) norm_prm_rdata[i] = prm_rdata[i];
   end
 
   // The input SRAM's write ports: the load DMA's W, then the post-processing's C for a CONV
@@ -291,7 +298,7 @@ module npu_top
   npu_sram #(
       .DW(8),
       .DEPTH(INPUT_SRAM_BYTES),
-      .NR(R * C + 3 * C),
+      .NR(R * C + 2 * C),
       .NW(W + C)
   ) input_sram (
       .clk,
@@ -319,7 +326,7 @@ module npu_top
   npu_sram #(
       .DW(8),
       .DEPTH(PARAM_SRAM_BYTES),
-      .NR(24 * C + 24 + C),
+      .NR(12 * C + 24 + C),
       .NW(W)
   ) param_sram (
       .clk,

@@ -63,7 +63,7 @@ TEST_P(RandomPrograms, MatchSystemC) {
 INSTANTIATE_TEST_SUITE_P(Rtl, RandomPrograms, ::testing::Range(0, 4));
 
 // NORM tiles with random shapes, exp tables, epsilon terms and records (addNorm): four shards of
-// 12 programs, each of four NORM tiles; every other program also has a conv, eltwise or pool tile
+// 24 programs, each of four NORM tiles; every other program also has a conv, eltwise or pool tile
 // after each NORM tile. A third of the programs have rows of at most 8 values (small roots, where
 // the root's last bit reaches the output), a third epsilon terms up to 2^62 and shifts near 0
 // (small |t|, where its rounding reaches the output; else products beyond int32 before the bias).
@@ -77,8 +77,8 @@ TEST_P(RandomNormPrograms, MatchSystemC) {
   const Options kinds[] = {Options{}, shortRows, wideEpsilon};
   int softmax = 0;
   int layerNorm = 0;
-  for (int k = 0; k < 12; ++k) {
-    const auto seed = static_cast<std::uint64_t>(1000 + 12 * GetParam() + k);
+  for (int k = 0; k < 24; ++k) {
+    const auto seed = static_cast<std::uint64_t>(1000 + 24 * GetParam() + k);
     const bool mixed = k % 2 == 1;
     sim::testing::RandomProgramBuilder builder(rtl::rtlConfig(), seed);
     for (int tile = 0; tile < 4; ++tile) {
