@@ -32,7 +32,7 @@ int main() {
   cases.push_back(
       {"examples/asm/smoke.s", npu::isa::assembleFile(source / "examples/asm/smoke.s")});
   for (const char* name :
-       {"eltwise", "pool", "conv_dw", "conv_split", "tokens", "token_full", "dma"}) {
+       {"eltwise", "pool", "conv_dw", "conv_split", "tokens", "token_full", "dma", "norm"}) {
     const std::string path = fmt::format("tests/data/rtl/{}.s", name);
     cases.push_back({path, npu::isa::assembleFile(source / path)});
   }

@@ -35,6 +35,7 @@ module npu_control
     output logic go_store,
     output logic go_mac,
     output logic go_vector,
+    output logic go_norm,
     output word_t go_word[3],
     input logic [2:0] eng_fin,
     // Trace: the instruction each unit finishes this cycle.
@@ -162,6 +163,7 @@ module npu_control
   ) == OP_ELTWISE || opcode_of(
       hword[UNIT_COMPUTE]
   ) == OP_POOL);
+  assign go_norm = ev_start[UNIT_COMPUTE] && opcode_of(hword[UNIT_COMPUTE]) == OP_NORM;
   always_comb begin
     for (int u = 0; u < UNITS; u++) go_word[u] = ev_start[u] ? hword[u] : cur_word[u];
   end

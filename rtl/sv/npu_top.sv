@@ -89,7 +89,7 @@ module npu_top
   end
 
   // Control.
-  logic go_load, go_store, go_mac, go_vector, units_idle;
+  logic go_load, go_store, go_mac, go_vector, go_norm, units_idle;
   word_t go_word[3];
   logic [2:0] eng_fin;
   logic [31:0] end_idx[3];
@@ -114,6 +114,7 @@ module npu_top
       .go_store,
       .go_mac,
       .go_vector,
+      .go_norm,
       .go_word,
       .eng_fin,
       .end_valid(trace_end_valid),
@@ -180,11 +181,14 @@ module npu_top
       .fin(store_fin)
   );
 
-  pp_bundle_t mac_pp, vec_pp, pp_in;
+  pp_bundle_t mac_pp, vec_pp, norm_pp, pp_in;
   logic [31:0] mac_inp_raddr[R*C], mac_wgt_raddr[R*C], mac_prm_raddr[12*C];
   logic [7:0] mac_inp_rdata[R*C], mac_prm_rdata[12*C];
   logic [31:0] vec_inp_raddr[2*C], vec_prm_raddr[24], lut_raddr[C];
   logic [7:0] vec_inp_rdata[2*C], vec_prm_rdata[24], lut_rdata[C];
+  logic [31:0] norm_inp_raddr[C], norm_prm_raddr[12*C];
+  logic [7:0] norm_inp_rdata[C], norm_prm_rdata[12*C];
+  logic norm_busy;
 
   npu_mac_array mac_array (
       .clk,
@@ -214,7 +218,21 @@ module npu_top
       .pp(vec_pp)
   );
 
-  assign pp_in = vec_pp.valid ? vec_pp : mac_pp;
+  npu_norm norm (
+      .clk,
+      .rst,
+      .go(go_norm),
+      .word(go_word[UNIT_COMPUTE]),
+      .inp_raddr(norm_inp_raddr),
+      .inp_rdata(norm_inp_rdata),
+      .prm_raddr(norm_prm_raddr),
+      .prm_rdata(norm_prm_rdata),
+      .busy(norm_busy),
+      .pp(norm_pp)
+  );
+
+  // One compute instruction runs at a time: at most one producer's vector is valid.
+  assign pp_in = vec_pp.valid ? vec_pp : (norm_pp.valid ? norm_pp : mac_pp);
 
   npu_postproc postproc (
       .clk,
@@ -232,13 +250,20 @@ module npu_top
       .fin(pp_fin)
   );
 
-  // Read port maps: addresses and data in separate blocks (no false combinational loop).
+  // Read port maps: addresses and data in separate blocks (no false combinational loop). NORM
+  // borrows the vector unit's first C input ports and the MAC array's 12C parameter ports while
+  // it runs: the compute unit runs one instruction at a time, and neither reads after its last
+  // step (the post-processing's LUT ports are its own).
   always_comb begin
     for (int i = 0; i < R * C; i++) inp_raddr[i] = mac_inp_raddr[i];
     for (int i = 0; i < 2 * C; i++) inp_raddr[R*C+i] = vec_inp_raddr[i];
     for (int i = 0; i < 12 * C; i++) prm_raddr[i] = mac_prm_raddr[i];
     for (int i = 0; i < 24; i++) prm_raddr[12*C+i] = vec_prm_raddr[i];
     for (int i = 0; i < C; i++) prm_raddr[12*C+24+i] = lut_raddr[i];
+    if (norm_busy) begin
+      for (int i = 0; i < C; i++) inp_raddr[R*C+i] = norm_inp_raddr[i];
+      for (int i = 0; i < 12 * C; i++) prm_raddr[i] = norm_prm_raddr[i];
+    end
   end
   assign wgt_raddr = mac_wgt_raddr;
 
@@ -248,6 +273,8 @@ module npu_top
     for (int i = 0; i < 12 * C; i++) mac_prm_rdata[i] = prm_rdata[i];
     for (int i = 0; i < 24; i++) vec_prm_rdata[i] = prm_rdata[12*C+i];
     for (int i = 0; i < C; i++) lut_rdata[i] = prm_rdata[12*C+24+i];
+    for (int i = 0; i < C; i++) norm_inp_rdata[i] = inp_rdata[R*C+i];
+    for (int i = 0; i < 12 * C; i++) norm_prm_rdata[i] = prm_rdata[i];
   end
 
   // The input SRAM's write ports: the load DMA's W, then the post-processing's C for a CONV

@@ -1,12 +1,14 @@
 // Co-simulation of the RTL against the SystemC timed model: every opcode on small assembled
-// programs (examples/asm/smoke.s and tests/data/rtl/*.s), and random hazard-free conv, eltwise
-// and pool programs. Each must end with the same whole DDR and the same end cycle for every
-// instruction.
+// programs (examples/asm/smoke.s and tests/data/rtl/*.s), random hazard-free conv, eltwise and
+// pool programs, and random NORM programs (alone and mixed with the other tiles). Each must end
+// with the same whole DDR and the same end cycle for every instruction.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <iostream>
 #include <string>
+#include <variant>
 
 #include "npu/compiler/codegen/codegen.h"
 #include "npu/isa/assembly.h"
@@ -38,7 +40,7 @@ INSTANTIATE_TEST_SUITE_P(Rtl, AssembledPrograms,
                                            "tests/data/rtl/pool.s", "tests/data/rtl/conv_dw.s",
                                            "tests/data/rtl/conv_split.s", "tests/data/rtl/tokens.s",
                                            "tests/data/rtl/token_full.s", "tests/data/rtl/dma.s",
-                                           "tests/data/rtl/ddr_end.s"),
+                                           "tests/data/rtl/ddr_end.s", "tests/data/rtl/norm.s"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return std::filesystem::path(info.param).stem().string();
                          });
@@ -59,6 +61,59 @@ TEST_P(RandomPrograms, MatchSystemC) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Rtl, RandomPrograms, ::testing::Range(0, 4));
+
+// NORM tiles with random shapes, exp tables, epsilon terms and records (addNorm): four shards of
+// 24 programs, each of four NORM tiles; every other program also has a conv, eltwise or pool tile
+// after each NORM tile. A third of the programs have rows of at most 8 values (small roots, where
+// the root's last bit reaches the output), a third epsilon terms up to 2^62 and shifts near 0
+// (small |t|, where its rounding reaches the output; else products beyond int32 before the bias).
+// Both ops must occur, and every NORM must end on the SystemC model's cycle.
+class RandomNormPrograms : public ::testing::TestWithParam<int> {};
+
+TEST_P(RandomNormPrograms, MatchSystemC) {
+  using Options = sim::testing::NormOptions;
+  const Options shortRows{.maxLength = 8};
+  const Options wideEpsilon{.maxLength = 64, .wideEpsilon = true, .shiftLo = -6, .shiftHi = 1};
+  const Options kinds[] = {Options{}, shortRows, wideEpsilon};
+  int softmax = 0;
+  int layerNorm = 0;
+  for (int k = 0; k < 24; ++k) {
+    const auto seed = static_cast<std::uint64_t>(1000 + 24 * GetParam() + k);
+    const bool mixed = k % 2 == 1;
+    sim::testing::RandomProgramBuilder builder(rtl::rtlConfig(), seed);
+    for (int tile = 0; tile < 4; ++tile) {
+      builder.addNorm(kinds[k / 2 % 3]);
+      if (mixed) {
+        switch (builder.pick(0, 2)) {
+          case 0:
+            builder.addConv();
+            break;
+          case 1:
+            builder.addEltwise();
+            break;
+          default:
+            builder.addPool();
+            break;
+        }
+      }
+    }
+    const isa::Program program = builder.build();
+    for (const auto& tile : builder.tiles()) {
+      if (const auto* norm = std::get_if<isa::Norm>(&tile.compute)) {
+        ++(norm->op == 0 ? softmax : layerNorm);
+      }
+    }
+    const std::string what = "random NORM program seed " + std::to_string(seed);
+    const CosimReport report = cosimulate(program);
+    EXPECT_TRUE(report.matches()) << what << ":\n" << report.summary(program);
+    EXPECT_EQ(report.cycleDelta(), 0) << what;
+  }
+  EXPECT_GT(softmax, 0);
+  EXPECT_GT(layerNorm, 0);
+  std::cout << "co-simulated " << softmax << " softmax and " << layerNorm << " LayerNorm NORMs\n";
+}
+
+INSTANTIATE_TEST_SUITE_P(Rtl, RandomNormPrograms, ::testing::Range(0, 4));
 
 TEST(RtlCodegen, ColumnTilesPhasesKernelPartsAndPadFillsAreCycleExact) {
   // Issue 21's lowerings as codegen emits them for the RTL's config (npu-s): a layer whose

@@ -37,6 +37,18 @@ struct TileCase {
   std::vector<std::int64_t> channelBlocks;
 };
 
+/// What addNorm draws beyond its defaults (the defaults draw exactly what addNorm always drew,
+/// so seeds keep their programs).
+struct NormOptions {
+  std::int64_t maxLength = 300;
+  /// LayerNorm's epsilon term: false, 0..2^20; true, 0..2^e - 1 with e drawn from 20..62 (a
+  /// large term keeps |t| small, where the rounding of t reaches the output).
+  bool wideEpsilon = false;
+  /// LayerNorm's record shifts.
+  std::int32_t shiftLo = -20;
+  std::int32_t shiftHi = -12;
+};
+
 class RandomProgramBuilder {
  public:
   RandomProgramBuilder(const isa::NpuConfig& config, std::uint64_t seed)
@@ -257,12 +269,12 @@ class RandomProgramBuilder {
 
   /// A NORM tile: softmax (an exp table of a random input scale, or random 16-bit entries) or
   /// LayerNorm (random epsilon term and per-position records) over 1-6 rows of 1-300 values.
-  void addNorm() {
+  void addNorm(const NormOptions& options = {}) {
     TileCase t;
     isa::Norm n;
     n.op = pick(0, 1);
     n.rows = pick(1, 6);
-    n.length = pick(1, 300);
+    n.length = pick(1, options.maxLength);
     n.in_zp = pick(-128, 127);
     n.out_zp = n.op == 0 ? -128 : pick(-20, 20);
     n.clip_lo = pick(-128, -100);
@@ -295,10 +307,11 @@ class RandomProgramBuilder {
       n.one_record = pick(0, 3) == 0 ? 1 : 0;
       const std::int64_t records = n.one_record != 0 ? 1 : n.length;
       params.resize(static_cast<std::size_t>(8 + 12 * records));
-      const auto epsilon = static_cast<std::uint64_t>(pick(0, 1 << 20));
+      const auto epsilon = static_cast<std::uint64_t>(
+          options.wideEpsilon ? pick(0, (std::int64_t{1} << pick(20, 62)) - 1) : pick(0, 1 << 20));
       std::memcpy(params.data(), &epsilon, 8);
       for (std::int64_t j = 0; j < records; ++j) {
-        const auto [m, s] = randomScale(-20, -12);
+        const auto [m, s] = randomScale(options.shiftLo, options.shiftHi);
         const auto at = static_cast<std::size_t>(8 + 12 * j);
         putInt32(params, at, pick(0, 3) == 0 ? -m : m);
         putInt32(params, at + 4, s);
