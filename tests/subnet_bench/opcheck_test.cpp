@@ -766,6 +766,7 @@ TEST_P(OpcheckNormTest, SweepIsBitExact) {
 INSTANTIATE_TEST_SUITE_P(EveryEngine, OpcheckNormTest,
                          ::testing::Values(MatMulRun{"npu-s", Engine::Functional, 160},
                                            MatMulRun{"npu-s", Engine::Timed, 80},
+                                           MatMulRun{"npu-s", Engine::Rtl, 40},
                                            MatMulRun{"npu-tiny", Engine::Functional, 80}),
                          [](const ::testing::TestParamInfo<MatMulRun>& info) {
                            std::string name =
