@@ -444,7 +444,12 @@ class QdqExporter {
     onnx::NodeProto* root = addNode("Sqrt", unique(name + "/Sqrt"));
     root->add_input(shifted);
     root->add_output(deviation);
-    binary("Div", centred, deviation, out);
+    // The Div keeps the node's name: fusing the seven back makes the ChannelLayerNorm of the Div,
+    // so the re-imported layer is named as this one.
+    onnx::NodeProto* div = addNode("Div", unique(name));
+    div->add_input(centred);
+    div->add_input(deviation);
+    div->add_output(out);
   }
 
   void emitNode(std::size_t index, const Node& node) {

@@ -147,8 +147,9 @@ Partition partitionGraph(const Graph& graph, const PartitionOptions& options) {
   }
 
   // Group; an NPU segment that computes nothing of its own goes back to the host: only aliases,
-  // or only per-channel affine ops (a LayerNorm's "+ epsilon" between host reductions), whose
-  // two border hops would cost more than the op.
+  // only per-channel affine ops (a LayerNorm's "+ epsilon" between host reductions) or only a
+  // softmax (a classifier's, after a flatten the host keeps), whose two border hops would cost
+  // more than the op.
   while (true) {
     partition.segments = groupIntoSegments(graph, partition.device);
     bool changed = false;
@@ -158,15 +159,18 @@ Partition partitionGraph(const Graph& graph, const PartitionOptions& options) {
       }
       bool computes = std::any_of(segment.nodes.begin(), segment.nodes.end(), [&](std::size_t n) {
         return partition.npuKind[n] != NpuOpKind::Alias &&
-               partition.npuKind[n] != NpuOpKind::ChannelAffine;
+               partition.npuKind[n] != NpuOpKind::ChannelAffine &&
+               partition.npuKind[n] != NpuOpKind::Softmax;
       });
       if (!computes) {
         for (std::size_t n : segment.nodes) {
-          bool alias = partition.npuKind[n] == NpuOpKind::Alias;
+          const NpuOpKind kind = *partition.npuKind[n];
           partition.device[n] = Device::Host;
           partition.npuKind[n].reset();
-          partition.hostReason[n] = alias
+          partition.hostReason[n] = kind == NpuOpKind::Alias
                                         ? "layout no-op with no NPU compute next to it"
+                                    : kind == NpuOpKind::Softmax
+                                        ? "softmax with no other NPU compute next to it"
                                         : "per-channel affine with no other NPU compute next to it";
         }
         changed = true;

@@ -84,11 +84,12 @@ INSTANTIATE_TEST_SUITE_P(
         ModelCase{
             "hostops_opset17",
             // The ConvNeXt block's NHWC region runs on the NCHW tensor (sink-nhwc-transposes):
-            // its LayerNorm spelled out over the channel axis, its Linears 1x1 convs with the
-            // LayerNorm's affine, the bias adds and the layer scale folded in.
+            // its LayerNorm spelled out over the channel axis and fused back into one
+            // ChannelLayerNorm, its Linears 1x1 convs with the LayerNorm's affine, the bias adds
+            // and the layer scale folded in.
             "Conv Reshape Transpose Concat Add LayerNormalization MatMul Add Gelu "
-            "LayerNormalization LayerNormalization Conv ReduceMean Sub Mul ReduceMean Add Sqrt "
-            "Div Conv Conv Add Flatten Flatten Flatten Flatten Concat"},
+            "LayerNormalization LayerNormalization Conv ChannelLayerNorm Conv Conv Add Flatten "
+            "Flatten Flatten Flatten Concat"},
         ModelCase{
             "handmade_opset18",
             "GlobalAveragePool Flatten ReduceMean ReduceSum ReduceMax GroupNormalization Slice "

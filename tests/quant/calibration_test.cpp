@@ -259,13 +259,15 @@ TEST(Calibrate, ObservesEveryNpuTensorAndAlignsByteMoves) {
   Partition p = partitionGraph(g, {DispatchStrategy::AllIn, {}});
   CalibrationResult c = calibrate(g, p, smallNetSamples(4), QuantConfig{});
   EXPECT_EQ(c.samples, 4U);
-  // Every NPU input and output, the sigmoid epilogue's input, nothing from the host softmax.
+  // Every NPU input and output and the sigmoid epilogue's input; the NPU softmax's output at
+  // NORM's fixed 1/256 and -128.
   for (const char* name :
        {"x", "relu1", "maxpool", "relu6", "pw", "relu_add", "sigmoid", "sigmoid#preact", "relu_b",
-        "concat", "scale", "avgpool", "tanh", "gap", "fc.conv", "fc"}) {
+        "concat", "scale", "avgpool", "tanh", "gap", "fc.conv", "fc", "probs"}) {
     EXPECT_TRUE(c.tensors.count(name) == 1) << name;
   }
-  EXPECT_EQ(c.tensors.count("probs"), 0U);
+  EXPECT_FLOAT_EQ(c.at("probs").params.scale, 1.0F / 256.0F);
+  EXPECT_EQ(c.at("probs").params.zeroPoint, -128);
   // Concat inputs and output share, max pool in and out share, average pool chains on.
   std::vector<std::vector<std::string>> groups = alignmentGroups(g, p);
   ASSERT_EQ(groups.size(), 5U);
@@ -284,7 +286,7 @@ TEST(Calibrate, ObservesEveryNpuTensorAndAlignsByteMoves) {
   EXPECT_LE(sigmoid.range.hi, 1.0F);
   EXPECT_EQ(sigmoid.alignedRange.hi, std::max(sigmoid.range.hi, reluB.range.hi));
   EXPECT_EQ(c.at("maxpool").params.zeroPoint, -128);  // after a ReLU
-  EXPECT_EQ(errorOf([&] { c.at("probs"); }), "tensor 'probs' was not calibrated");
+  EXPECT_EQ(errorOf([&] { c.at("nope"); }), "tensor 'nope' was not calibrated");
 }
 
 TEST(Calibrate, MethodsAndOverridesPerTensor) {

@@ -51,7 +51,7 @@ expect_error "npu: error: bad.yaml:4: key 'dilation' does not apply to op 'maxpo
   "$npu" opcheck --repro bad.yaml
 EXPECTED_RC=2 expect_error "npu: error: opcheck: unknown injected bug 'typo' (one of none, conv-bias-bit, conv-clip-hi, eltwise-zero-point, expected-off-by-one)" -- \
   "$npu" opcheck conv --count 1 --inject-bug typo
-EXPECTED_RC=2 expect_error "npu: error: opcheck: name an OP (conv, eltwise, pool, lut, concat, upsample, slice, shuffle, matmul, reduce, all) or --repro FILE" -- \
+EXPECTED_RC=2 expect_error "npu: error: opcheck: name an OP (conv, eltwise, pool, lut, concat, upsample, slice, shuffle, matmul, reduce, resize, norm, all) or --repro FILE" -- \
   "$npu" opcheck
 EXPECTED_RC=2 expect_error "npu: error: opcheck: give either OP or --repro, not both" -- \
   "$npu" opcheck conv --repro bad.yaml
