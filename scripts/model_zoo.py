@@ -56,7 +56,7 @@ MAX_SEGMENTS = {
     "mnasnet0_5": 2,
     "densenet121": 2,
     "googlenet": 2,
-    "convnext_tiny": 48,
+    "convnext_tiny": 2,
     "regnet_y_400mf": 2,
     "vit_tiny": 4,
     "yolo_tiny": 2,
