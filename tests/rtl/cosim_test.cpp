@@ -84,17 +84,7 @@ TEST_P(RandomNormPrograms, MatchSystemC) {
     for (int tile = 0; tile < 4; ++tile) {
       builder.addNorm(kinds[k / 2 % 3]);
       if (mixed) {
-        switch (builder.pick(0, 2)) {
-          case 0:
-            builder.addConv();
-            break;
-          case 1:
-            builder.addEltwise();
-            break;
-          default:
-            builder.addPool();
-            break;
-        }
+        builder.addConvEltwiseOrPool();
       }
     }
     const isa::Program program = builder.build();

@@ -326,6 +326,21 @@ class RandomProgramBuilder {
     m_tiles.push_back(t);
   }
 
+  /// A conv, eltwise or pool tile, chosen from the seed.
+  void addConvEltwiseOrPool() {
+    switch (pick(0, 2)) {
+      case 0:
+        addConv();
+        break;
+      case 1:
+        addEltwise();
+        break;
+      default:
+        addPool();
+        break;
+    }
+  }
+
   /// Emits the instruction stream for every tile added so far and returns the program.
   isa::Program build() {
     std::vector<isa::Instruction>& code = m_program.instructions;
@@ -488,17 +503,7 @@ class RandomProgramBuilder {
 inline isa::Program randomTileProgram(const isa::NpuConfig& config, std::uint64_t seed, int tiles) {
   RandomProgramBuilder builder(config, seed);
   for (int i = 0; i < tiles; ++i) {
-    switch (builder.pick(0, 2)) {
-      case 0:
-        builder.addConv();
-        break;
-      case 1:
-        builder.addEltwise();
-        break;
-      default:
-        builder.addPool();
-        break;
-    }
+    builder.addConvEltwiseOrPool();
   }
   return builder.build();
 }
