@@ -60,10 +60,14 @@ void lowerNorm(LoweringContext& ctx, const QNorm& op) {
   const std::int64_t rowsPerTile =
       std::min({rows, ctx.slots.inputBytes() / length, ctx.slots.outputBytes() / length,
                 isa::limits::kNormRows});
-  if (rowsPerTile < 1 ||
-      static_cast<std::int64_t>(parameters.size()) > ctx.slots.parameterBytes()) {
+  if (rowsPerTile < 1) {
     fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for one row of {} values", op.name,
          length);
+  }
+  if (static_cast<std::int64_t>(parameters.size()) > ctx.slots.parameterBytes()) {
+    fail(ErrorKind::Unsupported,
+         "layer '{}': parameter SRAM too small for the {} bytes of a {}-value row's records",
+         op.name, parameters.size(), length);
   }
   const std::uint64_t parameterAddress = ctx.constants.add(op.name + ".params", parameters);
   bool loadParameters = false;

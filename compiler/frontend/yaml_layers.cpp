@@ -567,7 +567,11 @@ ValueId Builder::build() {
         break;
       case OpKind::ChannelLayerNorm:
         expectInputs(1, 1);
-        a.set("epsilon", m_b.keys.real("epsilon", 1e-5F));
+        if (const float epsilon = m_b.keys.real("epsilon", 1e-5F); epsilon >= 0.0F) {
+          a.set("epsilon", epsilon);
+        } else {
+          fail("'epsilon' must be at least 0, got {}", epsilon);
+        }
         out = emit(*kind, m_b.name, m_b.name, inputs, a);
         break;
       default:

@@ -178,8 +178,9 @@ FloatTensor layerNormalization(const FloatTensor& x, const FloatTensor& scale,
 
 FloatTensor channelLayerNormalization(const FloatTensor& x, float epsilon) {
   checkConsistent(x, "channelLayerNormalization");
-  if (x.rank() < 2 || x.shape[1] < 1) {
-    fail("channelLayerNormalization: input {} has no channel axis", shapeString(x.shape));
+  if (x.rank() < 2 || x.shape[0] < 1 || x.shape[1] < 1) {
+    fail("channelLayerNormalization: input {} has no channel axis or no batch",
+         shapeString(x.shape));
   }
   const auto channels = static_cast<std::size_t>(x.shape[1]);
   const std::size_t inner = x.data.size() / static_cast<std::size_t>(x.shape[0]) / channels;

@@ -104,6 +104,8 @@ std::uint32_t programFeatures(const isa::Program& program) {
     } else if (const auto* pool = std::get_if<isa::Pool>(&instruction)) {
       ++compute;
       features |= pool->out_w < narrowest ? kFeatureColumnTiles : 0U;
+    } else if (std::holds_alternative<isa::Norm>(instruction)) {
+      ++compute;
     } else if (const auto* load = std::get_if<isa::Load>(&instruction)) {
       features |= load->pad_top + load->pad_bottom + load->pad_left + load->pad_right > 0
                       ? kFeaturePadded

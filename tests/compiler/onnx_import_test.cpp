@@ -451,16 +451,31 @@ TEST(OnnxImport, BilinearUpsampleOfOpset9RunsOnTheNpu) {
 TEST(OnnxImport, ChannelLayerNormDecompositionBecomesOneNpuNode) {
   // y = (c - mean) / sqrt(var + eps) over axis 1, as an opset-13 export spells a LayerNorm:
   // fuse-channel-layernorm makes it one ChannelLayerNorm, which the NPU runs (NORM). When the
-  // centred values are also a graph output, the chain stays as it is.
-  for (const bool extraReader : {false, true}) {
+  // centred values are also a graph output, the Sub is mean - x, the mean drops the axis
+  // (keepdims 0) or it is over another axis, the chain stays as it is.
+  enum class Variant { Plain, ExtraReader, SwappedSub, KeepdimsZero, OtherAxis };
+  for (const Variant variant : {Variant::Plain, Variant::ExtraReader, Variant::SwappedSub,
+                                Variant::KeepdimsZero, Variant::OtherAxis}) {
+    const bool extraReader = variant == Variant::ExtraReader;
     OnnxModel model;
     model.graph().clear_output();
     onnx::AttributeProto channelAxis;
     channelAxis.set_name("axes");
     channelAxis.set_type(onnx::AttributeProto::INTS);
-    channelAxis.add_ints(1);
-    model.addNode("ReduceMean", "mean", {"y"}, {"m"})->add_attribute()->CopyFrom(channelAxis);
-    model.addNode("Sub", "sub", {"y", "m"}, {"d"});
+    channelAxis.add_ints(variant == Variant::OtherAxis ? 2 : 1);
+    onnx::NodeProto* mean = model.addNode("ReduceMean", "mean", {"y"}, {"m"});
+    mean->add_attribute()->CopyFrom(channelAxis);
+    if (variant == Variant::KeepdimsZero) {
+      onnx::AttributeProto* keep = mean->add_attribute();
+      keep->set_name("keepdims");
+      keep->set_type(onnx::AttributeProto::INT);
+      keep->set_i(0);
+    }
+    if (variant == Variant::SwappedSub) {
+      model.addNode("Sub", "sub", {"m", "y"}, {"d"});  // mean - x: not a LayerNorm's
+    } else {
+      model.addNode("Sub", "sub", {"y", "m"}, {"d"});
+    }
     onnx::TensorProto* two = model.addWeight("two", {});
     two->clear_float_data();
     two->add_float_data(2.0F);
@@ -487,7 +502,7 @@ TEST(OnnxImport, ChannelLayerNormDecompositionBecomesOneNpuNode) {
         ++fused;
       }
     }
-    EXPECT_EQ(fused, extraReader ? 0 : 1);
+    EXPECT_EQ(fused, variant == Variant::Plain ? 1 : 0) << static_cast<int>(variant);
   }
 }
 

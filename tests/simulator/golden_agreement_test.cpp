@@ -259,11 +259,19 @@ TEST_P(GoldenAgreement, Pool) {
 
 // NORM: integer softmax and LayerNorm rows, the divider and square root included.
 TEST_P(GoldenAgreement, Norm) {
+  // Half the programs with the extremes of the parameters: epsilon terms up to 2^62 (the top
+  // two bits masked), record shifts past [-31, 30] (clamped) and products far past int32, and
+  // short rows where the root's last bit shows.
+  testing::NormOptions extremes;
+  extremes.maxLength = 8;
+  extremes.wideEpsilon = true;
+  extremes.shiftLo = -40;
+  extremes.shiftHi = 40;
   std::size_t distinct = 0;
   for (std::uint64_t seed = 500; seed < 540; ++seed) {
     testing::RandomProgramBuilder builder(testing::smallConfig(), seed);
     for (int i = 0; i < 4; ++i) {
-      builder.addNorm();
+      builder.addNorm(seed % 2 == 0 ? testing::NormOptions{} : extremes);
     }
     distinct = std::max(
         distinct, checkAgainstGolden(builder, GetParam(), "norm seed " + std::to_string(seed)));

@@ -307,8 +307,12 @@ class RandomProgramBuilder {
       n.one_record = pick(0, 3) == 0 ? 1 : 0;
       const std::int64_t records = n.one_record != 0 ? 1 : n.length;
       params.resize(static_cast<std::size_t>(8 + 12 * records));
-      const auto epsilon = static_cast<std::uint64_t>(
+      auto epsilon = static_cast<std::uint64_t>(
           options.wideEpsilon ? pick(0, (std::int64_t{1} << pick(20, 62)) - 1) : pick(0, 1 << 20));
+      if (options.wideEpsilon && pick(0, 3) == 0) {
+        // Bits 62 and 63, which NORM ignores (they would overflow V + E).
+        epsilon |= static_cast<std::uint64_t>(pick(1, 3)) << 62;
+      }
       std::memcpy(params.data(), &epsilon, 8);
       for (std::int64_t j = 0; j < records; ++j) {
         const auto [m, s] = randomScale(options.shiftLo, options.shiftHi);
