@@ -24,7 +24,7 @@ interrupt_after() {
 interrupt_after '^\[ *1/' INT bench --jobs 1 --out "$tmp/bench"
 [ "$rc" -eq 130 ] || { echo "bench: exit $rc, want 130"; cat "$tmp/log"; exit 1; }
 grep -q '^npu: interrupted by SIGINT$' "$tmp/log" || { cat "$tmp/log"; exit 1; }
-grep -q '^> \*\*INTERRUPTED by SIGINT: [0-9]* of 15 subnets were not run\*\*$' "$tmp/bench/bench.md" \
+grep -q '^> \*\*INTERRUPTED by SIGINT: [0-9]* of 17 subnets were not run\*\*$' "$tmp/bench/bench.md" \
   || { cat "$tmp/bench/bench.md"; exit 1; }
 grep -q '^- \*\*INTERRUPTED\*\*$' "$tmp/bench/bench.md" || { cat "$tmp/bench/bench.md"; exit 1; }
 /usr/bin/python3 - "$tmp/bench/bench.json" <<'PY'
