@@ -295,6 +295,26 @@ CalibrationResult calibrate(const Graph& graph, const Partition& partition,
     result.tensors.emplace(t.name, t);
   }
 
+  // A softmax on the NPU writes probabilities at scale 1/256, zero point -128 (NORM's fixed
+  // output quantization, docs/numerics.md); an alignment group holding its output (a flatten or
+  // pool after it) takes the same, so no requant follows the softmax.
+  const golden::QuantParams softmaxParams{static_cast<float>(golden::kSoftmaxOutputScale),
+                                          golden::kSoftmaxOutputZeroPoint};
+  std::set<std::string, std::less<>> softmaxOutputs;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const Node* producer = producers[i];
+    if (producer == nullptr || producer->op != OpKind::Softmax) {
+      continue;
+    }
+    const auto n = static_cast<std::size_t>(producer - graph.nodes().data());
+    if (partition.device[n] == Device::Npu && partition.npuKind[n] == NpuOpKind::Softmax) {
+      TensorCalibration& t = result.tensors.find(names[i])->second;
+      t.params = softmaxParams;
+      t.alignedRange = representableRange(t.params);
+      softmaxOutputs.insert(names[i]);
+    }
+  }
+
   std::vector<std::vector<std::string>> groups = alignmentGroups(graph, partition);
   for (std::size_t g = 0; g < groups.size(); ++g) {
     Range aligned{0.0F, 0.0F};
@@ -313,26 +333,16 @@ CalibrationResult calibrate(const Graph& graph, const Partition& partition,
     }
     golden::QuantParams params = powerOfTwo ? powerOfTwoParamsForRange(aligned, symmetric, members)
                                             : quantParamsForRange(aligned, symmetric, false);
+    if (std::any_of(groups[g].begin(), groups[g].end(),
+                    [&](const std::string& name) { return softmaxOutputs.contains(name); })) {
+      params = softmaxParams;
+      aligned = representableRange(params);
+    }
     for (const std::string& name : groups[g]) {
       TensorCalibration& t = result.tensors.find(name)->second;
       t.alignedRange = aligned;
       t.params = params;
       t.group = static_cast<std::int64_t>(g);
-    }
-  }
-  // A softmax on the NPU writes probabilities at scale 1/256, zero point -128 (NORM's fixed
-  // output quantization, docs/numerics.md).
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    const Node* producer = producers[i];
-    if (producer == nullptr || producer->op != OpKind::Softmax) {
-      continue;
-    }
-    const auto n = static_cast<std::size_t>(producer - graph.nodes().data());
-    if (partition.device[n] == Device::Npu && partition.npuKind[n] == NpuOpKind::Softmax) {
-      TensorCalibration& t = result.tensors.find(names[i])->second;
-      t.params = golden::QuantParams{static_cast<float>(golden::kSoftmaxOutputScale),
-                                     golden::kSoftmaxOutputZeroPoint};
-      t.alignedRange = representableRange(t.params);
     }
   }
   return result;

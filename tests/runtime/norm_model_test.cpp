@@ -38,6 +38,11 @@ TEST_P(NormModel, RunsOnTheNpuBitExact) {
   EXPECT_EQ(row->device, "npu");
   EXPECT_EQ(row->kind, GetParam().kind);
   EXPECT_GT(r.outputCosine, 0.99);
+  // A softmax's output quantization is NORM's own, and what shares it (a pool after it) takes
+  // it too: nothing is requantized.
+  for (const LayerRow& l : r.layers) {
+    EXPECT_EQ(l.layer.find("#requant"), std::string::npos) << l.layer;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -46,6 +51,7 @@ INSTANTIATE_TEST_SUITE_P(
                       NormCase{"softmax_classifier", "probs", "softmax", Engine::Timed},
                       NormCase{"softmax_map", "probs", "softmax", Engine::Functional},
                       NormCase{"softmax_map", "probs", "softmax", Engine::Timed},
+                      NormCase{"softmax_pool", "probs", "softmax", Engine::Timed},
                       NormCase{"layernorm_block", "norm", "layernorm", Engine::Functional},
                       NormCase{"layernorm_block", "norm", "layernorm", Engine::Timed}),
     [](const ::testing::TestParamInfo<NormCase>& info) {
