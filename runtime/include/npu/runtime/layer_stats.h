@@ -26,7 +26,7 @@ struct LayerStats {
   /// so the layers' cycles add up to the program's. Units overlap across layers (a layer's
   /// loads run while the previous one computes), so this is not the layer's own time.
   std::uint64_t cycles = 0;
-  /// The compute unit's busy cycles on this layer's instructions (CONV, ELTWISE, POOL): the
+  /// The compute unit's busy cycles on this layer's instructions (CONV, ELTWISE, POOL, NORM): the
   /// layer's own time on the unit its MACs need, whatever overlaps it.
   std::uint64_t computeCycles = 0;
   std::uint64_t ddrBytesRead = 0;
