@@ -170,6 +170,9 @@ std::vector<InferredOutput> inferNormalization(const Node& node, const Inputs& i
       if (x.shape.size() < 2) {
         fail("a channel LayerNorm needs an input with a channel axis, got rank {}", x.shape.size());
       }
+      if (const float epsilon = node.attributes.getFloat("epsilon", 1e-5F); !(epsilon >= 0.0F)) {
+        fail("epsilon {} is not a number of at least 0", epsilon);
+      }
       return {output(DType::Float32, x.shape)};
     }
     case OpKind::LayerNormalization: {

@@ -506,6 +506,16 @@ TEST(OnnxImport, ChannelLayerNormDecompositionBecomesOneNpuNode) {
   }
 }
 
+TEST(OnnxImport, TheInternalChannelLayerNormIsNotAnOnnxOp) {
+  // ChannelLayerNorm is made by fuse-channel-layernorm; a file that names it is refused (and
+  // the QDQ export never writes it).
+  OnnxModel model;
+  model.addNode("ChannelLayerNorm", "cln", {"y"}, {"z"});
+  EXPECT_EQ(importError(model),
+            "model.onnx: 1 node of 1 op type the compiler does not support: ChannelLayerNorm "
+            "(the compiler's internal op, not an ONNX op) (1 node, first 'cln')");
+}
+
 TEST(OnnxImport, GeluPatternVariantsBecomeOneNode) {
   // x * 0.5 * (1 + erf(x / sqrt(2))) with the 0.5 applied first.
   OnnxModel model;

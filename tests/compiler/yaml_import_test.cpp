@@ -145,6 +145,16 @@ layers:
             "from the seed past the limit of 1167 (give large weights as .npy files)");
 }
 
+TEST(YamlImport, ChannelLayerNormNeedsANonNegativeEpsilon) {
+  EXPECT_EQ(errorOf([] {
+              parseGraphYaml(
+                  "inputs: {x: [1, 8, 4, 4]}\nlayers:\n"
+                  "  - {name: n, op: ChannelLayerNorm, epsilon: -1}\n",
+                  "net.yaml", ".");
+            }),
+            "net.yaml:3: layer 'n' (ChannelLayerNorm): 'epsilon' must be at least 0, got -1");
+}
+
 TEST(YamlImport, StatisticsPassIsBoundedBeforeItRuns) {
   // Found by the graph_yaml fuzz campaign: a [2, 1, 3282, 32] input and a 906-channel 1x1 conv
   // made the statistics pass compute a 190 M-element activation (2.4 GB) before any BatchNorm.
