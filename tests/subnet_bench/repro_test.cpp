@@ -313,6 +313,30 @@ TEST(Repro, RegressionsPass) {
 namespace npu::bench {
 namespace {
 
+TEST(Repro, NormsRoundTripWithTheirScales) {
+  // Softmax and LayerNorm cases carry doubles (input scale, output scale, epsilon): the repro
+  // file must give back the very same values, and only the keys each kind uses.
+  for (const OpKind kind : {OpKind::Softmax, OpKind::LayerNorm}) {
+    for (std::uint64_t seed = 0; seed < 20; ++seed) {
+      Repro repro;
+      repro.opCase = randomCase(kind, seed);
+      repro.hw = "npu-s";
+      const std::string text = reproToYaml(repro);
+      EXPECT_EQ(parseRepro(text, "round-trip").opCase, repro.opCase) << text;
+      EXPECT_NE(text.find("input_scale:"), std::string::npos) << text;
+      EXPECT_EQ(text.find("epsilon:") != std::string::npos, kind == OpKind::LayerNorm) << text;
+      EXPECT_EQ(text.find("requant:"), std::string::npos) << text;
+    }
+  }
+  try {
+    parseRepro("opcheck_repro: 1\ncase:\n  op: softmax\n  input_scale: -1\n", "bad.yaml");
+    ADD_FAILURE() << "a negative input scale was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("input scale -1 is outside"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Repro, ReductionsRoundTrip) {
   for (const OpKind kind : {OpKind::ReduceMax, OpKind::ReduceSum}) {
     for (std::uint64_t seed = 0; seed < 20; ++seed) {
