@@ -25,6 +25,9 @@ NAMEs (default: both):
               LayerNorm; MLP 128 -> 512 -> 128 with GELU erf form, residual, LayerNorm). Input
               int64 token ids [1, 128] (no attention mask: every token is valid); output the
               last hidden state [1, 128, 128] (no pooler / CLS head).
+              --bert-input embeddings exports the same encoder from the word embeddings: input
+              float32 [1, 128, 128] = word_embeddings(ids), everything after the token gather
+              unchanged (stem bert_tiny_emb; for a compiler that takes float32 inputs only).
 
 Output stem: NAME, plus "_mha" with --attention torch and "_S" for an image size S other than
 224 (e.g. vit_tiny16_112). For each stem writes to --out:
@@ -40,7 +43,8 @@ Output stem: NAME, plus "_mha" with --attention torch and "_S" for an image size
                            scripts/export_torchvision.py writes them)
 
 Seeds and calibration/evaluation file names follow scripts/model_zoo.py (calibration seed 1,
-evaluation seed 2). Files already present are kept (delete them to re-export). After an export
+evaluation seed 2). Files already present are kept (delete them to re-export), the .npy files
+only while their sample counts match --calib and --eval. After an export
 each ONNX file is loaded back and "STEM (opset N): K nodes, ops: {...}" printed.
 
 Weights: torch.manual_seed(0), then every Linear and the patch Conv drawn from N(0, 1/fan_in)
@@ -60,6 +64,7 @@ import copy
 import math
 import os
 import time
+import traceback
 import warnings
 from collections import Counter
 
@@ -94,7 +99,8 @@ class ExplicitSelfAttention(nn.Module):
     def forward(self, x):
         # x.shape[i] rather than `B, T, C = x.shape`: FX can trace indexing, not unpacking.
         b, t, c = x.shape[0], x.shape[1], x.shape[2]
-        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        qkv = self.qkv(x).chunk(3, dim=-1)  # indexed, not unpacked, for FX as well
+        q, k, v = qkv[0], qkv[1], qkv[2]
         q = q.reshape(b, t, self.heads, self.head_dim).permute(0, 2, 1, 3)
         k = k.reshape(b, t, self.heads, self.head_dim).permute(0, 2, 1, 3)
         v = v.reshape(b, t, self.heads, self.head_dim).permute(0, 2, 1, 3)
@@ -207,8 +213,9 @@ class BertLayer(nn.Module):
 
 class BertTiny(nn.Module):
     def __init__(self, vocab=1000, types=2, seq=128, hidden=128, depth=2, heads=2,
-                 intermediate=512):
+                 intermediate=512, from_embeddings=False):
         super().__init__()
+        self.from_embeddings = from_embeddings
         self.word_embeddings = nn.Embedding(vocab, hidden)
         self.position_embeddings = nn.Embedding(seq, hidden)
         self.token_type_embeddings = nn.Embedding(types, hidden)
@@ -219,7 +226,9 @@ class BertTiny(nn.Module):
                                       for _ in range(depth)])
 
     def forward(self, input_ids):
-        x = self.word_embeddings(input_ids) + self.token_type_embeddings(self.token_type_ids)
+        # From --bert-input embeddings the input is already word_embeddings(ids), float32.
+        x = input_ids if self.from_embeddings else self.word_embeddings(input_ids)
+        x = x + self.token_type_embeddings(self.token_type_ids)
         x = x + self.position_embeddings(self.position_ids)
         return self.layers(self.norm(x))
 
@@ -250,15 +259,16 @@ def initialise(model):
     return model
 
 
-def stem(name, image_size=DEFAULT_IMAGE_SIZE, attention="explicit"):
-    """The file stem: NAME, '_mha' for torch attention, '_S' for a non-default image size."""
+def stem(name, image_size=DEFAULT_IMAGE_SIZE, attention="explicit", bert_input="ids"):
+    """The file stem: NAME, '_mha' for torch attention, '_S' for a non-default image size,
+    '_emb' for BERT from embeddings."""
     if name == "bert_tiny":
-        return name
+        return name + ("_emb" if bert_input == "embeddings" else "")
     return name + ("_mha" if attention == "torch" else "") + (
         "" if image_size == DEFAULT_IMAGE_SIZE else "_%d" % image_size)
 
 
-def build_model(name, image_size=DEFAULT_IMAGE_SIZE, attention="explicit"):
+def build_model(name, image_size=DEFAULT_IMAGE_SIZE, attention="explicit", bert_input="ids"):
     """The model in eval mode with seed-0 weights."""
     torch.manual_seed(0)
     if name == "vit_tiny16":
@@ -266,17 +276,22 @@ def build_model(name, image_size=DEFAULT_IMAGE_SIZE, attention="explicit"):
             raise ValueError("image size %d is not a multiple of %d" % (image_size, VIT["patch"]))
         model = VitTiny(image_size, attention, **VIT)
     elif name == "bert_tiny":
-        model = BertTiny(**BERT)
+        model = BertTiny(**BERT, from_embeddings=bert_input == "embeddings")
     else:
         raise ValueError("unknown model '%s' (known: %s)" % (name, ", ".join(NAMES)))
     return initialise(model).eval()
 
 
-def make_inputs(name, n, seed, image_size=DEFAULT_IMAGE_SIZE):
-    """n inputs from a generator seeded with `seed`: float32 images (ViT) or int64 ids (BERT)."""
+def make_inputs(name, n, seed, image_size=DEFAULT_IMAGE_SIZE, bert_input="ids"):
+    """n inputs from a generator seeded with `seed`: float32 images (ViT), int64 ids (BERT), or
+    the float32 word embeddings of those ids (BERT with bert_input 'embeddings')."""
     g = torch.Generator().manual_seed(seed)
     if name == "bert_tiny":
-        return torch.randint(0, BERT["vocab"], (n, BERT["seq"]), generator=g, dtype=torch.long)
+        ids = torch.randint(0, BERT["vocab"], (n, BERT["seq"]), generator=g, dtype=torch.long)
+        if bert_input == "embeddings":
+            with torch.no_grad():
+                return build_model(name).word_embeddings(ids)
+        return ids
     return torch.randn(n, 3, image_size, image_size, generator=g)
 
 
@@ -284,6 +299,10 @@ def run_model(model, inputs):
     """fp32 outputs, one input at a time (batch 1, as exported)."""
     with torch.no_grad():
         return torch.cat([model(inputs[i:i + 1]) for i in range(len(inputs))])
+
+
+def rows(path):
+    return np.load(path, mmap_mode="r").shape[0]
 
 
 def onnx_path(out, file_stem, opset):
@@ -298,18 +317,19 @@ def describe(path, label):
 
 
 def export(name, out, image_size=DEFAULT_IMAGE_SIZE, attention="explicit", opsets=(13,),
-           n_calib=16, n_eval=4):
+           n_calib=16, n_eval=4, bert_input="ids"):
     """Writes the files of the module docstring (keeping those present); returns the stem."""
-    file_stem = stem(name, image_size, attention)
+    file_stem = stem(name, image_size, attention, bert_input)
     base = os.path.join(out, file_stem)
     data_files = [base + ext for ext in (".calib.npy", ".eval.npy", ".eval.output.npy",
                                          ".input.npy", ".output.npy")]
     model = None
     start = time.monotonic()
-    if not all(os.path.exists(f) for f in data_files):
-        model = build_model(name, image_size, attention)
-        calib = make_inputs(name, n_calib, 1, image_size)
-        evals = make_inputs(name, n_eval, 2, image_size)
+    if not (all(os.path.exists(f) for f in data_files) and
+            rows(data_files[0]) == n_calib and rows(data_files[1]) == n_eval):
+        model = build_model(name, image_size, attention, bert_input)
+        calib = make_inputs(name, n_calib, 1, image_size, bert_input)
+        evals = make_inputs(name, n_eval, 2, image_size, bert_input)
         reference = run_model(model, evals)
         for path, array in zip(data_files, (calib, evals, reference, evals[:1], reference[:1])):
             np.save(path, array.numpy())
@@ -320,12 +340,12 @@ def export(name, out, image_size=DEFAULT_IMAGE_SIZE, attention="explicit", opset
             describe(path, label + " kept")
             continue
         if model is None:
-            model = build_model(name, image_size, attention)
-        x = make_inputs(name, 1, 2, image_size)
+            model = build_model(name, image_size, attention, bert_input)
+        x = make_inputs(name, 1, 2, image_size, bert_input)
         tmp = path + ".tmp"
         with torch.no_grad():
             torch.onnx.export(model, x, tmp, opset_version=opset, do_constant_folding=True,
-                              input_names=["input_ids" if name == "bert_tiny" else "input"],
+                              input_names=["input_ids" if file_stem == "bert_tiny" else "input"],
                               output_names=["last_hidden_state" if name == "bert_tiny"
                                             else "output"])
         os.replace(tmp, path)
@@ -345,8 +365,14 @@ def cosine(a, b):
 
 
 def short_error(error):
+    """The exception type, the start of its message and the last line of this file it came
+    through (the model code FX failed to trace, if it was there)."""
     text = " ".join(str(error).split())
-    return "%s: %s" % (type(error).__name__, text if len(text) <= 200 else text[:197] + "...")
+    text = text if len(text) <= 160 else text[:157] + "..."
+    ours = [f for f in traceback.extract_tb(error.__traceback__)
+            if os.path.abspath(f.filename) == os.path.abspath(__file__)]
+    where = " (at `%s`)" % ours[-1].line.strip() if ours else ""
+    return "%s: %s%s" % (type(error).__name__, text, where)
 
 
 def torch_int8_report(image_size, attention, n_calib, n_eval):
@@ -395,6 +421,9 @@ def main():
                         help="ViT input size S (S x S, a multiple of 16; default 224)")
     parser.add_argument("--attention", choices=["explicit", "torch"], default="explicit",
                         help="ViT attention: written out (default) or nn.MultiheadAttention")
+    parser.add_argument("--bert-input", choices=["ids", "embeddings"], default="ids",
+                        help="BERT input: int64 token ids (default) or their float32 word "
+                             "embeddings [1, 128, 128] (stem bert_tiny_emb)")
     parser.add_argument("--opset", type=int, nargs="+", default=OPSETS,
                         help="ONNX opsets to export (default: 13 17)")
     parser.add_argument("--calib", type=int, default=16, help="calibration inputs (default 16)")
@@ -411,7 +440,7 @@ def main():
     torch.set_num_threads(2)
     for name in args.models:
         export(name, args.out, args.image_size, args.attention, args.opset, args.calib,
-               args.eval)
+               args.eval, args.bert_input)
     if args.torch_int8_report:
         torch_int8_report(args.image_size, args.attention, args.calib, args.eval)
 

@@ -33,6 +33,7 @@ import warnings
 import numpy as np
 import torch
 
+import export_transformers
 from export_torchvision import DEFAULT_SIZE, build_model, export
 from torchvision_fx_int8 import cosine, fx_int8
 
@@ -42,7 +43,15 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_MODELS = ["mobilenet_v3_small", "efficientnet_b0", "shufflenet_v2_x0_5", "mnasnet0_5",
                   "densenet121", "googlenet", "convnext_tiny", "regnet_y_400mf", "vit_tiny",
                   "yolo_tiny", "yolo_focus"]
-OPTIONAL_MODELS = ["alexnet"]  # 224x224, a 245 MB export: accepted, not run by default
+# Transformer encoders of scripts/export_transformers.py (issue 16), opset 13, its calibration
+# and evaluation inputs (seeds 1 and 2, as here): zoo name -> export arguments.
+TRANSFORMER_MODELS = {
+    "vit_tiny16": dict(name="vit_tiny16", image_size=224),
+    "bert_tiny": dict(name="bert_tiny"),  # int64 token ids [1, 128]
+    "bert_tiny_emb": dict(name="bert_tiny", bert_input="embeddings"),  # f32 [1, 128, 128]
+}
+OPTIONAL_MODELS = ["alexnet"] + list(TRANSFORMER_MODELS)  # alexnet: 224x224, a 245 MB export;
+# accepted, not run by default
 ENGINES = ["qnnpack", "onednn"]
 BEGIN = "<!-- model-zoo:begin -->"
 END = "<!-- model-zoo:end -->"
@@ -62,10 +71,16 @@ MAX_SEGMENTS = {
     "yolo_tiny": 2,
     "yolo_focus": 2,
     "alexnet": 2,
+    # Transformers (issue 16), measured at 7d92c39: vit_tiny16's patch Conv (stride 16, above the
+    # NPU's 15) and everything up to the head run on the host, the head Gemm on the NPU, its
+    # trailing Reshape on the host; bert_tiny_emb runs entirely on the host (one host segment).
+    # bert_tiny has no entry: its int64 token-id input does not import yet (f32 inputs only).
+    "vit_tiny16": 3,
+    "bert_tiny_emb": 1,
 }
 
 # Models whose MACs may run on the host: ViT's attention MatMuls wait for the transformer ISA.
-HOST_MACS_ALLOWED = {"vit_tiny"}
+HOST_MACS_ALLOWED = {"vit_tiny"} | set(TRANSFORMER_MODELS)
 
 
 def log(message):
@@ -98,7 +113,7 @@ def short_reason(error):
 
 def fx_cosines(name, size, calib, evals):
     """{engine: cosine of FX int8 vs fp32 over all evaluation outputs, or 'n/a (reason)'}."""
-    model = build_model(name, size)
+    model = zoo_model(name, size)
     with torch.no_grad():
         reference = model(evals)
     result = {}
@@ -136,15 +151,48 @@ def run_npu(args, name):
     return proc.returncode, proc.stderr.strip(), report
 
 
-def evaluate(args, name):
-    size = DEFAULT_SIZE[name]
-    start = time.monotonic()
+def input_text(name, size):
+    """The table's input column: 'SxS' for images, 'N tokens' for BERT."""
+    if TRANSFORMER_MODELS.get(name, {}).get("name") == "bert_tiny":
+        return "%d tokens" % export_transformers.BERT["seq"]
+    return "%dx%d" % (size, size)
+
+
+def export_transformer(args, name):
+    """Exports a TRANSFORMER_MODELS entry as NAME.onnx with NAME.calib.npy and NAME.eval.npy
+    (seeds 1 and 2); returns (size, calib, evals)."""
+    config = dict(TRANSFORMER_MODELS[name])
     with contextlib.redirect_stdout(sys.stderr):
-        export(name, args.work, size, 13)
-    calib, evals = write_images(args.work, name, size, args.calib, args.eval)
+        file_stem = export_transformers.export(out=args.work, opsets=(13,), n_calib=args.calib,
+                                               n_eval=args.eval, **config)
+    assert file_stem == name, (file_stem, name)
+    calib = torch.from_numpy(np.load(os.path.join(args.work, name + ".calib.npy")))
+    evals = torch.from_numpy(np.load(os.path.join(args.work, name + ".eval.npy")))
+    return config.get("image_size", 0), calib, evals
+
+
+def zoo_model(name, size):
+    """The fp32 model of a zoo entry, as exported."""
+    if name in TRANSFORMER_MODELS:
+        config = TRANSFORMER_MODELS[name]
+        return export_transformers.build_model(
+            config["name"], config.get("image_size", export_transformers.DEFAULT_IMAGE_SIZE),
+            bert_input=config.get("bert_input", "ids"))
+    return build_model(name, size)
+
+
+def evaluate(args, name):
+    start = time.monotonic()
+    if name in TRANSFORMER_MODELS:
+        size, calib, evals = export_transformer(args, name)
+    else:
+        size = DEFAULT_SIZE[name]
+        with contextlib.redirect_stdout(sys.stderr):
+            export(name, args.work, size, 13)
+        calib, evals = write_images(args.work, name, size, args.calib, args.eval)
     status, stderr, report = run_npu(args, name)
-    row = {"name": name, "size": size, "status": status, "stderr": stderr, "report": report,
-           "fx": None}
+    row = {"name": name, "size": size, "input": input_text(name, size), "status": status,
+           "stderr": stderr, "report": report, "fx": None}
     log("%s: npu run exit %d in %.1f s" % (name, status, time.monotonic() - start))
     if not args.no_fx:
         start = time.monotonic()
@@ -169,7 +217,7 @@ def table(rows, fx):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for row in rows:
         r = row["report"]
-        cells = [row["name"], "%dx%d" % (row["size"], row["size"])]
+        cells = [row["name"], row["input"]]
         if r is None:
             reason = row["stderr"].splitlines()[-1] if row["stderr"] else "no report.json"
             cells += ["npu run failed (exit %d): %s" % (row["status"], reason)]
