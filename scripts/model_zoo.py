@@ -13,6 +13,11 @@ and runs `NPU run NAME.onnx --calib NAME.calib.npy --data NAME.eval.npy --out WO
 (scripts/torchvision_fx_int8.py, qnnpack and onednn engines) is run on the same images for the
 peer cosine; a model FX cannot trace or quantize gets "n/a (reason)".
 
+The transformer entries (TRANSFORMER_MODELS: vit_tiny16, bert_tiny, bert_tiny_emb; not in the
+default set) come from scripts/export_transformers.py instead, opset 13, with that script's
+calibration and evaluation inputs (also seeds 1 and 2; int64 token ids for bert_tiny, float32
+word embeddings for bert_tiny_emb) written as NAME.calib.npy and NAME.eval.npy.
+
 Prints a Markdown table (to stdout; progress goes to stderr). --write-doc FILE replaces the text
 between the model-zoo markers of FILE with the command line and the table. --check exits 1, one
 line per failing model, unless every model's `npu run` exits 0, passes, is bit-exact on every
