@@ -76,7 +76,7 @@ MAX_SEGMENTS = {
     "yolo_tiny": 2,
     "yolo_focus": 2,
     "alexnet": 2,
-    # Transformers (issue 16), measured at 7d92c39: vit_tiny16's patch Conv (stride 16, above the
+    # Transformers (issue 16), measured with npu 4b1d57b-dirty: vit_tiny16's patch Conv (stride 16, above the
     # NPU's 15) and everything up to the head run on the host, the head Gemm on the NPU, its
     # trailing Reshape on the host; bert_tiny_emb runs entirely on the host (one host segment).
     # bert_tiny has no entry: its int64 token-id input does not import yet (f32 inputs only).
