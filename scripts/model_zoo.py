@@ -76,9 +76,9 @@ MAX_SEGMENTS = {
     "yolo_tiny": 2,
     "yolo_focus": 2,
     "alexnet": 2,
-    # Transformers (issue 16), measured with npu 4b1d57b-dirty: vit_tiny16's patch Conv (stride 16, above the
-    # NPU's 15) and everything up to the head run on the host, the head Gemm on the NPU, its
-    # trailing Reshape on the host; bert_tiny_emb runs entirely on the host (one host segment).
+    # Transformers (issue 16), measured with npu 4b1d57b-dirty: vit_tiny16's patch Conv
+    # (stride 16, above the NPU's 15) and everything up to the head run on the host, the head
+    # Gemm on the NPU, its trailing Reshape on the host; bert_tiny_emb runs entirely on the host (one host segment).
     # bert_tiny has no entry: its int64 token-id input does not import yet (f32 inputs only).
     "vit_tiny16": 3,
     "bert_tiny_emb": 1,
