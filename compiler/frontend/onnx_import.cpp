@@ -59,8 +59,9 @@ std::optional<std::string> unsupportedOp(const onnx::NodeProto& proto) {
     return fmt::format("{}::{}", proto.domain(), proto.op_type());
   }
   const std::string& type = proto.op_type();
-  if (parseOpKind(type) == OpKind::ChannelLayerNorm) {
-    // The compiler's own op (fuse-channel-layernorm), not ONNX: a file spells it out.
+  if (parseOpKind(type) == OpKind::ChannelLayerNorm || parseOpKind(type) == OpKind::HeadMatMul) {
+    // The compiler's own ops (fuse-channel-layernorm, lift-token-tensors), not ONNX: a file
+    // spells them out.
     return type + " (the compiler's internal op, not an ONNX op)";
   }
   if (type == "Constant" || type == "Upsample" || parseOpKind(type)) {

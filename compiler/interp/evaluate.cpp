@@ -5,6 +5,7 @@
 #include <functional>
 #include <limits>
 
+#include "npu/compiler/ir/head_matmul.h"
 #include "npu/compiler/ir/op_params.h"
 #include "npu/golden/fp32_ops.h"
 #include "npu/support/error.h"
@@ -303,6 +304,10 @@ RuntimeValue fp32Kernel(const Node& node, const Operands& in) {
     case OpKind::InstanceNormalization:
     case OpKind::LogSoftmax:
       return normalization(node, in);
+    case OpKind::HeadMatMul:
+      return headMatMulFloat(in.floats(0), in.floats(1), headMatMulGeometry(node.attributes),
+                             node.attributes.getFloat("alpha", 1.0F),
+                             node.attributes.getInts("shape", {}));
     case OpKind::ChannelLayerNorm:
       return golden::channelLayerNormalization(in.floats(0),
                                                node.attributes.getFloat("epsilon", 1e-5F));

@@ -3,8 +3,10 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
+#include "npu/compiler/ir/head_matmul.h"
 #include "npu/compiler/ir/index_eval.h"
 #include "npu/compiler/ir/op_params.h"
 #include "npu/golden/fp32_pool.h"
@@ -153,6 +155,24 @@ std::vector<InferredOutput> inferGemm(const Node& node, const Inputs& in) {
     }
   }
   return {output(DType::Float32, {m, n})};
+}
+
+/// HeadMatMul: the output shape is an attribute (the shape of the value whose NHWC bytes it
+/// fills); the geometry must stay inside both operands and cover the output once.
+std::vector<InferredOutput> inferHeadMatMul(const Node& node, const Inputs& in) {
+  in.requireCount(2, 2);
+  const Shape out = node.attributes.getInts("shape", {});
+  if (out.size() != 4 || out[0] != 1 ||
+      std::any_of(out.begin(), out.end(), [](std::int64_t d) { return d < 1; })) {
+    fail("HeadMatMul needs a shape attribute [1, C, H, W], got {}", formatShape(out));
+  }
+  if (!std::isfinite(node.attributes.getFloat("alpha", 1.0F))) {
+    fail("HeadMatMul alpha is not finite");
+  }
+  checkHeadMatMulGeometry(headMatMulGeometry(node.attributes),
+                          elementCount(in.floatInput(0).shape),
+                          elementCount(in.floatInput(1).shape), elementCount(out));
+  return {output(DType::Float32, out)};
 }
 
 std::vector<InferredOutput> inferMatMul(const Inputs& in) {
@@ -583,6 +603,8 @@ std::vector<InferredOutput> inferOutputTypes(const Node& node,
       return inferGemm(node, in);
     case OpKind::MatMul:
       return inferMatMul(in);
+    case OpKind::HeadMatMul:
+      return inferHeadMatMul(node, in);
     case OpKind::PRelu:
       return inferPRelu(in);
     case OpKind::Add:
