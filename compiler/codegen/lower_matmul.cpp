@@ -14,14 +14,6 @@
 namespace npu::compiler {
 namespace {
 
-/// The matmul's extents: heads x [M, K] times heads x [K, N].
-struct MatMulShape {
-  std::int64_t heads = 1;
-  std::int64_t m = 1;
-  std::int64_t k = 1;
-  std::int64_t n = 1;
-};
-
 /// Block sizes of one tile: rows of a, columns of the output, a slice of the inner dimension.
 struct MatMulTile {
   std::int64_t mb = 1;
@@ -29,24 +21,9 @@ struct MatMulTile {
   std::int64_t kb = 1;
 };
 
-MatMulShape shapeOf(const LoweringContext& ctx, const QMatMul& op) {
-  const auto& a = ctx.graph.tensors[op.a].shape;
-  const auto& b = ctx.graph.tensors[op.b].shape;
-  const auto& y = ctx.graph.tensors[op.output].shape;
-  const bool kn = op.params.layoutB == golden::MatMulLayout::KN;
-  MatMulShape s{a[1], a[2], a[3], y[3]};
-  const std::int64_t bk = kn ? b[2] : b[3];
-  const std::int64_t bn = kn ? b[3] : b[2];
-  if (b[1] != s.heads || bk != s.k || bn != s.n || y[1] != s.heads || y[2] != s.m) {
-    fail("layer '{}': matmul shapes do not agree (a [{}, {}, {}], b [{}, {}, {}], y [{}, {}, {}])",
-         op.name, a[1], a[2], a[3], b[1], b[2], b[3], y[1], y[2], y[3]);
-  }
-  return s;
-}
-
 /// The largest tile every SRAM half and field holds: the whole inner dimension when it fits
 /// (no accumulator round trips), then as many output columns, then as many rows as fit.
-MatMulTile chooseTile(const LoweringContext& ctx, const QMatMul& op, const MatMulShape& s,
+MatMulTile chooseTile(const LoweringContext& ctx, const QMatMul& op, const HeadMatMulGeometry& s,
                       std::int64_t lutBytes) {
   const std::int64_t input = ctx.slots.inputBytes();
   const std::int64_t weight = ctx.slots.weightBytes();
@@ -80,8 +57,8 @@ void lowerMatMul(LoweringContext& ctx, const QMatMul& op) {
          "layer '{}': the NPU's matmul takes a symmetric second operand (zero point 0, got {})",
          op.name, p.zeroPointB);
   }
-  const MatMulShape s = shapeOf(ctx, op);
-  const bool kn = p.layoutB == golden::MatMulLayout::KN;
+  const HeadMatMulGeometry s = matMulGeometry(ctx.graph, op);
+  const bool kn = !s.bRowsAreN;
   const std::int64_t lutBytes = p.output.lut ? 256 : 0;
   const MatMulTile t = chooseTile(ctx, op, s, lutBytes);
 
@@ -118,16 +95,19 @@ void lowerMatMul(LoweringContext& ctx, const QMatMul& op) {
           if (chunk == 0) {
             outputSram = outSram;
           }
-          // Rows m0.. of a, columns k0..: mb runs of kb bytes, K apart.
-          ctx.load(0, inputSram, {aAddress + (h * s.m + m0) * s.k + k0, mb, 1, kb, s.k, 0});
+          // Rows m0.. of a, columns k0..: mb runs of kb bytes, a row stride apart.
+          ctx.load(0, inputSram,
+                   {aAddress + s.a.offset + h * s.a.headStride + m0 * s.a.rowStride + k0, mb, 1,
+                    kb, s.a.rowStride, 0});
           bool loadWeights = false;
           const std::int64_t weightSram =
               ctx.slots.weightSlot(fmt::format("{}/h{}/n{}/k{}", op.name, h, n0, k0), loadWeights);
           if (loadWeights) {
             // The weight SRAM holds [nb][kb] (NK) or [kb][nb] (KN, read with wgt_kn).
+            const std::int64_t bHead = bAddress + s.b.offset + h * s.b.headStride;
             const DdrBlock block =
-                kn ? DdrBlock{bAddress + (h * s.k + k0) * s.n + n0, kb, 1, nb, s.n, 0}
-                   : DdrBlock{bAddress + (h * s.n + n0) * s.k + k0, nb, 1, kb, s.k, 0};
+                kn ? DdrBlock{bHead + k0 * s.b.rowStride + n0, kb, 1, nb, s.b.rowStride, 0}
+                   : DdrBlock{bHead + n0 * s.b.rowStride + k0, nb, 1, kb, s.b.rowStride, 0};
             ctx.load(1, weightSram, block);
           }
           if (loadParameters) {
@@ -164,7 +144,9 @@ void lowerMatMul(LoweringContext& ctx, const QMatMul& op) {
           instruction.wgt_kn = kn ? 1 : 0;
           ctx.emit(instruction);
         }
-        ctx.store(outputSram, {yAddress + (h * s.m + m0) * s.n + n0, mb, 1, nb, s.n, 0});
+        ctx.store(outputSram,
+                  {yAddress + s.y.offset + h * s.y.headStride + m0 * s.y.rowStride + n0, mb, 1,
+                   nb, s.y.rowStride, 0});
       }
     }
   }

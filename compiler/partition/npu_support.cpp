@@ -450,6 +450,20 @@ NpuSupport channelLayerNormSupport(const Graph& graph, const Node& node) {
   return npu(NpuOpKind::LayerNorm);
 }
 
+/// A HeadMatMul of two f32 [1, C, H, W] activations: CONVs reading the second operand as
+/// weights, so its alpha folds into a positive requant multiplier.
+NpuSupport headMatMulSupport(const Graph& graph, const Node& node) {
+  if (!isNpuActivation(graph, node.input(0)) || !isNpuActivation(graph, node.input(1)) ||
+      !isNpuActivation(graph, node.outputs.at(0))) {
+    return host("the operands are not f32 [1, C, H, W] activations");
+  }
+  const float alpha = node.attributes.getFloat("alpha", 1.0F);
+  if (!(alpha > 0.0F) || !std::isfinite(alpha)) {
+    return host(fmt::format("alpha {} is not a positive number (the requant multiplier)", alpha));
+  }
+  return npu(NpuOpKind::MatMul);
+}
+
 NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy strategy) {
   if (node.outputs.size() != 1 || !isFloatActivation(graph, node.outputs[0])) {
     return host("index or multi-output op");
@@ -487,6 +501,8 @@ NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy str
       return softmaxSupport(graph, node);
     case OpKind::ChannelLayerNorm:
       return channelLayerNormSupport(graph, node);
+    case OpKind::HeadMatMul:
+      return headMatMulSupport(graph, node);
     default:
       return host(fmt::format("the NPU has no {}", opName(node.op)));
   }

@@ -273,6 +273,15 @@ CalibrationResult calibrate(const Graph& graph, const Partition& partition,
     });
   }
 
+  // The NPU's matmul reads its second operand as CONV weights, which have no zero point: those
+  // tensors are quantized symmetric (their alignment groups too, below).
+  std::set<std::string, std::less<>> matMulWeights;
+  for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
+    if (partition.device[n] == Device::Npu && partition.npuKind[n] == NpuOpKind::MatMul) {
+      matMulWeights.insert(graph.value(graph.nodes()[n].input(1)).name);
+    }
+  }
+
   CalibrationResult result;
   result.samples = count;
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -280,6 +289,9 @@ CalibrationResult calibrate(const Graph& graph, const Partition& partition,
     t.name = names[i];
     std::string_view valueName = names[i];
     t.settings = activationSettingsFor(config, graph, producers[i], valueName);
+    if (matMulWeights.contains(valueName)) {
+      t.settings.symmetric = true;
+    }
     const TensorObserver& o = observers[i];
     t.min = o.min();
     t.max = o.max();

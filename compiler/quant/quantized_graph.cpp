@@ -95,6 +95,68 @@ GoldenGraphRunner::GoldenGraphRunner(const QuantizedGraph& graph)
   }
 }
 
+HeadMatMulGeometry matMulGeometry(const QuantizedGraph& graph, const QMatMul& op) {
+  const auto& a = graph.tensors.at(op.a).shape;
+  const auto& b = graph.tensors.at(op.b).shape;
+  const auto& y = graph.tensors.at(op.output).shape;
+  const auto elements = [](const std::vector<std::int64_t>& shape) {
+    return golden::elementCount(shape);
+  };
+  if (op.geometry) {
+    const HeadMatMulGeometry& g = *op.geometry;
+    if (g.bRowsAreN != (op.params.layoutB == golden::MatMulLayout::NK)) {
+      fail("layer '{}': the matmul's geometry and its b layout disagree", op.name);
+    }
+    checkHeadMatMulGeometry(g, elements(a), elements(b), elements(y));
+    return g;
+  }
+  if (a.size() != 4 || b.size() != 4 || y.size() != 4) {
+    fail("layer '{}': a matmul without a geometry needs [1, heads, rows, cols] tensors", op.name);
+  }
+  HeadMatMulGeometry g;
+  g.heads = a[1];
+  g.m = a[2];
+  g.k = a[3];
+  g.n = y[3];
+  g.bRowsAreN = op.params.layoutB == golden::MatMulLayout::NK;
+  const std::int64_t bRows = g.bRowsAreN ? g.n : g.k;
+  const std::int64_t bCols = g.bRowsAreN ? g.k : g.n;
+  if (b[1] != g.heads || b[2] != bRows || b[3] != bCols || y[1] != g.heads || y[2] != g.m) {
+    fail("layer '{}': matmul shapes do not agree (a [{}, {}, {}], b [{}, {}, {}], y [{}, {}, {}])",
+         op.name, a[1], a[2], a[3], b[1], b[2], b[3], y[1], y[2], y[3]);
+  }
+  g.a = MatrixView{0, g.m * g.k, g.k};
+  g.b = MatrixView{0, bRows * bCols, bCols};
+  g.y = MatrixView{0, g.m * g.n, g.n};
+  return g;
+}
+
+namespace {
+
+/// A matmul on the golden kernel: each head's matrices gathered from their views into planes,
+/// the result scattered into the output's views.
+golden::Int8Tensor runMatMul(const QuantizedGraph& graph, const QMatMul& op,
+                             const golden::Int8Tensor& a, const golden::Int8Tensor& b) {
+  if (!op.geometry) {
+    return golden::matMulInt8(a, b, op.params);
+  }
+  const HeadMatMulGeometry g = matMulGeometry(graph, op);
+  const std::int64_t bRows = g.bRowsAreN ? g.n : g.k;
+  const std::int64_t bCols = g.bRowsAreN ? g.k : g.n;
+  golden::Int8Tensor aPlanes{{1, g.heads, g.m, g.k},
+                             gatherPlanes<std::int8_t>(a.data, g.a, g.heads, g.m, g.k)};
+  golden::Int8Tensor bPlanes{{1, g.heads, bRows, bCols},
+                             gatherPlanes<std::int8_t>(b.data, g.b, g.heads, bRows, bCols)};
+  const golden::Int8Tensor planes = golden::matMulInt8(aPlanes, bPlanes, op.params);
+  golden::Int8Tensor y;
+  y.shape = graph.tensors[op.output].shape;
+  y.data.assign(static_cast<std::size_t>(golden::elementCount(y.shape)), 0);
+  scatterPlanes<std::int8_t>(planes.data, g.y, g.heads, g.m, g.n, y.data);
+  return y;
+}
+
+}  // namespace
+
 std::vector<golden::Int8Tensor> runQuantizedGraphGolden(
     const QuantizedGraph& graph, const std::vector<golden::Int8Tensor>& inputs) {
   return GoldenGraphRunner(graph).run(inputs);
@@ -151,7 +213,7 @@ std::vector<golden::Int8Tensor> GoldenGraphRunner::run(
       } else if (const auto* lut = std::get_if<QLut>(&op)) {
         values[out] = golden::applyLut(values[lut->input], lut->lut);
       } else if (const auto* matmul = std::get_if<QMatMul>(&op)) {
-        values[out] = golden::matMulInt8(values[matmul->a], values[matmul->b], matmul->params);
+        values[out] = runMatMul(graph, *matmul, values[matmul->a], values[matmul->b]);
       } else if (const auto* resize = std::get_if<QResizeLinear>(&op)) {
         values[out] = golden::resizeLinearAxisInt8(values[resize->input], resize->params);
       } else if (const auto* reduce = std::get_if<QReduce>(&op)) {

@@ -234,6 +234,31 @@ class SegmentBuilder {
     add(std::move(op), origin);
   }
 
+  /// A HeadMatMul: the CONVs' per-tensor requant alpha * s_a * s_b / s_y, the views as they
+  /// stand (the tensors' NHWC bytes are the IR twins' NHWC bytes). b must be symmetric
+  /// (calibration makes it so; codegen refuses a nonzero zero point from given parameters).
+  void matMul(const Node& node, QOpOrigin origin) {
+    QMatMul op;
+    op.name = node.name;
+    op.a = tensorFor(node.input(0));
+    op.b = tensorFor(node.input(1));
+    op.output = tensorFor(node.outputs.at(0));
+    const HeadMatMulGeometry geometry = headMatMulGeometry(node.attributes);
+    const QTensor& a = m_out.graph.tensors[op.a];
+    const QTensor& b = m_out.graph.tensors[op.b];
+    const QTensor& y = m_out.graph.tensors[op.output];
+    golden::MatMulInt8Params& p = op.params;
+    p.zeroPointA = a.zeroPoint;
+    p.zeroPointB = b.zeroPoint;
+    p.layoutB = geometry.bRowsAreN ? golden::MatMulLayout::NK : golden::MatMulLayout::KN;
+    p.multiplier = golden::quantizeMultiplier(
+        static_cast<double>(node.attributes.getFloat("alpha", 1.0F)) * a.scale * b.scale / y.scale);
+    p.output.zeroPoint = y.zeroPoint;
+    p.output.rounding = m_config.rounding;
+    op.geometry = geometry;
+    add(std::move(op), origin);
+  }
+
   /// Clip bounds for a Relu/Clip epilogue (or none) on output quantization `out`.
   static void setClip(golden::OutputStage& stage, const FusedActivation& act,
                       golden::QuantParams out) {
@@ -341,6 +366,8 @@ class SegmentBuilder {
         return softmax(node, origin);
       case NpuOpKind::LayerNorm:
         return layerNorm(node, origin);
+      case NpuOpKind::MatMul:
+        return matMul(node, origin);
       case NpuOpKind::Lut: {
         QLut op;
         op.name = node.name;

@@ -49,6 +49,7 @@ enum class NpuOpKind : std::uint8_t {
   ChannelAffine,   ///< y = a[c] * x + b[c] as a depthwise 1x1 QConv (BN, op with a constant)
   Softmax,         ///< QNorm softmax over channels (axis 1 of [1, C, H, W] or [1, C])
   LayerNorm,       ///< QNorm LayerNorm over channels (ChannelLayerNorm)
+  MatMul,          ///< QMatMul of two activations at strides (HeadMatMul)
 };
 
 /// Where a node can run: the NPU form, or the reason it stays on the host.

@@ -9,11 +9,13 @@
 #include <variant>
 #include <vector>
 
+#include "npu/compiler/ir/head_matmul.h"
 #include "npu/golden/int8_ops.h"
 
 namespace npu::compiler {
 
 using TensorId = std::size_t;
+struct QuantizedGraph;
 
 /// An int8 activation tensor, NHWC [1, H, W, C], per-tensor scale and zero point.
 struct QTensor {
@@ -136,16 +138,23 @@ struct QLut {
   golden::Lut lut{};
 };
 
-/// Matrix multiply of two activations, batched over heads (attention's Q x K^T and P x V): a is
-/// [1, heads, M, K], b is [1, heads, K, N] (params.layoutB KN) or [1, heads, N, K] (NK), the
-/// output [1, heads, M, N]; per-tensor requant, clip and optional LUT, no bias.
+/// Matrix multiply of two activations, batched over heads (attention's Q x K^T and P x V);
+/// per-tensor requant, clip and optional LUT, no bias. Without a geometry, a is [1, heads, M, K],
+/// b is [1, heads, K, N] (params.layoutB KN) or [1, heads, N, K] (NK) and the output
+/// [1, heads, M, N], each head a plane; with one (a HeadMatMul's), each head's matrices lie at
+/// its strides in the tensors' NHWC bytes (the head split and merge), b's rows k (KN) or n (NK)
+/// as params.layoutB says.
 struct QMatMul {
   std::string name;
   TensorId a = 0;
   TensorId b = 0;
   TensorId output = 0;
   golden::MatMulInt8Params params;
+  std::optional<HeadMatMulGeometry> geometry;
 };
+
+/// The matmul's geometry: its own, or the planes its tensor shapes state.
+HeadMatMulGeometry matMulGeometry(const QuantizedGraph& graph, const QMatMul& op);
 
 /// A reduction along the last (channel) axis to one value per row, [1, H, W, C] -> [1, H, W, 1]:
 /// the row max (output shares the input's scale and zero point) or the row sum with requant and
