@@ -336,13 +336,21 @@ ValueId Builder::batchNorm() {
 }
 
 ValueId Builder::linear(bool matmul) {
+  if (matmul && m_b.inputs.size() == 2) {
+    // A MatMul of two activations (attention's Q x K^T and P x V): numpy semantics, no weights.
+    if (m_b.keys.has("out_features") || m_b.keys.has("weights")) {
+      fail("a MatMul of two inputs takes no 'out_features' or 'weights'");
+    }
+    return fusedShorthand(emit(OpKind::MatMul, m_b.name, opOutputName(), m_b.inputs));
+  }
   expectInputs(1, 1);
   const Value& x = input(0);
-  if (x.shape.size() != 2) {
-    fail("input '{}' must be [batch, features] (add a Flatten), has shape {}", x.name,
-         formatShape(x.shape));
+  // MatMul takes tokens [..., K] of any rank (numpy semantics); Gemm a [batch, K] matrix.
+  if (matmul ? x.shape.size() < 2 : x.shape.size() != 2) {
+    fail("input '{}' must be [batch, features] (add a Flatten){}, has shape {}", x.name,
+         matmul ? " or [..., features]" : "", formatShape(x.shape));
   }
-  std::int64_t k = x.shape[1];
+  std::int64_t k = x.shape.back();
   if (!m_b.keys.has("out_features")) {
     fail("'out_features' is required");
   }

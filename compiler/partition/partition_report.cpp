@@ -6,6 +6,7 @@
 #include <array>
 
 #include "npu/compiler/codegen/live_taps.h"
+#include "npu/compiler/ir/head_matmul.h"
 #include "npu/compiler/ir/op_params.h"
 #include "npu/support/error.h"
 
@@ -75,6 +76,10 @@ std::int64_t nodeMacs(const Graph& graph, const Node& node) {
         k = a[0];
       }
       return elementCount(shapeOf(node.outputs.at(0))) * k;
+    }
+    case OpKind::HeadMatMul: {
+      const HeadMatMulGeometry g = headMatMulGeometry(node.attributes);
+      return g.heads * g.m * g.n * g.k;
     }
     default:
       return 0;

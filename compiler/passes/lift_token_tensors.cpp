@@ -34,7 +34,7 @@ std::int64_t product(std::span<const std::int64_t> dims) {
 }
 
 /// [d0, ..., dL] -> [1, dL, d0 * ... * d(L-1), 1].
-Shape twinShapeOf(const Shape& shape) {
+Shape twinShapeOf(const Shape shape) {
   if (shape.empty()) {
     return {1, 1, 1, 1};
   }
@@ -42,7 +42,7 @@ Shape twinShapeOf(const Shape& shape) {
 }
 
 /// True when the axes longer than 1 keep their order: the elements stay in row-major order.
-bool keepsOrder(const Shape& in, const std::vector<std::int64_t>& perm) {
+bool keepsOrder(const Shape in, const std::vector<std::int64_t>& perm) {
   std::int64_t last = -1;
   for (const std::int64_t p : perm) {
     if (p < 0 || p >= static_cast<std::int64_t>(in.size())) {
@@ -89,7 +89,7 @@ struct AffineMap {
   std::vector<std::int64_t> strides;
 };
 
-std::optional<AffineMap> fitAffine(std::span<const std::int64_t> map, const Shape& shape) {
+std::optional<AffineMap> fitAffine(std::span<const std::int64_t> map, const Shape shape) {
   if (map.empty() || static_cast<std::int64_t>(map.size()) != product(shape)) {
     return std::nullopt;
   }
@@ -133,7 +133,7 @@ struct OperandView {
   bool transposed = false;  ///< the stride-1 axis is the second-last one
 };
 
-std::optional<OperandView> operandView(const AffineMap& fit, const Shape& shape,
+std::optional<OperandView> operandView(const AffineMap& fit, const Shape shape,
                                        bool allowTransposed) {
   const std::size_t r = shape.size();
   if (r < 2) {
@@ -175,6 +175,7 @@ std::optional<OperandView> operandView(const AffineMap& fit, const Shape& shape,
 }
 
 /// One region rewrite in progress: the twins found so far and the nodes computing them.
+/// Shapes are copied, never held by reference: adding a value to the graph may move them.
 class Lifter {
  public:
   Lifter(Graph& graph, const std::vector<Node>& nodes, const Uses& uses)
@@ -294,7 +295,7 @@ class Lifter {
         return false;
       }
     }
-    const Shape& s = m_graph.value(id).shape;
+    const Shape s = m_graph.value(id).shape;
     return (s.size() == 3 || (s.size() == 2 && s[0] != 1)) && product(s) > 0;
   }
 
@@ -306,7 +307,7 @@ class Lifter {
     if (!seed || !seedable(id)) {
       return std::nullopt;
     }
-    const Shape& s = m_graph.value(id).shape;
+    const Shape s = m_graph.value(id).shape;
     const Shape twin = twinShapeOf(s);
     ValueId rows = intermediate(".as_rows", {1, twin[2], 1, twin[1]});
     emit(OpKind::Reshape, {id, addIndexConstant(m_graph, m_base + ".rows_shape", rows_(twin))},
@@ -318,10 +319,10 @@ class Lifter {
     return t;
   }
 
-  static std::vector<std::int64_t> rows_(const Shape& twin) { return {1, twin[2], 1, twin[1]}; }
+  static std::vector<std::int64_t> rows_(const Shape twin) { return {1, twin[2], 1, twin[1]}; }
 
   /// A constant moved to the twin layout of a value of (left-padded) shape `shape`.
-  ValueId liftedConstant(ValueId id, const Shape& shape, std::span<const float> values) {
+  ValueId liftedConstant(ValueId id, const Shape shape, std::span<const float> values) {
     const Shape twin = twinShapeOf(shape);
     const std::int64_t c = twin[1];
     const std::int64_t r = twin[2];
@@ -338,7 +339,7 @@ class Lifter {
   /// The twin operand for input `id` of an element-wise op with output shape `out`: its twin
   /// (broadcast over channels when its last axis is 1), a scalar as it is, or a constant moved to
   /// the twin layout (per channel, per row or whole); nullopt otherwise.
-  std::optional<ValueId> operand(ValueId id, const Shape& out) {
+  std::optional<ValueId> operand(ValueId id, const Shape out) {
     if (!id.valid()) {
       return id;
     }
@@ -378,7 +379,7 @@ class Lifter {
   }
 
   bool liftElementwise(const Node& node) {
-    const Shape& out = m_graph.value(node.outputs[0]).shape;
+    const Shape out = m_graph.value(node.outputs[0]).shape;
     bool readsActivation = false;
     std::vector<ValueId> inputs;
     for (const ValueId id : node.inputs) {
@@ -397,8 +398,8 @@ class Lifter {
   }
 
   bool liftView(const Node& node) {
-    const Shape& in = m_graph.value(node.input(0)).shape;
-    const Shape& out = m_graph.value(node.outputs[0]).shape;
+    const Shape in = m_graph.value(node.input(0)).shape;
+    const Shape out = m_graph.value(node.outputs[0]).shape;
     if (!hasTwin(node.input(0)) || in.empty() || out.empty() || in.back() != out.back()) {
       return false;
     }
@@ -407,10 +408,19 @@ class Lifter {
   }
 
   bool liftTranspose(const Node& node) {
-    const Shape& in = m_graph.value(node.input(0)).shape;
-    const Shape& out = m_graph.value(node.outputs[0]).shape;
+    const Shape in = m_graph.value(node.input(0)).shape;
+    const Shape out = m_graph.value(node.outputs[0]).shape;
     const std::vector<std::int64_t> perm = node.attributes.getInts("perm", {});
     if (hasTwin(node.input(0))) {
+      if (in.size() == 3 && in[0] == 1 && perm == std::vector<std::int64_t>{0, 2, 1}) {
+        // Tokens [1, T, D] back to [1, D, T]: the twin's own NCHW elements, so a Reshape of it
+        // makes the output itself (no twin; a region ends here).
+        emit(OpKind::Reshape,
+             {twinOf(node.input(0)),
+              addIndexConstant(m_graph, m_base + ".channels_shape", {1, in[2], in[1]})},
+             node.outputs[0]);
+        return true;
+      }
       if (!keepsOrder(in, perm) || in.empty() || out.empty() || in.back() != out.back()) {
         return false;
       }
@@ -430,7 +440,7 @@ class Lifter {
 
   bool liftReduction(const Node& node) {
     const TensorData* axes = constantData(m_graph, node.input(1));
-    const Shape& in = m_graph.value(node.input(0)).shape;
+    const Shape in = m_graph.value(node.input(0)).shape;
     if (axes == nullptr || in.empty() || node.attributes.getInt("keepdims", 1) == 0) {
       return false;
     }
@@ -450,7 +460,7 @@ class Lifter {
   }
 
   bool liftSoftmax(const Node& node) {
-    const Shape& in = m_graph.value(node.input(0)).shape;
+    const Shape in = m_graph.value(node.input(0)).shape;
     if (in.empty() || normalizedAxis(node.attributes.getInt("axis", -1), in.size()) !=
                           static_cast<std::int64_t>(in.size()) - 1) {
       return false;
@@ -483,14 +493,10 @@ class Lifter {
   /// [..., K] x [K, N] as a 1x1 Conv of the twin.
   bool liftLinear(const Node& node) {
     const TensorData* b = constantData(m_graph, node.input(1));
-    const Shape& bShape = m_graph.value(node.input(1)).shape;
-    const Shape& in = m_graph.value(node.input(0)).shape;
+    const Shape bShape = m_graph.value(node.input(1)).shape;
+    const Shape in = m_graph.value(node.input(0)).shape;
     if (b == nullptr || b->dtype() != DType::Float32 || bShape.size() != 2 || in.size() < 2 ||
         in.back() != bShape[0]) {
-      return false;
-    }
-    std::optional<ValueId> x = activationTwin(node.input(0), true);
-    if (!x) {
       return false;
     }
     const std::int64_t k = bShape[0];
@@ -503,15 +509,20 @@ class Lifter {
             values[static_cast<std::size_t>(row * n + col)];
       }
     }
+    // Last: a seed adds values to the graph, which may move the constants read above.
+    std::optional<ValueId> x = activationTwin(node.input(0), true);
+    if (!x) {
+      return false;
+    }
     emitConv(node, *x, std::move(weight), n, k, std::nullopt);
     return true;
   }
 
   /// Gemm of [R, K] tokens (R > 1; a [1, K] Gemm is gemm-to-conv's) by constant B and C.
   bool liftGemm(const Node& node) {
-    const Shape& in = m_graph.value(node.input(0)).shape;
+    const Shape in = m_graph.value(node.input(0)).shape;
     const TensorData* b = constantData(m_graph, node.input(1));
-    const Shape& bShape = m_graph.value(node.input(1)).shape;
+    const Shape bShape = m_graph.value(node.input(1)).shape;
     if (in.size() != 2 || in[0] == 1 || b == nullptr || b->dtype() != DType::Float32 ||
         bShape.size() != 2 || node.attributes.getInt("transA", 0) != 0) {
       return false;
@@ -542,10 +553,6 @@ class Lifter {
       }
       bias = std::move(values);
     }
-    std::optional<ValueId> x = activationTwin(node.input(0), true);
-    if (!x) {
-      return false;
-    }
     std::span<const float> values = b->floats();
     std::vector<float> weight(values.size());
     for (std::int64_t row = 0; row < k; ++row) {
@@ -554,6 +561,11 @@ class Lifter {
         weight[static_cast<std::size_t>(col * k + row)] = alpha * values[from];
       }
     }
+    // Last: a seed adds values to the graph, which may move the constants read above.
+    std::optional<ValueId> x = activationTwin(node.input(0), true);
+    if (!x) {
+      return false;
+    }
     emitConv(node, *x, std::move(weight), n, k, std::move(bias));
     return true;
   }
@@ -561,7 +573,7 @@ class Lifter {
   /// LayerNormalization over the last axis: a ChannelLayerNorm of the twin, then its scale and
   /// bias per channel.
   bool liftLayerNorm(const Node& node) {
-    const Shape& in = m_graph.value(node.input(0)).shape;
+    const Shape in = m_graph.value(node.input(0)).shape;
     if (in.empty() || normalizedAxis(node.attributes.getInt("axis", -1), in.size()) !=
                           static_cast<std::int64_t>(in.size()) - 1) {
       return false;
@@ -594,7 +606,7 @@ class Lifter {
   /// A Concat along the last axis (twins' channels) or along an axis with only 1s before it
   /// (the twins' rows, one block after another).
   bool liftConcat(const Node& node) {
-    const Shape& out = m_graph.value(node.outputs[0]).shape;
+    const Shape out = m_graph.value(node.outputs[0]).shape;
     if (out.empty()) {
       return false;
     }
@@ -650,8 +662,8 @@ class Lifter {
     if (!hasTwin(node.input(0))) {
       return false;
     }
-    const Shape& in = m_graph.value(node.input(0)).shape;
-    const Shape& out = m_graph.value(node.outputs[0]).shape;
+    const Shape in = m_graph.value(node.input(0)).shape;
+    const Shape out = m_graph.value(node.outputs[0]).shape;
     const TensorData* starts = constantData(m_graph, node.input(1));
     const TensorData* axes = constantData(m_graph, node.input(3));
     const TensorData* steps = constantData(m_graph, node.input(4));
@@ -687,7 +699,7 @@ class Lifter {
     if (!hasTwin(node.input(0)) || indices == nullptr || indices->size() != 1) {
       return false;
     }
-    const Shape& in = m_graph.value(node.input(0)).shape;
+    const Shape in = m_graph.value(node.input(0)).shape;
     const std::int64_t axis = normalizedAxis(node.attributes.getInt("axis", 0), in.size());
     if (axis < 0 || axis + 1 >= static_cast<std::int64_t>(in.size())) {
       return false;
@@ -751,7 +763,7 @@ class Lifter {
 
   /// Runs `views` on an index tensor of `shape` (element i holds `start[i]`): where each element
   /// of the last view's output came from.
-  std::optional<Tensor> runViews(const Shape& shape, std::vector<std::int64_t> start,
+  std::optional<Tensor> runViews(const Shape shape, std::vector<std::int64_t> start,
                                  std::span<const Node* const> views) const {
     if (product(shape) > kMaxTracedElements) {
       return std::nullopt;
@@ -795,9 +807,9 @@ class Lifter {
     if (!trace) {
       return std::nullopt;
     }
-    const Shape& source = m_graph.value(trace->source).shape;
+    const Shape source = m_graph.value(trace->source).shape;
     std::optional<Tensor> map = runViews(source, iota(product(source)), trace->views);
-    const Shape& shape = m_graph.value(id).shape;
+    const Shape shape = m_graph.value(id).shape;
     if (!map || map->shape != shape) {
       return std::nullopt;
     }
@@ -818,9 +830,9 @@ class Lifter {
     }
     auto a = operandOf(node.input(0), false);
     auto b = operandOf(node.input(1), true);
-    const Shape& y = m_graph.value(node.outputs[0]).shape;
-    const Shape& aShape = m_graph.value(node.input(0)).shape;
-    const Shape& bShape = m_graph.value(node.input(1)).shape;
+    const Shape y = m_graph.value(node.outputs[0]).shape;
+    const Shape aShape = m_graph.value(node.input(0)).shape;
+    const Shape bShape = m_graph.value(node.input(1)).shape;
     if (!a || !b || y.size() < 2 || aShape.size() < 2 || bShape.size() < 2 ||
         (b->second.heads != a->second.heads && b->second.heads != 1)) {
       return false;
@@ -916,7 +928,7 @@ class Lifter {
 /// The nodes rebuilding value `v` from its twin: a Reshape when the twin is one row, else a
 /// Transpose to [1, R, 1, C] and a Reshape.
 std::vector<Node> rebuild(Graph& graph, ValueId twin, ValueId v) {
-  const Shape& t = graph.value(twin).shape;
+  const Shape t = graph.value(twin).shape;
   const std::string base = graph.value(v).name;
   std::vector<Node> nodes;
   ValueId from = twin;

@@ -26,6 +26,11 @@ std::uint64_t opMacs(const compiler::QuantizedGraph& graph, const compiler::QOp&
     return static_cast<std::uint64_t>(compiler::elementCount(out)) *
            static_cast<std::uint64_t>(rows * cols * w[3]);
   }
+  if (const auto* matmul = std::get_if<compiler::QMatMul>(&op)) {
+    // Every output element of every head sums K products (the CONVs it runs as).
+    const compiler::HeadMatMulGeometry g = compiler::matMulGeometry(graph, *matmul);
+    return static_cast<std::uint64_t>(g.heads * g.m * g.n) * static_cast<std::uint64_t>(g.k);
+  }
   if (const auto* resize = std::get_if<compiler::QResizeLinear>(&op)) {
     // Each output position multiplies its live taps (one or two) for every element of the
     // other axes: the depthwise CONVs it runs as.
@@ -48,7 +53,8 @@ std::uint64_t opVectorElements(const compiler::QuantizedGraph& graph, const comp
       [&](const auto& o) -> std::uint64_t {
         using T = std::decay_t<decltype(o)>;
         if constexpr (std::is_same_v<T, compiler::QConv> ||
-                      std::is_same_v<T, compiler::QResizeLinear>) {
+                      std::is_same_v<T, compiler::QResizeLinear> ||
+                      std::is_same_v<T, compiler::QMatMul>) {
           return 0;  // the MAC array's work: the MAC term of the bound
         } else if constexpr (std::is_same_v<T, compiler::QMaxPool> ||
                              std::is_same_v<T, compiler::QAvgPool>) {
