@@ -97,8 +97,8 @@ void lowerMatMul(LoweringContext& ctx, const QMatMul& op) {
           }
           // Rows m0.. of a, columns k0..: mb runs of kb bytes, a row stride apart.
           ctx.load(0, inputSram,
-                   {aAddress + s.a.offset + h * s.a.headStride + m0 * s.a.rowStride + k0, mb, 1,
-                    kb, s.a.rowStride, 0});
+                   {aAddress + s.a.offset + h * s.a.headStride + m0 * s.a.rowStride + k0, mb, 1, kb,
+                    s.a.rowStride, 0});
           bool loadWeights = false;
           const std::int64_t weightSram =
               ctx.slots.weightSlot(fmt::format("{}/h{}/n{}/k{}", op.name, h, n0, k0), loadWeights);
@@ -144,9 +144,8 @@ void lowerMatMul(LoweringContext& ctx, const QMatMul& op) {
           instruction.wgt_kn = kn ? 1 : 0;
           ctx.emit(instruction);
         }
-        ctx.store(outputSram,
-                  {yAddress + s.y.offset + h * s.y.headStride + m0 * s.y.rowStride + n0, mb, 1,
-                   nb, s.y.rowStride, 0});
+        ctx.store(outputSram, {yAddress + s.y.offset + h * s.y.headStride + m0 * s.y.rowStride + n0,
+                               mb, 1, nb, s.y.rowStride, 0});
       }
     }
   }

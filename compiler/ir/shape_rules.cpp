@@ -169,8 +169,7 @@ std::vector<InferredOutput> inferHeadMatMul(const Node& node, const Inputs& in) 
   if (!std::isfinite(node.attributes.getFloat("alpha", 1.0F))) {
     fail("HeadMatMul alpha is not finite");
   }
-  checkHeadMatMulGeometry(headMatMulGeometry(node.attributes),
-                          elementCount(in.floatInput(0).shape),
+  checkHeadMatMulGeometry(headMatMulGeometry(node.attributes), elementCount(in.floatInput(0).shape),
                           elementCount(in.floatInput(1).shape), elementCount(out));
   return {output(DType::Float32, out)};
 }

@@ -728,37 +728,57 @@ class Lifter {
     float alpha = 1.0F;
   };
 
+  /// The scale a scalar Mul or Div by a constant applies to its activation input, which it
+  /// names in `from`; nullopt for any other node.
+  std::optional<float> scalarScale(const Node& n, ValueId& from) const {
+    std::optional<float> c0 = scalarConstant(m_graph, n.input(0));
+    std::optional<float> c1 = scalarConstant(m_graph, n.input(1));
+    if (n.op == OpKind::Mul && (c0.has_value() != c1.has_value())) {
+      from = c0 ? n.input(1) : n.input(0);
+      return c0 ? *c0 : *c1;
+    }
+    if (n.op == OpKind::Div && c1 && !c0 && *c1 != 0.0F) {
+      from = n.input(0);
+      return 1.0F / *c1;
+    }
+    return std::nullopt;
+  }
+
+  /// Walks back from `id` through reshapes, transposes, slices and scalar scalings to the
+  /// farthest value with a twin: the slices of a fused qkv projection are read in place.
   std::optional<Trace> traceOperand(ValueId id) const {
     Trace t;
-    while (!hasTwin(id)) {
+    std::optional<Trace> best;
+    while (true) {
+      if (hasTwin(id)) {
+        best = t;
+        best->source = id;
+      }
       std::optional<std::size_t> p = m_uses.producer(id);
       if (!p || t.views.size() >= kMaxChain) {
-        return std::nullopt;
+        break;
       }
       const Node& n = m_nodes[*p];
       if (n.outputs.size() != 1) {
-        return std::nullopt;
+        break;
       }
-      if (isView(n.op)) {
+      if (isView(n.op) || n.op == OpKind::Slice) {
         t.views.push_back(&n);
         id = n.input(0);
         continue;
       }
-      std::optional<float> c0 = scalarConstant(m_graph, n.input(0));
-      std::optional<float> c1 = scalarConstant(m_graph, n.input(1));
-      if (n.op == OpKind::Mul && (c0 || c1) && !(c0 && c1)) {
-        t.alpha *= c0 ? *c0 : *c1;
-        id = c0 ? n.input(1) : n.input(0);
-      } else if (n.op == OpKind::Div && c1 && !c0 && *c1 != 0.0F) {
-        t.alpha /= *c1;
-        id = n.input(0);
-      } else {
-        return std::nullopt;
+      ValueId from;
+      std::optional<float> scale = scalarScale(n, from);
+      if (!scale) {
+        break;
       }
+      t.alpha *= *scale;
+      id = from;
     }
-    t.source = id;
-    std::reverse(t.views.begin(), t.views.end());
-    return t;
+    if (best) {
+      std::reverse(best->views.begin(), best->views.end());
+    }
+    return best;
   }
 
   /// Runs `views` on an index tensor of `shape` (element i holds `start[i]`): where each element
@@ -853,24 +873,34 @@ class Lifter {
     }
     // The result goes into the last value of its single-reader Reshape/Transpose chain whose
     // bytes hold it at strides (the head merge); into [heads][M][N] planes when none does.
+    // A scalar scaling in the chain (the scores' 1/sqrt(d)) joins alpha.
     std::vector<std::size_t> chain;
     ValueId z = node.outputs[0];
     while (chain.size() < kMaxChain && !m_graph.isOutput(z) && m_uses.hasSingleUse(z)) {
       const std::size_t reader = m_uses.consumers(z)[0];
       const Node& next = m_nodes[reader];
-      if (!isView(next.op) || next.outputs.size() != 1 || replaced[reader]) {
+      ValueId from;
+      if ((!isView(next.op) && !(scalarScale(next, from) && from == z)) ||
+          next.outputs.size() != 1 || replaced[reader]) {
         break;
       }
       chain.push_back(reader);
       z = next.outputs[0];
     }
     std::size_t absorbed = chain.size();
+    float outputAlpha = 1.0F;
     for (;; --absorbed) {
       const ValueId target =
           absorbed == 0 ? node.outputs[0] : m_nodes[chain[absorbed - 1]].outputs[0];
       std::vector<const Node*> views;
+      outputAlpha = 1.0F;
       for (std::size_t i = 0; i < absorbed; ++i) {
-        views.push_back(&m_nodes[chain[i]]);
+        ValueId from;
+        if (std::optional<float> scale = scalarScale(m_nodes[chain[i]], from)) {
+          outputAlpha *= *scale;
+        } else {
+          views.push_back(&m_nodes[chain[i]]);
+        }
       }
       std::optional<Tensor> map = runViews(y, iota(product(y)), views);
       if (map && map->shape == m_graph.value(target).shape) {
@@ -901,7 +931,7 @@ class Lifter {
     }
     Attributes attributes;
     setHeadMatMulGeometry(attributes, g);
-    attributes.set("alpha", a->first.alpha * b->first.alpha);
+    attributes.set("alpha", a->first.alpha * b->first.alpha * outputAlpha);
     const Shape twin = twinShapeOf(m_graph.value(z).shape);
     attributes.set("shape", twin);
     ValueId out = intermediate(".heads", twin);
