@@ -692,7 +692,7 @@ CaseGraph buildCaseGraph(const OpCase& c) {
       p.layoutB = c.transposedB ? golden::MatMulLayout::NK : golden::MatMulLayout::KN;
       p.multiplier = toGolden(c.requant);
       p.output = outputStage(c);
-      g.ops.emplace_back(compiler::QMatMul{name, x, b, y, p});
+      g.ops.emplace_back(compiler::QMatMul{name, x, b, y, p, std::nullopt});
       break;
     }
   }

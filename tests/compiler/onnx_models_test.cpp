@@ -86,10 +86,14 @@ INSTANTIATE_TEST_SUITE_P(
             // The ConvNeXt block's NHWC region runs on the NCHW tensor (sink-nhwc-transposes):
             // its LayerNorm spelled out over the channel axis and fused back into one
             // ChannelLayerNorm, its Linears 1x1 convs with the LayerNorm's affine, the bias adds
-            // and the layer scale folded in.
-            "Conv Reshape Transpose Concat Add LayerNormalization MatMul Add Gelu "
-            "LayerNormalization LayerNormalization Conv ChannelLayerNorm Conv Conv Add Flatten "
-            "Flatten Flatten Flatten Concat"},
+            // and the layer scale folded in. The token branch (patch embedding, class token,
+            // LayerNorm, Linear + GELU) runs on its [1, C, T, 1] twin (lift-token-tensors): the
+            // LayerNorm a ChannelLayerNorm, the Linear a 1x1 conv with GELU fused, the tokens
+            // rebuilt by a Transpose and a Reshape where the host reads them.
+            "Conv Reshape Concat Add ChannelLayerNorm Conv Transpose LayerNormalization "
+            "LayerNormalization Conv ChannelLayerNorm Conv Conv Add Flatten Flatten Flatten "
+            "Reshape "
+            "Concat"},
         ModelCase{
             "handmade_opset18",
             "GlobalAveragePool Flatten ReduceMean ReduceSum ReduceMax GroupNormalization Slice "

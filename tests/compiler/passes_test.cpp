@@ -691,7 +691,8 @@ TEST(Pipeline, UnknownDumpAfterPass) {
       "--dump-after: unknown pass 'fold-everything' (passes: infer-shapes, fold-constants, "
       "eliminate-dead-code, simplify-reshapes, fold-batch-norm, fold-pad, split-to-slices, "
       "slice-space-to-depth, fold-channel-shuffle, recognize-activations, reduce-to-global-pool, "
-      "split-linear-resize, sink-nhwc-transposes, fuse-channel-layernorm, gemm-to-conv, "
+      "split-linear-resize, sink-nhwc-transposes, lift-token-tensors, fuse-channel-layernorm, "
+      "gemm-to-conv, "
       "fold-conv-affine, "
       "fold-flatten-into-fc, fuse-activations, or all)");
 }

@@ -152,14 +152,14 @@ TEST(RtlCodegen, AttentionMatMulsAreCycleExactAndGolden) {
   qk.layoutB = golden::MatMulLayout::NK;
   qk.multiplier = golden::quantizeMultiplier(1.0 / 2048.0);
   qk.output.zeroPoint = -128;
-  g.ops.emplace_back(compiler::QMatMul{"qk", q, k, scores, qk});
+  g.ops.emplace_back(compiler::QMatMul{"qk", q, k, scores, qk, std::nullopt});
   golden::MatMulInt8Params pv;
   pv.zeroPointA = -128;
   pv.layoutB = golden::MatMulLayout::KN;
   pv.multiplier = golden::quantizeMultiplier(1.0 / 1024.0);
   pv.output.zeroPoint = 3;
   pv.output.rounding = golden::Rounding::Double;
-  g.ops.emplace_back(compiler::QMatMul{"pv", scores, v, out, pv});
+  g.ops.emplace_back(compiler::QMatMul{"pv", scores, v, out, pv, std::nullopt});
   g.ops.emplace_back(compiler::QReduce{"max", scores, rowMax, compiler::QReduce::Kind::Max, {}});
   golden::ReduceSumInt8Params sum;
   sum.inputZeroPoint = -128;
