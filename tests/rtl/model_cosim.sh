@@ -3,7 +3,9 @@
 # RTL == SystemC == golden DDR, equal cycles) and two subnetwork blocks from YAML (a ResNet basic
 # block, a MobileNetV2 inverted residual, which the compiler cascades: its CONVs write the input
 # SRAM, docs/cascade.md; a segmentation head whose bilinear Resize runs as strided depthwise
-# CONVs; a ViT MLP block whose LayerNorm is NORM rows) exported and run with `npu cosim BUNDLE`.
+# CONVs; a ViT MLP block whose LayerNorm is NORM rows; a whole ViT encoder layer, attention
+# included, whose head split and merge are HeadMatMul strides) exported and run with
+# `npu cosim BUNDLE`.
 set -euo pipefail
 npu="$1"; src="$2"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -14,7 +16,7 @@ grep -q "DDR: RTL == SystemC" "$tmp/run.txt"
 grep -q "RTL final DDR vs golden expected DDR: identical" "$tmp/run.txt"
 grep -Eq "^cycles: SystemC ([0-9]+), RTL \1 \(delta 0\)$" "$tmp/run.txt"
 
-for block in resnet_basic_block mbv2_inverted_residual_s1 bilinear_head vit_mlp; do
+for block in resnet_basic_block mbv2_inverted_residual_s1 bilinear_head vit_mlp vit_encoder_layer; do
   "$npu" export "$src/subnet_bench/graphs/$block.yaml" --out "$tmp/$block" > /dev/null
   "$npu" cosim "$tmp/$block" > "$tmp/$block.txt"
   grep -q "regions equal to the expected images" "$tmp/$block.txt"
