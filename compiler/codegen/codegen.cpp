@@ -1,5 +1,6 @@
-// Codegen driver: DDR plan (activations with liveness reuse, then constants, then code), one
-// lowering per op, tokens from the emitter, and the manifest.
+// Codegen driver: DDR plan (activations with liveness reuse, then constants: constant
+// activations, weights, parameters; then code), one lowering per op, tokens from the emitter,
+// and the manifest.
 #include "npu/compiler/codegen/codegen.h"
 
 #include <fmt/format.h>
@@ -208,6 +209,19 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
   ConstantPool constants;
   constants.base = activationEnd;
   constants.alignment = alignment;
+  // Constant activations (a class token, a position embedding) open the constant area, as
+  // weights do: the DDR image holds them before the program runs.
+  for (TensorId id = 0; id < graph.tensors.size(); ++id) {
+    if (const QTensor& tensor = graph.tensors[id]; tensor.data) {
+      std::vector<std::uint8_t> bytes(tensor.data->begin(), tensor.data->end());
+      compiled.tensors[id] = {constants.add(tensor.name, bytes), bytes.size()};
+      isa::Region& region = constants.regions.back();  // described like an activation's region
+      region.dtype = "int8";
+      region.shape = tensor.shape;
+      region.scale = tensor.scale;
+      region.zeroPoint = tensor.zeroPoint;
+    }
+  }
   SramSlots slots(config);
   LoweringContext ctx{config, graph, compiled.tensors, emitter, constants, slots};
   std::vector<TensorId> onChip;

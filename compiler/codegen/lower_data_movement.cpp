@@ -2,9 +2,9 @@
 // slice by a LOAD whose column and row strides skip the channels, columns and rows it leaves
 // out: a channel slice, a Focus stem's every other pixel), copied to the output
 // SRAM by a 1x1 max POOL (the identity), and placed by STORE addressing: at a channel offset with
-// the concat's channel stride, densely for a slice, or factorH x factorW times with widened
-// strides for an upsample. A channel shuffle is a CONV with 0/1 weights where that is cheaper
-// than placing it byte by byte.
+// the concat's channel stride (a row concat: as one contiguous block), densely for a slice, or
+// factorH x factorW times with widened strides for an upsample. A channel shuffle is a CONV with
+// 0/1 weights where that is cheaper than placing it byte by byte.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -224,6 +224,30 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
            "moves bytes without arithmetic here)",
            name, tensor.name);
     }
+  }
+  if (const auto* concat = std::get_if<QConcat>(&op); concat != nullptr && concat->axis == 1) {
+    // Along rows, each input is one contiguous block of the output: its bytes copied in order
+    // from the end of the one before (an input may hold whole output rows under another H x W).
+    std::int64_t offset = 0;
+    for (const TensorId id : concat->inputs) {
+      const auto& in = ctx.graph.tensors[id].shape;
+      const DdrBlock window = channelWindow(ctx, id, 0, in[3]);
+      const std::int64_t at = static_cast<std::int64_t>(outputAddress) + offset;
+      copyTiles(ctx, window, [&](std::int64_t sram, const CopyTile& t) {
+        const std::int64_t first = at + (t.y * in[2] + t.x) * in[3] + t.c0;
+        if (t.fullRows(window)) {
+          ctx.store(sram, flatBlock(static_cast<std::uint64_t>(first), t.rows * in[2] * in[3]));
+        } else {
+          ctx.store(sram, {first, t.rows, t.cols, t.cn, in[2] * in[3], in[3]});
+        }
+      });
+      offset += in[1] * in[2] * in[3];
+    }
+    if (offset != out[1] * out[2] * out[3]) {
+      fail("layer '{}': the inputs hold {} bytes, the output {}", name, offset,
+           out[1] * out[2] * out[3]);
+    }
+    return;
   }
   if (const auto* concat = std::get_if<QConcat>(&op)) {
     std::int64_t offset = 0;

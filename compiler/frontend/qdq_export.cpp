@@ -244,6 +244,29 @@ class QdqExporter {
     if (auto it = m_read.find(v.name); it != m_read.end()) {
       return it->second;
     }
+    if (auto p = m_params.find(v.name); p != m_params.end() && v.isConstant()) {
+      // A constant the NPU reads as an int8 activation (a class token, a position embedding):
+      // its int8 values behind a DequantizeLinear that writes its name, as a weight's.
+      std::span<const float> values = v.data->floats();
+      std::vector<std::int8_t> q(values.size());
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        q[i] = static_cast<std::int8_t>(golden::quantizeValue(values[i], p->second));
+      }
+      std::vector<float> scale{p->second.scale};
+      std::vector<std::int8_t> zp{static_cast<std::int8_t>(p->second.zeroPoint)};
+      std::string data =
+          addInitializer<std::int8_t>(v.name + "_quantized", v.shape, onnx::TensorProto::INT8, q);
+      std::string s = addInitializer<float>(v.name + "_scale", {}, onnx::TensorProto::FLOAT, scale);
+      std::string z =
+          addInitializer<std::int8_t>(v.name + "_zero_point", {}, onnx::TensorProto::INT8, zp);
+      onnx::NodeProto* dq = addNode("DequantizeLinear", unique(v.name + "_DequantizeLinear"));
+      dq->add_input(data);
+      dq->add_input(s);
+      dq->add_input(z);
+      dq->add_output(v.name);
+      m_read[v.name] = v.name;
+      return v.name;
+    }
     if (v.isConstant()) {
       *m_out.mutable_graph()->add_initializer() = tensorProto(v.name, v.shape, *v.data);
       m_read[v.name] = v.name;

@@ -206,6 +206,7 @@ class Builder {
   ValueId conv();
   ValueId convTranspose();
   ValueId batchNorm();
+  ValueId constant();
   ValueId linear(bool matmul);
   ValueId activation(OpKind op, ValueId x, const std::string& nodeName,
                      const std::string& outputName);
@@ -297,6 +298,30 @@ ValueId Builder::convTranspose() {
       weightedInputs({channels, outChannels / groups, kernel[0], kernel[1]}, outChannels, fanIn);
   ValueId out = emit(OpKind::ConvTranspose, m_b.name, opOutputName(), inputs, a);
   return fusedShorthand(out);
+}
+
+/// A constant tensor of `shape` (a class token, a position embedding) that later layers read
+/// by the layer's name: the .npy file `weights: {value: ...}`, or U(-1, 1) from the seed. It
+/// reads no input.
+ValueId Builder::constant() {
+  const std::vector<std::int64_t> dims = m_b.keys.integers("shape", {});
+  if (dims.empty()) {
+    fail("'shape' is required");
+  }
+  for (const std::int64_t d : dims) {
+    if (d < 1) {
+      fail("'shape' must hold positive sizes, has {}", d);
+    }
+  }
+  const Shape shape(dims.begin(), dims.end());
+  return weight("value", shape, [&] {
+    SeededRandom r = random("value");
+    std::vector<float> v(static_cast<std::size_t>(elementCount(shape)));
+    for (float& e : v) {
+      e = r.uniform(-1.0F, 1.0F);
+    }
+    return v;
+  });
 }
 
 ValueId Builder::batchNorm() {
@@ -500,6 +525,8 @@ ValueId Builder::build() {
   } else if (op == "Relu6") {
     expectInputs(1, 1);
     out = activation(OpKind::Clip, m_b.inputs[0], m_b.name, m_b.name);
+  } else if (op == "Constant") {
+    out = constant();
   } else if (op == "Upsample" || op == "Resize") {
     out = resize();
   } else if (op == "Pad") {

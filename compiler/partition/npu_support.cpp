@@ -150,9 +150,20 @@ NpuSupport binarySupport(const Graph& graph, const Node& node) {
   if (!isFloatActivation(graph, x) || constant == nullptr) {
     return host(fmt::format("{} of two activations has no NPU form", opName(node.op)));
   }
-  if (!isNpuActivation(graph, x) || graph.value(node.outputs[0]).shape != graph.value(x).shape ||
-      !perChannelBroadcast(graph.value(c).shape, graph.value(x).shape[1])) {
-    return host("the constant is not per channel or scalar");
+  if (!isNpuActivation(graph, x) || graph.value(node.outputs[0]).shape != graph.value(x).shape) {
+    return host("the output does not have the activation's [1, C, H, W] shape");
+  }
+  if (!perChannelBroadcast(graph.value(c).shape, graph.value(x).shape[1])) {
+    // A constant of the activation's whole shape (a position embedding): an element-wise op
+    // whose second operand is a constant tensor in DDR.
+    if (graph.value(c).shape != graph.value(x).shape || constant->dtype() != DType::Float32) {
+      return host("the constant is not per channel, scalar or of the activation's whole shape");
+    }
+    if (node.op != OpKind::Add && node.op != OpKind::Mul) {
+      return host(fmt::format("{} with a whole-shape constant has no NPU form (Add and Mul have)",
+                              opName(node.op)));
+    }
+    return npu(node.op == OpKind::Add ? NpuOpKind::Add : NpuOpKind::Mul);
   }
   if (node.op == OpKind::Div) {
     if (!aAct) {
@@ -259,19 +270,37 @@ NpuSupport gatherSupport(const Graph& graph, const Node& node) {
   return npu(NpuOpKind::ChannelShuffle);
 }
 
+/// Concatenation along channels (axis 1) of [1, C, H, W] or [1, C] tensors, or along rows (axis
+/// 2) of [1, C, H, W] tensors of one C and W (NHWC: each input a contiguous block of the output).
+/// An input may be an f32 constant of such a shape (a class token), one at least an activation.
 NpuSupport concatSupport(const Graph& graph, const Node& node) {
   const Shape& out = graph.value(node.outputs.at(0)).shape;
   std::int64_t axis = node.attributes.getInt("axis", 0);
   if (axis < 0) {
     axis += static_cast<std::int64_t>(out.size());
   }
-  if (!nhwcShapeOf(out) || axis != 1) {
-    return host("only channel concatenation of [1, C, H, W] or [1, C] tensors runs on the NPU");
+  const bool rows = axis == 2 && out.size() == 4;
+  if (!nhwcShapeOf(out) || (axis != 1 && !rows)) {
+    return host(
+        "only concatenation along channels of [1, C, H, W] or [1, C] tensors, or along rows (H) "
+        "of [1, C, H, W] tensors, runs on the NPU");
   }
+  bool anyActivation = false;
   for (ValueId in : node.inputs) {
-    if (!isFloatActivation(graph, in) || !nhwcShapeOf(graph.value(in).shape)) {
-      return host("a concatenated input is a constant or not an activation");
+    const TensorData* constant = constantOf(graph, in);
+    const bool activation = isFloatActivation(graph, in);
+    if ((!activation && (constant == nullptr || constant->dtype() != DType::Float32)) ||
+        !nhwcShapeOf(graph.value(in).shape)) {
+      return host("a concatenated input is not an f32 activation or constant of NHWC form");
     }
+    const Shape& s = graph.value(in).shape;
+    if (rows && (s.size() != 4 || s[1] != out[1] || s[3] != out[3])) {
+      return host("a row-concatenated input differs from the output in channels or width");
+    }
+    anyActivation = anyActivation || activation;
+  }
+  if (!anyActivation) {
+    return host("every concatenated input is a constant");
   }
   return npu(NpuOpKind::Concat);
 }
@@ -350,7 +379,13 @@ NpuSupport reshapeSupport(const Graph& graph, const Node& node, DispatchStrategy
   }
   std::optional<Shape> a = nhwcShapeOf(graph.value(in).shape);
   std::optional<Shape> b = nhwcShapeOf(graph.value(node.outputs.at(0)).shape);
-  if (!a || !b || *a != *b) {
+  // [1, C, H, W] -> [1, C, H', W'] with H' x W' = H x W keeps every channel's pixels in order,
+  // so the NHWC bytes too (a token map [1, C, H, W] read as [1, C, H x W, 1]).
+  const Shape& from = graph.value(in).shape;
+  const Shape& to = graph.value(node.outputs.at(0)).shape;
+  const bool samePixels = from.size() == 4 && to.size() == 4 && from[0] == 1 && to[0] == 1 &&
+                          from[1] == to[1] && from[2] * from[3] == to[2] * to[3];
+  if (!a || !b || (*a != *b && !samePixels)) {
     return host("the reshape moves bytes in NHWC (no NPU form)");
   }
   return npu(NpuOpKind::Alias);

@@ -211,7 +211,11 @@ AccuracyReport accuracyReport(const QuantizedModel& model, const std::vector<Ten
       s.segment = &segment;
       s.graph.tensors = g.tensors;
       s.graph.ops = {op};
-      s.graph.inputs = opInputs(op);
+      for (TensorId id : opInputs(op)) {
+        if (!g.tensors[id].data) {  // a constant holds its values already
+          s.graph.inputs.push_back(id);
+        }
+      }
       s.graph.outputs = {opOutput(op)};
       single.push_back(std::move(s));
       ops.push_back(&op);

@@ -13,6 +13,7 @@
 #include "npu/compiler/ir/op_params.h"
 #include "npu/compiler/quant/calibration_data.h"
 #include "npu/compiler/quant/calibration_table.h"
+#include "npu/compiler/quant/constant_activation.h"
 #include "npu/compiler/quant/quant_params.h"
 #include "npu/compiler/quant/scale_alignment.h"
 #include "npu/golden/int8_norm.h"
@@ -58,8 +59,9 @@ Range rangeFor(const TensorObserver& observer, const ActivationSettings& s) {
   return minMaxRange(observer, s.symmetric);
 }
 
-/// The tensors calibration observes (NPU nodes' activation inputs and outputs, LUT
-/// pre-activations) in graph order, each with the node producing it (null for graph inputs).
+/// The tensors calibration observes (NPU nodes' activation inputs and outputs, constant
+/// activations, LUT pre-activations) in graph order, each with the node producing it (null for
+/// graph inputs and constants).
 std::pair<std::vector<std::string>, std::vector<const Node*>> observedTensors(
     const Graph& graph, const Partition& partition) {
   std::vector<std::string> names;
@@ -77,12 +79,15 @@ std::pair<std::vector<std::string>, std::vector<const Node*>> observedTensors(
       continue;
     }
     const Node& node = graph.nodes()[n];
-    for (ValueId in : node.inputs) {
+    for (std::size_t i = 0; i < node.inputs.size(); ++i) {
+      const ValueId in = node.input(i);
       if (!in.valid()) {
         continue;
       }
       const Value& v = graph.value(in);
-      if (!v.isConstant() && v.dtype == DType::Float32) {
+      if (isConstantActivation(graph, partition, n, i)) {
+        want(v.name, nullptr);  // a constant activation: the range of its own values
+      } else if (!v.isConstant() && v.dtype == DType::Float32) {
         std::optional<std::size_t> p = uses.producer(in);
         want(v.name, p ? &graph.nodes()[*p] : nullptr);
       }
@@ -282,6 +287,15 @@ CalibrationResult calibrate(const Graph& graph, const Partition& partition,
     }
   }
 
+  // A constant activation is the same in every sample: its values, observed once, give its
+  // range as they are (min/max whatever the method: nothing in them is an outlier to clip).
+  std::set<std::string, std::less<>> constants;
+  for (const std::string& name : constantActivationNames(graph, partition)) {
+    std::span<const float> values = graph.value(*graph.findValue(name)).data->floats();
+    observers[index.at(name)].observe(values);
+    constants.insert(name);
+  }
+
   CalibrationResult result;
   result.samples = count;
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -298,7 +312,8 @@ CalibrationResult calibrate(const Graph& graph, const Partition& partition,
     t.absPercentile99 = percentileRange(o, 99.0, true).hi;
     t.absPercentile999 = percentileRange(o, 99.9, true).hi;
     t.absPercentile9999 = percentileRange(o, 99.99, true).hi;
-    t.range = rangeFor(o, t.settings);
+    t.range = constants.contains(names[i]) ? minMaxRange(o, t.settings.symmetric)
+                                           : rangeFor(o, t.settings);
     t.alignedRange = t.range;
     const TensorObserver* observed[] = {&o};
     t.params = t.settings.powerOfTwo
@@ -362,8 +377,19 @@ CalibrationResult calibrate(const Graph& graph, const Partition& partition,
 
 CalibrationResult calibrateWithTable(const Graph& graph, const Partition& partition,
                                      const std::vector<TensorMap>& samples,
-                                     const QuantConfig& config, const CalibrationTable& table,
+                                     const QuantConfig& config,
+                                     const CalibrationTable& explicitTable,
                                      std::vector<std::string>& notes) {
+  // A constant activation the table does not name keeps the per-tensor quantization it came
+  // with (a QDQ model's DequantizeLinear of int8 values).
+  CalibrationTable table = explicitTable;
+  for (const std::string& name : constantActivationNames(graph, partition)) {
+    const Value& v = graph.value(*graph.findValue(name));
+    if (!table.tensors.contains(name) && v.quant && v.quant->scales.size() == 1) {
+      table.tensors.emplace(name,
+                            golden::QuantParams{v.quant->scales[0], v.quant->zeroPoints.at(0)});
+    }
+  }
   auto [names, producers] = observedTensors(graph, partition);
   std::vector<std::vector<std::string>> groups = alignmentGroups(graph, partition);
   std::map<std::string, golden::QuantParams, std::less<>> fromGroup =

@@ -80,6 +80,38 @@ TensorId opOutput(const QOp& op) {
   return std::visit([](const auto& typed) { return typed.output; }, op);
 }
 
+namespace {
+
+/// A QConcat on the golden values: along channels, or along rows with each input read as the
+/// whole output rows its bytes hold (an input [1, H, W, C] of a reshape to [1, H x W, 1, C]).
+golden::Int8Tensor concatenate(const QuantizedGraph& graph, const QConcat& concat,
+                               const std::vector<golden::Int8Tensor>& values) {
+  if (concat.axis != 1 && concat.axis != 3) {
+    fail("concat axis {} is neither rows (1) nor channels (3)", concat.axis);
+  }
+  const std::vector<std::int64_t>& out = graph.tensors[concat.output].shape;
+  std::vector<golden::Int8Tensor> rows;
+  for (const TensorId id : concat.inputs) {
+    const golden::Int8Tensor& x = values[id];
+    if (concat.axis == 1) {
+      const auto row = static_cast<std::size_t>(out[2] * out[3]);
+      if (x.shape.size() != 4 || x.shape[3] != out[3] || x.data.size() % row != 0) {
+        fail("input '{}' does not hold whole rows of {} x {} bytes", graph.tensors[id].name, out[2],
+             out[3]);
+      }
+      rows.push_back(golden::reshapeInt8(
+          x, std::vector<std::int64_t>{1, static_cast<std::int64_t>(x.data.size() / row), out[2],
+                                       out[3]}));
+    } else {
+      rows.push_back(x);
+    }
+  }
+  std::vector<std::reference_wrapper<const golden::Int8Tensor>> parts(rows.begin(), rows.end());
+  return golden::concatInt8(parts, concat.axis);
+}
+
+}  // namespace
+
 GoldenGraphRunner::GoldenGraphRunner(const QuantizedGraph& graph)
     : m_graph(&graph), m_convs(graph.ops.size()) {
   for (std::size_t i = 0; i < graph.ops.size(); ++i) {
@@ -172,6 +204,11 @@ std::vector<golden::Int8Tensor> GoldenGraphRunner::run(
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     values[graph.inputs[i]] = inputs[i];
   }
+  for (std::size_t t = 0; t < graph.tensors.size(); ++t) {
+    if (graph.tensors[t].data) {
+      values[t] = golden::Int8Tensor{graph.tensors[t].shape, *graph.tensors[t].data};
+    }
+  }
   for (std::size_t i = 0; i < graph.ops.size(); ++i) {
     const QOp& op = graph.ops[i];
     try {
@@ -193,11 +230,7 @@ std::vector<golden::Int8Tensor> GoldenGraphRunner::run(
       } else if (const auto* gap = std::get_if<QGlobalAvgPool>(&op)) {
         values[out] = golden::globalAveragePoolInt8(values[gap->input]);
       } else if (const auto* concat = std::get_if<QConcat>(&op)) {
-        std::vector<std::reference_wrapper<const golden::Int8Tensor>> parts;
-        for (const TensorId id : concat->inputs) {
-          parts.emplace_back(values[id]);
-        }
-        values[out] = golden::concatInt8(parts, 3);
+        values[out] = concatenate(graph, *concat, values);
       } else if (const auto* slice = std::get_if<QSlice>(&op)) {
         const auto& shape = graph.tensors[out].shape;  // NHWC
         golden::Int8Tensor rows =

@@ -1,5 +1,6 @@
 // A quantized graph checked and printed: what the driver verifies and dumps after quantization.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "npu/compiler/quant/quantized_graph.h"
 #include "npu/support/error.h"
@@ -15,7 +16,24 @@ void verifyQuantizedGraph(const QuantizedGraph& graph) {
   };
   for (TensorId id : graph.inputs) {
     check(id, "input", "graph");
+    if (graph.tensors[id].data) {
+      fail("quantized graph: input tensor '{}' is a constant", graph.tensors[id].name);
+    }
     written[id] = true;
+  }
+  for (const QTensor& t : graph.tensors) {
+    if (!t.data) {
+      continue;
+    }
+    std::int64_t count = 1;
+    for (const std::int64_t d : t.shape) {
+      count *= d;
+    }
+    if (static_cast<std::int64_t>(t.data->size()) != count) {
+      fail("quantized graph: constant tensor '{}' holds {} values for shape [{}]", t.name,
+           t.data->size(), fmt::join(t.shape, ", "));
+    }
+    written[static_cast<std::size_t>(&t - graph.tensors.data())] = true;
   }
   for (const QOp& op : graph.ops) {
     const std::string where = fmt::format("op '{}'", opName(op));
@@ -28,6 +46,9 @@ void verifyQuantizedGraph(const QuantizedGraph& graph) {
     }
     TensorId out = opOutput(op);
     check(out, "output", where);
+    if (graph.tensors[out].data) {
+      fail("quantized graph: {} writes constant tensor '{}'", where, graph.tensors[out].name);
+    }
     if (written[out]) {
       fail("quantized graph: {} writes tensor '{}' a second time", where, graph.tensors[out].name);
     }
@@ -50,6 +71,11 @@ std::string dumpQuantizedGraph(const QuantizedGraph& graph) {
   };
   for (TensorId id : graph.inputs) {
     text += "input  " + tensorLine(id) + "\n";
+  }
+  for (TensorId id = 0; id < graph.tensors.size(); ++id) {
+    if (graph.tensors[id].data) {
+      text += "const  " + tensorLine(id) + "\n";
+    }
   }
   for (const QOp& op : graph.ops) {
     std::vector<std::string> ins;

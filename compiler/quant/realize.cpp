@@ -15,6 +15,7 @@
 
 #include "npu/compiler/ir/diagnostics.h"
 #include "npu/compiler/ir/op_params.h"
+#include "npu/compiler/quant/constant_activation.h"
 #include "npu/compiler/quant/weight_quantization.h"
 #include "npu/golden/fp32_activation.h"
 #include "npu/golden/int8_ops.h"
@@ -89,6 +90,8 @@ class SegmentBuilder {
     m_out.segment = s;
     m_tensorOf.clear();
     m_requantOf.clear();
+    m_reshapedFrom.clear();
+    m_constantOf.clear();
     for (ValueId in : segment.inputs) {
       TensorId id = tensorFor(in);
       m_out.graph.inputs.push_back(id);
@@ -99,7 +102,7 @@ class SegmentBuilder {
       withNodeContext(m_graph, node, [&] { realizeNode(n, node); });
     }
     for (ValueId v : segment.outputs) {
-      TensorId id = m_tensorOf.at(v.index);
+      TensorId id = tensorFor(v);
       m_out.outputValues.emplace_back(m_graph.value(v).name, id);
       if (std::find(m_out.graph.outputs.begin(), m_out.graph.outputs.end(), id) ==
           m_out.graph.outputs.end()) {
@@ -134,9 +137,45 @@ class SegmentBuilder {
     if (it != m_tensorOf.end()) {
       return it->second;
     }
+    if (auto r = m_reshapedFrom.find(v.index); r != m_reshapedFrom.end()) {
+      return reshapeCopy(v, r->second.first, r->second.second);
+    }
     const Value& value = m_graph.value(v);
     TensorId id = addTensor(value.name, value.shape, paramsOf(value.name));
     m_tensorOf.emplace(v.index, id);
+    return id;
+  }
+
+  /// The constant `v` as an int8 tensor quantized with `params` (one tensor per constant and
+  /// parameters).
+  TensorId constantTensor(ValueId v, golden::QuantParams params) {
+    auto key = std::make_tuple(v.index, params.scale, params.zeroPoint);
+    if (auto it = m_constantOf.find(key); it != m_constantOf.end()) {
+      return it->second;
+    }
+    const std::string& name = m_graph.value(v).name;
+    m_out.graph.tensors.push_back(
+        quantizeConstantActivation(m_graph, v, params, uniqueTensorName(name)));
+    const TensorId id = m_out.graph.tensors.size() - 1;
+    m_constantOf.emplace(key, id);
+    return id;
+  }
+
+  /// The output of a reshape that keeps the NHWC bytes but not the NHWC shape, for a reader
+  /// other than a row concat (which reads the source's bytes as they are): a byte copy of
+  /// `source` into a tensor of `v`'s shape (a QConcat of one input along rows).
+  TensorId reshapeCopy(ValueId v, TensorId source, std::size_t n) {
+    const Value& value = m_graph.value(v);
+    QTensor t = m_out.graph.tensors[source];
+    t.name = uniqueTensorName(value.name);
+    t.shape = nhwcShapeOf(value.shape).value();
+    t.data.reset();
+    m_out.graph.tensors.push_back(std::move(t));
+    const TensorId id = m_out.graph.tensors.size() - 1;
+    m_tensorOf.emplace(v.index, id);
+    QOpOrigin origin;
+    origin.node = n;
+    add(QConcat{m_graph.nodes()[n].name + "#copy", {source}, id, 1}, origin);
     return id;
   }
 
@@ -284,6 +323,15 @@ class SegmentBuilder {
         TensorId in = tensorFor(node.input(0));
         const QTensor& t = m_out.graph.tensors[in];
         golden::QuantParams out = paramsOf(m_graph.value(outValue).name);
+        if (nhwcShapeOf(m_graph.value(outValue).shape).value() != t.shape) {
+          // The same bytes under another NHWC shape ([1, H, W, C] as [1, H x W, 1, C]): a row
+          // concat reads them as they are; any other reader gets a copy (reshapeCopy).
+          if (out.scale != static_cast<float>(t.scale) || out.zeroPoint != t.zeroPoint) {
+            in = requantized(in, out, node, origin, "");
+          }
+          m_reshapedFrom.emplace(outValue.index, std::make_pair(in, n));
+          return;
+        }
         if (out.scale != static_cast<float>(t.scale) || out.zeroPoint != t.zeroPoint) {
           // Given parameters that differ across a layout no-op: requantize into the output.
           QOpOrigin requantOrigin;
@@ -301,7 +349,7 @@ class SegmentBuilder {
         return channelAffine(node, origin);
       case NpuOpKind::Add:
       case NpuOpKind::Mul:
-        return elementwise(node, kind, origin);
+        return elementwise(n, node, kind, origin);
       case NpuOpKind::MaxPool:
       case NpuOpKind::AvgPool:
       case NpuOpKind::GlobalAvgPool:
@@ -309,12 +357,22 @@ class SegmentBuilder {
       case NpuOpKind::Concat: {
         QConcat op;
         op.name = node.name;
-        for (ValueId in : node.inputs) {
-          op.inputs.push_back(tensorFor(in));
-        }
+        std::int64_t axis = node.attributes.getInt("axis", 0);
+        axis = axis < 0 ? axis + static_cast<std::int64_t>(m_graph.value(outValue).shape.size())
+                        : axis;
+        op.axis = axis == 2 ? 1 : 3;  // NCHW rows or channels in NHWC
         op.output = tensorFor(outValue);
-        for (TensorId& in : op.inputs) {
-          in = shared(in, op.output, node, origin);
+        for (std::size_t i = 0; i < node.inputs.size(); ++i) {
+          const ValueId in = node.input(i);
+          if (isConstantActivation(m_graph, m_partition, n, i)) {
+            // Quantized with the output's parameters, which every input shares.
+            op.inputs.push_back(constantTensor(in, tensorParams(op.output)));
+            continue;
+          }
+          auto r = m_reshapedFrom.find(in.index);
+          const TensorId source =
+              op.axis == 1 && r != m_reshapedFrom.end() ? r->second.first : tensorFor(in);
+          op.inputs.push_back(shared(source, op.output, node, origin));
         }
         return add(std::move(op), origin);
       }
@@ -586,9 +644,15 @@ class SegmentBuilder {
     emitConv(node, x, affine.scale, Shape{channels, 1, 1, 1}, affine.bias, geometry, act, origin);
   }
 
-  void elementwise(const Node& node, NpuOpKind kind, QOpOrigin origin) {
-    TensorId a = tensorFor(node.input(0));
-    TensorId b = tensorFor(node.input(1));
+  void elementwise(std::size_t n, const Node& node, NpuOpKind kind, QOpOrigin origin) {
+    // A constant operand (of the other's whole shape) with its own calibrated parameters.
+    auto operand = [&](std::size_t i) {
+      return isConstantActivation(m_graph, m_partition, n, i)
+                 ? constantTensor(node.input(i), paramsOf(m_graph.value(node.input(i)).name))
+                 : tensorFor(node.input(i));
+    };
+    TensorId a = operand(0);
+    TensorId b = operand(1);
     TensorId out = tensorFor(node.outputs.at(0));
     golden::QuantParams qa = tensorParams(a);
     golden::QuantParams qb = tensorParams(b);
@@ -705,6 +769,11 @@ class SegmentBuilder {
   bool m_weightsGiven = false;
   NpuSegment m_out;
   std::unordered_map<std::uint32_t, TensorId> m_tensorOf;
+  /// Outputs of reshapes that keep the NHWC bytes under another NHWC shape: the tensor holding
+  /// the bytes and the reshape's node.
+  std::unordered_map<std::uint32_t, std::pair<TensorId, std::size_t>> m_reshapedFrom;
+  /// Constant activations by value and parameters.
+  std::map<std::tuple<std::uint32_t, float, std::int32_t>, TensorId> m_constantOf;
   std::map<std::tuple<TensorId, float, std::int32_t>, TensorId> m_requantOf;
 };
 

@@ -41,6 +41,33 @@ std::size_t nodeIndex(const Graph& g, const std::string& name) {
   throw Error("no node " + name);
 }
 
+TEST(Partition, TokenLayoutConstantsRunOnTheNpu) {
+  // [1, C, 4, 4] read as 16 tokens [1, C, 16, 1], a class-token row concatenated along H, a
+  // whole-shape position embedding added; what stays on the host says why.
+  GraphBuilder b("tokens");
+  ValueId x = b.input("x", {1, 8, 4, 4});
+  ValueId tokens = b.node(OpKind::Reshape, "tokens", {x, b.ints("tokens.shape", {1, 8, 16, 1})});
+  ValueId cls = b.constant("cls", {1, 8, 1, 1}, std::vector<float>(8, 0.25F));
+  ValueId cat =
+      b.node(OpKind::Concat, "with_cls", {cls, tokens}, attrs({{"axis", std::int64_t{2}}}));
+  ValueId pos = b.constant("pos", {1, 8, 17, 1}, std::vector<float>(8 * 17, -0.5F));
+  ValueId add = b.node(OpKind::Add, "embedded", {cat, pos});
+  ValueId sub = b.node(OpKind::Sub, "shifted", {add, pos});
+  ValueId wide =
+      b.node(OpKind::Concat, "by_columns", {sub, sub}, attrs({{"axis", std::int64_t{3}}}));
+  Graph g = b.finish({wide});
+  Partition p = partitionGraph(g, {DispatchStrategy::Aggressive, {}, {}});
+  EXPECT_EQ(p.npuKind[nodeIndex(g, "tokens")], NpuOpKind::Alias);
+  EXPECT_EQ(p.npuKind[nodeIndex(g, "with_cls")], NpuOpKind::Concat);
+  EXPECT_EQ(p.npuKind[nodeIndex(g, "embedded")], NpuOpKind::Add);
+  EXPECT_EQ(p.hostReason[nodeIndex(g, "shifted")],
+            "Sub with a whole-shape constant has no NPU form (Add and Mul have)");
+  EXPECT_EQ(
+      p.hostReason[nodeIndex(g, "by_columns")],
+      "only concatenation along channels of [1, C, H, W] or [1, C] tensors, or along rows (H) "
+      "of [1, C, H, W] tensors, runs on the NPU");
+}
+
 TEST(Partition, ConservativeKeepsShapeOpsOnTheHost) {
   Graph g = makeSmallNet();
   Partition p = partitionGraph(g);
@@ -49,7 +76,8 @@ TEST(Partition, ConservativeKeepsShapeOpsOnTheHost) {
   // fc/to_2d probs
   EXPECT_EQ(segmentSummary(p), "npu:8 host:1 npu:4 host:2");
   EXPECT_EQ(p.device[nodeIndex(g, "scale")], Device::Host);
-  EXPECT_EQ(p.hostReason[nodeIndex(g, "scale")], "the constant is not per channel or scalar");
+  EXPECT_EQ(p.hostReason[nodeIndex(g, "scale")],
+            "the constant is not per channel, scalar or of the activation's whole shape");
   EXPECT_EQ(p.hostReason[nodeIndex(g, "fc/to_2d")],
             "shape op (the conservative strategy keeps shape ops on the host)");
   // The softmax could run on the NPU, but alone after the host's flatten it would cost two

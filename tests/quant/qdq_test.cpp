@@ -284,21 +284,28 @@ TEST(QdqImport, MalformedAndUnsupportedModelsNameTheNode) {
 
 /// Compiles `path` (with its own calibration set when given), exports, re-imports the export and
 /// compiles that: the programs must be byte-identical.
-void expectExportRoundTrip(const fs::path& path, const fs::path& calib = {}) {
-  CompileOptions options = targetOptions();
-  if (!calib.empty()) {
-    options.calibrationSamples = [&](const Graph& g) { return loadCalibrationSet(calib, g); };
-  }
+/// The same with the first compile's options given (its strategy is the second's too).
+void expectExportRoundTrip(const fs::path& path, const CompileOptions& options) {
   CompiledModel first = compileFile(path, options);
   fs::path exported =
       privateTemp(fmt::format("npu-qdq-{}", path.stem().string())).replace_extension(".onnx");
   writeQdqOnnx(first.model, exported);
-  CompiledModel second = compileFile(exported);
+  CompileOptions again = targetOptions();
+  again.quant.strategy = options.quant.strategy;
+  CompiledModel second = compileFile(exported, again);
   EXPECT_EQ(programBytes(first), programBytes(second)) << path;
   std::string notes = fmt::format("{}", fmt::join(second.model.notes, "\n"));
   EXPECT_EQ(notes.find("calibrated from the samples"), std::string::npos) << notes;
   EXPECT_EQ(notes.find("re-quantized"), std::string::npos) << notes;
   fs::remove(exported);
+}
+
+void expectExportRoundTrip(const fs::path& path, const fs::path& calib = {}) {
+  CompileOptions options = targetOptions();
+  if (!calib.empty()) {
+    options.calibrationSamples = [&](const Graph& g) { return loadCalibrationSet(calib, g); };
+  }
+  expectExportRoundTrip(path, options);
 }
 
 TEST(QdqExport, TheDigitsModelReimportsToTheSameProgram) {
@@ -419,6 +426,39 @@ TEST(QdqExport, EveryFrontEndTestModelReimportsToTheSameProgram) {
     fs::path dir = sourcePath("tests/compiler/models");
     expectExportRoundTrip(dir / (std::string(name) + ".onnx"),
                           dir / (std::string(name) + ".input.npy"));
+  }
+}
+
+TEST(QdqExport, ConstantActivationsReimportToTheSameProgram) {
+  // A class token concatenated along H, whole-shape constants added and multiplied, a constant
+  // channel block (tests/data/tokens/): each constant is exported as int8 values behind a
+  // DequantizeLinear and re-imported with its parameters, not calibrated again.
+  for (const auto& [name, strategy] :
+       {std::pair{"vit_tokens", DispatchStrategy::Aggressive},
+        std::pair{"bert_embeddings", DispatchStrategy::Conservative}}) {
+    CompileOptions options = targetOptions();
+    options.quant.strategy = strategy;
+    options.calibrationSamples = [](const Graph& g) {
+      std::vector<TensorMap> samples(4);
+      std::uint32_t state = 12345;
+      for (TensorMap& sample : samples) {
+        for (ValueId id : g.inputs()) {
+          golden::FloatTensor t;
+          t.shape = g.value(id).shape;
+          t.data.resize(static_cast<std::size_t>(elementCount(t.shape)));
+          for (float& v : t.data) {
+            state = state * 1664525U + 1013904223U;
+            v = static_cast<float>(state >> 8) / static_cast<float>(1U << 24) * 2.0F - 1.0F;
+          }
+          sample.emplace(g.value(id).name, std::move(t));
+        }
+      }
+      return samples;
+    };
+    CompiledModel direct =
+        compileFile(sourcePath("tests/data/tokens") / (std::string(name) + ".yaml"), options);
+    ASSERT_EQ(direct.programs.size(), 1U) << name;
+    expectExportRoundTrip(sourcePath("tests/data/tokens") / (std::string(name) + ".yaml"), options);
   }
 }
 

@@ -23,6 +23,10 @@ struct QTensor {
   std::vector<std::int64_t> shape;
   double scale = 1.0;
   std::int32_t zeroPoint = 0;
+  /// A constant activation (a class token, a position embedding): its int8 NHWC values,
+  /// quantized from the fp32 constant with this tensor's scale and zero point. No op writes it and
+  /// it is no graph input; codegen places it among the weights and the golden run starts with it.
+  std::optional<std::vector<std::int8_t>> data;
 };
 
 /// Convolution (groups and depthwise included), fused bias, requant, clip and optional LUT.
@@ -76,11 +80,16 @@ struct QGlobalAvgPool {
   TensorId output = 0;
 };
 
-/// Concatenation along channels; all inputs share the output's scale and zero point.
+/// Concatenation along channels (axis 3 of NHWC) or rows (axis 1); all inputs share the output's
+/// scale and zero point. Along rows each input is one contiguous block of the output's bytes,
+/// the inputs' bytes one after the other: an input holds whole output rows (its W x C bytes a
+/// multiple of the output's row of W x C), so it may be the [1, H, W, C] a layout-keeping reshape
+/// to [1, H x W, 1, C] reads, without a copy.
 struct QConcat {
   std::string name;
   std::vector<TensorId> inputs;
   TensorId output = 0;
+  std::int64_t axis = 3;  ///< 3: channels, 1: rows
 };
 
 /// The channels [channelBegin, channelBegin + output channels) of the input (a channel Slice, one
@@ -185,7 +194,8 @@ struct QNorm {
 using QOp = std::variant<QConv, QAdd, QMul, QMaxPool, QAvgPool, QGlobalAvgPool, QConcat, QSlice,
                          QShuffle, QUpsample, QLut, QMatMul, QReduce, QResizeLinear, QNorm>;
 
-/// Ops in execution order over int8 tensors; `inputs` are fed from outside, `outputs` read back.
+/// Ops in execution order over int8 tensors; `inputs` are fed from outside, `outputs` read back,
+/// constant tensors (QTensor::data) hold their values from the start.
 struct QuantizedGraph {
   std::vector<QTensor> tensors;
   std::vector<QOp> ops;
@@ -207,12 +217,14 @@ TensorId opOutput(const QOp& op);
 /// "matmul", "reducemax", "reducesum".
 std::string opKindName(const QuantizedGraph& graph, const QOp& op);
 
-/// Checks that every op reads tensors that exist and are graph inputs or written by an earlier
-/// op, and writes a tensor nothing wrote before. Throws npu::Error naming the op.
+/// Checks that every op reads tensors that exist and are graph inputs, constants or written by an
+/// earlier op, and writes a tensor nothing wrote before (never a constant); that no input is a
+/// constant and every constant holds one value per element. Throws npu::Error naming the op or
+/// tensor.
 void verifyQuantizedGraph(const QuantizedGraph& graph);
 
-/// The graph as text, one line per tensor (shape, scale, zero point) and per op (kind, inputs,
-/// output): what `--dump-after=quantize` prints.
+/// The graph as text, one line per input and constant tensor (shape, scale, zero point) and per
+/// op (kind, inputs, output): what `--dump-after=quantize` prints.
 std::string dumpQuantizedGraph(const QuantizedGraph& graph);
 
 /// Runs one quantized graph on the golden int8 reference many times: each conv's oneDNN
