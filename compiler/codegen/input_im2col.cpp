@@ -27,6 +27,18 @@ std::size_t readers(const QuantizedGraph& graph, TensorId id) {
 
 }  // namespace
 
+bool im2colCandidate(std::int64_t channels, std::int64_t kernelH, std::int64_t kernelW,
+                     std::span<const std::int64_t> strides,
+                     std::span<const std::int64_t> dilations, std::span<const std::int64_t> pads,
+                     std::int64_t groups) {
+  const std::int64_t columns = kernelH * kernelW * channels;
+  const bool patchify = strides[0] == kernelH && strides[1] == kernelW && dilations[0] == 1 &&
+                        dilations[1] == 1 &&
+                        std::all_of(pads.begin(), pads.end(), [](std::int64_t p) { return p == 0; });
+  return groups == 1 && channels < kIm2colMaxChannels && kernelH * kernelW > 1 &&
+         columns <= (patchify ? kIm2colMaxPatchColumns : kIm2colMaxColumns);
+}
+
 std::vector<std::optional<InputIm2col>> im2colGraphInputs(QuantizedGraph& graph) {
   std::vector<std::optional<InputIm2col>> result(graph.inputs.size());
   for (std::size_t i = 0; i < graph.inputs.size(); ++i) {
@@ -43,8 +55,8 @@ std::vector<std::optional<InputIm2col>> im2colGraphInputs(QuantizedGraph& graph)
       const std::int64_t channels = shape[3];
       const auto& w = conv->weights.shape;  // OHWI
       const std::int64_t columns = w[1] * w[2] * channels;
-      if (conv->params.groups != 1 || channels >= kIm2colMaxChannels || w[1] * w[2] == 1 ||
-          columns > kIm2colMaxColumns) {
+      if (!im2colCandidate(channels, w[1], w[2], conv->params.strides, conv->params.dilations,
+                           conv->params.pads, conv->params.groups)) {
         break;
       }
       InputIm2col p;

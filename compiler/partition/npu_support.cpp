@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "npu/compiler/codegen/input_im2col.h"
 #include "npu/compiler/ir/op_kind.h"
 #include "npu/compiler/ir/op_params.h"
 #include "npu/compiler/passes/fold_channel_shuffle.h"
@@ -73,6 +74,23 @@ std::optional<std::string> checkActivationInOut(const Graph& graph, const Node& 
   return std::nullopt;
 }
 
+/// A conv that codegen turns into a 1x1 conv over im2col columns the host lays out
+/// (codegen/input_im2col.h): the only reader of a graph input with few channels.
+bool readsOwnGraphInputAsIm2col(const Graph& graph, const Node& node,
+                                const golden::Conv2dParams& p) {
+  const ValueId x = node.input(0);
+  if (!graph.isInput(x) || graph.isOutput(x)) {
+    return false;
+  }
+  std::size_t readers = 0;
+  for (const Node& other : graph.nodes()) {
+    readers += static_cast<std::size_t>(std::count(other.inputs.begin(), other.inputs.end(), x));
+  }
+  const Shape& w = graph.value(node.input(1)).shape;  // [M, C, kH, kW]
+  return readers == 1 && w.size() == 4 &&
+         im2colCandidate(w[1], w[2], w[3], p.strides, p.dilations, p.pads, p.group);
+}
+
 NpuSupport convSupport(const Graph& graph, const Node& node) {
   if (auto reason = checkActivationInOut(graph, node)) {
     return host(*reason);
@@ -92,7 +110,8 @@ NpuSupport convSupport(const Graph& graph, const Node& node) {
   }
   // Any kernel and dilation: codegen splits a kernel past CONV's fields into parts that
   // accumulate, and a dilation past them into phases of dilation 1.
-  if (!limits::convWindowFits(1, 1, p.strides[0], p.strides[1], 1, 1)) {
+  if (!limits::convWindowFits(1, 1, p.strides[0], p.strides[1], 1, 1) &&
+      !readsOwnGraphInputAsIm2col(graph, node, p)) {
     return host(fmt::format("stride {}x{} above the NPU's limit of {}", p.strides[0], p.strides[1],
                             limits::kConvStrideH));
   }
