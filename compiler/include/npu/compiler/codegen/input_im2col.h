@@ -7,9 +7,9 @@
 #pragma once
 
 #include <array>
-#include <span>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "npu/compiler/quant/quantized_graph.h"
@@ -39,9 +39,8 @@ inline constexpr std::int64_t kIm2colMaxPatchColumns = 1024;
 /// channels that nothing else reads, becomes a 1x1 conv over im2col columns. Its strides then
 /// do not reach the CONV's fields, which is how a patch embedding's stride 16 runs on the NPU.
 bool im2colCandidate(std::int64_t channels, std::int64_t kernelH, std::int64_t kernelW,
-                     std::span<const std::int64_t> strides,
-                     std::span<const std::int64_t> dilations, std::span<const std::int64_t> pads,
-                     std::int64_t groups);
+                     std::span<const std::int64_t> strides, std::span<const std::int64_t> dilations,
+                     std::span<const std::int64_t> pads, std::int64_t groups);
 
 /// Rewrites every candidate conv of `graph` (groups 1, kernel larger than 1x1, reading a graph
 /// input that nothing else reads) into a 1x1 conv over the im2col input, and changes that input's
