@@ -59,21 +59,6 @@ bool keepsOrder(const Shape in, const std::vector<std::int64_t>& perm) {
   return true;
 }
 
-bool isElementwise(OpKind op) {
-  switch (op) {
-    case OpKind::Add:
-    case OpKind::Sub:
-    case OpKind::Mul:
-    case OpKind::Div:
-    case OpKind::Pow:
-    case OpKind::Min:
-    case OpKind::Max:
-      return true;
-    default:
-      return op != OpKind::PRelu && (isActivation(op) || isUnaryMath(op));
-  }
-}
-
 bool isView(OpKind op) {
   return isReshapeLike(op) || op == OpKind::Transpose;
 }
@@ -207,7 +192,7 @@ class Lifter {
       lifted = liftTranspose(node);
     } else if (isReshapeLike(node.op)) {
       lifted = liftView(node);
-    } else if (isElementwise(node.op)) {
+    } else if (isTwinElementwise(node.op)) {
       lifted = liftElementwise(node);
     } else if (isReduction(node.op)) {
       lifted = liftReduction(node);
@@ -246,24 +231,12 @@ class Lifter {
 
   /// A new f32 intermediate of NCHW shape `shape`.
   ValueId intermediate(std::string_view suffix, Shape shape) {
-    ValueId id = m_graph.addIntermediate(m_graph.uniqueValueName(m_base + std::string(suffix)));
-    Value& v = m_graph.value(id);
-    v.shape = std::move(shape);
-    v.typed = true;
-    return id;
+    return addTypedIntermediate(m_graph, m_base + std::string(suffix), std::move(shape));
   }
 
   ValueId emit(OpKind op, std::vector<ValueId> inputs, ValueId out, Attributes attributes = {}) {
-    Node node;
-    // The suffix keeps the names of one lift's nodes apart before they join the graph.
-    std::string suffix = m_emitted.empty() ? "" : std::to_string(m_emitted.size());
-    node.name = m_graph.uniqueNodeName(m_base + "/rows" + suffix);
-    node.op = op;
-    node.inputs = std::move(inputs);
-    node.outputs = {out};
-    node.attributes = std::move(attributes);
-    m_emitted.push_back(std::move(node));
-    return out;
+    return appendRewriteNode(m_graph, m_emitted, m_base, "/rows", op, std::move(inputs), out,
+                             std::move(attributes));
   }
 
   /// The output's twin, registered.

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "npu/compiler/ir/op_kind.h"
+
 namespace npu::compiler {
 
 const TensorData* constantData(const Graph& graph, ValueId id) {
@@ -101,6 +103,43 @@ ValueId addIndexConstant(Graph& graph, std::string_view base, std::vector<std::i
   Shape shape{static_cast<std::int64_t>(values.size())};
   return graph.addConstant(graph.uniqueValueName(base), std::move(shape),
                            TensorData(std::move(values)));
+}
+
+bool isTwinElementwise(OpKind op) {
+  switch (op) {
+    case OpKind::Add:
+    case OpKind::Sub:
+    case OpKind::Mul:
+    case OpKind::Div:
+    case OpKind::Pow:
+    case OpKind::Min:
+    case OpKind::Max:
+      return true;
+    default:
+      return op != OpKind::PRelu && (isActivation(op) || isUnaryMath(op));
+  }
+}
+
+ValueId addTypedIntermediate(Graph& graph, std::string_view name, Shape shape) {
+  ValueId id = graph.addIntermediate(graph.uniqueValueName(name));
+  Value& v = graph.value(id);
+  v.shape = std::move(shape);
+  v.typed = true;
+  return id;
+}
+
+ValueId appendRewriteNode(Graph& graph, std::vector<Node>& nodes, std::string_view base,
+                          std::string_view tag, OpKind op, std::vector<ValueId> inputs, ValueId out,
+                          Attributes attributes) {
+  Node node;
+  const std::string number = nodes.empty() ? "" : std::to_string(nodes.size());
+  node.name = graph.uniqueNodeName(std::string(base) + std::string(tag) + number);
+  node.op = op;
+  node.inputs = std::move(inputs);
+  node.outputs = {out};
+  node.attributes = std::move(attributes);
+  nodes.push_back(std::move(node));
+  return out;
 }
 
 }  // namespace npu::compiler

@@ -33,6 +33,20 @@ std::vector<float> convBias(const Graph& graph, const Node& conv);
 void replaceConvParameters(Graph& graph, std::size_t index, std::string_view suffix,
                            std::vector<float> weights, std::vector<float> bias);
 
+/// True for the element-wise ops a twin rewrite (sink-nhwc-transposes, lift-token-tensors)
+/// computes on the twins as they are: binary arithmetic, Min/Max, the activations but PRelu and
+/// the unary math ops.
+bool isTwinElementwise(OpKind op);
+
+/// A new typed f32 intermediate named after `name`.
+ValueId addTypedIntermediate(Graph& graph, std::string_view name, Shape shape);
+
+/// Appends to `nodes` (a rewrite's replacement, not yet in the graph) a node named after
+/// `base + tag`, numbered past the first so one rewrite's names stay apart; returns `out`.
+ValueId appendRewriteNode(Graph& graph, std::vector<Node>& nodes, std::string_view base,
+                          std::string_view tag, OpKind op, std::vector<ValueId> inputs, ValueId out,
+                          Attributes attributes);
+
 /// A new typed f32 constant named after `base`.
 ValueId addFloatConstant(Graph& graph, std::string_view base, Shape shape,
                          std::vector<float> values);

@@ -31,21 +31,6 @@ bool isTranspose(const Graph& graph, const Node& node, const std::vector<std::in
          node.attributes.getInts("perm", {}) == perm;
 }
 
-bool isElementwise(OpKind op) {
-  switch (op) {
-    case OpKind::Add:
-    case OpKind::Sub:
-    case OpKind::Mul:
-    case OpKind::Div:
-    case OpKind::Pow:
-    case OpKind::Min:
-    case OpKind::Max:
-      return true;
-    default:
-      return op != OpKind::PRelu && (isActivation(op) || isUnaryMath(op));
-  }
-}
-
 /// One region rewrite in progress: the twins found so far and the nodes computing them.
 class Sinker {
  public:
@@ -60,7 +45,7 @@ class Sinker {
     bool readsRegion = std::any_of(node.inputs.begin(), node.inputs.end(),
                                    [&](ValueId id) { return id.valid() && hasTwin(id); });
     if (node.outputs.size() != 1 || !readsRegion ||
-        (!isElementwise(node.op) && !hasTwin(node.input(0)))) {
+        (!isTwinElementwise(node.op) && !hasTwin(node.input(0)))) {
       return std::nullopt;
     }
     const Value& out = m_graph.value(node.outputs[0]);
@@ -70,7 +55,7 @@ class Sinker {
     m_base = node.name;
     m_nodes.clear();
     bool sunk = false;
-    if (isElementwise(node.op)) {
+    if (isTwinElementwise(node.op)) {
       sunk = sinkElementwise(node);
     } else if (isReduction(node.op)) {
       sunk = sinkReduction(node);
@@ -88,24 +73,12 @@ class Sinker {
  private:
   /// A new f32 intermediate of NCHW shape `shape`.
   ValueId intermediate(std::string_view suffix, Shape shape) {
-    ValueId id = m_graph.addIntermediate(m_graph.uniqueValueName(m_base + std::string(suffix)));
-    Value& v = m_graph.value(id);
-    v.shape = std::move(shape);
-    v.typed = true;
-    return id;
+    return addTypedIntermediate(m_graph, m_base + std::string(suffix), std::move(shape));
   }
 
   ValueId emit(OpKind op, std::vector<ValueId> inputs, ValueId out, Attributes attributes = {}) {
-    Node node;
-    // The suffix keeps the names of one sink's nodes apart before they join the graph.
-    std::string suffix = m_nodes.empty() ? "" : std::to_string(m_nodes.size());
-    node.name = m_graph.uniqueNodeName(m_base + "/nchw" + suffix);
-    node.op = op;
-    node.inputs = std::move(inputs);
-    node.outputs = {out};
-    node.attributes = std::move(attributes);
-    m_nodes.push_back(std::move(node));
-    return out;
+    return appendRewriteNode(m_graph, m_nodes, m_base, "/nchw", op, std::move(inputs), out,
+                             std::move(attributes));
   }
 
   /// The twin operand for input `id` of an element-wise op: its twin, a scalar as it is, or a
