@@ -154,16 +154,23 @@ class OnnxImporter {
         continue;  // Older exporters list initializers as inputs too.
       }
       const auto& type = input.type().tensor_type();
-      if (!input.type().has_tensor_type() || type.elem_type() != onnx::TensorProto::FLOAT) {
-        fail("{}: graph input '{}' is not an f32 tensor (only f32 inputs are supported)", m_source,
-             input.name());
+      // Integer inputs are indices (a language model's token ids), read by host ops such as an
+      // embedding Gather; their data arrives as whole numbers (calibration_data.h).
+      const bool indices = input.type().has_tensor_type() &&
+                           (type.elem_type() == onnx::TensorProto::INT64 ||
+                            type.elem_type() == onnx::TensorProto::INT32);
+      if (!input.type().has_tensor_type() ||
+          (type.elem_type() != onnx::TensorProto::FLOAT && !indices)) {
+        fail("{}: graph input '{}' is not an f32, int64 or int32 tensor (only those inputs are "
+             "supported)",
+             m_source, input.name());
       }
       if (!type.has_shape()) {
         fail("{}: graph input '{}' has no shape", m_source, input.name());
       }
       Value value;
       value.name = input.name();
-      value.dtype = DType::Float32;
+      value.dtype = indices ? DType::Int64 : DType::Float32;
       value.typed = true;
       for (int axis = 0; axis < type.shape().dim_size(); ++axis) {
         const auto& dim = type.shape().dim(axis);

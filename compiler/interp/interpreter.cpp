@@ -2,6 +2,8 @@
 // reports every fp32 value to the hook.
 #include "npu/compiler/interp/interpreter.h"
 
+#include <cmath>
+
 #include "npu/compiler/ir/diagnostics.h"
 #include "npu/compiler/ir/op_params.h"
 #include "npu/support/error.h"
@@ -73,7 +75,7 @@ TensorMap Interpreter::run(const TensorMap& inputs, const TensorHook& hook) cons
   for (ValueId id : graph.inputs()) {
     const Value& v = graph.value(id);
     auto it = inputs.find(v.name);
-    live[id.index] = it->second;
+    live[id.index] = graphInputValue(graph, v, it->second);
     if (hook) {
       hook(v, it->second);
     }
@@ -121,6 +123,23 @@ TensorMap Interpreter::run(const TensorMap& inputs, const TensorHook& hook) cons
     outputs.emplace(graph.value(id).name, *f);
   }
   return outputs;
+}
+
+RuntimeValue graphInputValue(const Graph& graph, const Value& input,
+                             const golden::FloatTensor& given) {
+  if (input.dtype != DType::Int64) {
+    return given;
+  }
+  // Token ids arrive as floats (one sample type for every input): back to integers.
+  std::vector<std::int64_t> ids;
+  ids.reserve(given.data.size());
+  for (const float f : given.data) {
+    if (f != std::nearbyint(f)) {
+      fail("{}: input '{}' is int64 but holds {}", graph.source(), input.name, f);
+    }
+    ids.push_back(static_cast<std::int64_t>(f));
+  }
+  return Tensor{input.shape, TensorData(std::move(ids))};
 }
 
 void checkGraphInputs(const Graph& graph, const TensorMap& inputs) {

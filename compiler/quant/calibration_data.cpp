@@ -31,14 +31,34 @@ std::vector<fs::path> npyFiles(const fs::path& path) {
   return files;
 }
 
+/// Integer input data is carried as floats; these are the integers floats hold exactly.
+constexpr std::int64_t kMaxExactIndex = std::int64_t{1} << 24;
+
 /// The samples one file holds for input `input`.
 std::vector<golden::FloatTensor> samplesOf(const fs::path& file, const Value& input) {
   Tensor t = readNpy(file);
-  if (t.data.dtype() != DType::Float32) {
-    fail("{}: dtype {}, calibration data must be float32 or float64", file.string(),
-         dtypeName(t.data.dtype()));
+  std::vector<float> converted;
+  std::span<const float> values;
+  if (input.dtype == DType::Int64) {
+    // Token ids: whole numbers, carried as floats like every sample (exact below 2^24).
+    if (t.data.dtype() != DType::Int64 && t.data.dtype() != DType::Int32) {
+      fail("{}: dtype {}, input '{}' takes int64 or int32 data", file.string(),
+           dtypeName(t.data.dtype()), input.name);
+    }
+    for (const std::int64_t v : t.data.toInt64()) {
+      if (v < -kMaxExactIndex || v > kMaxExactIndex) {
+        fail("{}: index {} of input '{}' is outside +-2^24", file.string(), v, input.name);
+      }
+      converted.push_back(static_cast<float>(v));
+    }
+    values = converted;
+  } else {
+    if (t.data.dtype() != DType::Float32) {
+      fail("{}: dtype {}, calibration data must be float32 or float64", file.string(),
+           dtypeName(t.data.dtype()));
+    }
+    values = t.data.floats();
   }
-  std::span<const float> values = t.data.floats();
   const Shape& shape = input.shape;
   if (t.shape == shape) {
     return {golden::FloatTensor{shape, {values.begin(), values.end()}}};

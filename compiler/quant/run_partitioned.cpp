@@ -51,7 +51,7 @@ TensorMap run(const QuantizedModel& model, const TensorMap& inputs, const NpuPat
   for (ValueId id : graph.inputs()) {
     const Value& v = graph.value(id);
     auto it = inputs.find(v.name);
-    live[id.index] = it->second;
+    live[id.index] = graphInputValue(graph, v, it->second);
     report(id);
   }
 

@@ -48,6 +48,11 @@ class Interpreter {
 /// One-shot form of Interpreter::run.
 TensorMap interpret(const Graph& graph, const TensorMap& inputs, const TensorHook& hook = {});
 
+/// The interpreter's value for graph input `input` given as floats: the floats, or for an
+/// int64 input (token ids) the integers they hold (an error names a fraction).
+RuntimeValue graphInputValue(const Graph& graph, const Value& input,
+                             const golden::FloatTensor& given);
+
 /// Throws Error "<source>: ..." unless `inputs` holds exactly one tensor per graph input, by
 /// name, with the declared shape.
 void checkGraphInputs(const Graph& graph, const TensorMap& inputs);
