@@ -21,6 +21,7 @@
 #include "npu/compiler/passes/gemm_to_conv.h"
 #include "npu/compiler/passes/infer_shapes.h"
 #include "npu/compiler/passes/lift_token_tensors.h"
+#include "npu/compiler/passes/merge_channel_affines.h"
 #include "npu/compiler/passes/recognize_activations.h"
 #include "npu/compiler/passes/reduce_to_global_pool.h"
 #include "npu/compiler/passes/simplify_reshapes.h"
@@ -59,6 +60,7 @@ constexpr std::array kPipeline = {
   Pass{"gemm-to-conv",        convertGemmToConv, "fully connected layers as 1x1 convolutions between reshapes"},
   Pass{"simplify-reshapes",   simplifyReshapes,  "Flatten + Reshape around a converted FC cancel, also across an activation"},
   Pass{"fold-conv-affine",    foldConvAffine,    "a per-channel Mul/Add (bias, layer scale) after a Conv folded into its weights and bias"},
+  Pass{"merge-channel-affines", mergeChannelAffines, "a per-channel Mul then Add no conv took (a LayerNorm's affine before a residual) as one BatchNormalization"},
   Pass{"fold-flatten-into-fc", foldFlattenIntoFc, "a flatten of [N, C, H, W] before an FC becomes the FC's H x W kernel"},
   Pass{"fuse-activations",    fuseActivations,   "activations into Conv/Add epilogues"},
   Pass{"eliminate-dead-code", eliminateDeadCode, "drop weights the folds replaced"},
