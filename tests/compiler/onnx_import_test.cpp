@@ -9,6 +9,7 @@
 #include <string>
 
 #include "npu/compiler/frontend/onnx_import.h"
+#include "npu/compiler/interp/interpreter.h"
 #include "npu/compiler/partition/partition.h"
 #include "npu/compiler/passes/pipeline.h"
 #include "npu/support/file_io.h"
@@ -341,11 +342,44 @@ TEST(OnnxImport, BadGraphInputs) {
   EXPECT_EQ(importError(symbolic),
             "model.onnx: graph input 'x' has a symbolic dimension 'H' at axis 2; only the batch "
             "axis may be symbolic");
-  OnnxModel integer;
-  integer.graph().mutable_input(0)->mutable_type()->mutable_tensor_type()->set_elem_type(
-      onnx::TensorProto::INT64);
-  EXPECT_EQ(importError(integer),
-            "model.onnx: graph input 'x' is not an f32 tensor (only f32 inputs are supported)");
+  OnnxModel bytes;
+  bytes.graph().mutable_input(0)->mutable_type()->mutable_tensor_type()->set_elem_type(
+      onnx::TensorProto::UINT8);
+  EXPECT_EQ(importError(bytes),
+            "model.onnx: graph input 'x' is not an f32, int64 or int32 tensor (only those inputs "
+            "are supported)");
+}
+
+TEST(OnnxImport, TokenIdsAreIntegerInputsOfAnEmbeddingGather) {
+  // A language model's input: int64 token ids [1, 3] gathered from an embedding table [5, 4].
+  OnnxModel model;
+  onnx::GraphProto& g = model.graph();
+  g.clear_input();
+  g.clear_node();
+  g.clear_output();
+  g.clear_initializer();
+  model.addInput("ids", {1, 3}, onnx::TensorProto::INT64);
+  model.addWeight("table", {5, 4});
+  model.addNode("Gather", "embed", {"table", "ids"}, {"y"});
+  model.addOutput("y", {1, 3, 4});
+  const Graph graph = importOnnx(model.write());
+  EXPECT_EQ(graph.value(graph.inputs().at(0)).dtype, DType::Int64);
+  // Ids arrive as floats, like every sample, and run as the integers they are.
+  const TensorMap out =
+      interpret(graph, {{"ids", golden::FloatTensor{{1, 3}, {4.0F, 0.0F, 2.0F}}}});
+  const golden::FloatTensor& y = out.at("y");
+  ASSERT_EQ(y.shape, (Shape{1, 3, 4}));
+  for (std::int64_t j = 0; j < 4; ++j) {
+    // Row r of the table holds 0.1 * ((4r + j) % 7) - 0.3 (addWeight's pattern).
+    EXPECT_FLOAT_EQ(y.data[static_cast<std::size_t>(j)],
+                    0.1F * static_cast<float>((16 + j) % 7) - 0.3F);
+    EXPECT_FLOAT_EQ(y.data[static_cast<std::size_t>(4 + j)],
+                    0.1F * static_cast<float>(j % 7) - 0.3F);
+  }
+  EXPECT_EQ(errorOf([&] {
+              interpret(graph, {{"ids", golden::FloatTensor{{1, 3}, {4.0F, 0.5F, 2.0F}}}});
+            }),
+            graph.source() + ": input 'ids' is int64 but holds 0.5");
 }
 
 TEST(OnnxImport, OutputNothingProduces) {

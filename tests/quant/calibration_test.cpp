@@ -252,6 +252,28 @@ TEST_F(CalibrationData, BadInputHasOneClearError) {
                 "finite)");
 }
 
+TEST_F(CalibrationData, TokenIdsComeFromIntegerFiles) {
+  // An int64 graph input (token ids) takes int64 or int32 files; the ids travel as floats.
+  Graph g("ids", "ids.onnx");
+  Value ids;
+  ids.name = "ids";
+  ids.dtype = DType::Int64;
+  ids.shape = {1, 3};
+  ids.typed = true;
+  g.addInput(g.addValue(std::move(ids)));
+  writeNpy(m_dir / "a.npy",
+           Tensor{{2, 3}, TensorData(std::vector<std::int64_t>{7, 0, 3, 1, 2, 9})});
+  std::vector<TensorMap> samples = loadCalibrationSet(m_dir, g);
+  ASSERT_EQ(samples.size(), 2U);
+  EXPECT_EQ(samples[1].at("ids").data, (std::vector<float>{1.0F, 2.0F, 9.0F}));
+  writeNpy(m_dir / "a.npy", Tensor{{1, 3}, TensorData(std::vector<std::int64_t>{1, 1 << 25, 2})});
+  EXPECT_EQ(errorOf([&] { loadCalibrationSet(m_dir, g); }),
+            path("a.npy") + ": index 33554432 of input 'ids' is outside +-2^24");
+  write("a.npy", {1, 3}, {1.0F, 2.0F, 3.0F});
+  EXPECT_EQ(errorOf([&] { loadCalibrationSet(m_dir, g); }),
+            path("a.npy") + ": dtype f32, input 'ids' takes int64 or int32 data");
+}
+
 // ---- calibration
 
 TEST(Calibrate, ObservesEveryNpuTensorAndAlignsByteMoves) {
