@@ -60,7 +60,7 @@ void checkTokens(const std::optional<TokenView>& tokens, std::string_view key, s
 }  // namespace
 
 bool isStridedMatMul(const OpCase& c) {
-  return c.kind == OpKind::MatMul && (c.tokensA || c.tokensB || c.mergedY);
+  return c.kind == OpKind::MatMul && (c.tokensA || c.tokensB || c.mergedY || c.bFromA);
 }
 
 std::vector<std::int64_t> matMulShapeA(const OpCase& c) {
@@ -95,6 +95,13 @@ compiler::HeadMatMulGeometry matMulCaseGeometry(const OpCase& c) {
 void validateMatMulViews(const OpCase& c) {
   checkTokens(c.tokensA, "a_view", c.height, c.channels);
   checkTokens(c.tokensB, "b_view", c.height, colsB(c));
+  if (c.bFromA && (!c.tokensA || !c.tokensB || c.tokensA->rowWidth != c.tokensB->rowWidth ||
+                   rowsB(c) != c.width)) {
+    fail(
+        "case: b_from_a needs a_view and b_view in token rows of one width and as many rows of b "
+        "({}) as of a ({})",
+        rowsB(c), c.width);
+  }
   if (c.mergedY && c.height * c.outChannels > kMaxCaseSize) {
     fail("case: y_view merged rows of {} heads x {} columns are wider than {}", c.height,
          c.outChannels, kMaxCaseSize);

@@ -397,6 +397,7 @@ OpCase normalizedCase(OpCase c) {
     c.tokensA = defaults.tokensA;
     c.tokensB = defaults.tokensB;
     c.mergedY = defaults.mergedY;
+    c.bFromA = defaults.bFromA;
   }
   if (c.kind != OpKind::Conv && c.kind != OpKind::MatMul) {
     c.outChannels = defaults.outChannels;
@@ -551,7 +552,16 @@ CaseGraph buildCaseGraph(const OpCase& c) {
     g.inputs.push_back(b);
     built.inputs.push_back(drawTensor(inputs, g.tensors[b].shape, c.data, c.inputZeroPointB));
   }
-  if (c.kind == OpKind::MatMul) {
+  compiler::TensorId a = x;
+  if (c.kind == OpKind::MatMul && c.bFromA) {
+    b = x;
+    if (c.producedB) {
+      // a and b = LUT[x]: one tensor the program wrote, read by both operands.
+      b = a = addTensor(g, "qkv", g.tensors[x].shape, c.inputZeroPoint);
+      Rng table(c.seed, "b_lut");
+      g.ops.emplace_back(compiler::QLut{"qkv_lut", x, a, drawLut(table)});
+    }
+  } else if (c.kind == OpKind::MatMul) {
     const std::vector<std::int64_t> shapeB = matMulShapeB(c);
     if (c.producedB) {
       // b = LUT[raw]: written by the program before the matmul reads it as weights.
@@ -699,7 +709,7 @@ CaseGraph buildCaseGraph(const OpCase& c) {
       if (isStridedMatMul(c)) {
         geometry = matMulCaseGeometry(c);
       }
-      g.ops.emplace_back(compiler::QMatMul{name, x, b, y, p, geometry});
+      g.ops.emplace_back(compiler::QMatMul{name, a, b, y, p, geometry});
       break;
     }
   }
@@ -744,6 +754,9 @@ std::string describeCase(const OpCase& c) {
     tokens("b", c.tokensB);
     if (c.mergedY) {
       text += " y merged";
+    }
+    if (c.bFromA) {
+      text += " b from a";
     }
   }
   if (usesWindow(c.kind)) {

@@ -387,6 +387,7 @@ std::vector<OpCase> simplifications(const OpCase& c) {
     tryWith([](OpCase& n) { n.producedB = false; });
     // Planes instead of token rows; else rows no wider than their heads need, from column 0.
     tryWith([](OpCase& n) { n.mergedY = false; });
+    tryWith([](OpCase& n) { n.bFromA = false; });
     for (std::optional<TokenView> OpCase::*const tokens : {&OpCase::tokensA, &OpCase::tokensB}) {
       if (!(c.*tokens)) {
         continue;

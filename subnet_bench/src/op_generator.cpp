@@ -330,12 +330,13 @@ TokenView randomTokenView(Rng& r, std::int64_t heads, std::int64_t cols) {
 
 /// Rewrites a matmul case's operands into token rows, as attention reads and writes them:
 /// Q x K^T (30%: q and k of each head read from fused qkv rows, b laid out [N][K], scores as
-/// planes), P x V (30%: scores as planes, v read from fused qkv rows laid out [K][N], the output
-/// merged into token rows) or at random (40%: a and b each in token rows 60% of the time, see
-/// randomTokenView, the output merged half the time; at least one of the three not planar).
-/// With `reshape`, heads are redrawn from 1-8 and the attention forms get the sequence's side
-/// on both sides half the time (self-attention), heads halved back while the work is too large;
-/// without it (a field-limit case) only the views change.
+/// planes; with as many keys as queries, half the time both read from one qkv tensor), P x V (30%:
+/// scores as planes, v read from fused qkv rows laid out [K][N], the output merged into token rows)
+/// or at random (40%: a and b each in token rows 60% of the time, see randomTokenView, the output
+/// merged half the time; at least one of the three not planar). With `reshape`, heads are redrawn
+/// from 1-8 and the attention forms get the sequence's side on both sides half the time
+/// (self-attention), heads halved back while the work is too large; without it (a field-limit case)
+/// only the views change.
 void toTokenRows(Rng& r, OpCase& c, bool reshape) {
   const std::int64_t form = r.pick(0, 9);
   if (reshape) {
@@ -353,6 +354,7 @@ void toTokenRows(Rng& r, OpCase& c, bool reshape) {
     c.transposedB = true;
     c.tokensA = qkvView(c.height, c.channels, 0);
     c.tokensB = qkvView(c.height, c.channels, 1);
+    c.bFromA = c.outChannels == c.width && r.chance(0.5);  // q and k from one qkv tensor
   } else if (form < 6) {
     c.transposedB = false;
     c.tokensB = qkvView(c.height, c.outChannels, 2);

@@ -453,6 +453,12 @@ const std::vector<CaseKey>& caseKeys() {
          }
          c.mergedY = n.Scalar() == "merged";
        }},
+      {"b_from_a",
+       {K::MatMul},
+       [](const OpCase& c) { return fmt::format("{}", c.bFromA); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         c.bFromA = readBool(n, where, "b_from_a");
+       }},
   };
   return keys;
 }

@@ -131,10 +131,43 @@ TEST(OpcheckTokenRows, ProbabilitiesTimesValueMergeHeadsIntoTokenRows) {
   EXPECT_EQ(values[built.graph.outputs[0]].data, merged);
 }
 
+TEST(OpcheckTokenRows, QueryAndKeyFromOneFusedTensor) {
+  // Self-attention as it runs: q and k are views of one qkv tensor, a graph input or the one a
+  // LUT op wrote.
+  OpCase c = attentionCase(true);
+  c.bFromA = true;
+  ASSERT_NO_THROW(validateCase(c));
+  const CaseGraph input = buildCaseGraph(c);
+  ASSERT_EQ(input.inputs.size(), 1U);
+  EXPECT_EQ(input.inputs[0].shape, (std::vector<std::int64_t>{1, kTokens, 1, 3 * kModel}));
+  const auto& op = std::get<compiler::QMatMul>(input.graph.ops.at(0));
+  EXPECT_EQ(op.a, input.graph.inputs[0]);
+  EXPECT_EQ(op.b, op.a);
+  c.producedB = true;
+  const CaseGraph produced = buildCaseGraph(c);
+  ASSERT_EQ(produced.graph.ops.size(), 2U);
+  const auto& lut = std::get<compiler::QLut>(produced.graph.ops[0]);
+  const auto& matmul = std::get<compiler::QMatMul>(produced.graph.ops[1]);
+  EXPECT_EQ(matmul.a, lut.output);
+  EXPECT_EQ(matmul.b, lut.output);
+
+  // b_from_a needs two views of one tensor.
+  c.tokensB->rowWidth += 1;
+  try {
+    validateCase(c);
+    ADD_FAILURE() << "accepted " << describeCase(c);
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "case: b_from_a needs a_view and b_view in token rows of one width and as many "
+                 "rows of b (5) as of a (5)");
+  }
+}
+
 TEST(OpcheckTokenRows, AttentionCasesAreBitExactOnEveryEngine) {
-  for (const bool scores : {true, false}) {
+  for (const int form : {0, 1, 2}) {
     for (const bool produced : {false, true}) {
-      OpCase c = attentionCase(scores);
+      OpCase c = attentionCase(form != 2);
+      c.bFromA = form == 1;
       c.producedB = produced;
       for (const Engine engine : {Engine::Functional, Engine::Timed, Engine::Rtl}) {
         CheckOptions check;
@@ -178,15 +211,15 @@ class OpcheckTokenRowsTest : public ::testing::TestWithParam<TokenRowsRun> {};
 
 TEST_P(OpcheckTokenRowsTest, SweepIsBitExact) {
   // The matmul family's token-row cases: every one passes, none refused; reached are the
-  // attention forms (q and k from fused qkv rows, P x V merged into token rows), a and b each
-  // in token rows and as planes, both layouts of b, shared (step 0) and spaced heads, and
-  // 5-8 heads.
+  // attention forms (q and k from fused qkv rows, one tensor or two; P x V merged into token
+  // rows), a and b each in token rows and as planes, both layouts of b, shared (step 0) and
+  // spaced heads, and 5-8 heads.
   const TokenRowsRun run = GetParam();
   CheckOptions check;
   check.hw = run.config == "npu-tiny" ? tiny() : preset(run.config);
   check.engine = run.engine;
   std::uint64_t checked = 0, tokensA = 0, tokensB = 0, merged = 0, transposed = 0;
-  std::uint64_t shared = 0, spaced = 0, manyHeads = 0;
+  std::uint64_t shared = 0, spaced = 0, manyHeads = 0, fromA = 0;
   for (std::uint64_t i = 0; checked < run.count; ++i) {
     ASSERT_LT(i, 20 * run.count) << "too few token-row cases drawn";
     const OpCase c = sweepCase(OpFamily::MatMul, 26, i);
@@ -207,6 +240,7 @@ TEST_P(OpcheckTokenRowsTest, SweepIsBitExact) {
       spaced += t && t->headStep > cols && c.height > 1 ? 1 : 0;
     }
     manyHeads += c.height > 4 ? 1 : 0;
+    fromA += c.bFromA ? 1 : 0;
   }
   EXPECT_GT(tokensA, 0U);
   EXPECT_LT(tokensA, run.count);
@@ -220,6 +254,7 @@ TEST_P(OpcheckTokenRowsTest, SweepIsBitExact) {
   if (run.count >= 40) {
     EXPECT_GT(shared, 0U);
     EXPECT_GT(spaced, 0U);
+    EXPECT_GT(fromA, 0U);
   }
 }
 

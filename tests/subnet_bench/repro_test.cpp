@@ -284,6 +284,12 @@ INSTANTIATE_TEST_SUITE_P(
                  "  out_channels: 300\n  y_view: merged\n",
                  "bad.yaml:2: case: y_view merged rows of 300 heads x 300 columns are wider than "
                  "65535"},
+        BadRepro{"b_from_a_not_bool", "opcheck_repro: 1\ncase:\n  op: matmul\n  b_from_a: 1x\n",
+                 "bad.yaml:4: 'b_from_a' must be true or false"},
+        BadRepro{
+            "b_from_a_of_planes", "opcheck_repro: 1\ncase:\n  op: matmul\n  b_from_a: true\n",
+            "bad.yaml:2: case: b_from_a needs a_view and b_view in token rows of one width and "
+            "as many rows of b (1) as of a (1)"},
         BadRepro{"view_key_not_for_op", "opcheck_repro: 1\ncase:\n  op: conv\n  a_view: planar\n",
                  "bad.yaml:4: key 'a_view' does not apply to op 'conv'"},
         BadRepro{"yaml_syntax_error", "opcheck_repro: 1\ncase: {op: [\n",
@@ -445,6 +451,15 @@ TEST(Repro, TokenRowMatMulRoundTripsItsViews) {
   EXPECT_NE(shared.find("  b_view: [9, 5, 0]"), std::string::npos) << shared;
   EXPECT_NE(shared.find("  y_view: planar\n"), std::string::npos) << shared;
   EXPECT_EQ(parseRepro(shared, "shared").opCase, c) << shared;
+
+  // q and k read from one tensor.
+  c.tokensA = TokenView{9, 0, 0};
+  c.width = 5;
+  c.bFromA = true;
+  ASSERT_NO_THROW(validateCase(c));
+  const std::string fromA = reproToYaml(repro);
+  EXPECT_NE(fromA.find("  y_view: planar\n  b_from_a: true\n"), std::string::npos) << fromA;
+  EXPECT_EQ(parseRepro(fromA, "from-a").opCase, c) << fromA;
 
   // Files written before views read as planes.
   const Repro old = readRepro(kData / "regressions/matmul-kn-inner-split-tiny.yaml");

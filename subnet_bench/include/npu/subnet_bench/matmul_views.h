@@ -38,8 +38,9 @@ std::vector<std::int64_t> matMulShapeY(const OpCase& c);
 compiler::HeadMatMulGeometry matMulCaseGeometry(const OpCase& c);
 
 /// Throws npu::Error ("case: a_view ...", naming the repro key) when a token view's width,
-/// offset or step is out of range or a head's columns run past its row, or when merged output
-/// rows would be wider than a case allows.
+/// offset or step is out of range or a head's columns run past its row, when b_from_a's
+/// operands are not views of one token tensor, or when merged output rows would be wider than a
+/// case allows.
 void validateMatMulViews(const OpCase& c);
 
 }  // namespace npu::bench

@@ -163,6 +163,10 @@ struct OpCase {
   std::optional<TokenView> tokensA;
   std::optional<TokenView> tokensB;
   bool mergedY = false;
+  /// MatMul: b is read from a's tensor (self-attention's q and k from one fused qkv tensor:
+  /// both in token rows of one width, as many rows of b as of a); when producedB, that tensor
+  /// is the one the LUT op wrote.
+  bool bFromA = false;
 
   /// Softmax and LayerNorm (rows of `channels` values): the input scale, which sets softmax's
   /// exp table and LayerNorm's epsilon term. LayerNorm: its output scale and epsilon; gamma and
