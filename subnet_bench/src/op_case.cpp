@@ -25,9 +25,7 @@ constexpr std::array<std::string_view, 5> kTransformNames{
     "half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn"};
 constexpr std::array<std::string_view, 3> kPatternNames{"uniform", "extremes", "near_zero_point"};
 
-/// Sizes above this are rejected: a repro file is a small thing, and this keeps every product
-/// of sizes inside int64.
-constexpr std::int64_t kMaxSize = 65535;
+constexpr std::int64_t kMaxSize = kMaxCaseSize;
 
 /// The scale every tensor carries: cases state their multipliers directly, so scales only
 /// matter to ops that require equal quantization (concat, upsample, slice, shuffle).
@@ -301,6 +299,7 @@ void validateCase(const OpCase& c) {
   }
   if (c.kind == OpKind::MatMul) {
     checkRange(c.outChannels, 1, kMaxSize, "matmul columns");
+    validateMatMulViews(c);
   }
   if (isNorm(c.kind)) {
     checkRange(c.channels, 1, 4095, "row length (channels)");
@@ -395,6 +394,10 @@ OpCase normalizedCase(OpCase c) {
   if (c.kind != OpKind::MatMul) {
     c.transposedB = defaults.transposedB;
     c.producedB = defaults.producedB;
+    c.tokensA = defaults.tokensA;
+    c.tokensB = defaults.tokensB;
+    c.mergedY = defaults.mergedY;
+    c.bFromA = defaults.bFromA;
   }
   if (c.kind != OpKind::Conv && c.kind != OpKind::MatMul) {
     c.outChannels = defaults.outChannels;
@@ -481,7 +484,7 @@ std::vector<std::int64_t> caseOutputShape(const OpCase& c) {
     case OpKind::Slice:
       return {1, c.sliceRows, c.sliceCols, c.sliceChannels};
     case OpKind::MatMul:
-      return {1, c.height, c.width, c.outChannels};
+      return matMulShapeY(c);
     case OpKind::ReduceMax:
     case OpKind::ReduceSum:
       return {1, c.height, c.width, 1};
@@ -528,8 +531,11 @@ CaseGraph buildCaseGraph(const OpCase& c) {
   compiler::QuantizedGraph& g = built.graph;
   const std::string name(opKindName(c.kind));
   Rng inputs(c.seed, "inputs");
-  const compiler::TensorId x =
-      addTensor(g, "x", {1, c.height, c.width, c.channels}, c.inputZeroPoint);
+  const compiler::TensorId x = addTensor(
+      g, "x",
+      c.kind == OpKind::MatMul ? matMulShapeA(c)
+                               : std::vector<std::int64_t>{1, c.height, c.width, c.channels},
+      c.inputZeroPoint);
   g.inputs.push_back(x);
   built.inputs.push_back(drawTensor(inputs, g.tensors[x].shape, c.data, c.inputZeroPoint));
   const std::int32_t outZeroPoint = c.kind == OpKind::Softmax ? golden::kSoftmaxOutputZeroPoint
@@ -546,10 +552,17 @@ CaseGraph buildCaseGraph(const OpCase& c) {
     g.inputs.push_back(b);
     built.inputs.push_back(drawTensor(inputs, g.tensors[b].shape, c.data, c.inputZeroPointB));
   }
-  if (c.kind == OpKind::MatMul) {
-    const std::vector<std::int64_t> shapeB =
-        c.transposedB ? std::vector<std::int64_t>{1, c.height, c.outChannels, c.channels}
-                      : std::vector<std::int64_t>{1, c.height, c.channels, c.outChannels};
+  compiler::TensorId a = x;
+  if (c.kind == OpKind::MatMul && c.bFromA) {
+    b = x;
+    if (c.producedB) {
+      // a and b = LUT[x]: one tensor the program wrote, read by both operands.
+      b = a = addTensor(g, "qkv", g.tensors[x].shape, c.inputZeroPoint);
+      Rng table(c.seed, "b_lut");
+      g.ops.emplace_back(compiler::QLut{"qkv_lut", x, a, drawLut(table)});
+    }
+  } else if (c.kind == OpKind::MatMul) {
+    const std::vector<std::int64_t> shapeB = matMulShapeB(c);
     if (c.producedB) {
       // b = LUT[raw]: written by the program before the matmul reads it as weights.
       const compiler::TensorId raw = addTensor(g, "b_raw", shapeB, 0);
@@ -692,7 +705,11 @@ CaseGraph buildCaseGraph(const OpCase& c) {
       p.layoutB = c.transposedB ? golden::MatMulLayout::NK : golden::MatMulLayout::KN;
       p.multiplier = toGolden(c.requant);
       p.output = outputStage(c);
-      g.ops.emplace_back(compiler::QMatMul{name, x, b, y, p, std::nullopt});
+      std::optional<compiler::HeadMatMulGeometry> geometry;
+      if (isStridedMatMul(c)) {
+        geometry = matMulCaseGeometry(c);
+      }
+      g.ops.emplace_back(compiler::QMatMul{name, a, b, y, p, geometry});
       break;
     }
   }
@@ -727,6 +744,20 @@ std::string describeCase(const OpCase& c) {
   }
   if (c.kind == OpKind::MatMul) {
     text += fmt::format(" (b {}{})", c.transposedB ? "NK" : "KN", c.producedB ? ", produced" : "");
+    const auto tokens = [&](std::string_view what, const std::optional<TokenView>& t) {
+      if (t) {
+        text += fmt::format(" {} in rows of {} at {} step {}", what, t->rowWidth, t->columnOffset,
+                            t->headStep);
+      }
+    };
+    tokens("a", c.tokensA);
+    tokens("b", c.tokensB);
+    if (c.mergedY) {
+      text += " y merged";
+    }
+    if (c.bFromA) {
+      text += " b from a";
+    }
   }
   if (usesWindow(c.kind)) {
     text += fmt::format(" k{}x{} s{}x{} p{}", c.kernel[0], c.kernel[1], c.stride[0], c.stride[1],

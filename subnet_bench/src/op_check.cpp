@@ -385,6 +385,29 @@ std::vector<OpCase> simplifications(const OpCase& c) {
       tryWith([&](OpCase& n) { n.outChannels = v; });
     }
     tryWith([](OpCase& n) { n.producedB = false; });
+    // Planes instead of token rows; else rows no wider than their heads need, from column 0.
+    tryWith([](OpCase& n) { n.mergedY = false; });
+    tryWith([](OpCase& n) { n.bFromA = false; });
+    for (std::optional<TokenView> OpCase::*const tokens : {&OpCase::tokensA, &OpCase::tokensB}) {
+      if (!(c.*tokens)) {
+        continue;
+      }
+      tryWith([&](OpCase& n) { (n.*tokens).reset(); });
+      tryWith([&](OpCase& n) {
+        if (TokenView* t = (n.*tokens) ? &*(n.*tokens) : nullptr) {
+          t->rowWidth -= t->columnOffset;
+          t->columnOffset = 0;
+        }
+      });
+      tryWith([&](OpCase& n) {
+        if (TokenView* t = (n.*tokens) ? &*(n.*tokens) : nullptr) {
+          const std::int64_t cols = tokens == &OpCase::tokensA
+                                        ? n.channels
+                                        : (n.transposedB ? n.channels : n.outChannels);
+          t->rowWidth = t->columnOffset + (n.height - 1) * t->headStep + cols;
+        }
+      });
+    }
     tryWith([](OpCase& n) { n.transposedB = true; });  // CONV's usual weight order, no wgt_kn
   }
   // Then the quantization, towards the plainest parameters.

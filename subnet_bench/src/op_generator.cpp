@@ -27,6 +27,8 @@ constexpr double kLargeDilationShare = 0.05;
 constexpr double kLargeKernelShare = 0.03;
 /// The share of add and mul cases whose second input is per-channel ([1, 1, 1, C]).
 constexpr double kPerChannelBShare = 0.3;
+/// The share of matmul cases whose operands are token rows (attention's head split and merge).
+constexpr double kTokenRowsShare = 0.5;
 
 std::int32_t zeroPoint(Rng& r) {
   const std::int64_t mode = r.pick(0, 9);
@@ -304,6 +306,68 @@ OpCase matMulCase(Rng& r) {
     c.height = c.height / 2;
   }
   return c;
+}
+
+/// Heads of `cols` columns as a fused qkv tensor holds them: three blocks of heads * cols
+/// columns per token row (q, k, v), this operand's heads packed in block `block`.
+TokenView qkvView(std::int64_t heads, std::int64_t cols, std::int64_t block) {
+  return {3 * heads * cols, block * heads * cols, cols};
+}
+
+/// Heads of `cols` columns in token rows drawn at random: packed (50%), spaced by 1-9 columns
+/// (20%), one matrix every head reads (10%) or overlapping (20%), at column 0 or 1-40, in a row
+/// with 0 or 1-24 columns to spare.
+TokenView randomTokenView(Rng& r, std::int64_t heads, std::int64_t cols) {
+  TokenView t;
+  const std::int64_t mode = r.pick(0, 9);
+  t.headStep =
+      mode < 5 ? cols : (mode < 7 ? cols + r.pick(1, 9) : (mode < 8 ? 0 : r.pick(1, cols)));
+  t.columnOffset = r.chance(0.5) ? 0 : r.pick(1, 40);
+  t.rowWidth =
+      t.columnOffset + (heads - 1) * t.headStep + cols + (r.chance(0.5) ? 0 : r.pick(1, 24));
+  return t;
+}
+
+/// Rewrites a matmul case's operands into token rows, as attention reads and writes them:
+/// Q x K^T (30%: q and k of each head read from fused qkv rows, b laid out [N][K], scores as
+/// planes; with as many keys as queries, half the time both read from one qkv tensor), P x V (30%:
+/// scores as planes, v read from fused qkv rows laid out [K][N], the output merged into token rows)
+/// or at random (40%: a and b each in token rows 60% of the time, see randomTokenView, the output
+/// merged half the time; at least one of the three not planar). With `reshape`, heads are redrawn
+/// from 1-8 and the attention forms get the sequence's side on both sides half the time
+/// (self-attention), heads halved back while the work is too large; without it (a field-limit case)
+/// only the views change.
+void toTokenRows(Rng& r, OpCase& c, bool reshape) {
+  const std::int64_t form = r.pick(0, 9);
+  if (reshape) {
+    c.height = r.pick(1, 8);
+    if (form < 3 && r.chance(0.5)) {
+      c.outChannels = c.width;  // as many keys as queries
+    } else if (form >= 3 && form < 6 && r.chance(0.5)) {
+      c.channels = c.width;  // P's rows as long as the sequence
+    }
+    while (caseWork(c) > kMaxConvWork && c.height > 1) {
+      c.height = c.height / 2;
+    }
+  }
+  if (form < 3) {
+    c.transposedB = true;
+    c.tokensA = qkvView(c.height, c.channels, 0);
+    c.tokensB = qkvView(c.height, c.channels, 1);
+    c.bFromA = c.outChannels == c.width && r.chance(0.5);  // q and k from one qkv tensor
+  } else if (form < 6) {
+    c.transposedB = false;
+    c.tokensB = qkvView(c.height, c.outChannels, 2);
+    c.mergedY = true;
+  } else {
+    if (r.chance(0.6)) {
+      c.tokensA = randomTokenView(r, c.height, c.channels);
+    }
+    if (r.chance(0.6)) {
+      c.tokensB = randomTokenView(r, c.height, c.transposedB ? c.channels : c.outChannels);
+    }
+    c.mergedY = r.chance(0.5) || (!c.tokensA && !c.tokensB);
+  }
 }
 
 /// Rows of 1-255 values (the sum 10%: 256-1500) on planes of 1-12 x 1-12 (10%: up to 3 x 200
@@ -748,10 +812,15 @@ OpCase randomCase(OpKind kind, std::uint64_t seed, const GeneratorOptions& optio
   }
   Rng limits(seed, "field_limits");
   // NORM's one field limit, the 4095-value row, is part of normCase's own draw.
-  if (options.fieldLimits && limits.chance(kFieldLimitShare) && kind != OpKind::Add &&
-      kind != OpKind::Mul && kind != OpKind::Lut && kind != OpKind::Softmax &&
-      kind != OpKind::LayerNorm) {
+  const bool fieldLimit = options.fieldLimits && limits.chance(kFieldLimitShare) &&
+                          kind != OpKind::Add && kind != OpKind::Mul && kind != OpKind::Lut &&
+                          kind != OpKind::Softmax && kind != OpKind::LayerNorm;
+  if (fieldLimit) {
     toFieldLimit(limits, c);
+  }
+  Rng views(seed, "matmul_views");
+  if (kind == OpKind::MatMul && views.chance(kTokenRowsShare)) {
+    toTokenRows(views, c, !fieldLimit);
   }
   c.seed = Rng::mix(seed ^ 0xDA7A5EEDULL);
   return normalizedCase(std::move(c));

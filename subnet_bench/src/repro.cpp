@@ -115,6 +115,38 @@ Requant readRequant(const YAML::Node& node, const std::string& where, std::strin
   return {static_cast<std::int32_t>(v[0]), static_cast<std::int32_t>(v[1])};
 }
 
+/// A matmul operand's view: `planar`, or token rows [row width, column offset, head step].
+std::optional<TokenView> readTokenView(const YAML::Node& node, const std::string& where,
+                                       std::string_view key) {
+  if (node.IsScalar() && node.Scalar() == "planar") {
+    return std::nullopt;
+  }
+  if (node.IsSequence() && node.size() == 3) {
+    std::array<std::int64_t, 3> v{};
+    bool ok = true;
+    for (std::size_t i = 0; ok && i < 3; ++i) {
+      try {
+        ok = node[i].IsScalar();
+        v[i] = ok ? node[i].as<std::int64_t>() : 0;
+      } catch (const YAML::Exception&) {
+        ok = false;
+      }
+    }
+    if (ok) {
+      return TokenView{v[0], v[1], v[2]};
+    }
+  }
+  fail("{}: '{}' must be planar or [row width, column offset, head step]", where, key);
+}
+
+std::string tokenViewText(const std::optional<TokenView>& t) {
+  if (!t) {
+    return "planar";
+  }
+  return fmt::format("[{}, {}, {}]  # token rows: width, column offset, head step", t->rowWidth,
+                     t->columnOffset, t->headStep);
+}
+
 std::string pair(const std::array<std::int64_t, 2>& v) {
   return fmt::format("[{}, {}]", v[0], v[1]);
 }
@@ -399,6 +431,33 @@ const std::vector<CaseKey>& caseKeys() {
        [](const OpCase& c) { return fmt::format("{}", c.producedB); },
        [](const YAML::Node& n, OpCase& c, const std::string& where) {
          c.producedB = readBool(n, where, "b_produced");
+       }},
+      {"a_view",
+       {K::MatMul},
+       [](const OpCase& c) { return tokenViewText(c.tokensA); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         c.tokensA = readTokenView(n, where, "a_view");
+       }},
+      {"b_view",
+       {K::MatMul},
+       [](const OpCase& c) { return tokenViewText(c.tokensB); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         c.tokensB = readTokenView(n, where, "b_view");
+       }},
+      {"y_view",
+       {K::MatMul},
+       [](const OpCase& c) { return std::string(c.mergedY ? "merged" : "planar"); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         if (!n.IsScalar() || (n.Scalar() != "planar" && n.Scalar() != "merged")) {
+           fail("{}: 'y_view' must be planar or merged", where);
+         }
+         c.mergedY = n.Scalar() == "merged";
+       }},
+      {"b_from_a",
+       {K::MatMul},
+       [](const OpCase& c) { return fmt::format("{}", c.bFromA); },
+       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+         c.bFromA = readBool(n, where, "b_from_a");
        }},
   };
   return keys;

@@ -259,6 +259,39 @@ INSTANTIATE_TEST_SUITE_P(
         BadRepro{"shuffle_one_group",
                  "opcheck_repro: 1\ncase:\n  op: shuffle\n  input: [1, 1, 10]\n  groups: 1\n",
                  "bad.yaml:2: case: shuffle groups 1 is outside [2, 10]"},
+        BadRepro{"a_view_not_a_view", "opcheck_repro: 1\ncase:\n  op: matmul\n  a_view: tokens\n",
+                 "bad.yaml:4: 'a_view' must be planar or [row width, column offset, head step]"},
+        BadRepro{"b_view_wrong_length",
+                 "opcheck_repro: 1\ncase:\n  op: matmul\n  b_view: [12, 0]\n",
+                 "bad.yaml:4: 'b_view' must be planar or [row width, column offset, head step]"},
+        BadRepro{"b_view_not_integers",
+                 "opcheck_repro: 1\ncase:\n  op: matmul\n  b_view: [12, x, 1]\n",
+                 "bad.yaml:4: 'b_view' must be planar or [row width, column offset, head step]"},
+        BadRepro{"y_view_unknown", "opcheck_repro: 1\ncase:\n  op: matmul\n  y_view: interleaved\n",
+                 "bad.yaml:4: 'y_view' must be planar or merged"},
+        BadRepro{"a_view_past_the_row",
+                 "opcheck_repro: 1\ncase:\n  op: matmul\n  input: [2, 3, 4]\n  a_view: [7, 0, 4]\n",
+                 "bad.yaml:2: case: a_view head 1 reads columns [4, 8), past the token row's 7 "
+                 "columns"},
+        BadRepro{"b_view_negative_step",
+                 "opcheck_repro: 1\ncase:\n  op: matmul\n  b_view: [10, 0, -1]\n",
+                 "bad.yaml:2: case: b_view head step -1 is outside [0, 65535]"},
+        BadRepro{"a_view_zero_width",
+                 "opcheck_repro: 1\ncase:\n  op: matmul\n  a_view: [0, 0, 1]\n",
+                 "bad.yaml:2: case: a_view row width 0 is outside [1, 65535]"},
+        BadRepro{"y_view_merged_too_wide",
+                 "opcheck_repro: 1\ncase:\n  op: matmul\n  input: [300, 1, 1]\n"
+                 "  out_channels: 300\n  y_view: merged\n",
+                 "bad.yaml:2: case: y_view merged rows of 300 heads x 300 columns are wider than "
+                 "65535"},
+        BadRepro{"b_from_a_not_bool", "opcheck_repro: 1\ncase:\n  op: matmul\n  b_from_a: 1x\n",
+                 "bad.yaml:4: 'b_from_a' must be true or false"},
+        BadRepro{
+            "b_from_a_of_planes", "opcheck_repro: 1\ncase:\n  op: matmul\n  b_from_a: true\n",
+            "bad.yaml:2: case: b_from_a needs a_view and b_view in token rows of one width and "
+            "as many rows of b (1) as of a (1)"},
+        BadRepro{"view_key_not_for_op", "opcheck_repro: 1\ncase:\n  op: conv\n  a_view: planar\n",
+                 "bad.yaml:4: key 'a_view' does not apply to op 'conv'"},
         BadRepro{"yaml_syntax_error", "opcheck_repro: 1\ncase: {op: [\n",
                  "bad.yaml:3:1: YAML syntax error: end of sequence flow not found"}),
     [](const ::testing::TestParamInfo<BadRepro>& info) { return std::string(info.param.name); });
@@ -351,15 +384,19 @@ TEST(Repro, ReductionsRoundTrip) {
 }
 
 TEST(Repro, MatMulRoundTripsWithItsKeys) {
+  std::uint64_t tokenRows = 0;
   for (std::uint64_t seed = 0; seed < 40; ++seed) {
     Repro repro;
     repro.opCase = randomCase(OpKind::MatMul, seed);
+    tokenRows += isStridedMatMul(repro.opCase) ? 1 : 0;
     repro.hw = "npu-s";
     const std::string text = reproToYaml(repro);
     EXPECT_EQ(parseRepro(text, "round-trip").opCase, repro.opCase) << text;
     EXPECT_NE(text.find("out_channels:"), std::string::npos) << text;
     EXPECT_EQ(text.find("input_b_zero_point"), std::string::npos) << text;
   }
+  EXPECT_GT(tokenRows, 5U);
+  EXPECT_LT(tokenRows, 35U);
   Repro repro;
   repro.opCase.kind = OpKind::MatMul;
   repro.opCase.transposedB = true;
@@ -374,6 +411,62 @@ TEST(Repro, MatMulRoundTripsWithItsKeys) {
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(), "bad.yaml:4: key 'b_produced' does not apply to op 'conv'");
   }
+}
+
+TEST(Repro, TokenRowMatMulRoundTripsItsViews) {
+  // 2 heads of [3, 4] x [4, 5]: a in rows of 20 from column 3, heads 6 apart; b in rows of 12
+  // from column 2, packed; y merged into rows of 2 x 5.
+  Repro repro;
+  repro.hw = "npu-s";
+  repro.engine = Engine::Rtl;
+  OpCase& c = repro.opCase;
+  c.kind = OpKind::MatMul;
+  c.seed = 31;
+  c.height = 2;
+  c.width = 3;
+  c.channels = 4;
+  c.outChannels = 5;
+  c.producedB = true;
+  c.tokensA = TokenView{20, 3, 6};
+  c.tokensB = TokenView{12, 2, 5};
+  c.mergedY = true;
+  ASSERT_NO_THROW(validateCase(c));
+  const std::string text = reproToYaml(repro);
+  EXPECT_NE(text.find("  a_view: [20, 3, 6]  # token rows: width, column offset, head step\n"
+                      "  b_view: [12, 2, 5]  # token rows: width, column offset, head step\n"
+                      "  y_view: merged\n"),
+            std::string::npos)
+      << text;
+  const Repro back = parseRepro(text, "token-rows");
+  EXPECT_EQ(back.opCase, c) << text;
+  EXPECT_EQ(back.engine, Engine::Rtl);
+
+  // Shared heads (step 0) and b laid out [N][K] with planes elsewhere.
+  c.tokensA.reset();
+  c.tokensB = TokenView{9, 5, 0};
+  c.transposedB = true;
+  c.mergedY = false;
+  const std::string shared = reproToYaml(repro);
+  EXPECT_NE(shared.find("  a_view: planar\n"), std::string::npos) << shared;
+  EXPECT_NE(shared.find("  b_view: [9, 5, 0]"), std::string::npos) << shared;
+  EXPECT_NE(shared.find("  y_view: planar\n"), std::string::npos) << shared;
+  EXPECT_EQ(parseRepro(shared, "shared").opCase, c) << shared;
+
+  // q and k read from one tensor.
+  c.tokensA = TokenView{9, 0, 0};
+  c.width = 5;
+  c.bFromA = true;
+  ASSERT_NO_THROW(validateCase(c));
+  const std::string fromA = reproToYaml(repro);
+  EXPECT_NE(fromA.find("  y_view: planar\n  b_from_a: true\n"), std::string::npos) << fromA;
+  EXPECT_EQ(parseRepro(fromA, "from-a").opCase, c) << fromA;
+
+  // Files written before views read as planes.
+  const Repro old = readRepro(kData / "regressions/matmul-kn-inner-split-tiny.yaml");
+  EXPECT_FALSE(old.opCase.tokensA);
+  EXPECT_FALSE(old.opCase.tokensB);
+  EXPECT_FALSE(old.opCase.mergedY);
+  EXPECT_FALSE(isStridedMatMul(old.opCase));
 }
 
 }  // namespace

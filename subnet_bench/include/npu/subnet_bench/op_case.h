@@ -12,8 +12,13 @@
 
 #include "npu/compiler/quant/quantized_graph.h"
 #include "npu/golden/int8_ops.h"
+#include "npu/subnet_bench/matmul_views.h"
 
 namespace npu::bench {
+
+/// Sizes, counts and offsets above this are rejected: a repro file is a small thing, and this
+/// keeps every product of sizes inside int64.
+inline constexpr std::int64_t kMaxCaseSize = 65535;
 
 /// The op a case checks.
 enum class OpKind : std::uint8_t {
@@ -145,12 +150,23 @@ struct OpCase {
   std::int64_t resizeLength = 1;
   golden::CoordinateTransform transform = golden::CoordinateTransform::HalfPixel;
 
-  /// MatMul: a is [1, height (heads), width (M), channels (K)], b is [1, heads, K, outChannels]
-  /// or, when transposedB, [1, heads, outChannels, K]; b is symmetric (zero point 0). When
-  /// producedB, b is what a LUT op of the same program wrote (the STORE -> LOAD-as-weights path
-  /// attention takes), else a graph input.
+  /// MatMul: height heads of [width (M), channels (K)] x [K, outChannels (N)]. a is planes
+  /// [1, heads, M, K], b [1, heads, K, N] or, when transposedB, [1, heads, N, K]; b is symmetric
+  /// (zero point 0). When producedB, b is what a LUT op of the same program wrote (the STORE ->
+  /// LOAD-as-weights path attention takes), else a graph input.
   bool transposedB = false;
   bool producedB = false;
+  /// MatMul: a (rows M) and b (rows K, or N when transposedB) read in place from token rows
+  /// instead of planes, as attention's q, k and v from a fused qkv tensor; and y written into
+  /// merged token rows [1, M, 1, heads * N], head h at columns h * N (else planes
+  /// [1, heads, M, N]). The op then carries their HeadMatMul geometry (matMulCaseGeometry).
+  std::optional<TokenView> tokensA;
+  std::optional<TokenView> tokensB;
+  bool mergedY = false;
+  /// MatMul: b is read from a's tensor (self-attention's q and k from one fused qkv tensor:
+  /// both in token rows of one width, as many rows of b as of a); when producedB, that tensor
+  /// is the one the LUT op wrote.
+  bool bFromA = false;
 
   /// Softmax and LayerNorm (rows of `channels` values): the input scale, which sets softmax's
   /// exp table and LayerNorm's epsilon term. LayerNorm: its output scale and epsilon; gamma and

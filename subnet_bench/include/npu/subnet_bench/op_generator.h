@@ -34,7 +34,9 @@ struct GeneratorOptions {
 /// and fused LUTs; the other kinds draw the same way from the parameters they have. Sizes are
 /// bounded so one case runs in milliseconds, with a few large enough to be tiled; 5% of conv and
 /// pool cases are on wide maps (600-2600 columns of 16-96 channels), whose rows an SRAM half may
-/// not hold.
+/// not hold. Half the matmul cases read a and b from, or write y into, token rows with 1-8
+/// heads interleaved in their columns (attention's Q x K^T and P x V on a fused qkv tensor, or
+/// views drawn at random: spaced, overlapping or shared heads at column offsets).
 OpCase randomCase(OpKind kind, std::uint64_t seed, const GeneratorOptions& options = {});
 
 }  // namespace npu::bench
