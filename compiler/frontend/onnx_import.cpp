@@ -156,14 +156,15 @@ class OnnxImporter {
       const auto& type = input.type().tensor_type();
       // Integer inputs are indices (a language model's token ids), read by host ops such as an
       // embedding Gather; their data arrives as whole numbers (calibration_data.h).
-      const bool indices = input.type().has_tensor_type() &&
-                           (type.elem_type() == onnx::TensorProto::INT64 ||
-                            type.elem_type() == onnx::TensorProto::INT32);
+      const bool indices =
+          input.type().has_tensor_type() && (type.elem_type() == onnx::TensorProto::INT64 ||
+                                             type.elem_type() == onnx::TensorProto::INT32);
       if (!input.type().has_tensor_type() ||
           (type.elem_type() != onnx::TensorProto::FLOAT && !indices)) {
-        fail("{}: graph input '{}' is not an f32, int64 or int32 tensor (only those inputs are "
-             "supported)",
-             m_source, input.name());
+        fail(
+            "{}: graph input '{}' is not an f32, int64 or int32 tensor (only those inputs are "
+            "supported)",
+            m_source, input.name());
       }
       if (!type.has_shape()) {
         fail("{}: graph input '{}' has no shape", m_source, input.name());

@@ -77,7 +77,9 @@ INSTANTIATE_TEST_SUITE_P(
             "Reshape Reshape Transpose Reshape Mul Add Gather Transpose MatMul Mul Softmax "
             "LogSoftmax "
             "Mul Add ArgMax Cast Slice Add InstanceNormalization Reshape InstanceNormalization "
-            "Reshape Mul Add Mul Add Reshape Transpose Reshape Reshape Reshape Reshape Reshape "
+            // merge-channel-affines: GroupNorm's per-channel scale and shift as one BatchNorm.
+            "Reshape BatchNormalization Mul Add Reshape Transpose Reshape Reshape Reshape Reshape "
+            "Reshape "
             "Reshape Reshape Reshape Reshape Reshape Reshape Reshape Reshape Reshape Reshape "
             "Reshape "
             "Reshape Reshape Reshape Reshape Reshape Reshape Reshape Reshape Concat"},
