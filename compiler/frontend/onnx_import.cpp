@@ -171,7 +171,9 @@ class OnnxImporter {
       }
       Value value;
       value.name = input.name();
-      value.dtype = indices ? DType::Int64 : DType::Float32;
+      value.dtype = !indices                                       ? DType::Float32
+                    : type.elem_type() == onnx::TensorProto::INT32 ? DType::Int32
+                                                                   : DType::Int64;
       value.typed = true;
       for (int axis = 0; axis < type.shape().dim_size(); ++axis) {
         const auto& dim = type.shape().dim(axis);

@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "npu/compiler/interp/evaluate.h"
+#include "npu/compiler/interp/interpreter.h"
 #include "npu/compiler/ir/diagnostics.h"
 
 namespace npu::compiler {
@@ -78,6 +79,11 @@ void estimateBatchNormStatistics(Graph& graph, std::uint64_t seed,
     SeededRandom random(seed, "input:" + v.name);
     golden::FloatTensor x{v.shape,
                           std::vector<float>(static_cast<std::size_t>(elementCount(v.shape)))};
+    if (v.dtype == DType::Int64 || v.dtype == DType::Int32) {
+      // Token ids: 0, an index every embedding table has.
+      values[id.index] = graphInputValue(graph, v, x);
+      continue;
+    }
     for (float& e : x.data) {
       e = random.normal();
     }

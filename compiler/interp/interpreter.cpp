@@ -127,17 +127,22 @@ TensorMap Interpreter::run(const TensorMap& inputs, const TensorHook& hook) cons
 
 RuntimeValue graphInputValue(const Graph& graph, const Value& input,
                              const golden::FloatTensor& given) {
-  if (input.dtype != DType::Int64) {
+  if (input.dtype != DType::Int64 && input.dtype != DType::Int32) {
     return given;
   }
-  // Token ids arrive as floats (one sample type for every input): back to integers.
+  // Token ids arrive as floats (one sample type for every input): back to integers, which
+  // floats hold exactly up to 2^24.
+  constexpr float kMaxExact = 16777216.0F;
   std::vector<std::int64_t> ids;
   ids.reserve(given.data.size());
   for (const float f : given.data) {
-    if (f != std::nearbyint(f)) {
-      fail("{}: input '{}' is int64 but holds {}", graph.source(), input.name, f);
+    if (!std::isfinite(f) || f != std::nearbyint(f) || std::fabs(f) > kMaxExact) {
+      fail("{}: input '{}' holds {}, not an integer within +-2^24", graph.source(), input.name, f);
     }
     ids.push_back(static_cast<std::int64_t>(f));
+  }
+  if (input.dtype == DType::Int32) {
+    return Tensor{input.shape, TensorData(std::vector<std::int32_t>(ids.begin(), ids.end()))};
   }
   return Tensor{input.shape, TensorData(std::move(ids))};
 }

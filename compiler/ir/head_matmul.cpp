@@ -94,7 +94,7 @@ void checkHeadMatMulGeometry(const HeadMatMulGeometry& g, std::int64_t aElements
   checkInside("a", g.a, g.heads, g.m, g.k, aElements);
   checkInside("b", g.b, g.heads, g.bRowsAreN ? g.n : g.k, g.bRowsAreN ? g.k : g.n, bElements);
   checkInside("y", g.y, g.heads, g.m, g.n, yElements);
-  if (g.heads * g.m * g.n != yElements) {
+  if (static_cast<__int128>(g.heads) * g.m * g.n != yElements) {
     fail("HeadMatMul writes {} x {} x {} values into an output of {} elements", g.heads, g.m, g.n,
          yElements);
   }

@@ -43,6 +43,9 @@ Shape twinShapeOf(const Shape shape) {
 
 /// True when the axes longer than 1 keep their order: the elements stay in row-major order.
 bool keepsOrder(const Shape in, const std::vector<std::int64_t>& perm) {
+  if (perm.size() != in.size()) {
+    return false;
+  }
   std::int64_t last = -1;
   for (const std::int64_t p : perm) {
     if (p < 0 || p >= static_cast<std::int64_t>(in.size())) {
@@ -383,7 +386,12 @@ class Lifter {
   bool liftTranspose(const Node& node) {
     const Shape in = m_graph.value(node.input(0)).shape;
     const Shape out = m_graph.value(node.outputs[0]).shape;
-    const std::vector<std::int64_t> perm = node.attributes.getInts("perm", {});
+    // No perm reverses the axes (ONNX).
+    std::vector<std::int64_t> reversed(in.size());
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      reversed[i] = static_cast<std::int64_t>(in.size() - 1 - i);
+    }
+    const std::vector<std::int64_t> perm = node.attributes.getInts("perm", reversed);
     if (hasTwin(node.input(0))) {
       if (in.size() == 3 && in[0] == 1 && perm == std::vector<std::int64_t>{0, 2, 1}) {
         // Tokens [1, T, D] back to [1, D, T]: the twin's own NCHW elements, so a Reshape of it

@@ -39,7 +39,7 @@ std::vector<golden::FloatTensor> samplesOf(const fs::path& file, const Value& in
   Tensor t = readNpy(file);
   std::vector<float> converted;
   std::span<const float> values;
-  if (input.dtype == DType::Int64) {
+  if (input.dtype == DType::Int64 || input.dtype == DType::Int32) {
     // Token ids: whole numbers, carried as floats like every sample (exact below 2^24).
     if (t.data.dtype() != DType::Int64 && t.data.dtype() != DType::Int32) {
       fail("{}: dtype {}, input '{}' takes int64 or int32 data", file.string(),

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <map>
@@ -274,8 +275,8 @@ class SegmentBuilder {
   }
 
   /// A HeadMatMul: the CONVs' per-tensor requant alpha * s_a * s_b / s_y, the views as they
-  /// stand (the tensors' NHWC bytes are the IR twins' NHWC bytes). b must be symmetric
-  /// (calibration makes it so; codegen refuses a nonzero zero point from given parameters).
+  /// stand (the tensors' NHWC bytes are the IR twins' NHWC bytes). b must be symmetric:
+  /// calibration makes it so, and given parameters that are not get a symmetric copy of b.
   void matMul(const Node& node, QOpOrigin origin) {
     QMatMul op;
     op.name = node.name;
@@ -283,6 +284,15 @@ class SegmentBuilder {
     op.b = tensorFor(node.input(1));
     op.output = tensorFor(node.outputs.at(0));
     const HeadMatMulGeometry geometry = headMatMulGeometry(node.attributes);
+    if (const QTensor& given = m_out.graph.tensors[op.b]; given.zeroPoint != 0) {
+      // Given parameters (a calibration table, a QDQ model) with a zero point: the CONV's
+      // weights have none, so b is requantized to a symmetric copy covering its range.
+      const double lo = (-128.0 - given.zeroPoint) * given.scale;
+      const double hi = (127.0 - given.zeroPoint) * given.scale;
+      const golden::QuantParams symmetric{
+          static_cast<float>(std::max(std::fabs(lo), std::fabs(hi)) / 127.0), 0};
+      op.b = requantized(op.b, symmetric, node, origin, "");
+    }
     const QTensor& a = m_out.graph.tensors[op.a];
     const QTensor& b = m_out.graph.tensors[op.b];
     const QTensor& y = m_out.graph.tensors[op.output];

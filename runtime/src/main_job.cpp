@@ -59,8 +59,10 @@ std::vector<compiler::TensorMap> syntheticInputs(const compiler::Graph& graph, s
         n *= d;
       }
       t.data.resize(static_cast<std::size_t>(n));
+      // Token ids take 0, an index every table has; features a standard normal draw.
+      const bool ids = v.dtype == compiler::DType::Int64 || v.dtype == compiler::DType::Int32;
       for (float& x : t.data) {
-        x = normal(rng);
+        x = ids ? 0.0F : normal(rng);
       }
       samples[k].emplace(v.name, std::move(t));
     }

@@ -121,6 +121,18 @@ TEST(LiftTokenTensors, HostReadersGetTheTokensRebuilt) {
   EXPECT_EQ(opSequence(g), "Reshape Transpose Conv Gelu Transpose Reshape Softmax");
 }
 
+TEST(LiftTokenTensors, ATransposeWithoutPermReversesTheAxes) {
+  // No perm is the reversal (ONNX): [8, 8] tokens transposed are not the same bytes, so the
+  // transpose reads the tokens rebuilt, whatever their last axis.
+  GraphBuilder b;
+  ValueId x = b.input("x", {8, 16});
+  ValueId fc = b.node(OpKind::Gemm, "fc", {x, b.weights("w", {16, 8}, 3)});
+  ValueId t = b.node(OpKind::Transpose, "t", {fc});
+  Graph g = b.finish({b.node(OpKind::Relu, "r", {t})});
+  liftAndCompare(g);
+  EXPECT_EQ(countOps(g, OpKind::Transpose), 3U) << dumpGraph(g);  // seed, rebuild, the reversal
+}
+
 TEST(LiftTokenTensors, LeavesGraphsWithoutTokenCompute) {
   // Only moves: nothing to gain, the graph stays as it was.
   GraphBuilder b;

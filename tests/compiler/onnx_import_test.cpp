@@ -379,7 +379,26 @@ TEST(OnnxImport, TokenIdsAreIntegerInputsOfAnEmbeddingGather) {
   EXPECT_EQ(errorOf([&] {
               interpret(graph, {{"ids", golden::FloatTensor{{1, 3}, {4.0F, 0.5F, 2.0F}}}});
             }),
-            graph.source() + ": input 'ids' is int64 but holds 0.5");
+            graph.source() + ": input 'ids' holds 0.5, not an integer within +-2^24");
+  EXPECT_EQ(errorOf([&] {
+              interpret(graph, {{"ids", golden::FloatTensor{{1, 3}, {4.0F, 1e30F, 2.0F}}}});
+            }),
+            graph.source() + ": input 'ids' holds 1e+30, not an integer within +-2^24");
+  // int32 ids stay int32 (an exporter's other initializers and masks are int32 too).
+  OnnxModel int32;
+  int32.graph().clear_input();
+  int32.graph().clear_node();
+  int32.graph().clear_output();
+  int32.graph().clear_initializer();
+  int32.addInput("ids", {1, 3}, onnx::TensorProto::INT32);
+  int32.addWeight("table", {5, 4});
+  int32.addNode("Gather", "embed", {"table", "ids"}, {"y"});
+  int32.addOutput("y", {1, 3, 4});
+  const Graph graph32 = importOnnx(int32.write("int32.onnx"));
+  EXPECT_EQ(graph32.value(graph32.inputs().at(0)).dtype, DType::Int32);
+  EXPECT_EQ(
+      interpret(graph32, {{"ids", golden::FloatTensor{{1, 3}, {4.0F, 0.0F, 2.0F}}}}).at("y").data,
+      y.data);
 }
 
 TEST(OnnxImport, OutputNothingProduces) {
