@@ -105,7 +105,14 @@ while kill -0 "$pid" 2>/dev/null; do
   rss=$(kib "$pid")
   cls=$(classes "$pid"); [ -n "$cls" ] || cls=",,,"
   heap_now=","
-  if [ "$heap_every" -gt 0 ] && [ $((sample % heap_every)) -eq 0 ]; then heap "$pid"; fi
+  # Not in the first seconds (a call before the sanitizer has set itself up fails a CHECK and
+  # ends the process) nor once the sweep has printed its last case (the leak check at exit stops
+  # the process with ptrace, which an attached gdb would refuse it).
+  if [ "$heap_every" -gt 0 ] && [ "$sample" -gt 0 ] && [ $((sample % heap_every)) -eq 0 ] &&
+     [ $(( $(date +%s) - start )) -ge 3 ] &&
+     ! grep -qE "^opcheck: ([0-9]+)/\1 cases|^opcheck all:" "$out/opcheck.log" 2>/dev/null; then
+    heap "$pid"
+  fi
   [ -n "$rss" ] && echo "$(( $(date +%s) - start )),$rss,$(maps "$pid"),$cls,$heap_now" >>"$out/opcheck-rss.csv"
   sample=$((sample + 1))
   sleep "$interval"
