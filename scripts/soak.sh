@@ -24,7 +24,8 @@
 # memory (the allocator's large blocks, each an mmap of its own, the sanitizer's internal
 # allocator and stack depot, oneDNN's JIT code, stacks, [heap]) and file-backed pages (the
 # program's code).
-# summary.md gives the means by fifths of the run, so a growth shows and where it lives.
+# summary.md gives the means by fifths of the run (in time; the cases each fifth reached are
+# shown, as the sweep's pace varies), so a growth shows and where it lives.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build-asan"
@@ -98,7 +99,7 @@ echo "soak: npu opcheck all --count $count (samples every $interval s in $out/op
 start=$(date +%s)
 "$npu" opcheck all --count "$count" --report "$out/opcheck" >"$out/opcheck.log" 2>&1 &
 pid=$!
-echo "seconds,rss_kib,mappings,shadow_kib,allocator_kib,other_anon_kib,file_kib,live_heap_bytes,allocator_mapped_bytes" \
+echo "seconds,rss_kib,mappings,shadow_kib,allocator_kib,other_anon_kib,file_kib,live_heap_bytes,allocator_mapped_bytes,cases_done" \
   >"$out/opcheck-rss.csv"
 sample=0
 while kill -0 "$pid" 2>/dev/null; do
@@ -113,7 +114,10 @@ while kill -0 "$pid" 2>/dev/null; do
      ! grep -qE "^opcheck: ([0-9]+)/\1 cases|^opcheck all:" "$out/opcheck.log" 2>/dev/null; then
     heap "$pid"
   fi
-  [ -n "$rss" ] && echo "$(( $(date +%s) - start )),$rss,$(maps "$pid"),$cls,$heap_now" >>"$out/opcheck-rss.csv"
+  # Cases done as of the sweep's last progress line (one every 30 s or tenth of the sweep).
+  done_cases=$(grep -oE '^opcheck: [0-9]+/' "$out/opcheck.log" 2>/dev/null | tail -n 1 | tr -dc 0-9) || true
+  [ -n "$rss" ] && echo "$(( $(date +%s) - start )),$rss,$(maps "$pid"),$cls,$heap_now,$done_cases" \
+    >>"$out/opcheck-rss.csv"
   sample=$((sample + 1))
   sleep "$interval"
 done
@@ -142,20 +146,21 @@ done
 
 # The samples' means by fifths (MB), as a markdown table, and the last fifth against the second.
 fifths() {
-  awk -F, 'NR > 1 && $2 != "" {n++; for (c = 1; c <= 9; c++) v[n, c] = $c}
+  awk -F, 'NR > 1 && $2 != "" {n++; for (c = 1; c <= 10; c++) v[n, c] = $c}
     function mean(c, a, b,   i, s, k) {
       for (i = a; i <= b; i++) if (v[i, c] != "") {s += v[i, c]; k++}
       return k ? s / k : -1 }
     function mb(x, unit) { return x < 0 ? "-" : sprintf("%.0f", x * unit / 1048576) }
     END {
       if (n < 5) {print "(fewer than five samples)"; exit}
-      print "| fifth | seconds | resident | shadow | allocator | other anon | file | live heap | allocator mapped | gdb reads |"
-      print "|---|---|---|---|---|---|---|---|---|---|"
+      print "| fifth | seconds | cases done | resident | shadow | allocator | other anon | file | live heap | allocator mapped | gdb reads |"
+      print "|---|---|---|---|---|---|---|---|---|---|---|"
       for (f = 1; f <= 5; f++) {
         a = int((f - 1) * n / 5) + 1; b = int(f * n / 5)
         r[f] = mean(2, a, b); l[f] = mean(8, a, b)
         reads = 0; for (i = a; i <= b; i++) if (v[i, 8] != "") reads++
-        printf "| %d | %d-%d | %s | %s | %s | %s | %s | %s | %s | %d |\n", f, v[a, 1], v[b, 1],
+        printf "| %d | %d-%d | %s-%s | %s | %s | %s | %s | %s | %s | %s | %d |\n", f, v[a, 1], v[b, 1],
+          v[a, 10] == "" ? 0 : v[a, 10], v[b, 10] == "" ? "?" : v[b, 10],
           mb(r[f], 1024), mb(mean(4, a, b), 1024), mb(mean(5, a, b), 1024),
           mb(mean(6, a, b), 1024), mb(mean(7, a, b), 1024), mb(l[f], 1), mb(mean(9, a, b), 1), reads
       }
