@@ -76,7 +76,9 @@ classes() {
     "/proc/$1/smaps" 2>/dev/null || true
 }
 # The sanitizer allocator's counters in bytes, "live,mapped", read by gdb without loading debug
-# information (half a second for this binary); empty when they cannot be read.
+# information; the process stops for the 0.5-3 s that takes. Empty when they cannot be read.
+# Only these statistics calls are made: __sanitizer_purge_allocator() called the same way once
+# hung the process (the stopped thread held an allocator lock the call needed).
 gdb_ok=0
 if [ "$heap_every" -gt 0 ] && command -v gdb >/dev/null 2>&1; then gdb_ok=1; fi
 heap_failures=0
