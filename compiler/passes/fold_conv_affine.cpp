@@ -8,28 +8,6 @@
 namespace npu::compiler {
 namespace {
 
-/// The per-channel values of constant `id` for a [N, C, H, W] tensor of `channels` channels: C
-/// values (one repeated when the constant has one element), or nothing when it varies along
-/// another axis or would broadcast the tensor to a larger shape.
-std::optional<std::vector<float>> perChannel(const Graph& graph, ValueId id,
-                                             std::int64_t channels) {
-  const TensorData* data = constantData(graph, id);
-  if (data == nullptr || data->dtype() != DType::Float32) {
-    return std::nullopt;
-  }
-  const Shape& shape = graph.value(id).shape;
-  std::span<const float> values = data->floats();
-  if (values.size() == 1 && shape.size() <= 4) {
-    return std::vector<float>(static_cast<std::size_t>(channels), values[0]);
-  }
-  Shape padded(4 - std::min<std::size_t>(shape.size(), 4), 1);
-  padded.insert(padded.end(), shape.begin(), shape.end());
-  if (padded != Shape{1, channels, 1, 1}) {
-    return std::nullopt;
-  }
-  return std::vector<float>(values.begin(), values.end());
-}
-
 /// y = conv(x) * scale[c] + shift[c], as the reader of a conv output asks for it.
 struct ChannelAffine {
   std::vector<float> scale;
@@ -48,7 +26,7 @@ std::optional<ChannelAffine> affineOf(const Graph& graph, const Node& reader, Va
   if (other == convOut) {
     return std::nullopt;
   }
-  std::optional<std::vector<float>> c = perChannel(graph, other, channels);
+  std::optional<std::vector<float>> c = perChannelConstant(graph, other, channels);
   if (!c) {
     return std::nullopt;
   }

@@ -8,27 +8,6 @@
 namespace npu::compiler {
 namespace {
 
-/// The C values of a constant broadcast per channel over [1, C, H, W] (one repeated when it
-/// has one element), or nothing.
-std::optional<std::vector<float>> channelValues(const Graph& graph, ValueId id,
-                                                std::int64_t channels) {
-  const TensorData* data = constantData(graph, id);
-  if (data == nullptr || data->dtype() != DType::Float32) {
-    return std::nullopt;
-  }
-  const Shape shape = graph.value(id).shape;
-  std::span<const float> values = data->floats();
-  if (values.size() == 1 && shape.size() <= 4) {
-    return std::vector<float>(static_cast<std::size_t>(channels), values[0]);
-  }
-  Shape padded(4 - std::min<std::size_t>(shape.size(), 4), 1);
-  padded.insert(padded.end(), shape.begin(), shape.end());
-  if (padded != Shape{1, channels, 1, 1}) {
-    return std::nullopt;
-  }
-  return std::vector<float>(values.begin(), values.end());
-}
-
 /// The activation and the constant of a Mul or Add of one [1, C, H, W] activation and a
 /// per-channel constant, without a fused activation.
 struct AffineStep {
@@ -48,7 +27,7 @@ std::optional<AffineStep> affineStep(const Graph& graph, const Node& node, OpKin
       continue;
     }
     if (std::optional<std::vector<float>> c =
-            channelValues(graph, node.inputs[1 - i], v.shape[1])) {
+            perChannelConstant(graph, node.inputs[1 - i], v.shape[1])) {
       return AffineStep{x, std::move(*c)};
     }
   }

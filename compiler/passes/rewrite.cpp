@@ -15,6 +15,25 @@ const TensorData* constantData(const Graph& graph, ValueId id) {
   return v.data ? &*v.data : nullptr;
 }
 
+std::optional<std::vector<float>> perChannelConstant(const Graph& graph, ValueId id,
+                                                     std::int64_t channels) {
+  const TensorData* data = constantData(graph, id);
+  if (data == nullptr || data->dtype() != DType::Float32) {
+    return std::nullopt;
+  }
+  const Shape shape = graph.value(id).shape;
+  std::span<const float> values = data->floats();
+  if (values.size() == 1 && shape.size() <= 4) {
+    return std::vector<float>(static_cast<std::size_t>(channels), values[0]);
+  }
+  Shape padded(4 - std::min<std::size_t>(shape.size(), 4), 1);
+  padded.insert(padded.end(), shape.begin(), shape.end());
+  if (padded != Shape{1, channels, 1, 1}) {
+    return std::nullopt;
+  }
+  return std::vector<float>(values.begin(), values.end());
+}
+
 std::optional<float> scalarConstant(const Graph& graph, ValueId id) {
   const TensorData* data = constantData(graph, id);
   if (data == nullptr || data->dtype() != DType::Float32 || data->size() != 1) {

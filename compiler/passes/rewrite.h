@@ -11,6 +11,12 @@ namespace npu::compiler {
 /// The constant data of `id`, or nullptr when it is omitted or not a constant.
 const TensorData* constantData(const Graph& graph, ValueId id);
 
+/// The per-channel values of f32 constant `id` for a [N, C, H, W] tensor of `channels` channels:
+/// C values (one repeated when the constant has one element), or nothing when `id` is not such a
+/// constant, varies along another axis or would broadcast the tensor to a larger shape.
+std::optional<std::vector<float>> perChannelConstant(const Graph& graph, ValueId id,
+                                                     std::int64_t channels);
+
 /// The value of a one-element f32 constant, or nullopt.
 std::optional<float> scalarConstant(const Graph& graph, ValueId id);
 
