@@ -58,6 +58,28 @@ std::string yamlError(const std::string& text, const std::filesystem::path& dir 
   return errorOf([&] { parse(text, dir); });
 }
 
+TEST(YamlImport, MatMulOfTwoInputsAndOfTokens) {
+  // Tokens [1, T, K] by generated weights, then the MatMul of two activations (attention).
+  const Graph g = parse(
+      "inputs: {x: [1, 4, 8]}\n"
+      "layers:\n"
+      "  - {name: a, op: MatMul, out_features: 6}\n"
+      "  - {name: t, op: Transpose, perm: [0, 2, 1]}\n"
+      "  - {name: b, op: MatMul, inputs: [a, t]}\n");
+  EXPECT_EQ(g.value(*g.findValue("a")).shape, (Shape{1, 4, 6}));
+  EXPECT_EQ(g.value(*g.findValue("b")).shape, (Shape{1, 4, 4}));
+  EXPECT_EQ(yamlError("inputs: {x: [1, 4, 8]}\n"
+                      "layers:\n"
+                      "  - {name: b, op: MatMul, inputs: [x, x], out_features: 3}\n"),
+            "net.yaml:3: layer 'b' (MatMul): a MatMul of two inputs takes no 'out_features' or "
+            "'weights'");
+  EXPECT_EQ(yamlError("inputs: {x: [1, 4, 8]}\n"
+                      "layers:\n"
+                      "  - {name: a, op: MatMul, out_features: 6}\n"
+                      "  - {name: b, op: MatMul, inputs: [a, x]}\n"),
+            "net.yaml:4: layer 'b' (MatMul): shapes [1, 4, 6] and [1, 4, 8] do not multiply");
+}
+
 TEST(YamlImport, BlocksRepeatAndDefaultWiring) {
   Graph g = parse(kResNetStage);
   EXPECT_EQ(opSequence(g),
