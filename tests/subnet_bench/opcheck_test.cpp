@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "engine_run_name.h"
 #include "npu/subnet_bench/op_sweep.h"
 #include "npu/subnet_bench/repro.h"
 #include "npu/support/error.h"
@@ -674,12 +675,7 @@ INSTANTIATE_TEST_SUITE_P(EveryEngine, OpcheckReduceTest,
                                            MatMulRun{"npu-s", Engine::Rtl, 16},
                                            MatMulRun{"npu-tiny", Engine::Functional, 60},
                                            MatMulRun{"npu-tiny", Engine::Timed, 40}),
-                         [](const ::testing::TestParamInfo<MatMulRun>& info) {
-                           std::string name =
-                               info.param.config + "_" + std::string(engineName(info.param.engine));
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+                         engineRunName<MatMulRun>);
 
 class OpcheckResizeTest : public ::testing::TestWithParam<MatMulRun> {};
 
@@ -718,12 +714,7 @@ INSTANTIATE_TEST_SUITE_P(EveryEngine, OpcheckResizeTest,
                                            MatMulRun{"npu-s", Engine::Rtl, 16},
                                            MatMulRun{"npu-tiny", Engine::Functional, 60},
                                            MatMulRun{"npu-tiny", Engine::Timed, 30}),
-                         [](const ::testing::TestParamInfo<MatMulRun>& info) {
-                           std::string name =
-                               info.param.config + "_" + std::string(engineName(info.param.engine));
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+                         engineRunName<MatMulRun>);
 
 class OpcheckNormTest : public ::testing::TestWithParam<MatMulRun> {};
 
@@ -767,12 +758,7 @@ INSTANTIATE_TEST_SUITE_P(EveryEngine, OpcheckNormTest,
                                            MatMulRun{"npu-s", Engine::Timed, 80},
                                            MatMulRun{"npu-s", Engine::Rtl, 40},
                                            MatMulRun{"npu-tiny", Engine::Functional, 80}),
-                         [](const ::testing::TestParamInfo<MatMulRun>& info) {
-                           std::string name =
-                               info.param.config + "_" + std::string(engineName(info.param.engine));
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+                         engineRunName<MatMulRun>);
 
 TEST(OpcheckMatMul, LongInnerDimensionSplitsOnTinySrams) {
   // K = 1500 is past npu-tiny's 1 KiB weight half: the CONVs accumulate over inner slices
@@ -807,12 +793,7 @@ INSTANTIATE_TEST_SUITE_P(EveryEngine, OpcheckMatMulTest,
                                            MatMulRun{"npu-l", Engine::Functional, 40},
                                            MatMulRun{"npu-tiny", Engine::Functional, 80},
                                            MatMulRun{"npu-tiny", Engine::Timed, 40}),
-                         [](const ::testing::TestParamInfo<MatMulRun>& info) {
-                           std::string name =
-                               info.param.config + "_" + std::string(engineName(info.param.engine));
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+                         engineRunName<MatMulRun>);
 
 TEST(OpcheckMatMul, FindsAndShrinksAClipBugInTheMatMulsConv) {
   // The matmul runs on CONV, so a planted CONV clip bug must show in its sweep, and a failing

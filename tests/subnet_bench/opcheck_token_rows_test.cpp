@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "engine_run_name.h"
 #include "npu/golden/int8_matmul.h"
 #include "npu/subnet_bench/op_sweep.h"
 #include "npu/support/error.h"
@@ -265,12 +266,7 @@ INSTANTIATE_TEST_SUITE_P(EveryEngine, OpcheckTokenRowsTest,
                                            TokenRowsRun{"npu-l", Engine::Functional, 40},
                                            TokenRowsRun{"npu-tiny", Engine::Functional, 60},
                                            TokenRowsRun{"npu-tiny", Engine::Timed, 30}),
-                         [](const ::testing::TestParamInfo<TokenRowsRun>& info) {
-                           std::string name =
-                               info.param.config + "_" + std::string(engineName(info.param.engine));
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+                         engineRunName<TokenRowsRun>);
 
 TEST(OpcheckTokenRows, AFailingCaseShrinksThroughValidViews) {
   // A planted CONV clip bug in a token-row case: shrinking keeps it failing the same way, and
