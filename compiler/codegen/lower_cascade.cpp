@@ -49,6 +49,10 @@ struct Cascade {
   /// The residual add of the project's output and the chain's input, when it follows: run on
   /// the band in SRAM (the project's output then stays on chip too).
   const QAdd* add = nullptr;
+  /// The global average pool of the depthwise's output, when it follows a chain without a
+  /// project (EfficientNet's squeeze): each stored block of a band is loaded back while a later
+  /// band computes and summed into the accumulator, instead of a pass over the whole tensor.
+  const QGlobalAvgPool* pool = nullptr;
   std::int64_t h = 0, w = 0, cin = 0, e = 0, oh = 0, ow = 0, kout = 0;
   std::int64_t k = 0, stride = 1, padTop = 0, padLeft = 0, paddedW = 0;
   std::int64_t block = 0, rows = 0;
@@ -58,7 +62,7 @@ struct Cascade {
   /// Bytes of the records shared by every block: the project's, and every LUT.
   std::int64_t sharedParameters = 0;
   /// Graph op indices: reports charge each instruction to the conv it belongs to.
-  std::int64_t expandOp = -1, depthwiseOp = 0, projectOp = 0, addOp = -1;
+  std::int64_t expandOp = -1, depthwiseOp = 0, projectOp = 0, addOp = -1, poolOp = -1;
 
   /// Depthwise input rows (padding included) of a band of `r` output rows.
   [[nodiscard]] std::int64_t rowsIn(std::int64_t r) const { return (r - 1) * stride + k; }
@@ -71,11 +75,30 @@ struct Cascade {
     return 12 * b * (expand != nullptr ? 2 : 1);
   }
   /// Input SRAM bytes: two expand-input slots, the depthwise input (two slots when it is
-  /// loaded from DDR), the project input, the residual's project output.
+  /// loaded from DDR), the project input, the residual's project output, the pool's loaded-back
+  /// block.
   [[nodiscard]] std::int64_t inputBytes(std::int64_t b, std::int64_t r) const {
     const std::int64_t x = expand != nullptr ? 2 * std::min(rowsIn(r), h) * w * cin : 0;
     const std::int64_t d = (expand != nullptr ? 1 : 2) * rowsIn(r) * paddedW * b;
-    return x + d + (project != nullptr ? r * ow * b : 0) + (add != nullptr ? r * ow * kout : 0);
+    return x + d + (project != nullptr ? r * ow * b : 0) + (add != nullptr ? r * ow * kout : 0) +
+           (pool != nullptr ? r * ow * b : 0);
+  }
+  /// The pool's sum CONVs: blocks of at most poolRows x poolCols pixels of a band of `r` rows.
+  [[nodiscard]] std::int64_t poolRows(std::int64_t r) const {
+    return std::min(r, isa::limits::kConvKernelH);
+  }
+  [[nodiscard]] std::int64_t poolCols() const { return std::min(ow, isa::limits::kConvKernelW); }
+  /// Weight bytes of the pool's all-ones depthwise kernel for blocks of `b` channels.
+  [[nodiscard]] std::int64_t poolWeights(std::int64_t b, std::int64_t r) const {
+    return pool != nullptr ? b * poolRows(r) * poolCols() : 0;
+  }
+  /// Parameter bytes of the pool's records (the same for every channel: one block's worth).
+  [[nodiscard]] std::int64_t poolParameters(std::int64_t b) const {
+    return pool != nullptr ? 12 * b : 0;
+  }
+  /// Output SRAM bytes kept at the top of each half for the pool's finished block.
+  [[nodiscard]] std::int64_t poolOutputBytes(std::int64_t b) const {
+    return pool != nullptr ? (b + 63) / 64 * 64 : 0;
   }
   /// Output SRAM bytes of one store: a band of the project's output, or (no project) of one
   /// block of the depthwise's.
@@ -110,6 +133,13 @@ double cascadeCost(const isa::NpuConfig& config, const Cascade& c, std::int64_t 
     }
     if (c.add != nullptr) {
       compute += static_cast<double>(ceilDiv(rb * c.ow * c.kout, mc) + 4);
+    }
+    if (c.pool != nullptr) {
+      // Each block loaded back (strided runs of b bytes) and summed by CONVs over pixel blocks.
+      const std::int64_t bh = c.poolRows(r), bw = c.poolCols();
+      const std::int64_t sums = ceilDiv(rb, bh) * ceilDiv(c.ow, bw);
+      dma += static_cast<double>(blocks) * dmaCycles(config, rb, c.ow, b, b == c.e);
+      compute += static_cast<double>(blocks * sums * (ceilDiv(b, mc) * ceilDiv(bh * bw, mr) + 4));
     }
     compute +=
         static_cast<double>(blocks * (rb * c.ow * ceilDiv(b, mc) * ceilDiv(c.k * c.k, mr) + 4));
@@ -146,6 +176,9 @@ double separateCost(const isa::NpuConfig& config, const Cascade& c) {
   if (c.add != nullptr) {
     const std::int64_t bytes = c.oh * c.ow * c.kout;
     total += layer(static_cast<double>(ceilDiv(bytes, mc)), 2 * bytes, bytes);
+  }
+  if (c.pool != nullptr) {
+    total += layer(0, c.oh * c.ow * c.e, c.e);
   }
   return total;
 }
@@ -194,6 +227,13 @@ std::optional<Cascade> planCascade(const LoweringContext& ctx, std::size_t first
     // The shared records (the LUTs) are then loaded for the depthwise: op `next` is not in the
     // chain, and past the last op it is not in the graph at all.
     c.projectOp = c.depthwiseOp;
+    // A global average pool of the depthwise's output right after it joins the chain.
+    if (const auto* pool =
+            next < graph.ops.size() ? std::get_if<QGlobalAvgPool>(&graph.ops[next]) : nullptr;
+        pool != nullptr && pool->input == c.depthwise->output) {
+      c.pool = pool;
+      c.poolOp = static_cast<std::int64_t>(next);
+    }
   }
   // A residual add of the project's output and the chain's input (same shape: stride 1 and
   // as many output channels as input channels) joins the cascade; its operand from the chain's
@@ -239,46 +279,68 @@ std::optional<Cascade> planCascade(const LoweringContext& ctx, std::size_t first
                                   12 * c.e + lutBytes(*c.depthwise) + 12 * c.kout + projectLut;
   const std::int64_t addParameters =
       c.add != nullptr ? 24 + (c.add->params.output.lut ? 256 : 0) : 0;
-  const bool wholeFits = weights <= ctx.config.weightSramBytes &&
-                         parameters + addParameters <= ctx.config.parameterSramBytes;
   c.sharedParameters = 12 * c.kout + projectLut + (c.expand != nullptr ? lutBytes(*c.expand) : 0) +
                        lutBytes(*c.depthwise) + addParameters;
   // Constants loaded once (where they fit) or streamed per block, by blocks of expanded channels
   // (dividing them, a multiple of the MAC columns where it can be), by rows of a band: the
   // cheapest that fits. Constants loaded once delay the first band by their load; streamed ones
-  // are loaded again every band but overlap the compute.
-  double best = std::numeric_limits<double>::infinity();
-  Cascade option = c;
-  for (std::int64_t choice = 0; choice < 2 * c.e; ++choice) {
-    option.streamed = choice >= c.e;  // first loaded once, then streamed
-    const std::int64_t block = c.e - choice % c.e;
-    if (c.e % block != 0 || (block % ctx.config.macCols != 0 && block != c.e) ||
-        (!option.streamed && !wholeFits) ||
-        (option.streamed &&
-         (2 * c.blockWeights(block) > ctx.config.weightSramBytes ||
-          c.sharedParameters + 2 * c.blockParameters(block) > ctx.config.parameterSramBytes))) {
-      continue;
-    }
-    const double startup = option.streamed
-                               ? dmaCycles(ctx.config, 1, 1, c.blockWeights(block), true)
-                               : dmaCycles(ctx.config, 1, 1, weights, true) +
-                                     dmaCycles(ctx.config, 1, 1, parameters, true);
-    for (std::int64_t r = std::min(c.oh, limit); r >= 1; --r) {  // CONV out_h
-      const std::int64_t outBytes = c.storeBytes(block, r);
-      if (c.inputBytes(block, r) > ctx.config.inputSramBytes ||
-          outBytes > ctx.config.outputSramBytes / 2 ||
-          (c.project != nullptr && c.e / block > 1 &&
-           outBytes > ctx.config.accumulatorSramBytes / 4)) {
+  // are loaded again every band but overlap the compute. The pool's all-ones kernel and records
+  // stay for the whole cascade beside either.
+  const auto choose = [&](Cascade& c) {
+    double best = std::numeric_limits<double>::infinity();
+    Cascade option = c;
+    for (std::int64_t choice = 0; choice < 2 * c.e; ++choice) {
+      option.streamed = choice >= c.e;  // first loaded once, then streamed
+      const std::int64_t block = c.e - choice % c.e;
+      if (c.e % block != 0 || (block % ctx.config.macCols != 0 && block != c.e) ||
+          (!option.streamed &&
+           parameters + addParameters + c.poolParameters(block) > ctx.config.parameterSramBytes) ||
+          (option.streamed &&
+           c.sharedParameters + 2 * c.blockParameters(block) + c.poolParameters(block) >
+               ctx.config.parameterSramBytes)) {
         continue;
       }
-      const double cost = startup + cascadeCost(ctx.config, option, block, r);
-      if (cost < best) {
-        best = cost;
-        c.streamed = option.streamed;
-        c.block = block;
-        c.rows = r;
+      const double startup = option.streamed
+                                 ? dmaCycles(ctx.config, 1, 1, c.blockWeights(block), true)
+                                 : dmaCycles(ctx.config, 1, 1, weights, true) +
+                                       dmaCycles(ctx.config, 1, 1, parameters, true);
+      for (std::int64_t r = std::min(c.oh, limit); r >= 1; --r) {  // CONV out_h
+        const std::int64_t outBytes = c.storeBytes(block, r) + c.poolOutputBytes(block);
+        const std::int64_t weightBytes =
+            (option.streamed ? 2 * c.blockWeights(block) : weights) + c.poolWeights(block, r);
+        if (weightBytes > ctx.config.weightSramBytes ||
+            c.inputBytes(block, r) > ctx.config.inputSramBytes ||
+            outBytes > ctx.config.outputSramBytes / 2 ||
+            (c.project != nullptr && c.e / block > 1 &&
+             outBytes > ctx.config.accumulatorSramBytes / 4) ||
+            (c.pool != nullptr && c.e > ctx.config.accumulatorSramBytes / 4)) {
+          continue;
+        }
+        const double cost = startup + cascadeCost(ctx.config, option, block, r);
+        if (cost < best) {
+          best = cost;
+          c.streamed = option.streamed;
+          c.block = block;
+          c.rows = r;
+        }
+        break;  // fewer rows only add halo work
       }
-      break;  // fewer rows only add halo work
+    }
+    return best;
+  };
+  double best = choose(c);
+  if (c.pool != nullptr) {
+    // The chain alone, the pool lowered on its own (a pass reading the depthwise's output,
+    // DDR-bound), where that is estimated cheaper: loading the blocks back doubles the DDR
+    // traffic of the depthwise's output, which narrow blocks' strided runs can make the limit.
+    Cascade alone = c;
+    alone.pool = nullptr;
+    alone.poolOp = -1;
+    alone.block = 0;
+    const double aloneBest = choose(alone) + dmaCycles(ctx.config, 1, 1, c.oh * c.ow * c.e, true);
+    if (c.block == 0 || (alone.block != 0 && aloneBest < best)) {
+      c = alone;
+      best = aloneBest - dmaCycles(ctx.config, 1, 1, c.oh * c.ow * c.e, true);
     }
   }
   if (c.block == 0 || best >= separateCost(ctx.config, c)) {
@@ -483,6 +545,33 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
           c.blockParameters(c.block));
     }
   }
+  // The pool's all-ones depthwise kernel and its records (the same for every channel), beside
+  // the chain's constants for the whole cascade.
+  std::int64_t poolWeights = 0;
+  std::int64_t poolParameters = 0;
+  if (c.pool != nullptr) {
+    const std::int64_t onesBytes = c.poolWeights(c.block, c.rows);
+    ctx.op = c.poolOp;
+    poolWeights = place(weightSram, c.streamed ? 2 * c.blockWeights(c.block) : weightAt, onesBytes);
+    ctx.loadFlat(
+        1, poolWeights,
+        ctx.constants.add(fmt::format("{}.cascade.pool_ones", name),
+                          std::vector<std::uint8_t>(static_cast<std::size_t>(onesBytes), 1)),
+        onesBytes);
+    const golden::QuantizedMultiplier reciprocal = golden::averagePoolMultiplier(c.oh, c.ow);
+    std::vector<std::uint8_t> records;
+    for (std::int64_t k = 0; k < c.block; ++k) {
+      appendInt32(records, 0);
+      appendInt32(records, reciprocal.multiplier);
+      appendInt32(records, reciprocal.shift);
+    }
+    poolParameters =
+        place(parameterSram, parameterAt + (c.streamed ? 2 * c.blockParameters(c.block) : 0),
+              c.poolParameters(c.block));
+    ctx.loadFlat(2, poolParameters,
+                 ctx.constants.add(fmt::format("{}.cascade.pool_params", name), records),
+                 c.poolParameters(c.block));
+  }
   ctx.slots.forget();
   // The constants of block [e0, e0 + block) at step `step` (loading them when streamed).
   const auto constantsOf = [&](std::int64_t step, std::int64_t e0) {
@@ -525,6 +614,9 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
   const std::int64_t qAt =
       place(inputSram, 2 * xBytes + (c.expand != nullptr ? 1 : 2) * dBytes + pBytes,
             c.rows * c.ow * c.kout);
+  const std::int64_t gAt =
+      place(inputSram, 2 * xBytes + (c.expand != nullptr ? 1 : 2) * dBytes + pBytes,
+            c.pool != nullptr ? c.rows * c.ow * c.block : 0);
   const std::int64_t half = ctx.config.outputSramBytes / 2;
   const std::array<std::int64_t, 2> outAt{mirrored ? half : 0, mirrored ? 0 : half};
   const std::int8_t zp = static_cast<std::int8_t>(c.depthwise->params.inputZeroPoint);
@@ -550,6 +642,53 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
   if (c.expand != nullptr) {
     ctx.loadTile(dAt[0], {0, 0, 0, c.block, 0, 0}, {c.rowsIn(c.rows), 0, c.paddedW, 0, zp});
   }
+  // The pool: block-band j (stored at step j) is loaded back into G at step j + 2, after that
+  // step's own loads (a SYNC after step j + 1's CONVs orders it after the store), and summed
+  // after step j + 2's CONVs, so neither the loads of the chain nor its CONVs wait for it.
+  struct StoredBlock {
+    std::int64_t oy, rb, e0;
+  };
+  std::vector<StoredBlock> stored;
+  const auto poolOutput =
+      c.pool != nullptr ? static_cast<std::int64_t>(ctx.tensors[c.pool->output].address) : 0;
+  const std::int64_t poolStaging = half - c.poolOutputBytes(c.block);  // top of [0, half)
+  const auto loadBack = [&](std::size_t j) {
+    const StoredBlock& s = stored[j];
+    ctx.op = c.poolOp;
+    ctx.load(0, gAt,
+             {outputAddress + s.oy * c.ow * c.e + s.e0, s.rb, c.ow, c.block, c.ow * c.e, c.e});
+  };
+  const auto sumBack = [&](std::size_t j) {
+    const StoredBlock& s = stored[j];
+    ctx.op = c.poolOp;
+    const std::int64_t bh = c.poolRows(c.rows), bw = c.poolCols();
+    for (std::int64_t by = 0; by < s.rb; by += bh) {
+      for (std::int64_t bx = 0; bx < c.ow; bx += bw) {
+        const bool last = s.oy + s.rb == c.oh && by + bh >= s.rb && bx + bw >= c.ow;
+        isa::Conv sum;
+        sum.inp_addr = gAt + (by * c.ow + bx) * c.block;
+        sum.wgt_addr = poolWeights;
+        sum.out_addr = poolStaging;
+        sum.acc_addr = s.e0;
+        sum.param_addr = poolParameters;
+        sum.out_h = sum.out_w = 1;
+        sum.in_w = c.ow;
+        sum.in_c = sum.out_c = c.block;
+        sum.kh = std::min(bh, s.rb - by);
+        sum.kw = std::min(bw, c.ow - bx);
+        sum.sh = sum.sw = sum.dh = sum.dw = 1;
+        sum.clip_lo = -128;
+        sum.clip_hi = 127;
+        sum.depthwise = 1;
+        sum.acc_init = s.oy == 0 && by == 0 && bx == 0 ? 1 : 0;
+        sum.finalize = last ? 1 : 0;
+        ctx.emit(sum);
+        if (last) {
+          ctx.store(poolStaging, flatBlock(static_cast<std::uint64_t>(poolOutput + s.e0), c.block));
+        }
+      }
+    }
+  };
   std::int64_t step = 0;
   for (std::int64_t band = 0, oy = 0; oy < c.oh; ++band, oy += c.rows) {
     const std::int64_t rb = std::min(c.rows, c.oh - oy);
@@ -570,6 +709,9 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
     for (std::int64_t e0 = 0; e0 < c.e; e0 += c.block, ++step) {
       const bool lastBlock = e0 + c.block == c.e;
       const BlockConstants k = constantsOf(step, e0);
+      if (c.pool != nullptr && step >= 2) {
+        loadBack(static_cast<std::size_t>(step - 2));
+      }
       std::int64_t d = dAt[0];
       if (c.expand != nullptr) {
         ctx.op = c.expandOp;
@@ -625,6 +767,12 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
       if (c.project == nullptr) {
         ctx.store(blockOut,
                   {outputAddress + oy * c.ow * c.e + e0, rb, c.ow, c.block, c.ow * c.e, c.e});
+        if (c.pool != nullptr) {
+          stored.push_back({oy, rb, e0});
+          if (step >= 2) {
+            sumBack(static_cast<std::size_t>(step - 2));
+          }
+        }
         continue;
       }
 
@@ -677,6 +825,11 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
                                rb * c.ow * c.kout));
     }
   }
+  // The pool's last two blocks, whose bands no later step hides.
+  for (std::size_t j = stored.size() < 2 ? 0 : stored.size() - 2; j < stored.size(); ++j) {
+    loadBack(j);
+    sumBack(j);
+  }
 }
 
 }  // namespace
@@ -697,7 +850,7 @@ std::int64_t lowerCascade(LoweringContext& ctx, std::size_t first, std::vector<T
     onChip.push_back(cascade->project->output);
   }
   return (cascade->expand != nullptr ? 1 : 0) + 1 + (cascade->project != nullptr ? 1 : 0) +
-         (cascade->add != nullptr ? 1 : 0);
+         (cascade->add != nullptr ? 1 : 0) + (cascade->pool != nullptr ? 1 : 0);
 }
 
 }  // namespace npu::compiler

@@ -347,6 +347,9 @@ std::size_t fusibleGroupEnd(const QuantizedGraph& graph, std::size_t first) {
       }
       dw = first + 1;
     }
+    if (readsPrevious<QGlobalAvgPool>(graph, dw + 1) != nullptr) {
+      return dw + 1;  // a pool of the depthwise's output (a chain without a project)
+    }
     return readsPrevious<QConv>(graph, dw + 1) != nullptr ? withResidualAdd(graph, dw + 1) : dw;
   }
   if (std::holds_alternative<QMul>(graph.ops[first]) &&

@@ -154,6 +154,46 @@ TEST(Cascade, ExpandAndDepthwiseWithoutAProject) {
   }
 }
 
+TEST(Cascade, PoolOfTheDepthwiseIsSummedInsideTheCascade) {
+  // EfficientNet's squeeze: the global average pool of the depthwise's output joins the expand
+  // -> depthwise cascade (its blocks loaded back and summed while later bands compute) instead
+  // of a pass over the whole tensor, where the cost model finds it cheaper. Several bands and
+  // blocks, strides 1 and 2, odd sizes, 1152 channels (an accumulator entry each).
+  struct Case {
+    std::int64_t h, w, c, e, kernel, stride;
+  };
+  std::uint64_t seed = 700;
+  int fused = 0;
+  for (const Case& k :
+       {Case{56, 56, 24, 144, 3, 1}, Case{56, 56, 24, 144, 5, 2}, Case{28, 28, 40, 240, 5, 1},
+        Case{7, 7, 192, 1152, 3, 1}, Case{15, 17, 16, 96, 3, 2}, Case{14, 14, 80, 480, 3, 1}}) {
+    for (const char* hw : {"npu-s", "npu-l"}) {
+      testing::RandomGraphBuilder b(++seed);
+      const TensorId x = b.input(k.h, k.w, k.c);
+      const TensorId e = b.conv(x, k.e, 0, 1, 1, 1, 0);
+      const TensorId d = b.conv(e, 0, 1, k.kernel, k.stride, 1, k.kernel / 2);
+      const TensorId pooled = b.globalPool(d);
+      b.graph().outputs = {b.conv(pooled, 16, 0, 1, 1, 1, 0), d};
+      const std::string what = fmt::format("{}x{}x{} -> {} -> {}x{}/{} + pool on {}", k.h, k.w, k.c,
+                                           k.e, k.kernel, k.kernel, k.stride, hw);
+      const CompiledProgram compiled = generateProgram(b.graph(), config(hw), b.randomInputs());
+      EXPECT_TRUE(compiled.tensors[e].onChip) << what;
+      // Fused: the pool's first instruction comes before the depthwise's last one.
+      std::size_t poolFirst = compiled.instructionOp.size(), depthwiseLast = 0;
+      for (std::size_t i = 0; i < compiled.instructionOp.size(); ++i) {
+        if (compiled.instructionOp[i] == 2) {
+          poolFirst = std::min(poolFirst, i);
+        } else if (compiled.instructionOp[i] == 1) {
+          depthwiseLast = i;
+        }
+      }
+      fused += poolFirst < depthwiseLast ? 1 : 0;
+      EXPECT_GT(compileRunVerify(b, config(hw), what), 0U);
+    }
+  }
+  EXPECT_GE(fused, 8);  // the cost model may keep a few pools apart; most must fuse
+}
+
 TEST(Cascade, ExpandAndDepthwiseEndingTheGraph) {
   // The pair is the graph's last two ops and its constants stream (960 expanded channels with a
   // LUT): every instruction belongs to an op of the graph. The shared records' load was once

@@ -16,7 +16,7 @@ grep -q "DDR: RTL == SystemC" "$tmp/run.txt"
 grep -q "RTL final DDR vs golden expected DDR: identical" "$tmp/run.txt"
 grep -Eq "^cycles: SystemC ([0-9]+), RTL \1 \(delta 0\)$" "$tmp/run.txt"
 
-for block in resnet_basic_block mbv2_inverted_residual_s1 bilinear_head vit_mlp vit_encoder_layer; do
+for block in resnet_basic_block mbv2_inverted_residual_s1 mbconv_se bilinear_head vit_mlp vit_encoder_layer; do
   "$npu" export "$src/subnet_bench/graphs/$block.yaml" --out "$tmp/$block" > /dev/null
   "$npu" cosim "$tmp/$block" > "$tmp/$block.txt"
   grep -q "regions equal to the expected images" "$tmp/$block.txt"
