@@ -36,7 +36,10 @@ std::uint64_t tensorBytes(const QTensor& tensor) {
 
 /// Places graph inputs and outputs in regions of their own and intermediates in a shared arena
 /// where a tensor's space is reused once its last reader has run (first fit). Returns the end.
+/// A concat's input stored by address (`slots`) takes no space of its own: its producer writes
+/// into the concat's output, which is placed from that producer on.
 std::uint64_t planActivations(const QuantizedGraph& graph, std::uint64_t alignment,
+                              const std::vector<std::optional<ConcatSlot>>& slots,
                               std::vector<TensorPlacement>& placed,
                               std::vector<isa::Region>& regions) {
   const std::size_t n = graph.tensors.size();
@@ -78,6 +81,7 @@ std::uint64_t planActivations(const QuantizedGraph& graph, std::uint64_t alignme
       lastUse[id] = static_cast<std::int64_t>(fusibleGroupEnd(graph, i));
     }
   }
+  std::vector<bool> placedYet(n, false);
   const std::uint64_t arenaBase = next;
   std::map<std::uint64_t, std::uint64_t> busy;  // offset -> end, within the arena
   std::vector<std::pair<std::int64_t, TensorId>> live;
@@ -92,23 +96,33 @@ std::uint64_t planActivations(const QuantizedGraph& graph, std::uint64_t alignme
         ++it;
       }
     }
-    const TensorId out = opOutput(graph.ops[i]);
-    if (pinned[out]) {
-      continue;
-    }
-    const std::uint64_t size =
-        alignUp(std::max<std::uint64_t>(tensorBytes(graph.tensors[out]), 1), alignment);
-    std::uint64_t at = arenaBase;
-    for (const auto& [start, end] : busy) {
-      if (start >= at + size) {
-        break;
+    const TensorId produced = opOutput(graph.ops[i]);
+    const std::optional<ConcatSlot>& slot = slots[produced];
+    // Stored by address: the concat's output is placed now (its first producer), if not yet.
+    const TensorId out = slot ? slot->concatOutput : produced;
+    if (!pinned[out] && !placedYet[out]) {
+      const std::uint64_t size =
+          alignUp(std::max<std::uint64_t>(tensorBytes(graph.tensors[out]), 1), alignment);
+      std::uint64_t at = arenaBase;
+      for (const auto& [start, end] : busy) {
+        if (start >= at + size) {
+          break;
+        }
+        at = std::max(at, alignUp(end, alignment));
       }
-      at = std::max(at, alignUp(end, alignment));
+      placed[out] = {at, tensorBytes(graph.tensors[out])};
+      placedYet[out] = true;
+      busy[at] = at + size;
+      live.emplace_back(std::max<std::int64_t>(lastUse[out], static_cast<std::int64_t>(i)), out);
+      arenaEnd = std::max(arenaEnd, at + size);
     }
-    placed[out] = {at, tensorBytes(graph.tensors[out])};
-    busy[at] = at + size;
-    live.emplace_back(std::max<std::int64_t>(lastUse[out], static_cast<std::int64_t>(i)), out);
-    arenaEnd = std::max(arenaEnd, at + size);
+    if (slot) {
+      TensorPlacement& view = placed[produced];
+      view.address = placed[out].address + static_cast<std::uint64_t>(slot->channelOffset);
+      view.bytes = tensorBytes(graph.tensors[produced]);
+      view.storedIn = static_cast<std::int64_t>(out);
+      view.pixelStride = slot->channels;
+    }
   }
   if (arenaEnd > arenaBase) {
     isa::Region scratch;
@@ -202,8 +216,8 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
   isa::Program& program = compiled.program;
   program.config = config;
   const std::uint64_t alignment = placementAlignment(config);
-  const std::uint64_t activationEnd =
-      planActivations(graph, alignment, compiled.tensors, program.regions);
+  const std::uint64_t activationEnd = planActivations(graph, alignment, planConcatByAddress(graph),
+                                                      compiled.tensors, program.regions);
 
   TokenEmitter emitter;
   ConstantPool constants;

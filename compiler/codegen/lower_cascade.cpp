@@ -622,11 +622,12 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
   const std::int8_t zp = static_cast<std::int8_t>(c.depthwise->params.inputZeroPoint);
   const auto inputAddress = static_cast<std::int64_t>(
       ctx.tensors[c.expand != nullptr ? c.expand->input : c.depthwise->input].address);
-  const auto outputAddress =
-      static_cast<std::int64_t>(ctx.tensors[c.add != nullptr       ? c.add->output
-                                            : c.project != nullptr ? c.project->output
-                                                                   : c.depthwise->output]
-                                    .address);
+  const TensorId result = c.add != nullptr       ? c.add->output
+                          : c.project != nullptr ? c.project->output
+                                                 : c.depthwise->output;
+  const auto outputAddress = static_cast<std::int64_t>(ctx.tensors[result].address);
+  // Bytes between the result's pixels: its channels, or a concat's (stored by address).
+  const std::int64_t outPixel = pixelStride(ctx, result);
   const std::int64_t rowPitch = c.paddedW * c.block;
   // With an expand the depthwise input is built in SRAM: its padding is filled once and its
   // rows written by the expand CONVs; `written` is how many of its rows hold data, not padding.
@@ -656,7 +657,8 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
     const StoredBlock& s = stored[j];
     ctx.op = c.poolOp;
     ctx.load(0, gAt,
-             {outputAddress + s.oy * c.ow * c.e + s.e0, s.rb, c.ow, c.block, c.ow * c.e, c.e});
+             {outputAddress + s.oy * c.ow * outPixel + s.e0, s.rb, c.ow, c.block, c.ow * outPixel,
+              outPixel});
   };
   const auto sumBack = [&](std::size_t j) {
     const StoredBlock& s = stored[j];
@@ -765,8 +767,8 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
       dw.depthwise = 1;
       ctx.emit(dw);
       if (c.project == nullptr) {
-        ctx.store(blockOut,
-                  {outputAddress + oy * c.ow * c.e + e0, rb, c.ow, c.block, c.ow * c.e, c.e});
+        ctx.store(blockOut, {outputAddress + oy * c.ow * outPixel + e0, rb, c.ow, c.block,
+                             c.ow * outPixel, outPixel});
         if (c.pool != nullptr) {
           stored.push_back({oy, rb, e0});
           if (step >= 2) {
@@ -821,8 +823,7 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
       ctx.emit(add);
     }
     if (c.project != nullptr) {
-      ctx.store(out, flatBlock(static_cast<std::uint64_t>(outputAddress + oy * c.ow * c.kout),
-                               rb * c.ow * c.kout));
+      ctx.store(out, tensorRows(ctx, result, oy, rb));
     }
   }
   // The pool's last two blocks, whose bands no later step hides.

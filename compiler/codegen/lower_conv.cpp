@@ -437,12 +437,14 @@ void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
       // Position j of the phase's input (output) axis is tensor row or column first + step * j.
       const std::int64_t inRowStride = phase.rows.inStep * s.w * s.c;
       const std::int64_t inColStride = phase.cols.inStep * s.c;
-      const std::int64_t outRowStride = phase.rows.outStep * s.ow * s.k;
-      const std::int64_t outColStride = phase.cols.outStep * s.k;
+      // Output pixels are s.k bytes apart, or a concat's pixel when stored into it by address.
+      const std::int64_t outPixel = pixelStride(ctx, conv.output);
+      const std::int64_t outRowStride = phase.rows.outStep * s.ow * outPixel;
+      const std::int64_t outColStride = phase.cols.outStep * outPixel;
       const std::int64_t inBase =
           inputAddress + (phase.rows.inFirst * s.w + phase.cols.inFirst) * s.c;
       const std::int64_t outBase =
-          outputAddress + (phase.rows.outFirst * s.ow + phase.cols.outFirst) * s.k + unit.oc0;
+          outputAddress + (phase.rows.outFirst * s.ow + phase.cols.outFirst) * outPixel + unit.oc0;
       for (std::int64_t oy = 0; oy < outH; oy += tile.rows) {
         const std::int64_t tileRows = std::min(tile.rows, outH - oy);
         for (std::int64_t ox = 0; ox < outW; ox += tile.cols) {

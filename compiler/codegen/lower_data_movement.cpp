@@ -253,6 +253,10 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
     std::int64_t offset = 0;
     for (const TensorId id : concat->inputs) {
       const std::int64_t c = ctx.graph.tensors[id].shape[3];
+      if (ctx.tensors[id].storedIn == static_cast<std::int64_t>(output)) {
+        offset += c;  // its producer stored it in place (concat by address)
+        continue;
+      }
       copyTiles(ctx, channelWindow(ctx, id, 0, c), [&](std::int64_t sram, const CopyTile& t) {
         ctx.store(sram, {static_cast<std::int64_t>(outputAddress) + (t.y * out[2] + t.x) * out[3] +
                              offset + t.c0,
@@ -273,12 +277,14 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
                           c,
                           slice->rowStep * row,
                           slice->colStep * pixel};
+    // Dense, or into a concat's output at a channel offset (stored by address).
+    const std::int64_t outPixel = pixelStride(ctx, output);
     copyTiles(ctx, window, [&](std::int64_t sram, const CopyTile& t) {
-      const auto at = static_cast<std::int64_t>(outputAddress) + (t.y * w + t.x) * c + t.c0;
-      if (t.fullRows(window)) {
+      const auto at = static_cast<std::int64_t>(outputAddress) + (t.y * w + t.x) * outPixel + t.c0;
+      if (t.fullRows(window) && outPixel == c) {
         ctx.store(sram, flatBlock(static_cast<std::uint64_t>(at), t.rows * w * c));
       } else {
-        ctx.store(sram, {at, t.rows, t.cols, t.cn, w * c, c});
+        ctx.store(sram, {at, t.rows, t.cols, t.cn, w * outPixel, outPixel});
       }
     });
     return;

@@ -338,8 +338,7 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
       ctx.emit(add);
     }
     const TensorId result = g.add != nullptr ? g.add->output : g.project->output;
-    ctx.store(out,
-              flatBlock(static_cast<std::uint64_t>(address(result) + y * g.w * g.kout), bandBytes));
+    ctx.store(out, tensorRows(ctx, result, y, rb));
   }
 }
 

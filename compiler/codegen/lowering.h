@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -207,6 +208,28 @@ double planeCost(std::int64_t outH, std::int64_t outW, TileShape shape,
 /// activation plan keeps the inputs of `first` allocated until then, since a fused lowering
 /// stores the group's outputs band by band while it still loads its inputs.
 std::size_t fusibleGroupEnd(const QuantizedGraph& graph, std::size_t first);
+
+/// Where a concat's input is stored by address: channels [channelOffset, + its channels) of
+/// every pixel of `concatOutput`, whose pixels are `channels` bytes.
+struct ConcatSlot {
+  TensorId concatOutput = 0;
+  std::int64_t channelOffset = 0;
+  std::int64_t channels = 0;
+};
+
+/// Per tensor of `graph`: the concat output it is stored straight into, for every input of a
+/// channel concat that only the concat reads, made by a conv or a slice (whose lowerings store
+/// at a channel offset) with the concat's scale and zero point; nullopt for every other tensor.
+std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph& graph);
+
+/// Bytes between consecutive pixels of `tensor` in DDR: its channels, or the channels of the
+/// concat it is stored into.
+std::int64_t pixelStride(const LoweringContext& ctx, TensorId tensor);
+
+/// Rows [row, row + rows) of all of `tensor`'s channels in DDR, W pixels each: one contiguous run
+/// for a dense tensor, runs of its channels `pixelStride` apart when stored into a concat.
+DdrBlock tensorRows(const LoweringContext& ctx, TensorId tensor, std::int64_t row,
+                    std::int64_t rows);
 
 void lowerConv(LoweringContext& ctx, const QConv& conv);
 

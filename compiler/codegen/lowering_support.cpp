@@ -192,6 +192,22 @@ bool singleUse(const QuantizedGraph& graph, TensorId tensor) {
   return readers == 1;
 }
 
+std::int64_t pixelStride(const LoweringContext& ctx, TensorId tensor) {
+  const std::int64_t stride = ctx.tensors[tensor].pixelStride;
+  return stride > 0 ? stride : ctx.graph.tensors[tensor].shape[3];
+}
+
+DdrBlock tensorRows(const LoweringContext& ctx, TensorId tensor, std::int64_t row,
+                    std::int64_t rows) {
+  const auto& shape = ctx.graph.tensors[tensor].shape;
+  const std::int64_t w = shape[2], c = shape[3], pixel = pixelStride(ctx, tensor);
+  const auto first = static_cast<std::int64_t>(ctx.tensors[tensor].address) + row * w * pixel;
+  if (pixel == c) {
+    return flatBlock(static_cast<std::uint64_t>(first), rows * w * c);
+  }
+  return {first, rows, w, c, w * pixel, pixel};
+}
+
 std::vector<std::uint8_t> convParameterBlob(const QConv& conv, std::int64_t oc0, std::int64_t ob) {
   std::vector<std::uint8_t> blob;
   const auto& p = conv.params;

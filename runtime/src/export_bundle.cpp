@@ -130,6 +130,13 @@ void writeBundle(const std::filesystem::path& dir, const compiler::CompiledProgr
       // A cascade kept it in SRAM (docs/cascade.md): the dump has its value, DDR never does.
       out << YAML::Key << "on_chip" << YAML::Value << true;
     }
+    if (const std::int64_t into = compiled.tensors[id].storedIn; into >= 0) {
+      // Stored into a concat's output by address (docs/main-job.md): DDR holds its channels
+      // there, pixels `pixel_stride` bytes apart from `address`.
+      out << YAML::Key << "stored_in" << YAML::Value
+          << graph.tensors[static_cast<std::size_t>(into)].name;
+      out << YAML::Key << "pixel_stride" << YAML::Value << compiled.tensors[id].pixelStride;
+    }
     out << YAML::Key << "file" << YAML::Value << stem + ".bin";
     out << YAML::Key << "crc32" << YAML::Value << crc;
     out << YAML::EndMap;
@@ -362,7 +369,7 @@ class BundleReader {
     for (const yaml::Node& node : m_root.required("layers", "the manifest").items()) {
       constexpr std::string_view kLayer = "a layer dump";
       node.expectMap(kLayer, {"layer", "tensor", "shape_nhwc", "scale", "zero_point", "address",
-                              "on_chip", "file", "crc32"});
+                              "on_chip", "stored_in", "pixel_stride", "file", "crc32"});
       std::uint64_t elements = 1;
       for (const yaml::Node& dim : node.required("shape_nhwc", kLayer).items()) {
         elements *= static_cast<std::uint64_t>(dim.integer(1, std::int64_t{1} << 20));

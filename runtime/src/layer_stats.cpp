@@ -147,9 +147,14 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
     const double ddr = layer.macs > 0
                            ? static_cast<double>(layer.ddrBytesRead + layer.ddrBytesWritten)
                            : static_cast<double>(opTensorBytes(graph, graph.ops[i]));
-    layer.rooflineCycles = std::max(
-        {static_cast<double>(layer.macs) / peak, ddr / static_cast<double>(hw.ddrBytesPerCycle),
-         static_cast<double>(layer.vectorElements) / static_cast<double>(hw.macCols)});
+    // A layer without instructions (a concat whose producers stored its inputs in place) moved
+    // nothing itself: no bound to be measured against.
+    layer.rooflineCycles = layer.instructions == 0
+                               ? 0.0
+                               : std::max({static_cast<double>(layer.macs) / peak,
+                                           ddr / static_cast<double>(hw.ddrBytesPerCycle),
+                                           static_cast<double>(layer.vectorElements) /
+                                               static_cast<double>(hw.macCols)});
   }
   return layers;
 }

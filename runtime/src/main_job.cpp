@@ -502,6 +502,7 @@ void addLayers(MainJobReport& report, const compiler::CompiledModel& compiled,
       row.macs = layer.macs;
       row.cycles = layer.cycles;
       row.computeCycles = layer.computeCycles;
+      row.instructions = layer.instructions;
       row.macUtilization = layer.macUtilization;
       row.ddrBytes = layer.ddrBytesRead + layer.ddrBytesWritten;
       if (layer.ddrBurstBytes > 0) {

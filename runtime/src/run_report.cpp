@@ -217,6 +217,7 @@ nlohmann::ordered_json layerRowJson(const LayerRow& row) {
   if (row.device == "npu") {
     l["cycles"] = row.cycles;
     l["compute_cycles"] = row.computeCycles;
+    l["instructions"] = row.instructions;
     l["mac_utilization"] = row.macUtilization;
     l["ddr_bytes"] = row.ddrBytes;
     l["ddr_efficiency"] = row.ddrEfficiency;

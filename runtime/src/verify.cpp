@@ -14,8 +14,10 @@ isa::DdrImage expectedDdr(const compiler::CompiledProgram& compiled,
   isa::DdrImage image = isa::DdrImage::fromProgram(compiled.program);
   for (const compiler::QOp& op : graph.ops) {
     const compiler::TensorId out = compiler::opOutput(op);
-    if (compiled.tensors[out].onChip) {
-      continue;  // a cascade kept it in SRAM: its DDR space keeps what was there before
+    if (!compiled.tensors[out].ownsDdr()) {
+      // A cascade kept it in SRAM (its DDR space keeps what was there before), or its producer
+      // stored it into a concat's output, whose value holds its bytes.
+      continue;
     }
     const auto& data = values[out].data;
     image.write(compiled.tensors[out].address,
@@ -39,7 +41,7 @@ std::optional<Mismatch> verifyDdr(const compiler::CompiledProgram& compiled,
   for (const compiler::QOp& op : graph.ops) {
     const compiler::TensorId out = compiler::opOutput(op);
     const compiler::TensorPlacement& place = compiled.tensors[out];
-    if (!place.onChip && m.address >= place.address && m.address < place.address + place.bytes) {
+    if (place.ownsDdr() && m.address >= place.address && m.address < place.address + place.bytes) {
       const auto& shape = graph.tensors[out].shape;
       std::int64_t offset = static_cast<std::int64_t>(m.address - place.address);
       m.tensor = graph.tensors[out].name;

@@ -122,6 +122,14 @@ TEST(MainJob, LayerFiguresAddUp) {
     ++npuLayers;
     cycles += row.cycles;
     macs += row.macs;
+    if (row.instructions == 0) {
+      // A concat whose producers stored its inputs in place: nothing of its own.
+      EXPECT_EQ(row.kind, "concat") << row.layer;
+      EXPECT_EQ(row.cycles, 0U) << row.layer;
+      EXPECT_EQ(row.ddrBytes, 0U) << row.layer;
+      EXPECT_FALSE(row.rooflineRatio().has_value()) << row.layer;
+      continue;
+    }
     EXPECT_GT(row.cycles, 0U) << row.layer;
     EXPECT_GT(row.ddrBytes, 0U) << row.layer;
     EXPECT_LE(row.macUtilization, 1.0) << row.layer;
@@ -205,7 +213,8 @@ TEST(MainJob, BranchingGraphsReportNoLayerAboveFullUtilization) {
         continue;
       }
       compute.push_back(row.computeCycles);
-      EXPECT_GT(row.computeCycles, 0U) << row.layer;
+      EXPECT_TRUE(row.computeCycles > 0 || (row.instructions == 0 && row.kind == "concat"))
+          << row.layer;
       EXPECT_LE(row.macUtilization, 1.0) << row.layer;
       EXPECT_GE(row.computeCycles * static_cast<std::uint64_t>(r.peakMacsPerCycle), row.macs)
           << row.layer;

@@ -93,6 +93,9 @@ struct LayerRow {
   /// Cosine similarity of the layer's output, int8 (dequantized) vs fp32, over the inputs that
   /// ran; nullopt for host layers.
   std::optional<double> cosine;
+  /// Instructions of the layer's own; 0 for a concat whose inputs' producers stored them in
+  /// place (docs/main-job.md, "Concat by address"): no cycles, bytes or bound of its own.
+  std::uint64_t instructions = 0;
 };
 
 /// One partition segment on the first input's end-to-end timeline (segments run one after

@@ -13,13 +13,21 @@
 
 namespace npu::compiler {
 
-/// One tensor's home in DDR (NHWC int8, dense).
+/// One tensor's home in DDR (NHWC int8; dense, or at a channel offset of a concat's output).
 struct TensorPlacement {
   std::uint64_t address = 0;
   std::uint64_t bytes = 0;
   /// Kept in SRAM by a cascade (docs/cascade.md): the program never writes it to DDR, so its
   /// DDR space holds no expected value.
   bool onChip = false;
+  /// Stored by address into the output of this concat (a tensor id; docs/main-job.md,
+  /// "Concat by address"): `address` is its first byte there, pixels `pixelStride` bytes apart (the
+  /// concat's channels), and it has no DDR space of its own. -1: a tensor of its own.
+  std::int64_t storedIn = -1;
+  std::int64_t pixelStride = 0;
+
+  /// Whether DDR holds this tensor densely at `address` (an expected value of its own there).
+  [[nodiscard]] bool ownsDdr() const { return !onChip && storedIn < 0; }
 };
 
 /// What generateProgram throws when one op cannot be lowered onto the target (a layer no tile of
