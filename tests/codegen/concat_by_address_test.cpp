@@ -1,0 +1,123 @@
+// Concat by address (docs/main-job.md): a channel concat's inputs that a conv or a slice makes
+// and nothing else reads are stored by their producers straight into the concat's output; the
+// concat copies only the rest. Every case runs bit-exact on both engines.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "compile_run_verify.h"
+
+namespace npu::compiler {
+namespace {
+
+using testing::compileRunVerify;
+using testing::config;
+
+/// Gives conv output `id` the scale and zero point of `like` (a concat moves bytes unchanged, so
+/// its inputs share them), its output stage following the zero point.
+void shareQuantization(testing::RandomGraphBuilder& b, TensorId id, TensorId like) {
+  QuantizedGraph& graph = b.graph();
+  graph.tensors[id].scale = graph.tensors[like].scale;
+  graph.tensors[id].zeroPoint = graph.tensors[like].zeroPoint;
+  for (QOp& op : graph.ops) {
+    if (auto* conv = std::get_if<QConv>(&op); conv != nullptr && conv->output == id) {
+      conv->params.output = b.stage(graph.tensors[like].zeroPoint, false);
+    }
+  }
+}
+
+/// Channels [begin, begin + count) of `x`.
+TensorId slice(testing::RandomGraphBuilder& b, TensorId x, std::int64_t begin, std::int64_t count) {
+  const QTensor in = b.at(x);
+  const TensorId out = b.tensor(in.shape[1], in.shape[2], count, in.scale, in.zeroPoint);
+  QSlice op;
+  op.name = "slice" + std::to_string(b.graph().ops.size());
+  op.input = x;
+  op.output = out;
+  op.channelBegin = begin;
+  b.graph().ops.emplace_back(op);
+  return out;
+}
+
+/// Instructions the program charges to op `index`.
+std::size_t instructionsOf(const CompiledProgram& compiled, std::size_t index) {
+  return static_cast<std::size_t>(std::count(compiled.instructionOp.begin(),
+                                             compiled.instructionOp.end(),
+                                             static_cast<std::int64_t>(index)));
+}
+
+TEST(ConcatByAddress, ConvBranchesStoreIntoTheConcat) {
+  // Two conv branches (1x1 and 3x3, odd channel counts) joined and read by a conv: both stored in
+  // place, the concat has no instructions of its own.
+  std::uint64_t seed = 900;
+  for (const char* hw : {"npu-s", "npu-l"}) {
+    for (const auto& [h, w, c, k1, k2] : {std::array<std::int64_t, 5>{28, 28, 32, 24, 40},
+                                          std::array<std::int64_t, 5>{13, 17, 24, 7, 33}}) {
+      testing::RandomGraphBuilder b(++seed);
+      const TensorId x = b.input(h, w, c);
+      const TensorId a = b.conv(x, k1, 0, 1, 1, 1, 0);
+      const TensorId d = b.conv(x, k2, 0, 3, 1, 1, 1);
+      shareQuantization(b, d, a);
+      const TensorId joined = b.concat({a, d});
+      b.graph().outputs = {b.conv(joined, 16, 0, 1, 1, 1, 0)};
+      const std::string what = fmt::format("{}x{}x{} -> {} | {} on {}", h, w, c, k1, k2, hw);
+      const CompiledProgram compiled = generateProgram(b.graph(), config(hw), b.randomInputs());
+      EXPECT_EQ(compiled.tensors[a].storedIn, static_cast<std::int64_t>(joined)) << what;
+      EXPECT_EQ(compiled.tensors[d].storedIn, static_cast<std::int64_t>(joined)) << what;
+      EXPECT_EQ(compiled.tensors[d].address, compiled.tensors[joined].address + k1) << what;
+      EXPECT_EQ(compiled.tensors[d].pixelStride, k1 + k2) << what;
+      EXPECT_EQ(instructionsOf(compiled, 2), 0U) << what;  // the concat
+      EXPECT_GT(compileRunVerify(b, config(hw), what), 0U);
+    }
+  }
+}
+
+TEST(ConcatByAddress, ShuffleUnitSliceAndCascadeStoreIntoTheConcat) {
+  // A ShuffleNetV2 unit: the identity half (a slice) and the branch (1x1 -> 3x3 depthwise -> 1x1,
+  // a cascade) both stored into the concat; the concat feeds a conv.
+  std::uint64_t seed = 950;
+  for (const char* hw : {"npu-s", "npu-l"}) {
+    for (const std::int64_t c : {48, 116}) {
+      testing::RandomGraphBuilder b(++seed);
+      const TensorId x = b.input(28, 28, c);
+      const TensorId kept = slice(b, x, 0, c / 2);
+      const TensorId other = slice(b, x, c / 2, c / 2);
+      const TensorId e = b.conv(other, c / 2, 0, 1, 1, 1, 0);
+      const TensorId dw = b.conv(e, 0, 1, 3, 1, 1, 1);
+      const TensorId branch = b.conv(dw, c / 2, 0, 1, 1, 1, 0);
+      shareQuantization(b, branch, kept);
+      const TensorId joined = b.concat({kept, branch});
+      b.graph().outputs = {b.conv(joined, 32, 0, 1, 1, 1, 0)};
+      const std::string what = fmt::format("shuffle unit of {} channels on {}", c, hw);
+      const CompiledProgram compiled = generateProgram(b.graph(), config(hw), b.randomInputs());
+      EXPECT_EQ(compiled.tensors[kept].storedIn, static_cast<std::int64_t>(joined)) << what;
+      EXPECT_EQ(compiled.tensors[branch].storedIn, static_cast<std::int64_t>(joined)) << what;
+      EXPECT_TRUE(compiled.tensors[e].onChip) << what;  // the branch still cascades
+      EXPECT_GT(compileRunVerify(b, config(hw), what), 0U);
+    }
+  }
+}
+
+TEST(ConcatByAddress, InputsThatMustKeepTheirOwnSpaceAreCopied) {
+  // A graph input and a conv output another op also reads keep their own DDR space and are
+  // copied by the concat as before; only the third input is stored in place.
+  testing::RandomGraphBuilder b(990);
+  const TensorId x = b.input(20, 20, 16);
+  const TensorId shared = b.conv(x, 16, 0, 1, 1, 1, 0);
+  shareQuantization(b, shared, x);
+  const TensorId own = b.conv(x, 8, 0, 3, 1, 1, 1);
+  shareQuantization(b, own, x);
+  const TensorId joined = b.concat({x, shared, own});
+  const TensorId reread = b.conv(shared, 8, 0, 1, 1, 1, 0);
+  b.graph().outputs = {b.conv(joined, 8, 0, 1, 1, 1, 0), reread};
+  const CompiledProgram compiled = generateProgram(b.graph(), config("npu-s"), b.randomInputs());
+  EXPECT_EQ(compiled.tensors[x].storedIn, -1);
+  EXPECT_EQ(compiled.tensors[shared].storedIn, -1);
+  EXPECT_EQ(compiled.tensors[own].storedIn, static_cast<std::int64_t>(joined));
+  EXPECT_TRUE(compiled.tensors[shared].ownsDdr());
+  EXPECT_FALSE(compiled.tensors[own].ownsDdr());
+  EXPECT_GT(instructionsOf(compiled, 2), 0U);  // the concat copies x and `shared`
+  EXPECT_GT(compileRunVerify(b, config("npu-s"), "mixed concat"), 0U);
+}
+
+}  // namespace
+}  // namespace npu::compiler
