@@ -265,10 +265,6 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
   const std::int64_t residualAt = pAt + xBytes;
   const std::int64_t qAt = residualAt + pixels * g.kout;
   const std::int64_t half = ctx.config.outputSramBytes / 2;
-  ctx.op = g.mulOp;
-  for (std::int64_t e0 = 0; e0 < g.e; e0 += g.block) {
-    ctx.load(0, gateAt + pixels * e0, {address(g.gate) + e0, 1, pixels, g.block, 0, 0});
-  }
   const bool gateIsA = g.mul->a == g.gate;
   std::int64_t step = 0;
   for (std::int64_t band = 0, y = 0; y < g.h; ++band, y += g.rows) {
@@ -278,8 +274,21 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
     for (std::int64_t e0 = 0; e0 < g.e; e0 += g.block, ++step) {
       const bool last = e0 + g.block == g.e;
       const std::int64_t x = xAt[static_cast<std::size_t>(step % 2)];
+      // The block's loads, those that need nothing computed before the gate first: its streamed
+      // project weights, its slice of the depthwise's output, then (first band) its slice of the
+      // gate, so that the first CONV waits for one block's loads, not the whole gate's.
+      ctx.op = g.projectOp;
+      const std::int64_t index = e0 / g.block;
+      std::int64_t weights = index * blockWeights;
+      if (g.streamed) {
+        weights = (step % 2) * blockWeights;
+        ctx.loadFlat(1, weights, weightAddress[static_cast<std::size_t>(index)], blockWeights);
+      }
       ctx.op = g.mulOp;
       ctx.load(0, x, {address(g.x) + y * g.w * g.e + e0, rb, g.w, g.block, g.w * g.e, g.e});
+      if (band == 0) {
+        ctx.load(0, gateAt + pixels * e0, {address(g.gate) + e0, 1, pixels, g.block, 0, 0});
+      }
       isa::Eltwise mul = eltwiseBase(graph.ops[static_cast<std::size_t>(g.mulOp)]);
       mul.a_addr = gateIsA ? gateAt + pixels * e0 : x;
       mul.b_addr = gateIsA ? x : gateAt + pixels * e0;
@@ -291,12 +300,6 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
       ctx.emit(mul);
 
       ctx.op = g.projectOp;
-      const std::int64_t index = e0 / g.block;
-      std::int64_t weights = index * blockWeights;
-      if (g.streamed) {
-        weights = (step % 2) * blockWeights;
-        ctx.loadFlat(1, weights, weightAddress[static_cast<std::size_t>(index)], blockWeights);
-      }
       isa::Conv project;
       const auto& p = g.project->params;
       project.in_zp = p.inputZeroPoint;
