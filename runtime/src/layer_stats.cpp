@@ -156,6 +156,58 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
                                            static_cast<double>(layer.vectorElements) /
                                                static_cast<double>(hw.macCols)});
   }
+  // Fused groups: consecutive layers whose instruction ranges overlap.
+  std::vector<std::size_t> firstInstruction(layers.size(), instructions.size());
+  std::vector<std::size_t> lastInstruction(layers.size(), 0);
+  for (std::size_t k = 0; k < instructions.size(); ++k) {
+    if (const std::int64_t op = compiled.instructionOp[k]; op >= 0) {
+      const auto i = static_cast<std::size_t>(op);
+      firstInstruction[i] = std::min(firstInstruction[i], k);
+      lastInstruction[i] = std::max(lastInstruction[i], k);
+    }
+  }
+  std::size_t groupFirst = 0;
+  std::size_t groupLast = 0;  // the group's last instruction
+  bool open = false;
+  const auto closeGroup = [&](std::size_t end) {  // layers [groupFirst, end)
+    std::size_t members = 0;
+    double cycles = 0, macs = 0, ddr = 0, vector = 0;
+    for (std::size_t i = groupFirst; i < end; ++i) {
+      if (layers[i].instructions > 0) {
+        ++members;
+        cycles += static_cast<double>(layers[i].cycles);
+        macs += static_cast<double>(layers[i].macs);
+        ddr += static_cast<double>(layers[i].ddrBytesRead + layers[i].ddrBytesWritten);
+        vector += static_cast<double>(layers[i].vectorElements);
+      }
+    }
+    const double bound = std::max({macs / peak, ddr / static_cast<double>(hw.ddrBytesPerCycle),
+                                   vector / static_cast<double>(hw.macCols)});
+    for (std::size_t i = groupFirst; members > 1 && i < end; ++i) {
+      if (layers[i].instructions > 0) {
+        layers[i].fusedWith = static_cast<std::int64_t>(groupFirst);
+        layers[i].groupRooflineRatio = bound > 0 ? cycles / bound : 0.0;
+      }
+    }
+  };
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    if (layers[i].instructions == 0) {
+      continue;
+    }
+    if (open && firstInstruction[i] < groupLast) {
+      groupLast = std::max(groupLast, lastInstruction[i]);
+      continue;
+    }
+    if (open) {
+      closeGroup(i);
+    }
+    open = true;
+    groupFirst = i;
+    groupLast = lastInstruction[i];
+  }
+  if (open) {
+    closeGroup(layers.size());
+  }
   return layers;
 }
 

@@ -510,6 +510,10 @@ void addLayers(MainJobReport& report, const compiler::CompiledModel& compiled,
             static_cast<double>(row.ddrBytes) / static_cast<double>(layer.ddrBurstBytes);
       }
       row.rooflineCycles = layer.rooflineCycles;
+      if (layer.fusedWith >= 0) {
+        row.fusedWith = stats[static_cast<std::size_t>(layer.fusedWith)].layer;
+        row.groupRooflineRatio = layer.groupRooflineRatio;
+      }
       if (auto it = cosine.find(row.layer); it != cosine.end()) {
         row.cosine = it->second;
       }

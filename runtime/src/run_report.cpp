@@ -105,7 +105,12 @@ std::string cosineText(const LayerRow& row) {
   return row.cosine ? fmt::format("{:.5f}", *row.cosine) : std::string("-");
 }
 
+/// A fused layer's own cycles are partly its neighbours' (their instructions interleave): its
+/// column shows the group's ratio, marked with a '*'.
 std::string boundText(const LayerRow& row) {
+  if (!row.fusedWith.empty() && row.device == "npu") {
+    return fmt::format("{:.2f}x*", row.groupRooflineRatio);
+  }
   const std::optional<double> ratio = row.rooflineRatio();
   return ratio ? fmt::format("{:.2f}x", *ratio) : std::string("-");
 }
@@ -184,7 +189,9 @@ std::string runReportMarkdown(const MainJobReport& r) {
       "total; units overlap across layers); *compute cycles*: the compute unit's busy time on "
       "this layer; *MAC util*: MACs over compute cycles times the array's MACs per cycle; "
       "*roofline bound*: max(MACs / MACs per cycle, DDR bytes / DDR bytes per cycle, vector "
-      "elements / vector width), *x bound*: cycles over it.\n\n"
+      "elements / vector width), *x bound*: cycles over it; marked `*` for a layer fused with its "
+      "neighbours (a cascade, a gated project: their instructions interleave), the ratio of the "
+      "whole group (its cycles over its summed bound).\n\n"
       "| layer | kind | device | MACs | cycles | compute cycles | MAC util | DDR bytes | DDR "
       "efficiency | roofline bound (cycles) | x bound | cosine vs fp32 |\n"
       "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -224,6 +231,9 @@ nlohmann::ordered_json layerRowJson(const LayerRow& row) {
     l["roofline_cycles"] = row.rooflineCycles;
     l["roofline_ratio"] =
         row.rooflineRatio() ? nlohmann::json(*row.rooflineRatio()) : nlohmann::json();
+    l["fused_with"] = row.fusedWith.empty() ? nlohmann::json() : nlohmann::json(row.fusedWith);
+    l["group_roofline_ratio"] =
+        row.fusedWith.empty() ? nlohmann::json() : nlohmann::json(row.groupRooflineRatio);
     l["cosine"] = row.cosine ? nlohmann::json(*row.cosine) : nlohmann::json();
   }
   return l;

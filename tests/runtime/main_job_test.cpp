@@ -2,6 +2,7 @@
 // close to fp32, per-layer figures consistent with the program's totals, reports well-formed.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -224,6 +225,44 @@ TEST(MainJob, BranchingGraphsReportNoLayerAboveFullUtilization) {
     } else {
       // The functional engine's figures come from a timing-only timed run: the same.
       EXPECT_EQ(compute, timedCompute);
+    }
+  }
+}
+
+TEST(MainJob, FusedLayersReportTheirGroupsBound) {
+  // mbconv_se: the expand -> depthwise -> pool cascade and the gated project (multiply, project,
+  // residual add) interleave their instructions; each member shows its group's ratio, the same
+  // for every member and never below the bound; the two squeeze FCs between stand alone.
+  const MainJobReport r = runMainJob(subnet("mbconv_se"));
+  std::map<std::string, std::vector<const LayerRow*>> groups;
+  for (const LayerRow& row : r.layers) {
+    if (row.device == "npu" && !row.fusedWith.empty()) {
+      groups[row.fusedWith].push_back(&row);
+    }
+  }
+  ASSERT_EQ(groups.size(), 2U);
+  EXPECT_EQ(groups["expand"].size(), 3U);  // expand, dw, squeeze
+  EXPECT_EQ(groups["excite"].size(), 3U);  // excite, project, add
+  for (const auto& [first, members] : groups) {
+    double cycles = 0;
+    for (const LayerRow* row : members) {
+      EXPECT_EQ(row->groupRooflineRatio, members.front()->groupRooflineRatio) << row->layer;
+      EXPECT_GE(row->groupRooflineRatio, 1.0) << row->layer;
+      cycles += static_cast<double>(row->cycles);
+    }
+    EXPECT_GT(cycles, 0.0) << first;
+  }
+  for (const LayerRow& row : r.layers) {
+    if (row.layer == "reduce" || row.layer == "restore") {
+      EXPECT_TRUE(row.fusedWith.empty()) << row.layer;
+    }
+  }
+  const std::string markdown = runReportMarkdown(r);
+  EXPECT_NE(markdown.find("x*"), std::string::npos);
+  const auto json = nlohmann::json::parse(runReportJson(r));
+  for (const auto& layer : json["layers"]) {
+    if (layer["layer"] == "dw") {
+      EXPECT_EQ(layer["fused_with"], "expand");
     }
   }
 }

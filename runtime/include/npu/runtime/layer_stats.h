@@ -40,6 +40,12 @@ struct LayerStats {
   /// schedule can do better (the vector unit handles `cols` elements a cycle). DDR bytes: the
   /// program's for a conv, the op's tensors' (opTensorBytes) for a zero-MAC op.
   double rooflineCycles = 0.0;
+  /// Layers whose instructions interleave (a cascade, a gated project) form a fused group: its
+  /// first layer's index (-1 alone), and the group's cycles over the group's roofline bound
+  /// (summed MACs, DDR bytes moved and vector elements), the only ratio that means anything for
+  /// a member, whose own cycles are charged partly to its neighbours.
+  std::int64_t fusedWith = -1;
+  double groupRooflineRatio = 0.0;
 };
 
 /// Per op of `graph` (program order). `endCycles` are the timed run's per-instruction end cycles

@@ -96,6 +96,11 @@ struct LayerRow {
   /// Instructions of the layer's own; 0 for a concat whose inputs' producers stored them in
   /// place (docs/main-job.md, "Concat by address"): no cycles, bytes or bound of its own.
   std::uint64_t instructions = 0;
+  /// The first layer of the fused group (a cascade, a gated project) this layer belongs to,
+  /// empty alone; then groupRooflineRatio is the group's cycles over its bound, the figure to
+  /// read for a member (LayerStats::groupRooflineRatio).
+  std::string fusedWith;
+  double groupRooflineRatio = 0.0;
 };
 
 /// One partition segment on the first input's end-to-end timeline (segments run one after
