@@ -113,7 +113,12 @@ std::uint64_t planActivations(const QuantizedGraph& graph, std::uint64_t alignme
       placed[out] = {at, tensorBytes(graph.tensors[out])};
       placedYet[out] = true;
       busy[at] = at + size;
-      live.emplace_back(std::max<std::int64_t>(lastUse[out], static_cast<std::int64_t>(i)), out);
+      // Placed early for a concat stored by address: alive through the concat itself, which
+      // still copies its other inputs in, even when nothing reads its output.
+      const std::int64_t until =
+          std::max({lastUse[out], static_cast<std::int64_t>(i),
+                    slot ? static_cast<std::int64_t>(slot->concatOp) : std::int64_t{-1}});
+      live.emplace_back(until, out);
       arenaEnd = std::max(arenaEnd, at + size);
     }
     if (slot) {

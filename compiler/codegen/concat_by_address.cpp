@@ -15,8 +15,8 @@ std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph&
   const auto isInput = [&](TensorId id) {
     return std::find(graph.inputs.begin(), graph.inputs.end(), id) != graph.inputs.end();
   };
-  for (const QOp& op : graph.ops) {
-    const auto* concat = std::get_if<QConcat>(&op);
+  for (std::size_t index = 0; index < graph.ops.size(); ++index) {
+    const auto* concat = std::get_if<QConcat>(&graph.ops[index]);
     if (concat == nullptr || concat->axis != 3) {
       continue;
     }
@@ -33,7 +33,7 @@ std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph&
       if (storesByAddress && !in.data && !isInput(id) && singleUse(graph, id) &&
           in.scale == out.scale && in.zeroPoint == out.zeroPoint && in.shape.size() == 4 &&
           out.shape.size() == 4 && in.shape[1] == out.shape[1] && in.shape[2] == out.shape[2]) {
-        slots[id] = ConcatSlot{concat->output, offset, out.shape[3]};
+        slots[id] = ConcatSlot{concat->output, offset, out.shape[3], index};
       }
       offset += in.shape.size() == 4 ? in.shape[3] : 0;
     }

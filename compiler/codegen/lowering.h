@@ -215,6 +215,8 @@ struct ConcatSlot {
   TensorId concatOutput = 0;
   std::int64_t channelOffset = 0;
   std::int64_t channels = 0;
+  /// The concat's index in the graph's ops: its output lives at least until then.
+  std::size_t concatOp = 0;
 };
 
 /// Per tensor of `graph`: the concat output it is stored straight into, for every input of a

@@ -129,6 +129,21 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
     }
   }
   const double peak = static_cast<double>(hw.macRows * hw.macCols);
+  // A concat moves only the inputs its producers did not store in place (concat by address):
+  // each read and written once.
+  const auto zeroMacBytes = [&](std::size_t i) {
+    const auto* concat = std::get_if<compiler::QConcat>(&graph.ops[i]);
+    if (concat == nullptr) {
+      return opTensorBytes(graph, graph.ops[i]);
+    }
+    std::uint64_t bytes = 0;
+    for (const compiler::TensorId id : concat->inputs) {
+      if (compiled.tensors[id].storedIn != static_cast<std::int64_t>(concat->output)) {
+        bytes += 2 * static_cast<std::uint64_t>(compiler::elementCount(graph.tensors[id].shape));
+      }
+    }
+    return bytes;
+  };
   std::uint64_t previousEnd = 0;
   for (std::size_t i = 0; i < layers.size(); ++i) {
     LayerStats& layer = layers[i];
@@ -146,7 +161,7 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
     // lowering chooses to load (a global pool's all-ones weights) never loosen the bound.
     const double ddr = layer.macs > 0
                            ? static_cast<double>(layer.ddrBytesRead + layer.ddrBytesWritten)
-                           : static_cast<double>(opTensorBytes(graph, graph.ops[i]));
+                           : static_cast<double>(zeroMacBytes(i));
     // A layer without instructions (a concat whose producers stored its inputs in place) moved
     // nothing itself: no bound to be measured against.
     layer.rooflineCycles = layer.instructions == 0

@@ -57,7 +57,9 @@ runtime::LayerRow readLayer(const json& l) {
   } else if (row.device == "npu") {
     row.cycles = wholeNumber<std::uint64_t>(l, "cycles");
     row.computeCycles = wholeNumber<std::uint64_t>(l, "compute_cycles");
-    row.instructions = wholeNumber<std::uint64_t>(l, "instructions");
+    if (l.contains("instructions")) {  // absent from reports of builds before concat by address
+      row.instructions = wholeNumber<std::uint64_t>(l, "instructions");
+    }
     row.macUtilization = l.at("mac_utilization").get<double>();
     row.ddrBytes = wholeNumber<std::uint64_t>(l, "ddr_bytes");
     row.ddrEfficiency = l.at("ddr_efficiency").get<double>();

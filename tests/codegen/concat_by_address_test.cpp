@@ -97,6 +97,28 @@ TEST(ConcatByAddress, ShuffleUnitSliceAndCascadeStoreIntoTheConcat) {
   }
 }
 
+TEST(ConcatByAddress, AConcatNothingReadsKeepsItsSpaceUntilItHasRun) {
+  // Its output is placed at its first by-address producer; a conv between that producer and the
+  // concat once took the same space (the output's last reader was "none"), and the concat's copy
+  // of its other input overwrote it (found in review).
+  testing::RandomGraphBuilder b(1);
+  const TensorId x = b.input(16, 16, 8);
+  const TensorId a = b.conv(x, 8, 0, 1, 1, 1, 0);
+  shareQuantization(b, a, x);
+  const TensorId t = b.conv(x, 8, 0, 3, 1, 1, 1);
+  const TensorId joined = b.concat({a, x});
+  b.graph().outputs = {b.conv(t, 8, 0, 1, 1, 1, 0)};
+  const CompiledProgram compiled = generateProgram(b.graph(), config("npu-s"), b.randomInputs());
+  EXPECT_EQ(compiled.tensors[a].storedIn, static_cast<std::int64_t>(joined));
+  const auto overlap = [&](TensorId p, TensorId q) {
+    const TensorPlacement& u = compiled.tensors[p];
+    const TensorPlacement& v = compiled.tensors[q];
+    return u.address < v.address + v.bytes && v.address < u.address + u.bytes;
+  };
+  EXPECT_FALSE(overlap(t, joined));
+  EXPECT_GT(compileRunVerify(b, config("npu-s"), "a concat nothing reads"), 0U);
+}
+
 TEST(ConcatByAddress, InputsThatMustKeepTheirOwnSpaceAreCopied) {
   // A graph input and a conv output another op also reads keep their own DDR space and are
   // copied by the concat as before; only the third input is stored in place.
