@@ -6,13 +6,14 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <vector>
 
 namespace npu::isa {
 
-/// The state of every byte of a memory space; a default State is a byte never touched. A 4 KiB page
+/// The state of every byte of a memory space; a default State is a byte never touched. A 1 KiB page
 /// is either uniform (one state for all its bytes, and no allocation: an untouched page is uniform
 /// default) or detailed: a 16-bit index per byte into the page's own palette of states. A
 /// whole-page access (a tile) is one step on a uniform page; a strided one (channel slices of a
@@ -21,7 +22,7 @@ namespace npu::isa {
 template <typename State>
 class ShadowPages {
  public:
-  static constexpr std::uint64_t kPageBytes = 4096;
+  static constexpr std::uint64_t kPageBytes = 1024;
 
   /// Calls visit(address, state) for the runs of bytes of one state that make up [first, last),
   /// in address order (a run may come split in two), until visit returns true; returns the
@@ -43,9 +44,7 @@ class ShadowPages {
           if (visit(start + offset, detail.palette[index])) {
             return start + offset;
           }
-          while (offset < end - start && detail.index[offset] == index) {
-            ++offset;
-          }
+          offset = runEnd(detail, offset, end - start);
         }
       }
       at = end;
@@ -91,11 +90,14 @@ class ShadowPages {
       }
       for (std::uint64_t offset = from; offset < to;) {
         const std::uint16_t old = detail.index[offset];
+        const std::uint64_t stop = runEnd(detail, offset, to);
         const State changed = change(detail.palette[old]);
-        const std::uint16_t now = changed == detail.palette[old] ? old : intern(detail, changed);
-        while (offset < to && detail.index[offset] == old) {
-          detail.index[offset++] = now;
+        if (!(changed == detail.palette[old])) {
+          std::fill(detail.index.begin() + static_cast<std::ptrdiff_t>(offset),
+                    detail.index.begin() + static_cast<std::ptrdiff_t>(stop),
+                    intern(detail, changed));
         }
+        offset = stop;
       }
     });
   }
@@ -144,9 +146,35 @@ class ShadowPages {
     }
   }
 
+  // The end of the run of bytes from `from` (below `to`) that share its palette index. Blocks of
+  // 32 indices are compared as eight 64-bit words without an early exit: the long runs of a page
+  // fragmented only at its edges cost about a step per 32 bytes.
+  static std::uint64_t runEnd(const Detail& detail, std::uint64_t from, std::uint64_t to) {
+    constexpr std::uint64_t kBlock = 32;
+    const std::uint16_t value = detail.index[from];
+    const std::uint64_t pattern = value * 0x0001000100010001ULL;
+    std::uint64_t at = from + 1;
+    while (at + kBlock <= to) {
+      std::uint64_t differs = 0;
+      for (std::uint64_t k = 0; k < kBlock; k += 4) {
+        std::uint64_t word = 0;
+        std::memcpy(&word, &detail.index[at + k], sizeof word);
+        differs |= word ^ pattern;
+      }
+      if (differs != 0) {
+        break;
+      }
+      at += kBlock;
+    }
+    while (at < to && detail.index[at] == value) {
+      ++at;
+    }
+    return at;
+  }
+
   // The page's detail, made from its uniform state if it has none. One operation adds at most a
   // state per byte it covers, and the palette is compacted before it once it has grown to twice
-  // the states in use, so it stays below 3 x 4096 entries and its indices fit 16 bits.
+  // the states in use, so it stays below 3 x kPageBytes entries and its indices fit 16 bits.
   static Detail& detailOf(Page& page) {
     if (!page.detail) {
       page.detail = std::make_unique<Detail>();
@@ -199,7 +227,7 @@ class ShadowPages {
     detail.compactAt = std::max(kMinCompactAt, 2 * detail.palette.size());
   }
 
-  /// Chunks of 256 pages (1 MiB), up to the highest one touched.
+  /// Chunks of 256 pages (256 KiB), up to the highest one touched.
   std::vector<std::unique_ptr<Chunk>> m_chunks;
 };
 
