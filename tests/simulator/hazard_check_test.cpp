@@ -158,7 +158,8 @@ class StreamMaker {
   }
   std::int64_t bit() { return pick(0, 3) == 0 ? 1 : 0; }
 
-  // A DDR address near one of a few boundaries: 0, a 4 KiB page, a 1 MiB chunk.
+  // A DDR address at or across a page boundary (0x1000, 0x4000, 0x10000) or a chunk
+  // boundary (0x100000) of the shadow pages.
   std::int64_t ddrAddress() {
     constexpr std::array<std::int64_t, 4> kBases{0x1000, 0x3f80, 0xfff00, 0x10000};
     return kBases[static_cast<std::size_t>(pick(0, 3))] + pick(0, 300);
