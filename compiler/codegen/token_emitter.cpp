@@ -72,53 +72,31 @@ void TokenEmitter::require(std::size_t unit, std::int64_t producer, std::int64_t
   known[from] = std::max(known[from], producer);
 }
 
-void TokenEmitter::splitAt(ShadowMap& map, std::uint64_t at) {
-  auto it = map.upper_bound(at);
-  if (it == map.begin()) {
-    return;
-  }
-  --it;
-  if (it->first < at && it->second.end > at) {
-    const Interval right{it->second.end, it->second.shadow};
-    it->second.end = at;
-    map.emplace_hint(std::next(it), at, right);
-  }
-}
-
 void TokenEmitter::emit(const isa::Instruction& instruction, std::int64_t origin) {
   const std::size_t unit = unitOf(instruction);
   const std::vector<isa::Access> accesses = isa::footprint(instruction);
-  // Producers this instruction must follow, gathered first so SYNCs land before it.
-  std::vector<std::int64_t> producers;
+  // The producers this instruction must follow, gathered first so SYNCs land before it: per
+  // unit only the newest, since the older ones precede it there.
+  std::array<std::int64_t, isa::kExecutingUnits> newest{-1, -1, -1};
+  const auto follow = [&](std::int64_t producer) {
+    if (producer >= 0) {
+      std::int64_t& slot = newest[m_units[static_cast<std::size_t>(producer)]];
+      slot = std::max(slot, producer);
+    }
+  };
   for (const isa::Access& access : accesses) {
-    ShadowMap& map = m_shadow[static_cast<std::size_t>(access.space)];
+    const isa::ShadowPages<Shadow>& shadow = m_shadow[static_cast<std::size_t>(access.space)];
     access.forEachRun([&](std::uint64_t first, std::uint64_t length) {
-      const std::uint64_t last = first + length;
-      for (auto it = map.upper_bound(first) == map.begin() ? map.begin()
-                                                           : std::prev(map.upper_bound(first));
-           it != map.end() && it->first < last; ++it) {
-        if (it->second.end <= first) {
-          continue;
-        }
-        const Shadow& shadow = it->second.shadow;
-        if (shadow.writer >= 0) {
-          producers.push_back(shadow.writer);
-        }
+      shadow.find(first, first + length, [&](std::uint64_t, const Shadow& state) {
+        follow(state.writer);
         if (access.write) {
-          for (const std::int64_t reader : shadow.reader) {
-            if (reader >= 0) {
-              producers.push_back(reader);
-            }
+          for (const std::int64_t reader : state.reader) {
+            follow(reader);
           }
         }
-      }
+        return false;
+      });
     });
-  }
-  // Only the newest producer on each other unit needs a token: the older ones precede it there.
-  std::array<std::int64_t, isa::kExecutingUnits> newest{-1, -1, -1};
-  for (const std::int64_t producer : producers) {
-    const std::size_t from = m_units[static_cast<std::size_t>(producer)];
-    newest[from] = std::max(newest[from], producer);
   }
   // Load and store reach each other through a SYNC on compute; handle that first, so a direct
   // dependency on an older compute instruction is already covered by the SYNC (one token per
@@ -144,28 +122,15 @@ void TokenEmitter::emit(const isa::Instruction& instruction, std::int64_t origin
 
   // Record the accesses.
   for (const isa::Access& access : accesses) {
-    ShadowMap& map = m_shadow[static_cast<std::size_t>(access.space)];
+    isa::ShadowPages<Shadow>& shadow = m_shadow[static_cast<std::size_t>(access.space)];
     access.forEachRun([&](std::uint64_t first, std::uint64_t length) {
-      const std::uint64_t last = first + length;
-      splitAt(map, first);
-      splitAt(map, last);
       if (access.write) {
-        map.erase(map.lower_bound(first), map.lower_bound(last));
-        Shadow written;
-        written.writer = self;
-        map.emplace(first, Interval{last, written});
-        return;
-      }
-      std::uint64_t cursor = first;
-      auto it = map.lower_bound(first);
-      while (cursor < last) {
-        if (it == map.end() || it->first > cursor) {
-          const std::uint64_t gapEnd = it == map.end() ? last : std::min(last, it->first);
-          it = map.emplace_hint(it, cursor, Interval{gapEnd, Shadow{}});
-        }
-        it->second.shadow.reader[unit] = self;
-        cursor = it->second.end;
-        ++it;
+        shadow.assign(first, first + length, Shadow{.writer = self});
+      } else {
+        shadow.transform(first, first + length, [&](Shadow state) {
+          state.reader[unit] = self;
+          return state;
+        });
       }
     });
   }

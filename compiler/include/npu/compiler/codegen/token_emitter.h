@@ -4,11 +4,11 @@
 
 #include <array>
 #include <cstdint>
-#include <map>
 #include <vector>
 
 #include "npu/isa/footprint.h"
 #include "npu/isa/instruction.h"
+#include "npu/isa/shadow_pages.h"
 #include "npu/isa/tokens.h"
 
 namespace npu::compiler {
@@ -38,22 +38,18 @@ class TokenEmitter {
     std::int64_t writer = -1;
     std::array<std::int64_t, isa::kExecutingUnits> reader{-1, -1, -1};
     friend bool operator==(const Shadow&, const Shadow&) = default;
+    friend auto operator<=>(const Shadow&, const Shadow&) = default;
   };
-  struct Interval {
-    std::uint64_t end;
-    Shadow shadow;
-  };
-  using ShadowMap = std::map<std::uint64_t, Interval>;
 
   /// Makes instruction `consumer` (not yet appended, on unit `unit`) wait for `producer`.
   void require(std::size_t unit, std::int64_t producer, std::int64_t origin, QueueSet& pops);
-  void splitAt(ShadowMap& map, std::uint64_t at);
   std::size_t append(const isa::Instruction& instruction, std::int64_t origin);
 
   std::vector<isa::Instruction> m_stream;
   std::vector<std::int64_t> m_origins;
   std::vector<std::uint8_t> m_units;
-  std::array<ShadowMap, 6> m_shadow;
+  /// Per memory space and byte: the last writer and, since it, the last reader on each unit.
+  std::array<isa::ShadowPages<Shadow>, 6> m_shadow;
   using Frontier = std::array<std::int64_t, isa::kExecutingUnits>;
   /// Newest instruction index known to have ended, per (consumer unit, producer unit): waited
   /// for directly, or through a chain of tokens (what the producer itself had waited for).
