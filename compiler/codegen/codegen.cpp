@@ -37,9 +37,11 @@ std::uint64_t tensorBytes(const QTensor& tensor) {
 /// Places graph inputs and outputs in regions of their own and intermediates in a shared arena
 /// where a tensor's space is reused once its last reader has run (first fit). Returns the end.
 /// A concat's input stored by address (`slots`) takes no space of its own: its producer writes
-/// into the concat's output, which is placed from that producer on.
+/// into the concat's output, which is placed from that producer on. A slice read in place
+/// (`views`) takes none either: it is its source's channels, and keeps its source alive.
 std::uint64_t planActivations(const QuantizedGraph& graph, std::uint64_t alignment,
                               const std::vector<std::optional<ConcatSlot>>& slots,
+                              const std::vector<std::optional<SliceView>>& views,
                               std::vector<TensorPlacement>& placed,
                               std::vector<isa::Region>& regions) {
   const std::size_t n = graph.tensors.size();
@@ -81,6 +83,11 @@ std::uint64_t planActivations(const QuantizedGraph& graph, std::uint64_t alignme
       lastUse[id] = static_cast<std::int64_t>(fusibleGroupEnd(graph, i));
     }
   }
+  for (TensorId id = 0; id < n; ++id) {
+    if (views[id]) {
+      lastUse[views[id]->source] = std::max(lastUse[views[id]->source], lastUse[id]);
+    }
+  }
   std::vector<bool> placedYet(n, false);
   const std::uint64_t arenaBase = next;
   std::map<std::uint64_t, std::uint64_t> busy;  // offset -> end, within the arena
@@ -97,6 +104,14 @@ std::uint64_t planActivations(const QuantizedGraph& graph, std::uint64_t alignme
       }
     }
     const TensorId produced = opOutput(graph.ops[i]);
+    if (const std::optional<SliceView>& view = views[produced]) {
+      const TensorId source = view->source;
+      placed[produced] = {placed[source].address + static_cast<std::uint64_t>(view->channelOffset),
+                          tensorBytes(graph.tensors[produced])};
+      placed[produced].storedIn = static_cast<std::int64_t>(source);
+      placed[produced].pixelStride = graph.tensors[source].shape[3];
+      continue;
+    }
     const std::optional<ConcatSlot>& slot = slots[produced];
     // Stored by address: the concat's output is placed now (its first producer), if not yet.
     const TensorId out = slot ? slot->concatOutput : produced;
@@ -221,8 +236,10 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
   isa::Program& program = compiled.program;
   program.config = config;
   const std::uint64_t alignment = placementAlignment(config);
-  const std::uint64_t activationEnd = planActivations(graph, alignment, planConcatByAddress(graph),
-                                                      compiled.tensors, program.regions);
+  const std::vector<std::optional<ConcatSlot>> concatSlots = planConcatByAddress(graph);
+  const std::uint64_t activationEnd =
+      planActivations(graph, alignment, concatSlots, planSliceViews(graph, concatSlots),
+                      compiled.tensors, program.regions);
 
   TokenEmitter emitter;
   ConstantPool constants;

@@ -620,8 +620,10 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
   const std::int64_t half = ctx.config.outputSramBytes / 2;
   const std::array<std::int64_t, 2> outAt{mirrored ? half : 0, mirrored ? 0 : half};
   const std::int8_t zp = static_cast<std::int8_t>(c.depthwise->params.inputZeroPoint);
-  const auto inputAddress = static_cast<std::int64_t>(
-      ctx.tensors[c.expand != nullptr ? c.expand->input : c.depthwise->input].address);
+  const TensorId chainInput = c.expand != nullptr ? c.expand->input : c.depthwise->input;
+  const auto inputAddress = static_cast<std::int64_t>(ctx.tensors[chainInput].address);
+  // The chain input's pixels: its channels, or its source's when it is a slice read in place.
+  const std::int64_t inPixel = pixelStride(ctx, chainInput);
   const TensorId result = c.add != nullptr       ? c.add->output
                           : c.project != nullptr ? c.project->output
                                                  : c.depthwise->output;
@@ -701,8 +703,14 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
     const std::int64_t x = xAt[static_cast<std::size_t>(band % 2)];
     if (c.expand != nullptr) {
       ctx.op = c.expandOp;
-      ctx.loadFlat(0, x, static_cast<std::uint64_t>(inputAddress + realBegin * c.w * c.cin),
-                   (realEnd - realBegin) * c.w * c.cin);
+      if (inPixel == c.cin) {
+        ctx.loadFlat(0, x, static_cast<std::uint64_t>(inputAddress + realBegin * c.w * c.cin),
+                     (realEnd - realBegin) * c.w * c.cin);
+      } else {
+        ctx.load(0, x,
+                 {inputAddress + realBegin * c.w * inPixel, realEnd - realBegin, c.w, c.cin,
+                  c.w * inPixel, inPixel});
+      }
       ctx.op = c.depthwiseOp;
       fillPadding(0, realBegin - first);
       fillPadding(realEnd - first, first + in - realEnd);
@@ -739,8 +747,8 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
         d = dAt[static_cast<std::size_t>(step % 2)];
         ctx.loadTile(
             d,
-            {inputAddress + realBegin * c.w * c.e + e0, realEnd - realBegin, c.w, c.block,
-             c.w * c.e, c.e},
+            {inputAddress + realBegin * c.w * inPixel + e0, realEnd - realBegin, c.w, c.block,
+             c.w * inPixel, inPixel},
             {realBegin - first, first + in - realEnd, c.padLeft, c.paddedW - c.padLeft - c.w, zp});
       }
       ctx.op = c.depthwiseOp;

@@ -435,14 +435,16 @@ void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
       const std::int64_t outH = phase.rows.axis.output;
       const std::int64_t outW = phase.cols.axis.output;
       // Position j of the phase's input (output) axis is tensor row or column first + step * j.
-      const std::int64_t inRowStride = phase.rows.inStep * s.w * s.c;
-      const std::int64_t inColStride = phase.cols.inStep * s.c;
+      // Input pixels are s.c bytes apart, or its source's when the input is a slice read in place.
+      const std::int64_t inPixel = pixelStride(ctx, conv.input);
+      const std::int64_t inRowStride = phase.rows.inStep * s.w * inPixel;
+      const std::int64_t inColStride = phase.cols.inStep * inPixel;
       // Output pixels are s.k bytes apart, or a concat's pixel when stored into it by address.
       const std::int64_t outPixel = pixelStride(ctx, conv.output);
       const std::int64_t outRowStride = phase.rows.outStep * s.ow * outPixel;
       const std::int64_t outColStride = phase.cols.outStep * outPixel;
       const std::int64_t inBase =
-          inputAddress + (phase.rows.inFirst * s.w + phase.cols.inFirst) * s.c;
+          inputAddress + (phase.rows.inFirst * s.w + phase.cols.inFirst) * inPixel;
       const std::int64_t outBase =
           outputAddress + (phase.rows.outFirst * s.ow + phase.cols.outFirst) * outPixel + unit.oc0;
       for (std::int64_t oy = 0; oy < outH; oy += tile.rows) {

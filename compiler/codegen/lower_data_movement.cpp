@@ -267,6 +267,9 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
     return;
   }
   if (const auto* slice = std::get_if<QSlice>(&op)) {
+    if (ctx.tensors[output].storedIn == static_cast<std::int64_t>(slice->input)) {
+      return;  // read in place by its conv (slice by address): nothing to move
+    }
     const std::int64_t w = out[2], c = out[3];
     const auto& in = ctx.graph.tensors[slice->input].shape;
     const std::int64_t pixel = in[3], row = in[2] * in[3];

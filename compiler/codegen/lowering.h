@@ -224,6 +224,18 @@ struct ConcatSlot {
 /// at a channel offset) with the concat's scale and zero point; nullopt for every other tensor.
 std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph& graph);
 
+/// A channel slice read in place: channels [channelOffset, + its channels) of `source`.
+struct SliceView {
+  TensorId source = 0;
+  std::int64_t channelOffset = 0;
+};
+
+/// Per tensor of `graph`: the source it is a view of, for every output of a channel slice (no
+/// row or column steps) whose only reader is a conv, of a source that owns its DDR space (not in
+/// `concatSlots`, not a view itself); nullopt for every other tensor.
+std::vector<std::optional<SliceView>> planSliceViews(
+    const QuantizedGraph& graph, const std::vector<std::optional<ConcatSlot>>& concatSlots);
+
 /// Bytes between consecutive pixels of `tensor` in DDR: its channels, or the channels of the
 /// concat it is stored into.
 std::int64_t pixelStride(const LoweringContext& ctx, TensorId tensor);
