@@ -28,6 +28,15 @@ std::vector<std::optional<SliceView>> planSliceViews(
     // only one; the source must own its DDR space (not itself a view or stored into a concat).
     const TensorId out = slice->output;
     const TensorId source = slice->input;
+    // Only whole rows and columns: the reader's row stride is its own width times the pixel
+    // stride, which is the source's only when the widths agree (a slice may also crop rows or
+    // columns from 0, found in review).
+    const auto& outShape = graph.tensors[out].shape;
+    const auto& sourceShape = graph.tensors[source].shape;
+    if (outShape.size() != 4 || sourceShape.size() != 4 || outShape[1] != sourceShape[1] ||
+        outShape[2] != sourceShape[2]) {
+      continue;
+    }
     if (readers[out] != 1 || convReader[out] == nullptr || !singleUse(graph, out) ||
         concatSlots[out] || concatSlots[source] || views[source] || graph.tensors[source].data) {
       continue;

@@ -61,6 +61,32 @@ TEST(SliceByAddress, ConvsReadTheirSliceInPlace) {
   }
 }
 
+TEST(SliceByAddress, SlicesThatAlsoCropAreCopied) {
+  // Channels and the first 12 of 16 columns (or rows): the reader's row stride would be its own
+  // width times the source's pixel, wrong for a view; such slices were once read in place
+  // (found in review).
+  for (const bool columns : {true, false}) {
+    testing::RandomGraphBuilder b(columns ? 1250 : 1251);
+    const TensorId x = b.input(16, 16, 16);
+    const TensorId y = b.conv(x, 32, 0, 1, 1, 1, 0);
+    const QTensor source = b.at(y);
+    const TensorId cropped =
+        b.tensor(columns ? 16 : 12, columns ? 12 : 16, 16, source.scale, source.zeroPoint);
+    QSlice crop;
+    crop.name = "crop";
+    crop.input = y;
+    crop.output = cropped;
+    crop.channelBegin = 8;
+    b.graph().ops.emplace_back(crop);
+    const TensorId e = b.conv(cropped, 32, 0, 1, 1, 1, 0);
+    b.graph().outputs = {b.conv(b.conv(e, 0, 1, 3, 1, 1, 1), 16, 0, 1, 1, 1, 0),
+                         b.conv(y, 8, 0, 3, 1, 1, 1)};
+    const CompiledProgram compiled = generateProgram(b.graph(), config("npu-s"), b.randomInputs());
+    EXPECT_EQ(compiled.tensors[cropped].storedIn, -1) << columns;
+    EXPECT_GT(compileRunVerify(b, config("npu-s"), columns ? "column crop" : "row crop"), 0U);
+  }
+}
+
 TEST(SliceByAddress, SlicesWithOtherReadersOrStepsAreCopied) {
   // A slice two ops read, a slice of rows (a Focus stem's phase) and a slice a pool reads are
   // copied as before.

@@ -20,9 +20,11 @@ struct TensorPlacement {
   /// Kept in SRAM by a cascade (docs/cascade.md): the program never writes it to DDR, so its
   /// DDR space holds no expected value.
   bool onChip = false;
-  /// Stored by address into the output of this concat (a tensor id; docs/main-job.md,
-  /// "Concat by address"): `address` is its first byte there, pixels `pixelStride` bytes apart (the
-  /// concat's channels), and it has no DDR space of its own. -1: a tensor of its own.
+  /// Its bytes live in this other tensor (a tensor id; docs/main-job.md, "Concat by address" and
+  /// "Slice by address"): a concat's input its producer stored into the concat's output, or a
+  /// slice read in place in its source. `address` is its first byte there, pixels `pixelStride`
+  /// bytes apart (that tensor's channels), and it has no DDR space of its own. -1: a tensor of
+  /// its own.
   std::int64_t storedIn = -1;
   std::int64_t pixelStride = 0;
 
