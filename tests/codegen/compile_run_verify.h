@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
@@ -42,6 +43,13 @@ inline std::uint64_t compileRunVerify(RandomGraphBuilder& builder, const isa::Np
     cycles = result.stats.totalCycles;
   }
   return cycles;
+}
+
+/// Instructions the program charges to op `index` of its graph.
+inline std::size_t instructionsOf(const CompiledProgram& compiled, std::size_t index) {
+  return static_cast<std::size_t>(std::count(compiled.instructionOp.begin(),
+                                             compiled.instructionOp.end(),
+                                             static_cast<std::int64_t>(index)));
 }
 
 }  // namespace npu::compiler::testing

@@ -11,6 +11,7 @@ namespace {
 
 using testing::compileRunVerify;
 using testing::config;
+using testing::instructionsOf;
 
 /// Gives conv output `id` the scale and zero point of `like` (a concat moves bytes unchanged, so
 /// its inputs share them), its output stage following the zero point.
@@ -23,26 +24,6 @@ void shareQuantization(testing::RandomGraphBuilder& b, TensorId id, TensorId lik
       conv->params.output = b.stage(graph.tensors[like].zeroPoint, false);
     }
   }
-}
-
-/// Channels [begin, begin + count) of `x`.
-TensorId slice(testing::RandomGraphBuilder& b, TensorId x, std::int64_t begin, std::int64_t count) {
-  const QTensor in = b.at(x);
-  const TensorId out = b.tensor(in.shape[1], in.shape[2], count, in.scale, in.zeroPoint);
-  QSlice op;
-  op.name = "slice" + std::to_string(b.graph().ops.size());
-  op.input = x;
-  op.output = out;
-  op.channelBegin = begin;
-  b.graph().ops.emplace_back(op);
-  return out;
-}
-
-/// Instructions the program charges to op `index`.
-std::size_t instructionsOf(const CompiledProgram& compiled, std::size_t index) {
-  return static_cast<std::size_t>(std::count(compiled.instructionOp.begin(),
-                                             compiled.instructionOp.end(),
-                                             static_cast<std::int64_t>(index)));
 }
 
 TEST(ConcatByAddress, ConvBranchesStoreIntoTheConcat) {
@@ -79,8 +60,8 @@ TEST(ConcatByAddress, ShuffleUnitSliceAndCascadeStoreIntoTheConcat) {
     for (const std::int64_t c : {48, 116}) {
       testing::RandomGraphBuilder b(++seed);
       const TensorId x = b.input(28, 28, c);
-      const TensorId kept = slice(b, x, 0, c / 2);
-      const TensorId other = slice(b, x, c / 2, c / 2);
+      const TensorId kept = b.slice(x, 0, c / 2);
+      const TensorId other = b.slice(x, c / 2, c / 2);
       const TensorId e = b.conv(other, c / 2, 0, 1, 1, 1, 0);
       const TensorId dw = b.conv(e, 0, 1, 3, 1, 1, 1);
       const TensorId branch = b.conv(dw, c / 2, 0, 1, 1, 1, 0);

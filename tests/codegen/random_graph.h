@@ -169,6 +169,19 @@ class RandomGraphBuilder {
     return out;
   }
 
+  /// Channels [begin, begin + count) of `x` (a channel slice; shared scale and zero point).
+  TensorId slice(TensorId x, std::int64_t begin, std::int64_t count) {
+    const QTensor in = at(x);
+    const TensorId out = tensor(in.shape[1], in.shape[2], count, in.scale, in.zeroPoint);
+    QSlice op;
+    op.name = "slice" + std::to_string(m_graph.ops.size());
+    op.input = x;
+    op.output = out;
+    op.channelBegin = begin;
+    m_graph.ops.emplace_back(op);
+    return out;
+  }
+
   TensorId upsample(TensorId x, std::int64_t fh, std::int64_t fw) {
     const QTensor in = at(x);
     const TensorId out =

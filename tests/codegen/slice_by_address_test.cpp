@@ -11,25 +11,7 @@ namespace {
 
 using testing::compileRunVerify;
 using testing::config;
-
-/// Channels [begin, begin + count) of `x`.
-TensorId slice(testing::RandomGraphBuilder& b, TensorId x, std::int64_t begin, std::int64_t count) {
-  const QTensor in = b.at(x);
-  const TensorId out = b.tensor(in.shape[1], in.shape[2], count, in.scale, in.zeroPoint);
-  QSlice op;
-  op.name = "slice" + std::to_string(b.graph().ops.size());
-  op.input = x;
-  op.output = out;
-  op.channelBegin = begin;
-  b.graph().ops.emplace_back(op);
-  return out;
-}
-
-std::size_t instructionsOf(const CompiledProgram& compiled, std::size_t index) {
-  return static_cast<std::size_t>(std::count(compiled.instructionOp.begin(),
-                                             compiled.instructionOp.end(),
-                                             static_cast<std::int64_t>(index)));
-}
+using testing::instructionsOf;
 
 TEST(SliceByAddress, ConvsReadTheirSliceInPlace) {
   // A lone conv (3x3 stride 2 with padding; 1x1 over many columns) and a cascade (the ShuffleNet
@@ -40,8 +22,8 @@ TEST(SliceByAddress, ConvsReadTheirSliceInPlace) {
       testing::RandomGraphBuilder b(++seed);
       const TensorId x = b.input(28, 30, 16);
       const TensorId y = b.conv(x, c, 0, 1, 1, 1, 0);             // op 0
-      const TensorId first = slice(b, y, 0, c / 2);               // op 1
-      const TensorId second = slice(b, y, c / 2, c / 2);          // op 2
+      const TensorId first = b.slice(y, 0, c / 2);                // op 1
+      const TensorId second = b.slice(y, c / 2, c / 2);           // op 2
       const TensorId strided = b.conv(first, 24, 0, 3, 2, 1, 1);  // op 3
       const TensorId e = b.conv(second, c / 2, 0, 1, 1, 1, 0);    // op 4
       const TensorId branch = b.conv(b.conv(e, 0, 1, 3, 1, 1, 1), 32, 0, 1, 1, 1, 0);
@@ -93,8 +75,8 @@ TEST(SliceByAddress, SlicesWithOtherReadersOrStepsAreCopied) {
   testing::RandomGraphBuilder b(1300);
   const TensorId x = b.input(16, 16, 32);
   const TensorId y = b.conv(x, 32, 0, 1, 1, 1, 0);
-  const TensorId shared = slice(b, y, 0, 16);
-  const TensorId pooled = slice(b, y, 16, 16);
+  const TensorId shared = b.slice(y, 0, 16);
+  const TensorId pooled = b.slice(y, 16, 16);
   QSlice phase;
   phase.name = "phase";
   phase.input = y;
