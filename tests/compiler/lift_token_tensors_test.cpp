@@ -15,21 +15,12 @@ using testing::attrs;
 using testing::errorOf;
 using testing::GraphBuilder;
 using testing::opSequence;
-using testing::pattern;
-using testing::relativeError;
-using testing::runSingle;
 
 using Ints = std::vector<std::int64_t>;
 
 /// Runs the pass, verifies the graph and checks the output did not change.
 void liftAndCompare(Graph& graph) {
-  const golden::FloatTensor x = pattern(graph.value(graph.inputs().at(0)).shape, 3);
-  const golden::FloatTensor before = runSingle(graph, x);
-  liftTokenTensors(graph);
-  verifyGraph(graph);
-  const golden::FloatTensor after = runSingle(graph, x);
-  EXPECT_EQ(after.shape, before.shape);
-  EXPECT_LT(relativeError(after, before), 1e-5) << dumpGraph(graph);
+  testing::runAndCompare(graph, liftTokenTensors, 3, 1e-5);
 }
 
 std::size_t countOps(const Graph& g, OpKind op) {

@@ -32,20 +32,10 @@ using testing::GraphBuilder;
 using testing::opSequence;
 using testing::pattern;
 using testing::relativeError;
+using testing::runAndCompare;
 using testing::runSingle;
 
 using Ints = std::vector<std::int64_t>;
-
-/// Runs `pass` on `graph`, verifies the result, and checks the output did not change.
-void runAndCompare(Graph& graph, void (*pass)(Graph&), unsigned seed = 5) {
-  golden::FloatTensor x = pattern(graph.value(graph.inputs().at(0)).shape, seed);
-  golden::FloatTensor before = runSingle(graph, x);
-  pass(graph);
-  verifyGraph(graph);
-  golden::FloatTensor after = runSingle(graph, x);
-  EXPECT_EQ(after.shape, before.shape);
-  EXPECT_LT(relativeError(after, before), 1e-6) << dumpGraph(graph);
-}
 
 const Node& nodeNamed(const Graph& g, const std::string& name) {
   for (const Node& n : g.nodes()) {

@@ -1,6 +1,8 @@
 // Helpers for the compiler tests: small graphs built in code, errors as text, tensor comparison.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -9,7 +11,9 @@
 
 #include "npu/compiler/frontend/npy.h"
 #include "npu/compiler/interp/interpreter.h"
+#include "npu/compiler/ir/dump.h"
 #include "npu/compiler/ir/graph.h"
+#include "npu/compiler/ir/verify.h"
 #include "npu/compiler/passes/infer_shapes.h"
 #include "npu/support/error.h"
 
@@ -142,6 +146,19 @@ inline golden::FloatTensor runSingle(const Graph& graph, const golden::FloatTens
   TensorMap inputs{{graph.value(graph.inputs().at(0)).name, x}};
   TensorMap outputs = interpret(graph, inputs);
   return outputs.begin()->second;
+}
+
+/// Runs `pass` on `graph`, verifies the result, and checks the output on an input made from
+/// `seed` did not change by more than `tolerance` (relative).
+inline void runAndCompare(Graph& graph, const std::function<void(Graph&)>& pass, unsigned seed = 5,
+                          double tolerance = 1e-6) {
+  const golden::FloatTensor x = pattern(graph.value(graph.inputs().at(0)).shape, seed);
+  const golden::FloatTensor before = runSingle(graph, x);
+  pass(graph);
+  verifyGraph(graph);
+  const golden::FloatTensor after = runSingle(graph, x);
+  EXPECT_EQ(after.shape, before.shape);
+  EXPECT_LT(relativeError(after, before), tolerance) << dumpGraph(graph);
 }
 
 }  // namespace npu::compiler::testing
