@@ -558,13 +558,7 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
         ctx.constants.add(fmt::format("{}.cascade.pool_ones", name),
                           std::vector<std::uint8_t>(static_cast<std::size_t>(onesBytes), 1)),
         onesBytes);
-    const golden::QuantizedMultiplier reciprocal = golden::averagePoolMultiplier(c.oh, c.ow);
-    std::vector<std::uint8_t> records;
-    for (std::int64_t k = 0; k < c.block; ++k) {
-      appendInt32(records, 0);
-      appendInt32(records, reciprocal.multiplier);
-      appendInt32(records, reciprocal.shift);
-    }
+    const std::vector<std::uint8_t> records = globalSumRecords(c.oh, c.ow, c.block);
     poolParameters =
         place(parameterSram, parameterAt + (c.streamed ? 2 * c.blockParameters(c.block) : 0),
               c.poolParameters(c.block));

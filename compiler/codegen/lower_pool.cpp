@@ -340,19 +340,13 @@ void emitGlobalPoolByConv(LoweringContext& ctx, const PoolJob& job, const Global
     fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for one {}x{} block of the pool",
          job.name, bh, bw);
   }
-  const golden::QuantizedMultiplier reciprocal = golden::averagePoolMultiplier(h, w);
   const std::uint64_t onesAddress = ctx.constants.add(
       job.name + ".ones", std::vector<std::uint8_t>(static_cast<std::size_t>(cb * bh * bw), 1));
   const auto inputAddress = static_cast<std::int64_t>(ctx.tensors[job.input].address);
   const auto outputAddress = static_cast<std::int64_t>(ctx.tensors[job.output].address);
   for (std::int64_t c0 = 0; c0 < c; c0 += cb) {
     const std::int64_t cn = std::min(cb, c - c0);
-    std::vector<std::uint8_t> parameters;
-    for (std::int64_t k = 0; k < cn; ++k) {
-      appendInt32(parameters, 0);
-      appendInt32(parameters, reciprocal.multiplier);
-      appendInt32(parameters, reciprocal.shift);
-    }
+    const std::vector<std::uint8_t> parameters = globalSumRecords(h, w, cn);
     const std::uint64_t parameterAddress =
         ctx.constants.add(fmt::format("{}.params.c{}", job.name, c0), parameters);
     bool loadParameters = false;

@@ -134,6 +134,11 @@ struct LoweringContext {
 /// Appends little-endian int32s.
 void appendInt32(std::vector<std::uint8_t>& blob, std::int32_t value);
 
+/// The parameter records of `channels` channels of a global average pool over an h x w plane
+/// summed by all-ones depthwise CONVs: bias 0 and the pool's reciprocal (single rounding, no
+/// zero point: the arithmetic of the golden pool).
+std::vector<std::uint8_t> globalSumRecords(std::int64_t h, std::int64_t w, std::int64_t channels);
+
 /// Whether `tensor` is read by exactly one op and is not a graph output: only then can a fused
 /// lowering keep it in SRAM instead of storing it.
 bool singleUse(const QuantizedGraph& graph, TensorId tensor);

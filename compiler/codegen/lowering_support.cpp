@@ -192,6 +192,17 @@ bool singleUse(const QuantizedGraph& graph, TensorId tensor) {
   return readers == 1;
 }
 
+std::vector<std::uint8_t> globalSumRecords(std::int64_t h, std::int64_t w, std::int64_t channels) {
+  const golden::QuantizedMultiplier reciprocal = golden::averagePoolMultiplier(h, w);
+  std::vector<std::uint8_t> records;
+  for (std::int64_t k = 0; k < channels; ++k) {
+    appendInt32(records, 0);
+    appendInt32(records, reciprocal.multiplier);
+    appendInt32(records, reciprocal.shift);
+  }
+  return records;
+}
+
 std::int64_t pixelStride(const LoweringContext& ctx, TensorId tensor) {
   const std::int64_t stride = ctx.tensors[tensor].pixelStride;
   return stride > 0 ? stride : ctx.graph.tensors[tensor].shape[3];
