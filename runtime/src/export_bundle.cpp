@@ -378,6 +378,22 @@ class BundleReader {
                    bundle.program.config.ddrBytes);
         }
       }
+      // A tensor stored in another's DDR space names it and its pixel stride, which must hold
+      // at least the tensor's own channels (the shape's last dimension).
+      const std::optional<yaml::Node> storedIn = node.optional("stored_in");
+      const std::optional<yaml::Node> pixelStride = node.optional("pixel_stride");
+      if (storedIn.has_value() != pixelStride.has_value()) {
+        node.fail("'stored_in' and 'pixel_stride' come together");
+      }
+      if (storedIn) {
+        if (storedIn->text().empty()) {
+          storedIn->fail("'stored_in' names no tensor");
+        }
+        const auto& dims = node.required("shape_nhwc", kLayer).items();
+        const std::int64_t channels =
+            dims.empty() ? 1 : dims.back().integer(1, std::int64_t{1} << 20);
+        (void)pixelStride->integer(channels, std::int64_t{1} << 20);
+      }
       const yaml::Node file = node.required("file", kLayer);
       (void)checkedImage(file, node.required("crc32", kLayer), elements);
       bundle.layerDumps.push_back(file.text());

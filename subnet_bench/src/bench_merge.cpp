@@ -64,7 +64,8 @@ runtime::LayerRow readLayer(const json& l) {
     row.ddrBytes = wholeNumber<std::uint64_t>(l, "ddr_bytes");
     row.ddrEfficiency = l.at("ddr_efficiency").get<double>();
     row.rooflineCycles = l.at("roofline_cycles").get<double>();
-    if (!l.at("fused_with").is_null()) {
+    // Absent from reports of builds before the fused groups.
+    if (l.contains("fused_with") && !l.at("fused_with").is_null()) {
       row.fusedWith = l.at("fused_with").get<std::string>();
       row.groupRooflineRatio = l.at("group_roofline_ratio").get<double>();
     }

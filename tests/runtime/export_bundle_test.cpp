@@ -237,6 +237,15 @@ TEST(ExportBundle, EveryTamperedFieldAndFileIsNamed) {
          flipByte(dir / m["layers"][0]["file"].as<std::string>(), 0);
        },
        "CRC-32"},
+      {"layer dump stored_in alone",
+       [](YAML::Node& m, const std::filesystem::path&) { m["layers"][0]["stored_in"] = "t0"; },
+       "'stored_in' and 'pixel_stride' come together"},
+      {"layer dump pixel stride narrower than its channels",
+       [](YAML::Node& m, const std::filesystem::path&) {
+         m["layers"][0]["stored_in"] = "t0";
+         m["layers"][0]["pixel_stride"] = "3";
+       },
+       "pixel_stride"},
   };
   for (const Case& c : cases) {
     const auto dir = root / "tampered";
