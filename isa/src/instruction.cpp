@@ -113,6 +113,12 @@ std::string checkRules(const Eltwise& eltwise) {
   if (eltwise.clip_lo > eltwise.clip_hi) {
     return fmt::format("clip_lo = {} is above clip_hi = {}", eltwise.clip_lo, eltwise.clip_hi);
   }
+  // Tokens from compute certify that every earlier compute instruction has ended; one that runs
+  // beside an earlier CONV cannot certify that, so it pushes none.
+  if (eltwise.overlap != 0 && (eltwise.push_prev != 0 || eltwise.push_next != 0)) {
+    return fmt::format("overlap = 1 pushes no token (push_prev = {}, push_next = {})",
+                       eltwise.push_prev, eltwise.push_next);
+  }
   return {};
 }
 

@@ -182,6 +182,8 @@ package npu_isa_pkg;
   localparam int ELTWISE_DOUBLE_ROUND_WIDTH = 1;
   localparam int ELTWISE_OUT_BUF_LSB = 181;
   localparam int ELTWISE_OUT_BUF_WIDTH = 1;
+  localparam int ELTWISE_OVERLAP_LSB = 182;
+  localparam int ELTWISE_OVERLAP_WIDTH = 1;
 
   // POOL: Max or average pooling over a padded input tile; global pooling is a window the size of the tile.
   localparam logic [3:0] OP_POOL = 4'd6;
