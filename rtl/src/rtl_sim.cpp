@@ -21,6 +21,10 @@ namespace {
 
 using u64 = std::uint64_t;
 
+/// npu_top's end-trace channels (npu_rtl_pkg's SLOTS): load, compute's MAC side, store, and
+/// compute's vector side.
+constexpr unsigned kEndSlots = 4;
+
 /// A read burst on its way back: `len` bytes from `address`, first beat at cycle `readyAt`.
 struct ReadBurst {
   u64 readyAt = 0;
@@ -238,9 +242,11 @@ RtlResult runRtl(const isa::Program& program, const RtlOptions& options) {
     if (top->illegal != 0) {
       fail("RTL fetch: illegal opcode in instruction {}", top->trace_fetch_idx);
     }
-    for (unsigned u = 0; u < 3; ++u) {
-      if ((top->trace_end_valid >> u) & 1U) {
-        const u64 index = top->trace_end_idx[u];
+    // One end channel per execution slot: load, compute's MAC side, store, compute's vector side
+    // (an overlapped ELTWISE may end in the same cycle as a CONV).
+    for (unsigned slot = 0; slot < kEndSlots; ++slot) {
+      if ((top->trace_end_valid >> slot) & 1U) {
+        const u64 index = top->trace_end_idx[slot];
         if (index < result.endCycles.size()) {
           result.endCycles[index] = t;
         }

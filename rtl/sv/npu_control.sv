@@ -2,6 +2,15 @@
 // unit's start (pop tokens, leave the queue), end and token pushes, the four token counters, and
 // the per-instruction DDR port arbitration between load and store.
 //
+// The compute unit has two sides, each with its own running instruction: the MAC side (CONV on
+// the MAC array, SYNC) and the vector side (ELTWISE, POOL, NORM on the vector unit). They share
+// the compute queue, so the per-unit state below is kept per slot: slots 0..2 are the units
+// (slot 1 the compute unit's MAC side) and slot 3 is the compute unit's vector side. The queue
+// head starts on the side its opcode names when that side is free and, unless it is an ELTWISE
+// with overlap = 1, the other side is free too: every other compute instruction runs alone, as
+// before the overlap bit. The head still leaves the queue at most once per cycle, so the events of
+// a cycle stay the same eight.
+//
 // Every event of a cycle (fetch dispatches, a unit starts, a token is pushed) may enable another
 // one in the same cycle (zero-cycle hand-offs: a token pushed at cycle t can be popped at t, an
 // entry leaving a full queue at t lets fetch dispatch at t, a unit that ends at t can start its
@@ -36,11 +45,12 @@ module npu_control
     output logic go_mac,
     output logic go_vector,
     output logic go_norm,
-    output word_t go_word[3],
-    input logic [2:0] eng_fin,
-    // Trace: the instruction each unit finishes this cycle.
-    output logic [2:0] end_valid,
-    output logic [31:0] end_idx[3],
+    output word_t go_word[SLOTS],  // per slot: the word of its running (or starting) instruction
+    input logic [SLOTS-1:0] eng_fin,
+    // Trace: the instruction each slot finishes this cycle (two compute instructions may end in
+    // the same cycle, one per side).
+    output logic [SLOTS-1:0] end_valid,
+    output logic [31:0] end_idx[SLOTS],
     output logic units_idle
 );
   typedef enum logic [1:0] {
@@ -52,44 +62,63 @@ module npu_control
 
   localparam int TD = TOKEN_QUEUE_DEPTH;
   localparam int TW = $clog2(TD + 1);
+  // The unit (instruction queue, token masks) a slot belongs to.
+  function automatic int unit_of_slot(input int s);
+    return s == SIDE_VEC ? UNIT_COMPUTE : s;
+  endfunction
 
-  unit_state_e st[3];
-  word_t cur_word[3];
-  logic [31:0] cur_idx[3];
-  logic [2:0] sync_run;  // running a SYNC: it finishes the cycle after it started
+  unit_state_e st[SLOTS];
+  word_t cur_word[SLOTS];
+  logic [31:0] cur_idx[SLOTS];
+  logic [SLOTS-1:0] sync_run;  // running a SYNC: it finishes the cycle after it started
   logic [2:0] xfer;  // running a LOAD/STORE that holds the DDR port
-  logic [3:0] pend[3];  // token queues still to push (ST_PUSH_WAIT)
+  logic [3:0] pend[SLOTS];  // token queues still to push (ST_PUSH_WAIT)
   logic [63:0] req_cycle[3];  // cycle the DDR port was requested (ST_WAIT_PORT)
   logic [TW-1:0] tokens[4];
   logic [63:0] cycle;
 
-  // Per-cycle view of each unit.
-  logic [2:0] fin;
-  logic [2:0] push_phase;
-  logic [3:0] want[3];  // token queues this unit pushes now
+  // Per-cycle view of each slot.
+  logic [SLOTS-1:0] fin;
+  logic [SLOTS-1:0] push_phase;
+  logic [3:0] want[SLOTS];  // token queues this slot pushes now
   logic [3:0] want_any;
+  // Per-cycle view of each queue head.
   logic [2:0] headv;
   word_t hword[3];
   logic [31:0] hidx[3];
   logic [3:0] hpop[3];
+  logic h_vec;  // the compute head runs on the vector side
+  logic h_overlap;  // the compute head is an ELTWISE with overlap = 1
+  logic [1:0] start_slot[3];  // the slot a queue's head starts in
 
   // The events of the cycle.
   logic ev_dispatch;
   logic [2:0] ev_start;
   logic [3:0] ev_push;
-  logic [2:0] all_pushed;
+  logic [SLOTS-1:0] all_pushed;
 
   always_comb begin
+    for (int s = 0; s < SLOTS; s++) begin
+      fin[s] = st[s] == ST_RUN && (sync_run[s] || eng_fin[s]);
+      push_phase[s] = fin[s] || st[s] == ST_PUSH_WAIT;
+      want[s] = fin[s] ? push_mask(cur_word[s], 2'(unit_of_slot(s))) :
+          (st[s] == ST_PUSH_WAIT ? pend[s] : 4'b0);
+    end
     for (int u = 0; u < UNITS; u++) begin
-      fin[u] = st[u] == ST_RUN && (sync_run[u] || eng_fin[u]);
-      push_phase[u] = fin[u] || st[u] == ST_PUSH_WAIT;
-      want[u] = fin[u] ? push_mask(cur_word[u], 2'(u)) : (st[u] == ST_PUSH_WAIT ? pend[u] : 4'b0);
       headv[u] = q_nonempty[u] || (fb_valid && !fb_end && fb_unit == 2'(u));
       hword[u] = q_nonempty[u] ? q_head_word[u] : fb_word;
       hidx[u] = q_nonempty[u] ? q_head_idx[u] : fb_idx;
       hpop[u] = pop_mask(hword[u], 2'(u));
+      start_slot[u] = 2'(u);
     end
-    want_any = want[0] | want[1] | want[2];
+    h_vec = opcode_of(hword[UNIT_COMPUTE]) == OP_ELTWISE ||
+        opcode_of(hword[UNIT_COMPUTE]) == OP_POOL || opcode_of(hword[UNIT_COMPUTE]) == OP_NORM;
+    h_overlap = opcode_of(hword[UNIT_COMPUTE]) == OP_ELTWISE &&
+        hword[UNIT_COMPUTE][ELTWISE_OVERLAP_LSB];
+    if (h_vec) start_slot[UNIT_COMPUTE] = 2'(SIDE_VEC);
+    // At most one slot pushes a given queue: an overlapped ELTWISE pushes nothing, and every
+    // other compute instruction started with the other side free.
+    want_any = want[0] | want[1] | want[2] | want[3];
   end
 
   // The least fixed point of the cycle's events.
@@ -99,30 +128,35 @@ module npu_control
     logic [3:0] np;
     logic [3:0] avail;
     logic room;
-    logic free;
+    logic [SLOTS-1:0] free;
+    logic other_free;
     ev_dispatch = 1'b0;
     ev_start = '0;
     ev_push = '0;
     all_pushed = '0;
     for (int it = 0; it < 8; it++) begin
       for (int q = 0; q < 4; q++) avail[q] = tokens[q] != 0 || ev_push[q];
+      for (int s = 0; s < SLOTS; s++) begin
+        all_pushed[s] = (want[s] & ~ev_push) == 4'b0;
+        free[s] = st[s] == ST_IDLE || (push_phase[s] && all_pushed[s]);
+      end
       for (int u = 0; u < UNITS; u++) begin
-        all_pushed[u] = (want[u] & ~ev_push) == 4'b0;
-        free = st[u] == ST_IDLE || (push_phase[u] && all_pushed[u]);
-        ns[u] = free && headv[u] && (hpop[u] & ~avail) == 4'b0;
+        // The compute head also needs the other side free, except an overlapped ELTWISE.
+        other_free = u != UNIT_COMPUTE || h_overlap || free[h_vec ? SIDE_MAC : SIDE_VEC];
+        ns[u] = free[start_slot[u]] && other_free && headv[u] && (hpop[u] & ~avail) == 4'b0;
       end
       for (int q = 0; q < 4; q++) begin
         room = tokens[q] != TW'(TD) || (ev_start[tq_consumer(q)] && hpop[tq_consumer(q)][q]);
-        // Compute pushes to load before it pushes to store (the simulator's order).
-        np[q] = push_phase[tq_producer(q)] && want_any[q] && room &&
-            (q != TQ_C2S || !want_any[TQ_C2L] || ev_push[TQ_C2L]);
+        // Compute pushes to load before it pushes to store (the simulator's order). Only a slot
+        // in its push phase wants a queue, and only its producer's slots can want it.
+        np[q] = want_any[q] && room && (q != TQ_C2S || !want_any[TQ_C2L] || ev_push[TQ_C2L]);
       end
       nd = fb_valid && !fb_end && fb_unit != 2'd3 && (!q_full[fb_unit] || ev_start[fb_unit]);
       ev_dispatch = nd;
       ev_start = ns;
       ev_push = np;
     end
-    for (int u = 0; u < UNITS; u++) all_pushed[u] = (want[u] & ~ev_push) == 4'b0;
+    for (int s = 0; s < SLOTS; s++) all_pushed[s] = (want[s] & ~ev_push) == 4'b0;
   end
 
   // DDR port: a request is served in the order of the cycle it was made; the store wins a tie.
@@ -155,6 +189,22 @@ module npu_control
     for (int u = 0; u < UNITS; u++) q_push[u] = ev_dispatch && fb_unit == 2'(u);
   end
 
+  // A slot starts when its queue's head starts into it; the DMA slots may then wait for the port.
+  logic [SLOTS-1:0] slot_start;
+  logic [SLOTS-1:0] slot_xfer;
+  logic [SLOTS-1:0] slot_grant;
+  always_comb begin
+    for (int s = 0; s < SLOTS; s++) begin
+      slot_start[s] = ev_start[unit_of_slot(s)] && start_slot[unit_of_slot(s)] == 2'(s);
+    end
+    slot_xfer = '0;
+    slot_xfer[UNIT_LOAD] = start_xfer[UNIT_LOAD];
+    slot_xfer[UNIT_STORE] = start_xfer[UNIT_STORE];
+    slot_grant = '0;
+    slot_grant[UNIT_LOAD] = grant_load;
+    slot_grant[UNIT_STORE] = grant_store;
+  end
+
   assign go_load = grant_load;
   assign go_store = grant_store;
   assign go_mac = ev_start[UNIT_COMPUTE] && opcode_of(hword[UNIT_COMPUTE]) == OP_CONV;
@@ -164,22 +214,26 @@ module npu_control
       hword[UNIT_COMPUTE]
   ) == OP_POOL);
   assign go_norm = ev_start[UNIT_COMPUTE] && opcode_of(hword[UNIT_COMPUTE]) == OP_NORM;
+  // Each engine latches its fields at `go` from its side's word, so the two sides' instructions
+  // never see each other's word.
   always_comb begin
-    for (int u = 0; u < UNITS; u++) go_word[u] = ev_start[u] ? hword[u] : cur_word[u];
+    for (int s = 0; s < SLOTS; s++) begin
+      go_word[s] = slot_start[s] ? hword[unit_of_slot(s)] : cur_word[s];
+    end
   end
 
   assign end_valid = fin;
   assign end_idx = cur_idx;
   always_comb begin
-    units_idle = 1'b1;
+    units_idle = st[SIDE_VEC] == ST_IDLE;
     for (int u = 0; u < UNITS; u++) units_idle &= st[u] == ST_IDLE && !q_nonempty[u];
   end
 
   always_ff @(posedge clk) begin
     if (rst) begin
-      for (int u = 0; u < UNITS; u++) begin
-        st[u] <= ST_IDLE;
-        pend[u] <= '0;
+      for (int s = 0; s < SLOTS; s++) begin
+        st[s] <= ST_IDLE;
+        pend[s] <= '0;
       end
       for (int q = 0; q < 4; q++) tokens[q] <= '0;
       sync_run <= '0;
@@ -193,25 +247,29 @@ module npu_control
       end
       for (int u = 0; u < UNITS; u++) begin
         if (ev_start[u]) begin
-          cur_word[u] <= hword[u];
-          cur_idx[u] <= hidx[u];
           req_cycle[u] <= cycle;
-          sync_run[u] <= opcode_of(hword[u]) == OP_SYNC;
           xfer[u] <= start_xfer[u];
-          if (start_xfer[u] && !(u == UNIT_LOAD ? grant_load : grant_store)) begin
-            st[u] <= ST_WAIT_PORT;
+        end
+      end
+      for (int s = 0; s < SLOTS; s++) begin
+        if (slot_start[s]) begin
+          cur_word[s] <= hword[unit_of_slot(s)];
+          cur_idx[s] <= hidx[unit_of_slot(s)];
+          sync_run[s] <= opcode_of(hword[unit_of_slot(s)]) == OP_SYNC;
+          if (slot_xfer[s] && !slot_grant[s]) begin
+            st[s] <= ST_WAIT_PORT;
           end else begin
-            st[u] <= ST_RUN;
+            st[s] <= ST_RUN;
           end
-        end else if (st[u] == ST_WAIT_PORT && (u == UNIT_LOAD ? grant_load : grant_store)) begin
-          st[u] <= ST_RUN;
-        end else if (push_phase[u]) begin
-          sync_run[u] <= 1'b0;
-          if (all_pushed[u]) begin
-            st[u] <= ST_IDLE;
+        end else if (st[s] == ST_WAIT_PORT && slot_grant[s]) begin
+          st[s] <= ST_RUN;
+        end else if (push_phase[s]) begin
+          sync_run[s] <= 1'b0;
+          if (all_pushed[s]) begin
+            st[s] <= ST_IDLE;
           end else begin
-            st[u] <= ST_PUSH_WAIT;
-            pend[u] <= want[u] & ~ev_push;
+            st[s] <= ST_PUSH_WAIT;
+            pend[s] <= want[s] & ~ev_push;
           end
         end
       end

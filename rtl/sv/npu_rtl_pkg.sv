@@ -7,6 +7,13 @@ package npu_rtl_pkg;
 
   typedef logic [WORD_BITS-1:0] word_t;
 
+  // The execution slots of npu_control: the three units (UNIT_*; slot UNIT_COMPUTE is the compute
+  // unit's MAC side, CONV and SYNC) and the compute unit's vector side (ELTWISE, POOL, NORM),
+  // which may run an overlapped ELTWISE beside the MAC side's CONVs.
+  localparam int SLOTS = 4;
+  localparam int SIDE_MAC = UNIT_COMPUTE;
+  localparam int SIDE_VEC = 3;
+
   localparam logic signed [31:0] INT32_MAX = 32'sh7FFF_FFFF;
   localparam logic signed [31:0] INT32_MIN = 32'sh8000_0000;
 

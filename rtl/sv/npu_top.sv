@@ -1,6 +1,6 @@
 // The RTL NPU: fetch, three instruction queues, the handshake/arbitration control, the load and
-// store DMA engines on one DDR data port, the MAC array and the vector unit sharing the
-// post-processing pipeline, and the five SRAMs. Parameters come from npu_config_pkg (generated
+// store DMA engines on one DDR data port, the compute unit's two sides (the MAC array and the
+// vector unit with NORM, each with its own post-processing pipeline), and the five SRAMs. Parameters come from npu_config_pkg (generated
 // from the hardware YAML), opcodes and fields from npu_isa_pkg. Ports are described in docs/rtl.md.
 module npu_top
   import npu_isa_pkg::*, npu_config_pkg::*, npu_rtl_pkg::*;
@@ -30,8 +30,10 @@ module npu_top
     output logic [8*DDR_BYTES_PER_CYCLE-1:0] wr_data,
     input logic wr_ack,
     // Trace and status.
-    output logic [2:0] trace_end_valid,  // unit u finishes instruction trace_end_idx[32u+:32]
-    output logic [95:0] trace_end_idx,
+    // Slot s (0 load, 1 compute's MAC side, 2 store, 3 compute's vector side) finishes
+    // instruction trace_end_idx[32s+:32].
+    output logic [SLOTS-1:0] trace_end_valid,
+    output logic [32*SLOTS-1:0] trace_end_idx,
     output logic trace_fetch_end,  // fetch reached END, instruction trace_fetch_idx
     output logic [31:0] trace_fetch_idx,
     output logic done,
@@ -90,10 +92,11 @@ module npu_top
 
   // Control.
   logic go_load, go_store, go_mac, go_vector, go_norm, units_idle;
-  word_t go_word[3];
-  logic [2:0] eng_fin;
-  logic [31:0] end_idx[3];
-  logic load_fin, store_fin, pp_fin;
+  word_t go_word[SLOTS];
+  logic [SLOTS-1:0] eng_fin;
+  logic [31:0] end_idx[SLOTS];
+  logic load_fin, store_fin;
+  logic [1:0] pp_fin;  // the MAC side's post-processing (0), the vector side's (1)
 
   npu_control control (
       .clk,
@@ -121,8 +124,8 @@ module npu_top
       .end_idx,
       .units_idle
   );
-  assign eng_fin = {store_fin, pp_fin, load_fin};
-  assign trace_end_idx = {end_idx[2], end_idx[1], end_idx[0]};
+  assign eng_fin = {pp_fin[1], store_fin, pp_fin[0], load_fin};
+  assign trace_end_idx = {end_idx[3], end_idx[2], end_idx[1], end_idx[0]};
   assign done = fetch_done && units_idle;
 
   // SRAM ports.
@@ -137,13 +140,14 @@ module npu_top
   logic [7:0] inp_rdata[R*C+2*C];
   logic [31:0] wgt_raddr[R*C];
   logic [7:0] wgt_rdata[R*C];
-  logic [31:0] prm_raddr[12*C+24+C];
-  logic [7:0] prm_rdata[12*C+24+C];
+  logic [31:0] prm_raddr[12*C+24+2*C];
+  logic [7:0] prm_rdata[12*C+24+2*C];
   logic [31:0] acc_raddr[C];
   logic [31:0] acc_rdata[C];
-  logic [C-1:0] acc_we, out_we, inp_we;
-  logic [31:0] acc_waddr[C], acc_wdata[C], out_waddr[C];
-  logic [7:0] out_wdata[C];
+  // The two post-processing pipelines' writes (index 0 the MAC side's, 1 the vector side's).
+  logic [C-1:0] acc_we[2], out_we[2], inp_we[2];
+  logic [31:0] acc_waddr[2][C], acc_wdata[2][C], out_waddr[2][C];
+  logic [7:0] out_wdata[2][C];
 
   // Engines.
   npu_load_dma load_dma (
@@ -181,11 +185,11 @@ module npu_top
       .fin(store_fin)
   );
 
-  pp_bundle_t mac_pp, vec_pp, norm_pp, pp_in;
+  pp_bundle_t mac_pp, vec_pp, norm_pp, side_pp[2];
   logic [31:0] mac_inp_raddr[R*C], mac_wgt_raddr[R*C], mac_prm_raddr[12*C];
   logic [7:0] mac_inp_rdata[R*C], mac_prm_rdata[12*C];
-  logic [31:0] vec_inp_raddr[2*C], vec_prm_raddr[24], lut_raddr[C];
-  logic [7:0] vec_inp_rdata[2*C], vec_prm_rdata[24], lut_rdata[C];
+  logic [31:0] vec_inp_raddr[2*C], vec_prm_raddr[24], lut_raddr[2][C];
+  logic [7:0] vec_inp_rdata[2*C], vec_prm_rdata[24], lut_rdata[2][C];
   logic [31:0] norm_inp_raddr[C], norm_prm_raddr[12*C];
   logic [7:0] norm_inp_rdata[C], norm_prm_rdata[12*C];
   logic norm_busy;
@@ -194,7 +198,7 @@ module npu_top
       .clk,
       .rst,
       .go(go_mac),
-      .word(go_word[UNIT_COMPUTE]),
+      .word(go_word[SIDE_MAC]),
       .inp_raddr(mac_inp_raddr),
       .inp_rdata(mac_inp_rdata),
       .wgt_raddr(mac_wgt_raddr),
@@ -210,7 +214,7 @@ module npu_top
       .clk,
       .rst,
       .go(go_vector),
-      .word(go_word[UNIT_COMPUTE]),
+      .word(go_word[SIDE_VEC]),
       .inp_raddr(vec_inp_raddr),
       .inp_rdata(vec_inp_rdata),
       .prm_raddr(vec_prm_raddr),
@@ -222,7 +226,7 @@ module npu_top
       .clk,
       .rst,
       .go(go_norm),
-      .word(go_word[UNIT_COMPUTE]),
+      .word(go_word[SIDE_VEC]),
       .inp_raddr(norm_inp_raddr),
       .inp_rdata(norm_inp_rdata),
       .prm_raddr(norm_prm_raddr),
@@ -231,35 +235,43 @@ module npu_top
       .pp(norm_pp)
   );
 
-  // One compute instruction runs at a time: at most one producer's vector is valid.
-  assign pp_in = vec_pp.valid ? vec_pp : (norm_pp.valid ? norm_pp : mac_pp);
+  // Each side of the compute unit has its own post-processing pipeline, so an overlapped ELTWISE
+  // drains beside a CONV; each pipeline's `fin` ends its side's instruction. The vector side runs
+  // one instruction at a time: at most one of the vector unit and NORM has a valid vector.
+  assign side_pp[0] = mac_pp;
+  assign side_pp[1] = vec_pp.valid ? vec_pp : norm_pp;
 
-  npu_postproc postproc (
-      .clk,
-      .rst,
-      .in(pp_in),
-      .lut_raddr,
-      .lut_rdata,
-      .out_we,
-      .inp_we,
-      .out_waddr,
-      .out_wdata,
-      .acc_we,
-      .acc_waddr,
-      .acc_wdata,
-      .fin(pp_fin)
-  );
+  for (genvar p = 0; p < 2; p++) begin : g_pp
+    npu_postproc postproc (
+        .clk,
+        .rst,
+        .in(side_pp[p]),
+        .lut_raddr(lut_raddr[p]),
+        .lut_rdata(lut_rdata[p]),
+        .out_we(out_we[p]),
+        .inp_we(inp_we[p]),
+        .out_waddr(out_waddr[p]),
+        .out_wdata(out_wdata[p]),
+        .acc_we(acc_we[p]),
+        .acc_waddr(acc_waddr[p]),
+        .acc_wdata(acc_wdata[p]),
+        .fin(pp_fin[p])
+    );
+  end
 
   // Read port maps: addresses and data in separate blocks (no false combinational loop). NORM
   // borrows the vector unit's first C input ports and the MAC array's 12C parameter ports while
-  // it runs: the compute unit runs one instruction at a time, and neither reads after its last
-  // step (the post-processing's LUT ports are its own).
+  // it runs: NORM (never overlapped) starts only with the MAC side free and nothing else starts
+  // until it ends, so no CONV runs beside it, and neither reads after its last step (each
+  // post-processing pipeline's LUT ports are its own).
   always_comb begin
     for (int i = 0; i < R * C; i++) inp_raddr[i] = mac_inp_raddr[i];
     for (int i = 0; i < 2 * C; i++) inp_raddr[R*C+i] = vec_inp_raddr[i];
     for (int i = 0; i < 12 * C; i++) prm_raddr[i] = mac_prm_raddr[i];
     for (int i = 0; i < 24; i++) prm_raddr[12*C+i] = vec_prm_raddr[i];
-    for (int i = 0; i < C; i++) prm_raddr[12*C+24+i] = lut_raddr[i];
+    for (int p = 0; p < 2; p++) begin
+      for (int i = 0; i < C; i++) prm_raddr[12*C+24+p*C+i] = lut_raddr[p][i];
+    end
     if (norm_busy) begin
       for (int i = 0; i < C; i++) inp_raddr[R*C+i] = norm_inp_raddr[i];
       for (int i = 0; i < 12 * C; i++) prm_raddr[i] = norm_prm_raddr[i];
@@ -272,25 +284,40 @@ module npu_top
     for (int i = 0; i < 2 * C; i++) vec_inp_rdata[i] = inp_rdata[R*C+i];
     for (int i = 0; i < 12 * C; i++) mac_prm_rdata[i] = prm_rdata[i];
     for (int i = 0; i < 24; i++) vec_prm_rdata[i] = prm_rdata[12*C+i];
-    for (int i = 0; i < C; i++) lut_rdata[i] = prm_rdata[12*C+24+i];
+    for (int p = 0; p < 2; p++) begin
+      for (int i = 0; i < C; i++) lut_rdata[p][i] = prm_rdata[12*C+24+p*C+i];
+    end
     for (int i = 0; i < C; i++) norm_inp_rdata[i] = inp_rdata[R*C+i];
     for (int i = 0; i < 12 * C; i++) norm_prm_rdata[i] = prm_rdata[i];
   end
 
-  // The input SRAM's write ports: the load DMA's W, then the post-processing's C for a CONV
-  // whose out_buf sends its tile there (a cascade); the tokens keep their addresses apart.
-  logic [W+C-1:0] inp_sram_we;
-  logic [31:0] inp_sram_waddr[W+C];
-  logic [7:0] inp_sram_wdata[W+C];
+  // The input SRAM's write ports: the load DMA's W, then each post-processing pipeline's C for a
+  // CONV or ELTWISE whose out_buf sends its tile there (a cascade); the tokens (and, for an
+  // overlapped ELTWISE, the hazard check) keep their addresses apart. The output and accumulator
+  // SRAMs have C write ports per pipeline.
+  logic [W+2*C-1:0] inp_sram_we;
+  logic [31:0] inp_sram_waddr[W+2*C];
+  logic [7:0] inp_sram_wdata[W+2*C];
+  logic [2*C-1:0] out_sram_we, acc_sram_we;
+  logic [31:0] out_sram_waddr[2*C], acc_sram_waddr[2*C], acc_sram_wdata[2*C];
+  logic [7:0] out_sram_wdata[2*C];
   always_comb begin
-    inp_sram_we = {inp_we, load_buf == 2'd0 ? load_we : '0};
+    inp_sram_we = {inp_we[1], inp_we[0], load_buf == 2'd0 ? load_we : '0};
+    out_sram_we = {out_we[1], out_we[0]};
+    acc_sram_we = {acc_we[1], acc_we[0]};
     for (int i = 0; i < W; i++) begin
       inp_sram_waddr[i] = load_waddr[i];
       inp_sram_wdata[i] = load_wdata[i];
     end
-    for (int i = 0; i < C; i++) begin
-      inp_sram_waddr[W+i] = out_waddr[i];
-      inp_sram_wdata[W+i] = out_wdata[i];
+    for (int p = 0; p < 2; p++) begin
+      for (int i = 0; i < C; i++) begin
+        inp_sram_waddr[W+p*C+i] = out_waddr[p][i];
+        inp_sram_wdata[W+p*C+i] = out_wdata[p][i];
+        out_sram_waddr[p*C+i] = out_waddr[p][i];
+        out_sram_wdata[p*C+i] = out_wdata[p][i];
+        acc_sram_waddr[p*C+i] = acc_waddr[p][i];
+        acc_sram_wdata[p*C+i] = acc_wdata[p][i];
+      end
     end
   end
 
@@ -299,7 +326,7 @@ module npu_top
       .DW(8),
       .DEPTH(INPUT_SRAM_BYTES),
       .NR(R * C + 2 * C),
-      .NW(W + C)
+      .NW(W + 2 * C)
   ) input_sram (
       .clk,
       .raddr(inp_raddr),
@@ -326,7 +353,7 @@ module npu_top
   npu_sram #(
       .DW(8),
       .DEPTH(PARAM_SRAM_BYTES),
-      .NR(12 * C + 24 + C),
+      .NR(12 * C + 24 + 2 * C),
       .NW(W)
   ) param_sram (
       .clk,
@@ -341,27 +368,27 @@ module npu_top
       .DW(32),
       .DEPTH(ACC_SRAM_BYTES / 4),
       .NR(C),
-      .NW(C)
+      .NW(2 * C)
   ) acc_sram (
       .clk,
       .raddr(acc_raddr),
       .rdata(acc_rdata),
-      .we(acc_we),
-      .waddr(acc_waddr),
-      .wdata(acc_wdata)
+      .we(acc_sram_we),
+      .waddr(acc_sram_waddr),
+      .wdata(acc_sram_wdata)
   );
 
   npu_sram #(
       .DW(8),
       .DEPTH(OUTPUT_SRAM_BYTES),
       .NR(W),
-      .NW(C)
+      .NW(2 * C)
   ) output_sram (
       .clk,
       .raddr(store_raddr),
       .rdata(store_rdata),
-      .we(out_we),
-      .waddr(out_waddr),
-      .wdata(out_wdata)
+      .we(out_sram_we),
+      .waddr(out_sram_waddr),
+      .wdata(out_sram_wdata)
   );
 endmodule
