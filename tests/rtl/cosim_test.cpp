@@ -1,14 +1,19 @@
 // Co-simulation of the RTL against the SystemC timed model: every opcode on small assembled
 // programs (examples/asm/smoke.s and tests/data/rtl/*.s), random hazard-free conv, eltwise and
-// pool programs, and random NORM programs (alone and mixed with the other tiles). Each must end
-// with the same whole DDR and the same end cycle for every instruction.
+// pool programs, random NORM programs (alone and mixed with the other tiles), and ELTWISEs
+// overlapped with CONVs. Each must end with the same whole DDR and the same end cycle for every
+// instruction.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <random>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "npu/compiler/codegen/codegen.h"
 #include "npu/isa/assembly.h"
@@ -44,6 +49,215 @@ INSTANTIATE_TEST_SUITE_P(Rtl, AssembledPrograms,
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return std::filesystem::path(info.param).stem().string();
                          });
+
+// ELTWISEs with overlap = 1 beside CONVs (tests/data/rtl/overlap.s). Besides matching the SystemC
+// model, the RTL's end cycles follow docs/timing.md's start rule, computed here from the
+// durations (CONV 3x3: 8*8*9 + 4 = 580; 1x1 4x4: 20; 1x1 1x2: 6; ELTWISE of n: n/16 + 4; POOL:
+// 9*4 + 4 = 40; the LOAD of 2048 aligned bytes: 64 + 128): an overlapped ELTWISE starts the cycle
+// after its CONV (its tokens there) or when its token arrives, every other compute instruction
+// when both sides are free.
+TEST(RtlOverlap, EltwiseRunsBesideConvs) {
+  const isa::Program program = isa::assembleFile(kSource / "tests/data/rtl/overlap.s");
+  const CosimReport report = cosimulate(program);
+  EXPECT_TRUE(report.matches()) << report.summary(program);
+  const std::vector<std::uint64_t>& end = report.rtl.endCycles;
+  ASSERT_EQ(end.size(), 27U);
+  const std::uint64_t conv1Start = end[6] - 580;
+  EXPECT_EQ(end[7], conv1Start + 1 + 20);    // ELTWISE beside CONV 6, ends first
+  EXPECT_EQ(end[8], end[7] + 4 + 4);         // the next one waits for the vector side only
+  EXPECT_EQ(end[9], end[6] + 20);            // CONV reading its result: both sides free
+  EXPECT_EQ(end[10], end[9] + 6);            // a short CONV ...
+  EXPECT_EQ(end[11], end[9] + 1 + 128 + 4);  // ... and the ELTWISE beside it, ending later
+  EXPECT_EQ(end[12], end[11] + 40);          // POOL waits for both sides
+  EXPECT_EQ(end[13], end[12] + 192);         // LOAD after the POOL's token
+  EXPECT_EQ(end[14], end[12] + 580);         // CONV from the POOL's end
+  EXPECT_EQ(end[15], end[13] + 64 + 4);      // ELTWISE waits for the LOAD's token, beside it
+  EXPECT_EQ(end[16], end[14] + 20);
+  EXPECT_EQ(end[17], end[16] + 20);
+  EXPECT_EQ(end[18], end[17]);      // ends in the same cycle as CONV 17
+  EXPECT_EQ(end[19], end[18] + 1);  // SYNC: both sides free
+}
+
+// A random program of overlapped ELTWISEs among CONVs: one CONV tile (random shape), then 3 to 9
+// compute instructions, each a CONV of that tile, an ELTWISE with overlap = 1 (a third of them
+// waiting for a load of their own operands), an ELTWISE without overlap or a compute SYNC, every
+// result in its own part of the output SRAM and the overlapped ELTWISEs' operands apart from
+// everything else, so no pair conflicts; a SYNC then hands all of it to one STORE.
+isa::Program randomOverlapProgram(std::uint64_t seed, int& overlapped) {
+  std::mt19937_64 rng(seed);
+  auto pick = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  auto bytes = [&](std::size_t n) {
+    std::vector<std::uint8_t> v(n);
+    for (auto& b : v) {
+      b = static_cast<std::uint8_t>(pick(0, 255));
+    }
+    return v;
+  };
+  isa::Program program;
+  program.config = rtl::rtlConfig();
+  std::uint64_t nextDdr = 0x10000;
+  auto place = [&](std::vector<std::uint8_t> data) {
+    const std::uint64_t at = nextDdr;
+    nextDdr += (data.size() + 63) / 64 * 64 + 64;
+    program.segments.push_back({at, std::move(data)});
+    return at;
+  };
+  auto load = [](std::int64_t buf, std::uint64_t sram, std::uint64_t ddr, std::size_t n) {
+    isa::Load l;
+    l.buf = buf;
+    l.sram_addr = static_cast<std::int64_t>(sram);
+    l.ddr_addr = static_cast<std::int64_t>(ddr);
+    l.y_size = 1;
+    l.x_size = 1;
+    l.c_bytes = static_cast<std::int64_t>(n);
+    return l;
+  };
+
+  isa::Conv conv;
+  conv.kh = pick(1, 3);
+  conv.kw = pick(1, 3);
+  conv.out_h = pick(1, 6);
+  conv.out_w = pick(1, 6);
+  conv.in_c = 8 * pick(1, 4);
+  conv.out_c = 8 * pick(1, 3);
+  conv.in_w = conv.out_w + conv.kw - 1;
+  conv.sh = conv.sw = conv.dh = conv.dw = 1;
+  conv.in_zp = pick(-128, 127);
+  conv.out_zp = pick(-128, 127);
+  conv.clip_lo = -128;
+  conv.clip_hi = 127;
+  conv.acc_init = 1;
+  conv.finalize = 1;
+  const auto inH = static_cast<std::size_t>(conv.out_h + conv.kh - 1);
+  const auto inputBytes = inH * static_cast<std::size_t>(conv.in_w * conv.in_c);
+  const auto weightBytes = static_cast<std::size_t>(conv.out_c * conv.kh * conv.kw * conv.in_c);
+  const auto convOut = static_cast<std::size_t>(conv.out_h * conv.out_w * conv.out_c);
+  // Parameters: the CONV's records at 0, the ELTWISEs' scales at 0x400, a LUT at 0x500.
+  std::vector<std::uint8_t> params = bytes(0x600);
+  for (std::int64_t c = 0; c < conv.out_c; ++c) {
+    const std::int32_t record[3] = {static_cast<std::int32_t>(pick(-500, 500)),
+                                    static_cast<std::int32_t>(pick(1 << 30, 0x7FFFFFFF)),
+                                    static_cast<std::int32_t>(pick(-12, -8))};
+    std::memcpy(params.data() + 12 * c, record, 12);
+  }
+  const std::int32_t scales[6] = {0x4ccccccd, -1, 0x73333333, -1, 0x40000000, -16};
+  std::memcpy(params.data() + 0x400, scales, sizeof scales);
+  std::vector<isa::Instruction> loads = {
+      load(0, 0, place(bytes(inputBytes)), inputBytes),
+      load(1, 0, place(bytes(weightBytes)), weightBytes),
+  };
+  std::vector<isa::Instruction> lateLoads;  // after the token of the CONV's operands
+  std::vector<isa::Instruction> computes;
+  std::uint64_t out = 0;       // next free output SRAM byte
+  std::uint64_t inp = 0x8000;  // next free input SRAM byte for ELTWISE operands
+  auto addConv = [&](bool first) {
+    isa::Conv c = conv;
+    c.pop_prev = first ? 1 : 0;
+    c.out_addr = static_cast<std::int64_t>(out);
+    out += convOut;
+    computes.emplace_back(c);
+  };
+  addConv(true);
+  const int count = static_cast<int>(pick(3, 9));
+  for (int k = 0; k < count; ++k) {
+    const std::int64_t kind = pick(0, 9);
+    if (kind < 3) {
+      addConv(false);
+    } else if (kind < 9) {
+      isa::Eltwise e;
+      e.op = pick(0, 2);
+      e.count = pick(1, 400);
+      e.a_zp = pick(-128, 127);
+      e.b_zp = pick(-128, 127);
+      e.out_zp = pick(-128, 127);
+      e.clip_lo = -128;
+      e.clip_hi = 127;
+      e.left_shift = e.op == 0 ? 20 : 0;
+      e.use_lut = e.op != 2 && pick(0, 3) == 0 ? 1 : 0;
+      e.param_addr = 0x400;
+      e.lut_addr = 0x500;
+      e.overlap = kind < 8 ? 1 : 0;
+      overlapped += static_cast<int>(e.overlap);
+      const auto n = static_cast<std::size_t>(2 * e.count);
+      e.a_addr = static_cast<std::int64_t>(inp);
+      e.b_addr = static_cast<std::int64_t>(inp) + e.count;
+      isa::Load operands = load(0, inp, place(bytes(n)), n);
+      inp += n;
+      if (e.overlap != 0 && pick(0, 2) == 0) {
+        e.pop_prev = 1;
+        operands.push_next = 1;
+        lateLoads.emplace_back(operands);
+      } else {
+        loads.emplace_back(operands);
+      }
+      e.out_addr = static_cast<std::int64_t>(out);
+      out += static_cast<std::uint64_t>(e.count);
+      computes.emplace_back(e);
+    } else {
+      isa::Sync sync;
+      sync.unit = 1;
+      computes.emplace_back(sync);
+    }
+  }
+  isa::Load paramLoad = load(2, 0, place(std::move(params)), 0x600);
+  paramLoad.push_next = 1;
+  loads.emplace_back(paramLoad);
+  isa::Sync done;
+  done.unit = 1;
+  done.push_next = 1;
+  computes.emplace_back(done);
+  isa::Store store;
+  store.pop_prev = 1;
+  store.ddr_addr = static_cast<std::int64_t>(nextDdr);
+  store.y_size = 1;
+  store.x_size = 1;
+  store.c_bytes = static_cast<std::int64_t>(out);
+  isa::Region region;
+  region.name = "out";
+  region.kind = isa::RegionKind::Output;
+  region.base = nextDdr;
+  region.size = out;
+  program.regions.push_back(region);
+  auto& code = program.instructions;
+  code.insert(code.end(), loads.begin(), loads.end());
+  code.insert(code.end(), lateLoads.begin(), lateLoads.end());
+  code.insert(code.end(), computes.begin(), computes.end());
+  code.emplace_back(store);
+  code.emplace_back(isa::End{});
+  return program;
+}
+
+// Two shards of 30 random overlap programs; both engines must agree and the RTL must have run
+// some overlapped ELTWISE beside a CONV.
+class RandomOverlapPrograms : public ::testing::TestWithParam<int> {};
+
+TEST_P(RandomOverlapPrograms, MatchSystemC) {
+  int overlapped = 0;
+  int beside = 0;
+  for (int k = 0; k < 30; ++k) {
+    const auto seed = static_cast<std::uint64_t>(5000 + 30 * GetParam() + k);
+    const isa::Program program = randomOverlapProgram(seed, overlapped);
+    const CosimReport report = cosimulate(program);
+    EXPECT_TRUE(report.matches()) << "random overlap program seed " << seed << ":\n"
+                                  << report.summary(program);
+    // An overlapped ELTWISE that ends before the CONV in front of it ran beside it.
+    const auto& end = report.rtl.endCycles;
+    for (std::size_t i = 1; i < program.instructions.size(); ++i) {
+      const auto* e = std::get_if<isa::Eltwise>(&program.instructions[i]);
+      if (e != nullptr && e->overlap != 0 &&
+          std::holds_alternative<isa::Conv>(program.instructions[i - 1]) && end[i] < end[i - 1]) {
+        ++beside;
+      }
+    }
+  }
+  std::cout << overlapped << " overlapped ELTWISEs, " << beside
+            << " ended before the CONV in front of them\n";
+  EXPECT_GT(beside, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Rtl, RandomOverlapPrograms, ::testing::Range(0, 2));
 
 isa::Program randomProgram(std::uint64_t seed, int tiles) {
   return sim::testing::randomTileProgram(rtl::rtlConfig(), seed, tiles);
