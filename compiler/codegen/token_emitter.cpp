@@ -25,6 +25,11 @@ void applyPops(isa::Instruction& instruction, const TokenEmitter::QueueSet& pops
   }
 }
 
+std::size_t laneOf(const isa::Instruction& instruction) {
+  const std::size_t unit = unitOf(instruction);
+  return unit == kCompute && !isa::onMacSide(instruction) ? isa::kExecutingUnits : unit;
+}
+
 }  // namespace
 
 std::size_t TokenEmitter::append(const isa::Instruction& instruction, std::int64_t origin) {
@@ -32,14 +37,60 @@ std::size_t TokenEmitter::append(const isa::Instruction& instruction, std::int64
   m_origins.push_back(origin);
   m_units.push_back(static_cast<std::uint8_t>(unitOf(instruction)));
   m_frontiers.push_back(m_satisfied[unitOf(instruction)]);
-  return m_stream.size() - 1;
+  const std::size_t index = m_stream.size() - 1;
+  if (m_units.back() == kCompute && !isa::isOverlapped(instruction)) {
+    m_barrier = static_cast<std::int64_t>(index);
+  }
+  return index;
+}
+
+bool TokenEmitter::conflictsBeside(const std::vector<isa::Access>& accesses) const {
+  const auto beside = [&](std::int64_t other) {
+    return other >= m_barrier && m_units[static_cast<std::size_t>(other)] == kCompute &&
+           isa::onMacSide(m_stream[static_cast<std::size_t>(other)]);
+  };
+  for (const isa::Access& access : accesses) {
+    const isa::ShadowPages<Shadow>& shadow = m_shadow[static_cast<std::size_t>(access.space)];
+    bool conflict = false;
+    access.forEachRun([&](std::uint64_t first, std::uint64_t length) {
+      conflict = conflict || shadow
+                                 .find(first, first + length,
+                                       [&](std::uint64_t, const Shadow& state) {
+                                         return beside(state.writer) ||
+                                                (access.write && beside(state.reader[kCompute]));
+                                       })
+                                 .has_value();
+    });
+    if (conflict) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::int64_t TokenEmitter::tokenSource(std::int64_t producer, std::int64_t origin) {
+  if (!isa::isOverlapped(m_stream[static_cast<std::size_t>(producer)])) {
+    return producer;
+  }
+  for (auto k = static_cast<std::size_t>(producer) + 1; k < m_stream.size(); ++k) {
+    if (m_units[k] == kCompute && !isa::isOverlapped(m_stream[k])) {
+      return static_cast<std::int64_t>(k);
+    }
+  }
+  isa::Sync sync;
+  sync.unit = static_cast<std::int64_t>(kCompute);
+  return static_cast<std::int64_t>(append(sync, origin));
 }
 
 void TokenEmitter::require(std::size_t unit, std::int64_t producer, std::int64_t origin,
                            QueueSet& pops) {
   const std::size_t from = m_units[static_cast<std::size_t>(producer)];
   if (from == unit || producer <= m_satisfied[unit][from]) {
-    return;  // same unit (in order) or already ordered
+    return;  // same unit (in order, or kept apart by conflictsBeside) or already ordered
+  }
+  producer = tokenSource(producer, origin);
+  if (producer <= m_satisfied[unit][from]) {
+    return;
   }
   const auto p = static_cast<std::size_t>(producer);
   if (const std::optional<isa::TokenQueue> queue =
@@ -72,9 +123,15 @@ void TokenEmitter::require(std::size_t unit, std::int64_t producer, std::int64_t
   known[from] = std::max(known[from], producer);
 }
 
-void TokenEmitter::emit(const isa::Instruction& instruction, std::int64_t origin) {
+void TokenEmitter::emit(const isa::Instruction& requested, std::int64_t origin) {
+  isa::Instruction instruction = requested;
   const std::size_t unit = unitOf(instruction);
+  const std::size_t lane = laneOf(instruction);
   const std::vector<isa::Access> accesses = isa::footprint(instruction);
+  if (auto* eltwise = std::get_if<isa::Eltwise>(&instruction);
+      eltwise != nullptr && eltwise->overlap != 0 && conflictsBeside(accesses)) {
+    eltwise->overlap = 0;  // it must wait for the CONVs it would run beside
+  }
   // The producers this instruction must follow, gathered first so SYNCs land before it: per
   // unit only the newest, since the older ones precede it there.
   std::array<std::int64_t, isa::kExecutingUnits> newest{-1, -1, -1};
@@ -128,7 +185,7 @@ void TokenEmitter::emit(const isa::Instruction& instruction, std::int64_t origin
         shadow.assign(first, first + length, Shadow{.writer = self});
       } else {
         shadow.transform(first, first + length, [&](Shadow state) {
-          state.reader[unit] = self;
+          state.reader[lane] = self;
           return state;
         });
       }

@@ -223,6 +223,15 @@ Unit executingUnit(const Instruction& instruction) {
   return findOpcode(static_cast<unsigned>(opcodeOf(instruction)))->unit;
 }
 
+bool onMacSide(const Instruction& instruction) {
+  return std::holds_alternative<Conv>(instruction) || std::holds_alternative<Sync>(instruction);
+}
+
+bool isOverlapped(const Instruction& instruction) {
+  const auto* eltwise = std::get_if<Eltwise>(&instruction);
+  return eltwise != nullptr && eltwise->overlap != 0;
+}
+
 std::string validate(const Instruction& instruction) {
   std::string problem = checkRanges(instruction);
   if (!problem.empty()) {

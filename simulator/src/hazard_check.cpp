@@ -1,5 +1,6 @@
 // Race detection over the token order: per byte, the last writer and the last reader on each
-// unit; a conflicting access from another unit must be ordered after them by tokens.
+// lane (a unit, or a side of the compute unit); a conflicting access from another lane must be
+// ordered after them, by tokens or by the compute unit's start rule.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -17,7 +18,7 @@ namespace {
 
 struct Shadow {
   std::int32_t writer = -1;
-  std::array<std::int32_t, 3> reader{-1, -1, -1};
+  std::array<std::int32_t, kLanes> reader{-1, -1, -1, -1, -1};
   friend bool operator==(const Shadow&, const Shadow&) = default;
   friend auto operator<=>(const Shadow&, const Shadow&) = default;
 };
@@ -46,7 +47,7 @@ void checkHazards(std::span<const isa::Instruction> instructions, const TokenOrd
         })) {
       return;
     }
-    const std::size_t u = order.unit[i];
+    const std::size_t lane = order.lane[i];
     const auto self = static_cast<std::int32_t>(i);
     const auto unordered = [&](std::int32_t other) {
       return other >= 0 && !order.happensBefore(static_cast<std::size_t>(other), i);
@@ -60,12 +61,12 @@ void checkHazards(std::span<const isa::Instruction> instructions, const TokenOrd
         std::string_view what;
       };
       const auto conflictWith = [&](const Shadow& shadow) -> std::optional<Conflict> {
-        if (shadow.writer >= 0 && order.unit[shadow.writer] != u && unordered(shadow.writer)) {
+        if (shadow.writer >= 0 && order.lane[shadow.writer] != lane && unordered(shadow.writer)) {
           return Conflict{shadow.writer, "writes"};
         }
         if (access.write) {
-          for (std::size_t r = 0; r < 3; ++r) {
-            if (r != u && unordered(shadow.reader[r])) {
+          for (std::size_t r = 0; r < kLanes; ++r) {
+            if (r != lane && unordered(shadow.reader[r])) {
               return Conflict{shadow.reader[r], "reads"};
             }
           }
@@ -76,11 +77,14 @@ void checkHazards(std::span<const isa::Instruction> instructions, const TokenOrd
         throw SimFault(
             FaultKind::Hazard, self,
             fmt::format("hazard fault at instruction {}: {} {} {} byte 0x{:x}, which {} {} ({}); "
-                        "no dependency token orders them",
+                        "{}",
                         i, describe(instructions, i), access.write ? "writes" : "reads",
                         isa::memorySpaceName(access.space), address,
                         describe(instructions, conflict.other), conflict.what,
-                        conflict.other < self ? "earlier in program order" : "later"));
+                        conflict.other < self ? "earlier in program order" : "later",
+                        order.unit[static_cast<std::size_t>(conflict.other)] == order.unit[i]
+                            ? "the overlapped ELTWISE may run beside it"
+                            : "no dependency token orders them"));
       };
       // Runs that continue one another (a tile's pixels, rows of a whole-width band) are one
       // access: checking and recording them together touches exactly the bytes the separate runs
@@ -104,7 +108,7 @@ void checkHazards(std::span<const isa::Instruction> instructions, const TokenOrd
           memory.assign(pendingFirst, pendingEnd, Shadow{.writer = self});
         } else {
           memory.transform(pendingFirst, pendingEnd, [&](Shadow shadow) {
-            shadow.reader[u] = self;
+            shadow.reader[lane] = self;
             return shadow;
           });
         }

@@ -25,6 +25,8 @@ class TokenMachine {
         m_tokenDepth(static_cast<std::size_t>(config.tokenQueueDepth)) {
     const std::size_t n = instructions.size();
     m_order.unit.resize(n, kEndUnit);
+    m_order.lane.resize(n, kEndUnit);
+    m_order.besideFrom.resize(n, -1);
     m_order.sequence.resize(n, 0);
     m_order.clock.resize(n, Clock{});
     m_ops.resize(n);
@@ -32,6 +34,21 @@ class TokenMachine {
       m_ops[i] = tokenOps(instructions[i]);
       if (!std::holds_alternative<isa::End>(instructions[i])) {
         m_order.unit[i] = static_cast<std::uint8_t>(unitIndex(isa::executingUnit(instructions[i])));
+      }
+    }
+    // Compute's two sides: an overlapped ELTWISE may run beside the MAC side's instructions
+    // since the last compute instruction that waited for both.
+    std::int64_t barrier = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (m_order.unit[i] != isa::unitIndex(isa::Unit::Compute)) {
+        m_order.lane[i] = m_order.unit[i];
+        continue;
+      }
+      m_order.lane[i] = isa::onMacSide(instructions[i]) ? m_order.unit[i] : kVectorLane;
+      if (isa::isOverlapped(instructions[i])) {
+        m_order.besideFrom[i] = barrier;
+      } else {
+        barrier = static_cast<std::int64_t>(i);
       }
     }
   }

@@ -57,6 +57,9 @@ inline Instruction randomInstruction(Opcode opcode, std::mt19937_64& rng) {
     if (eltwise->clip_lo > eltwise->clip_hi) {
       std::swap(eltwise->clip_lo, eltwise->clip_hi);
     }
+    if (eltwise->overlap != 0) {
+      eltwise->push_prev = eltwise->push_next = 0;
+    }
   } else if (auto* norm = std::get_if<Norm>(&instruction)) {
     if (norm->clip_lo > norm->clip_hi) {
       std::swap(norm->clip_lo, norm->clip_hi);

@@ -1,4 +1,5 @@
 // Cycle counts pinned on hand-computed cases: the formulas of docs/timing.md.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <random>
@@ -221,6 +222,59 @@ TEST(Timing, LoadOverlapsComputeUnlessForcedSerial) {
   options.forceSerial = true;
   const SimResult serial = testing::run(program, SimMode::Timed, options);
   EXPECT_EQ(serial.stats.totalCycles, 132U + convCycles + 68U);
+}
+
+// LOAD 0: 64..132. CONV 1: 132..712 (580 cycles, as above; it keeps its sums in the
+// accumulator). ELTWISE 2 (1600 elements: 100 + 4 cycles) touches neither the CONV's input nor
+// its accumulator. CONV 3 waits for both sides.
+std::string besideProgram(int overlap, std::int64_t eltwiseOut) {
+  return fmt::format(
+      "LOAD push_next=1 ddr_addr=0x1000 y_size=1 x_size=1 c_bytes=16\n"
+      "CONV pop_prev=1 out_h=4 out_w=4 in_w=6 in_c=64 out_c=16 kh=3 kw=3 sh=1 sw=1 dh=1 dw=1 "
+      "acc_init=1\n"
+      "ELTWISE op=0 a_addr=0x8000 b_addr=0x9000 out_addr={:#x} out_buf=1 count=1600 "
+      "clip_lo=-128 clip_hi=127 overlap={}\n"
+      "CONV out_h=4 out_w=4 in_w=6 in_c=64 out_c=16 kh=3 kw=3 sh=1 sw=1 dh=1 dw=1 acc_init=1 "
+      "acc_addr=0x400\n"
+      "END\n",
+      eltwiseOut, overlap);
+}
+
+TEST(Timing, OverlappedEltwiseRunsBesideTheConv) {
+  const std::uint64_t convCycles = 16U * 9U * 4U + 4U;
+  const std::uint64_t eltwiseCycles = 1600U / 16U + 4U;
+  const SimResult beside = testing::run(assembleProgram(besideProgram(1, 0xa000)), SimMode::Timed);
+  ASSERT_FALSE(beside.fault) << beside.fault->what();
+  EXPECT_EQ(beside.endCycles[1], 132U + convCycles);
+  EXPECT_EQ(beside.endCycles[2], 132U + eltwiseCycles);
+  EXPECT_EQ(beside.endCycles[3], 132U + 2 * convCycles);
+  EXPECT_EQ(beside.stats.units.at("vector").busyCycles, eltwiseCycles);
+  // The unit's busy cycles are those with something running, not the sum of both sides.
+  EXPECT_EQ(beside.stats.units.at("compute").busyCycles, 2 * convCycles);
+
+  const SimResult serial = testing::run(assembleProgram(besideProgram(0, 0xa000)), SimMode::Timed);
+  ASSERT_FALSE(serial.fault) << serial.fault->what();
+  EXPECT_EQ(serial.endCycles[2], 132U + convCycles + eltwiseCycles);
+  EXPECT_EQ(serial.stats.totalCycles, 132U + 2 * convCycles + eltwiseCycles);
+  EXPECT_EQ(serial.stats.units.at("compute").busyCycles, 2 * convCycles + eltwiseCycles);
+}
+
+TEST(Timing, OverlappedEltwiseThatWritesTheConvsInputIsAHazard) {
+  // The ELTWISE's output (input SRAM 0x0..) is what CONV 1 reads beside it.
+  const SimResult result = testing::run(assembleProgram(besideProgram(1, 0x0)), SimMode::Timed);
+  ASSERT_TRUE(result.fault);
+  EXPECT_EQ(result.fault->kind(), FaultKind::Hazard);
+  EXPECT_NE(std::string(result.fault->what()).find("instruction 1 (CONV, compute unit) reads"),
+            std::string::npos)
+      << result.fault->what();
+  EXPECT_NE(std::string(result.fault->what()).find("the overlapped ELTWISE may run beside it"),
+            std::string::npos);
+  // Without overlap the same program is ordered by the compute unit.
+  EXPECT_FALSE(testing::run(assembleProgram(besideProgram(0, 0x0)), SimMode::Timed).fault);
+}
+
+TEST(Timing, OverlappedEltwiseMayNotPushTokens) {
+  EXPECT_THROW(assembleProgram("ELTWISE push_prev=1 count=16 overlap=1\nEND\n"), Error);
 }
 
 TEST(Timing, FullInstructionQueueStallsFetch) {

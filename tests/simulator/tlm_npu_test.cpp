@@ -571,8 +571,9 @@ TEST(TlmNpu, ShutdownEndsEveryThreadAlsoMidRun) {
           alive += thread.terminated() ? 0 : 1;
         }
       });
-  // control, fetch, load, compute, store and the DDR port's arbiter.
-  EXPECT_EQ(threads, 6U);
+  // control, fetch, load, compute (its dispatcher and two sides), store and the DDR port's
+  // arbiter.
+  EXPECT_EQ(threads, 8U);
   EXPECT_EQ(alive, 0U);
   EXPECT_FALSE(interrupted);
   EXPECT_EQ(status, static_cast<std::uint32_t>(TlmNpuState::Busy) | regs::kStatusStartIgnored);

@@ -1,6 +1,7 @@
 // ComputeUnit and its engines, MacArray and VectorUnit.
 #include "compute_unit.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -55,43 +56,133 @@ ComputeUnit::ComputeUnit(const sc_core::sc_module_name& name, TimedContext& cont
     : ExecutingUnit(name, context, isa::Unit::Compute), go_mac("go_mac"), go_vector("go_vector") {
   SC_HAS_PROCESS(ComputeUnit);
   SC_THREAD(run);
+  SC_THREAD(runMacSide);
+  SC_THREAD(runVectorSide);
+}
+
+void ComputeUnit::reset() {
+  ExecutingUnit::reset();
+  m_running = {};
+  m_dispatchDone = false;
+  m_inFlight = 0;
+  m_busySince = 0;
+  m_lastFreed = 0;
 }
 
 void ComputeUnit::run() {
   m_context.serveRuns([this] { runProgram(); });
 }
 
+void ComputeUnit::runMacSide() {
+  m_context.serveRuns([this] { serveSide(kMacSide); });
+}
+
+void ComputeUnit::runVectorSide() {
+  m_context.serveRuns([this] { serveSide(kVectorSide); });
+}
+
 void ComputeUnit::runProgram() {
   TimedContext& ctx = m_context;
-  while (const auto next = waitForCommand()) {
+  m_dispatchDone = false;
+  const auto handOverEnds = [this] {
+    m_dispatchDone = true;
+    for (sc_core::sc_event& handed : m_handed) {
+      handed.notify(sc_core::SC_ZERO_TIME);
+    }
+  };
+  while (true) {
+    // Idle: the queue is empty and neither side runs anything (or pushes its tokens).
+    const std::uint64_t since = ctx.now();
+    const auto next = waitForCommand(false);
+    if (!m_running[kMacSide] && !m_running[kVectorSide]) {
+      ctx.addStall(m_name, "idle", ctx.now() - std::max(since, m_lastFreed));
+    }
+    if (!next) {
+      break;
+    }
     const std::size_t i = *next;
-    if (!popTokens(i)) {
+    const isa::Instruction& instruction = ctx.stream[i];
+    const Side side = isa::onMacSide(instruction) ? kMacSide : kVectorSide;
+    const bool overlapped = isa::isOverlapped(instruction);
+    const Side other = side == kMacSide ? kVectorSide : kMacSide;
+    // Its side must be free, and the other too unless it runs beside it: while waiting, the
+    // unit is busy with what runs there.
+    while ((m_running[side] || (!overlapped && m_running[other])) && !ctx.stopping) {
+      const Side busy = m_running[side] ? side : other;
+      markBusy(*m_running[busy], m_until[busy] - std::min(m_until[busy], ctx.now()));
+      sc_core::wait(m_sideFreed | ctx.stopEvent);
+    }
+    if (ctx.stopping || !popTokens(i)) {
+      handOverEnds();
       return;
     }
-    const std::uint64_t start = ctx.now();
-    const isa::Instruction& instruction = ctx.stream[i];
     const std::uint64_t duration = instructionCycles(instruction, ctx.config);
     markBusy(i, duration);
-    bool ok = true;
-    if (std::holds_alternative<isa::Conv>(instruction)) {
-      ok = go_mac->run(i);
-    } else if (std::holds_alternative<isa::Sync>(instruction)) {
-      sc_core::wait(ctx.cycles(duration), ctx.stopEvent);
-      ok = !ctx.stopping;
-    } else {
-      ok = go_vector->run(i);
-    }
-    if (!ok) {
-      return;
-    }
-    const std::uint64_t end = ctx.now();
-    if (!pushTokens(i)) {
-      return;
-    }
-    ctx.finish(m_name, i, start, end);
-    ctx.advanceSerial(i);
+    beginBusy();
+    m_running[side] = i;
+    m_until[side] = ctx.now() + duration;
+    m_handed[side].notify(sc_core::SC_ZERO_TIME);
   }
-  markFinished();
+  handOverEnds();
+  while ((m_running[kMacSide] || m_running[kVectorSide]) && !ctx.stopping) {
+    sc_core::wait(m_sideFreed | ctx.stopEvent);
+  }
+  if (!ctx.stopping) {
+    markFinished();
+  }
+}
+
+void ComputeUnit::serveSide(Side side) {
+  TimedContext& ctx = m_context;
+  while (true) {
+    while (!m_running[side] && !m_dispatchDone && !ctx.stopping) {
+      sc_core::wait(m_handed[side] | ctx.stopEvent);
+    }
+    if (!m_running[side] || ctx.stopping) {
+      return;
+    }
+    if (!execute(side, *m_running[side])) {
+      return;
+    }
+    m_running[side].reset();
+    m_lastFreed = ctx.now();
+    m_sideFreed.notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
+bool ComputeUnit::execute(Side side, std::size_t i) {
+  TimedContext& ctx = m_context;
+  const std::uint64_t start = ctx.now();
+  bool ok = true;
+  if (side == kMacSide && std::holds_alternative<isa::Sync>(ctx.stream[i])) {
+    sc_core::wait(ctx.cycles(instructionCycles(ctx.stream[i], ctx.config)), ctx.stopEvent);
+    ok = !ctx.stopping;
+  } else {
+    ok = side == kMacSide ? go_mac->run(i) : go_vector->run(i);
+  }
+  if (!ok) {
+    return false;
+  }
+  const std::uint64_t end = ctx.now();
+  endBusy();
+  if (!pushTokens(i)) {
+    return false;
+  }
+  ctx.finish(m_name, i, start, end, false);
+  ctx.advanceSerial(i);
+  return true;
+}
+
+void ComputeUnit::beginBusy() {
+  if (m_inFlight++ == 0) {
+    m_busySince = m_context.now();
+  }
+}
+
+void ComputeUnit::endBusy() {
+  if (--m_inFlight == 0) {
+    m_context.stats.units[m_name].busyCycles += m_context.now() - m_busySince;
+  }
 }
 
 }  // namespace npu::sim

@@ -1,9 +1,13 @@
 // The compute unit and its engines: the unit takes the compute queue in order and starts CONV on
-// the MAC array and ELTWISE/POOL on the vector unit, one instruction at a time.
+// the MAC array and ELTWISE/POOL/NORM on the vector unit; only an overlapped ELTWISE runs beside a
+// CONV, everything else one instruction at a time.
 #pragma once
 
 #include <systemc>
 
+#include <array>
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "unit_protocol.h"
@@ -46,6 +50,10 @@ class VectorUnit : public ComputeEngine {
   VectorUnit(const sc_core::sc_module_name& name, TimedContext& context);
 };
 
+/// The compute unit: starts its queue in order on two sides, the MAC side (CONV, SYNC) and the
+/// vector side (ELTWISE, POOL, NORM), each served by a thread of its own. An instruction waits
+/// for its side, and for the other side too unless it is an overlapped ELTWISE
+/// (docs/timing.md, "Units and handshakes").
 class ComputeUnit : public ExecutingUnit {
  public:
   /// The MAC array, started for every CONV.
@@ -55,10 +63,38 @@ class ComputeUnit : public ExecutingUnit {
 
   ComputeUnit(const sc_core::sc_module_name& name, TimedContext& context);
 
+  /// Forgets the previous run (between runs, while the unit's threads wait for the next).
+  void reset();
+
  private:
+  enum Side : std::uint8_t { kMacSide, kVectorSide };
+  static constexpr std::size_t kSides = 2;
+
+  /// The dispatching thread: takes the queue in order and hands each instruction to its side.
   void run();
-  /// This unit's part of one run of the program.
   void runProgram();
+  /// Side threads: run the instructions handed to them, push their tokens, retire them.
+  void runMacSide();
+  void runVectorSide();
+  void serveSide(Side side);
+  /// Runs instruction i on `side` from now to its end and retires it; false when the run stops.
+  bool execute(Side side, std::size_t i);
+  /// Counts the unit's busy cycles: cycles with at least one of its instructions running.
+  void beginBusy();
+  void endBusy();
+
+  /// The instruction each side runs (started and not yet retired).
+  std::array<std::optional<std::size_t>, kSides> m_running;
+  /// The cycle each side's instruction ends (fault messages).
+  std::array<std::uint64_t, kSides> m_until{};
+  std::array<sc_core::sc_event, kSides> m_handed;
+  sc_core::sc_event m_sideFreed;
+  /// The dispatcher has handed over the last instruction of the run (or the run stopped).
+  bool m_dispatchDone = false;
+  std::size_t m_inFlight = 0;
+  std::uint64_t m_busySince = 0;
+  /// The cycle a side last retired an instruction (its tokens pushed).
+  std::uint64_t m_lastFreed = 0;
 };
 
 }  // namespace npu::sim

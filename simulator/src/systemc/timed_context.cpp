@@ -87,11 +87,13 @@ bool TimedContext::execute(std::size_t i, DdrAccess& ddr) {
 }
 
 void TimedContext::finish(const std::string& unit, std::size_t i, std::uint64_t start,
-                          std::uint64_t end) {
+                          std::uint64_t end, bool countBusy) {
   UnitStats& unitStats = stats.units[unit];
   ++retired;
   ++unitStats.instructions;
-  unitStats.busyCycles += end - start;
+  if (countBusy) {
+    unitStats.busyCycles += end - start;
+  }
   endCycles[i] = end;
   countInstruction(stream[i], config, stats);
   addSpan(unit, i, start, end);

@@ -78,7 +78,10 @@ struct TimedContext {
   /// `ddr`; on a fault records it and stops the run.
   bool execute(std::size_t i, DdrAccess& ddr);
   /// Records a finished instruction: its unit's counters, its end cycle and its trace span.
-  void finish(const std::string& unit, std::size_t i, std::uint64_t start, std::uint64_t end);
+  /// `countBusy` false leaves the unit's busy cycles to the caller (the compute unit, whose
+  /// instructions may overlap, counts the cycles in which any runs).
+  void finish(const std::string& unit, std::size_t i, std::uint64_t start, std::uint64_t end,
+              bool countBusy = true);
   /// Records a trace span of instruction i on `unit`'s track (when tracing).
   void addSpan(const std::string& unit, std::size_t i, std::uint64_t start, std::uint64_t end);
   /// Waits until instruction i may start under force-serial (no-op otherwise); false if stopping.

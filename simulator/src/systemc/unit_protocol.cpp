@@ -46,7 +46,7 @@ TokenQueueIf& ExecutingUnit::tokens(TokenQueue queue) {
   return *tokenPort(queue).operator->();
 }
 
-std::optional<std::size_t> ExecutingUnit::waitForCommand() {
+std::optional<std::size_t> ExecutingUnit::waitForCommand(bool countIdle) {
   TimedContext& ctx = m_context;
   m_state = UnitState{};
   const std::uint64_t since = ctx.now();
@@ -56,7 +56,9 @@ std::optional<std::size_t> ExecutingUnit::waitForCommand() {
     }
     sc_core::wait(q_head->changed() | ctx.stopEvent);
   }
-  ctx.addStall(m_name, "idle", ctx.now() - since);
+  if (countIdle) {
+    ctx.addStall(m_name, "idle", ctx.now() - since);
+  }
   return q_head->front();
 }
 

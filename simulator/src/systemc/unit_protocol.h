@@ -36,8 +36,9 @@ class ExecutingUnit : public sc_core::sc_module {
   ExecutingUnit(const sc_core::sc_module_name& name, TimedContext& context, isa::Unit unit);
 
   /// Waits for the next instruction; nullopt once fetch is done and the queue is empty, or the
-  /// run stops. Idle cycles count as the "idle" stall.
-  std::optional<std::size_t> waitForCommand();
+  /// run stops. Idle cycles count as the "idle" stall unless `countIdle` is false (the compute
+  /// unit, which may still run an instruction while it waits, counts its own).
+  std::optional<std::size_t> waitForCommand(bool countIdle = true);
   /// Waits until every token instruction i pops is available, consumes them, and removes i from
   /// the queue (the unit has started it). False when the run is stopping.
   bool popTokens(std::size_t i);

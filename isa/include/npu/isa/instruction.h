@@ -169,6 +169,13 @@ Instruction makeInstruction(Opcode opcode, std::span<const std::int64_t> values)
 /// The unit that executes `instruction` (SYNC resolved through its `unit` field).
 Unit executingUnit(const Instruction& instruction);
 
+/// A compute-unit instruction that runs on the MAC side (CONV, compute SYNC); ELTWISE, POOL and
+/// NORM run on the vector side (docs/timing.md, "Units and handshakes").
+bool onMacSide(const Instruction& instruction);
+
+/// An ELTWISE with overlap = 1: it starts without waiting for the MAC side.
+bool isOverlapped(const Instruction& instruction);
+
 /// Checks ranges and the rules that span fields (depthwise channel counts, SYNC dependency flags,
 /// clip order). Returns an empty string when legal, else a message naming the offending field.
 std::string validate(const Instruction& instruction);

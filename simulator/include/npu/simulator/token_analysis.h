@@ -14,19 +14,32 @@ namespace npu::sim {
 
 /// The unit TokenOrder records for END, which runs on none of the executing units.
 inline constexpr std::uint8_t kEndUnit = isa::kExecutingUnits;
+/// The lane TokenOrder records for compute's vector side (ELTWISE, POOL, NORM).
+inline constexpr std::uint8_t kVectorLane = isa::kExecutingUnits + 1;
+/// Lanes: load, compute's MAC side, store, END, compute's vector side.
+inline constexpr std::size_t kLanes = kVectorLane + 1;
 
 /// Per instruction: its executing unit (isa::unitIndex; kEndUnit for END), its position on that
 /// unit, and a vector clock: clock[u] = how many instructions of unit u are guaranteed to
 /// have finished before it starts (its own unit counts itself).
+///
+/// The compute unit starts in order on two sides (docs/timing.md): `lane` tells them apart (the
+/// unit index, or kVectorLane for compute's vector side), and `besideFrom` is, for an ELTWISE
+/// with overlap = 1, the first compute instruction it may run beside: the last one before it
+/// that waited for both sides (0 when there is none), from which on the MAC side's instructions
+/// are not ordered before it; -1 for every other instruction.
 struct TokenOrder {
   std::vector<std::uint8_t> unit;
+  std::vector<std::uint8_t> lane;
+  std::vector<std::int64_t> besideFrom;
   std::vector<std::uint32_t> sequence;
   std::vector<std::array<std::uint32_t, 3>> clock;
 
   /// True when the tokens force instruction a to finish before instruction b starts.
   [[nodiscard]] bool happensBefore(std::size_t a, std::size_t b) const {
     if (unit[a] == unit[b]) {
-      return a < b;
+      return a < b && (besideFrom[b] < 0 || lane[a] == lane[b] ||
+                       static_cast<std::int64_t>(a) < besideFrom[b]);
     }
     return unit[a] < 3 && clock[b][unit[a]] >= sequence[a] + 1;
   }

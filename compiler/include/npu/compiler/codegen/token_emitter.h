@@ -18,6 +18,11 @@ namespace npu::compiler {
 /// with tokens: a direct token between neighbouring units, or a SYNC on the compute unit between
 /// load and store. Per pair of queues only the newest needed producer is waited for; earlier ones
 /// are ordered transitively, so every instruction pops at most one token per queue.
+///
+/// An ELTWISE asking for overlap = 1 (to run beside the CONVs before it, docs/timing.md) keeps it
+/// only when it conflicts with none of the MAC side's instructions it may run beside. It pushes
+/// no token: an instruction on another unit that must wait for it waits for the next compute
+/// instruction that waits for both sides instead (a SYNC when there is none yet).
 class TokenEmitter {
  public:
   /// One flag per token queue, indexed by isa::TokenQueue.
@@ -34,9 +39,13 @@ class TokenEmitter {
   [[nodiscard]] const std::vector<std::int64_t>& origins() const { return m_origins; }
 
  private:
+  /// Readers are kept per lane: load, compute's MAC side, store, compute's vector side.
+  static constexpr std::size_t kVectorLane = isa::kExecutingUnits;
+  static constexpr std::size_t kLanes = kVectorLane + 1;
+
   struct Shadow {
     std::int64_t writer = -1;
-    std::array<std::int64_t, isa::kExecutingUnits> reader{-1, -1, -1};
+    std::array<std::int64_t, kLanes> reader{-1, -1, -1, -1};
     friend bool operator==(const Shadow&, const Shadow&) = default;
     friend auto operator<=>(const Shadow&, const Shadow&) = default;
   };
@@ -44,10 +53,19 @@ class TokenEmitter {
   /// Makes instruction `consumer` (not yet appended, on unit `unit`) wait for `producer`.
   void require(std::size_t unit, std::int64_t producer, std::int64_t origin, QueueSet& pops);
   std::size_t append(const isa::Instruction& instruction, std::int64_t origin);
+  /// Whether an overlapped ELTWISE with these accesses would conflict with a MAC-side
+  /// instruction it may run beside.
+  [[nodiscard]] bool conflictsBeside(const std::vector<isa::Access>& accesses) const;
+  /// The instruction that pushes the token for `producer`: itself, or for an overlapped ELTWISE
+  /// the next compute instruction that waits for both sides (appending a SYNC when none).
+  std::int64_t tokenSource(std::int64_t producer, std::int64_t origin);
 
   std::vector<isa::Instruction> m_stream;
   std::vector<std::int64_t> m_origins;
   std::vector<std::uint8_t> m_units;
+  /// The last compute instruction that waited for both sides (every one but an overlapped
+  /// ELTWISE); an overlapped ELTWISE may run beside the MAC side's instructions from it on.
+  std::int64_t m_barrier = 0;
   /// Per memory space and byte: the last writer and, since it, the last reader on each unit.
   std::array<isa::ShadowPages<Shadow>, 6> m_shadow;
   using Frontier = std::array<std::int64_t, isa::kExecutingUnits>;
