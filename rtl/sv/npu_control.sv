@@ -8,15 +8,18 @@
 // (slot 1 the compute unit's MAC side) and slot 3 is the compute unit's vector side. The queue
 // head starts on the side its opcode names when that side is free and, unless it is an ELTWISE
 // with overlap = 1, the other side is free too: every other compute instruction runs alone, as
-// before the overlap bit. The head still leaves the queue at most once per cycle, so the events of
-// a cycle stay the same eight.
+// before the overlap bit. An instruction that leaves the queue makes the next one the head in the
+// same cycle (as in the simulator, whose compute unit takes its next command at once), so two
+// compute instructions may start in one cycle: one on the MAC side, then an overlapped ELTWISE
+// behind it (the queue's second entry, or the word fetch dispatches into a one-entry queue), its
+// tokens counted after the first one's pops. No third can follow: both sides are then busy.
 //
 // Every event of a cycle (fetch dispatches, a unit starts, a token is pushed) may enable another
 // one in the same cycle (zero-cycle hand-offs: a token pushed at cycle t can be popped at t, an
 // entry leaving a full queue at t lets fetch dispatch at t, a unit that ends at t can start its
 // next instruction at t). The events of a cycle are the least fixed point of these monotone
-// rules, computed by iterating them from "nothing happens" once per event (8 events, so 8
-// iterations reach the fixed point); all inputs of the iteration are registers, so it is an
+// rules, computed by iterating them from "nothing happens" once per event (9 events, the second
+// compute start included, so 9 iterations reach the fixed point); all inputs of the iteration are registers, so it is an
 // acyclic network. The DDR port grant is decided after it: a grant only starts an instruction,
 // and no instruction ends in the cycle it starts (every duration is at least one cycle).
 module npu_control
@@ -36,8 +39,13 @@ module npu_control
     input logic [2:0] q_full,
     input word_t q_head_word[3],
     input logic [31:0] q_head_idx[3],
+    // The compute queue's entry behind its head.
+    input logic q_two,
+    input word_t q_second_word,
+    input logic [31:0] q_second_idx,
     output logic [2:0] q_push,
     output logic [2:0] q_pop,
+    output logic q_pop2,
     // Engines: a start pulse with the instruction word, and the finish pulse of the cycle the
     // instruction ends (a register in the engine).
     output logic go_load,
@@ -90,10 +98,19 @@ module npu_control
   logic h_vec;  // the compute head runs on the vector side
   logic h_overlap;  // the compute head is an ELTWISE with overlap = 1
   logic [1:0] start_slot[3];  // the slot a queue's head starts in
+  // The compute instruction behind the head, which may start in the same cycle (an overlapped
+  // ELTWISE behind a MAC-side head): its word from the queue, or from fetch when the queue holds
+  // only the head and fetch dispatches to compute in this cycle.
+  word_t sword;
+  logic [31:0] sidx;
+  logic [3:0] spop;
+  logic s_overlap;
+  logic s_in_queue;
 
   // The events of the cycle.
   logic ev_dispatch;
   logic [2:0] ev_start;
+  logic ev_start2;  // the compute queue's second entry starts too (on the vector side)
   logic [3:0] ev_push;
   logic [SLOTS-1:0] all_pushed;
 
@@ -116,6 +133,11 @@ module npu_control
     h_overlap = opcode_of(hword[UNIT_COMPUTE]) == OP_ELTWISE &&
         hword[UNIT_COMPUTE][ELTWISE_OVERLAP_LSB];
     if (h_vec) start_slot[UNIT_COMPUTE] = 2'(SIDE_VEC);
+    s_in_queue = q_two;
+    sword = q_two ? q_second_word : fb_word;
+    sidx = q_two ? q_second_idx : fb_idx;
+    spop = pop_mask(sword, 2'(UNIT_COMPUTE));
+    s_overlap = opcode_of(sword) == OP_ELTWISE && sword[ELTWISE_OVERLAP_LSB];
     // At most one slot pushes a given queue: an overlapped ELTWISE pushes nothing, and every
     // other compute instruction started with the other side free.
     want_any = want[0] | want[1] | want[2] | want[3];
@@ -130,11 +152,15 @@ module npu_control
     logic room;
     logic [SLOTS-1:0] free;
     logic other_free;
+    logic ns2;
+    logic [3:0] avail2;
+    logic [3:0] pop_now;
     ev_dispatch = 1'b0;
     ev_start = '0;
+    ev_start2 = 1'b0;
     ev_push = '0;
     all_pushed = '0;
-    for (int it = 0; it < 8; it++) begin
+    for (int it = 0; it < 9; it++) begin
       for (int q = 0; q < 4; q++) avail[q] = tokens[q] != 0 || ev_push[q];
       for (int s = 0; s < SLOTS; s++) begin
         all_pushed[s] = (want[s] & ~ev_push) == 4'b0;
@@ -145,8 +171,19 @@ module npu_control
         other_free = u != UNIT_COMPUTE || h_overlap || free[h_vec ? SIDE_MAC : SIDE_VEC];
         ns[u] = free[start_slot[u]] && other_free && headv[u] && (hpop[u] & ~avail) == 4'b0;
       end
+      // The second compute start: behind a MAC-side head that starts, an overlapped ELTWISE
+      // whose tokens are there after the head's pops (a token pushed this cycle counts once).
       for (int q = 0; q < 4; q++) begin
-        room = tokens[q] != TW'(TD) || (ev_start[tq_consumer(q)] && hpop[tq_consumer(q)][q]);
+        avail2[q] = (TW + 1)'(tokens[q]) + (TW + 1)'(ev_push[q]) >
+            (TW + 1)'(hpop[UNIT_COMPUTE][q]);
+      end
+      ns2 = ev_start[UNIT_COMPUTE] && !h_vec && q_nonempty[UNIT_COMPUTE] &&
+          (s_in_queue || (ev_dispatch && fb_unit == 2'(UNIT_COMPUTE))) && s_overlap &&
+          free[SIDE_VEC] && (spop & ~avail2) == 4'b0;
+      for (int q = 0; q < 4; q++) begin
+        pop_now[q] = (ev_start[tq_consumer(q)] && hpop[tq_consumer(q)][q]) ||
+            (tq_consumer(q) == UNIT_COMPUTE && ev_start2 && spop[q]);
+        room = tokens[q] != TW'(TD) || pop_now[q];
         // Compute pushes to load before it pushes to store (the simulator's order). Only a slot
         // in its push phase wants a queue, and only its producer's slots can want it.
         np[q] = want_any[q] && room && (q != TQ_C2S || !want_any[TQ_C2L] || ev_push[TQ_C2L]);
@@ -154,6 +191,7 @@ module npu_control
       nd = fb_valid && !fb_end && fb_unit != 2'd3 && (!q_full[fb_unit] || ev_start[fb_unit]);
       ev_dispatch = nd;
       ev_start = ns;
+      ev_start2 = ns2;
       ev_push = np;
     end
     for (int s = 0; s < SLOTS; s++) all_pushed[s] = (want[s] & ~ev_push) == 4'b0;
@@ -185,6 +223,7 @@ module npu_control
 
   assign dispatch = ev_dispatch;
   assign q_pop = ev_start;
+  assign q_pop2 = ev_start2;
   always_comb begin
     for (int u = 0; u < UNITS; u++) q_push[u] = ev_dispatch && fb_unit == 2'(u);
   end
@@ -197,6 +236,7 @@ module npu_control
     for (int s = 0; s < SLOTS; s++) begin
       slot_start[s] = ev_start[unit_of_slot(s)] && start_slot[unit_of_slot(s)] == 2'(s);
     end
+    slot_start[SIDE_VEC] |= ev_start2;
     slot_xfer = '0;
     slot_xfer[UNIT_LOAD] = start_xfer[UNIT_LOAD];
     slot_xfer[UNIT_STORE] = start_xfer[UNIT_STORE];
@@ -208,11 +248,11 @@ module npu_control
   assign go_load = grant_load;
   assign go_store = grant_store;
   assign go_mac = ev_start[UNIT_COMPUTE] && opcode_of(hword[UNIT_COMPUTE]) == OP_CONV;
-  assign go_vector = ev_start[UNIT_COMPUTE] && (opcode_of(
+  assign go_vector = ev_start2 || (ev_start[UNIT_COMPUTE] && (opcode_of(
       hword[UNIT_COMPUTE]
   ) == OP_ELTWISE || opcode_of(
       hword[UNIT_COMPUTE]
-  ) == OP_POOL);
+  ) == OP_POOL));
   assign go_norm = ev_start[UNIT_COMPUTE] && opcode_of(hword[UNIT_COMPUTE]) == OP_NORM;
   // Each engine latches its fields at `go` from its side's word, so the two sides' instructions
   // never see each other's word.
@@ -220,6 +260,7 @@ module npu_control
     for (int s = 0; s < SLOTS; s++) begin
       go_word[s] = slot_start[s] ? hword[unit_of_slot(s)] : cur_word[s];
     end
+    if (ev_start2) go_word[SIDE_VEC] = sword;
   end
 
   assign end_valid = fin;
@@ -243,7 +284,8 @@ module npu_control
       cycle <= cycle + 1;
       for (int q = 0; q < 4; q++) begin
         tokens[q] <= tokens[q] + TW'(ev_push[q]) -
-            TW'(ev_start[tq_consumer(q)] && hpop[tq_consumer(q)][q]);
+            TW'(ev_start[tq_consumer(q)] && hpop[tq_consumer(q)][q]) -
+            TW'(tq_consumer(q) == UNIT_COMPUTE && ev_start2 && spop[q]);
       end
       for (int u = 0; u < UNITS; u++) begin
         if (ev_start[u]) begin
@@ -252,7 +294,12 @@ module npu_control
         end
       end
       for (int s = 0; s < SLOTS; s++) begin
-        if (slot_start[s]) begin
+        if (s == SIDE_VEC && ev_start2) begin
+          cur_word[s] <= sword;
+          cur_idx[s] <= sidx;
+          sync_run[s] <= 1'b0;
+          st[s] <= ST_RUN;
+        end else if (slot_start[s]) begin
           cur_word[s] <= hword[unit_of_slot(s)];
           cur_idx[s] <= hidx[unit_of_slot(s)];
           sync_run[s] <= opcode_of(hword[unit_of_slot(s)]) == OP_SYNC;

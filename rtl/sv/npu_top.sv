@@ -48,9 +48,10 @@ module npu_top
   word_t fb_word;
   logic [31:0] fb_idx;
   logic [1:0] fb_unit;
-  logic [2:0] q_nonempty, q_full, q_push, q_pop;
-  word_t q_head_word[3];
-  logic [31:0] q_head_idx[3];
+  logic [2:0] q_nonempty, q_full, q_push, q_pop, q_two;
+  logic q_pop2;  // the compute queue's second entry leaves too
+  word_t q_head_word[3], q_second_word[3];
+  logic [31:0] q_head_idx[3], q_second_idx[3];
 
   npu_fetch fetch (
       .clk,
@@ -83,9 +84,13 @@ module npu_top
         .push_word(fb_word),
         .push_idx(fb_idx),
         .pop(q_pop[u]),
+        .pop2(u == UNIT_COMPUTE && q_pop2),
         .head_word(q_head_word[u]),
         .head_idx(q_head_idx[u]),
+        .second_word(q_second_word[u]),
+        .second_idx(q_second_idx[u]),
         .nonempty(q_nonempty[u]),
+        .two(q_two[u]),
         .full(q_full[u])
     );
   end
@@ -111,8 +116,12 @@ module npu_top
       .q_full,
       .q_head_word,
       .q_head_idx,
+      .q_two(q_two[UNIT_COMPUTE]),
+      .q_second_word(q_second_word[UNIT_COMPUTE]),
+      .q_second_idx(q_second_idx[UNIT_COMPUTE]),
       .q_push,
       .q_pop,
+      .q_pop2,
       .go_load,
       .go_store,
       .go_mac,

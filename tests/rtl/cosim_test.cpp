@@ -53,9 +53,9 @@ INSTANTIATE_TEST_SUITE_P(Rtl, AssembledPrograms,
 // ELTWISEs with overlap = 1 beside CONVs (tests/data/rtl/overlap.s). Besides matching the SystemC
 // model, the RTL's end cycles follow docs/timing.md's start rule, computed here from the
 // durations (CONV 3x3: 8*8*9 + 4 = 580; 1x1 4x4: 20; 1x1 1x2: 6; ELTWISE of n: n/16 + 4; POOL:
-// 9*4 + 4 = 40; the LOAD of 2048 aligned bytes: 64 + 128): an overlapped ELTWISE starts the cycle
-// after its CONV (its tokens there) or when its token arrives, every other compute instruction
-// when both sides are free.
+// 9*4 + 4 = 40; the LOAD of 2048 aligned bytes: 64 + 128): an overlapped ELTWISE starts in the
+// cycle its CONV starts (it is the head then, its tokens there) or when its token arrives, every
+// other compute instruction when both sides are free.
 TEST(RtlOverlap, EltwiseRunsBesideConvs) {
   const isa::Program program = isa::assembleFile(kSource / "tests/data/rtl/overlap.s");
   const CosimReport report = cosimulate(program);
@@ -63,15 +63,15 @@ TEST(RtlOverlap, EltwiseRunsBesideConvs) {
   const std::vector<std::uint64_t>& end = report.rtl.endCycles;
   ASSERT_EQ(end.size(), 27U);
   const std::uint64_t conv1Start = end[6] - 580;
-  EXPECT_EQ(end[7], conv1Start + 1 + 20);    // ELTWISE beside CONV 6, ends first
-  EXPECT_EQ(end[8], end[7] + 4 + 4);         // the next one waits for the vector side only
-  EXPECT_EQ(end[9], end[6] + 20);            // CONV reading its result: both sides free
-  EXPECT_EQ(end[10], end[9] + 6);            // a short CONV ...
-  EXPECT_EQ(end[11], end[9] + 1 + 128 + 4);  // ... and the ELTWISE beside it, ending later
-  EXPECT_EQ(end[12], end[11] + 40);          // POOL waits for both sides
-  EXPECT_EQ(end[13], end[12] + 192);         // LOAD after the POOL's token
-  EXPECT_EQ(end[14], end[12] + 580);         // CONV from the POOL's end
-  EXPECT_EQ(end[15], end[13] + 64 + 4);      // ELTWISE waits for the LOAD's token, beside it
+  EXPECT_EQ(end[7], conv1Start + 20);    // ELTWISE beside CONV 6, ends first
+  EXPECT_EQ(end[8], end[7] + 4 + 4);     // the next one waits for the vector side only
+  EXPECT_EQ(end[9], end[6] + 20);        // CONV reading its result: both sides free
+  EXPECT_EQ(end[10], end[9] + 6);        // a short CONV ...
+  EXPECT_EQ(end[11], end[9] + 128 + 4);  // ... and the ELTWISE beside it, ending later
+  EXPECT_EQ(end[12], end[11] + 40);      // POOL waits for both sides
+  EXPECT_EQ(end[13], end[12] + 192);     // LOAD after the POOL's token
+  EXPECT_EQ(end[14], end[12] + 580);     // CONV from the POOL's end
+  EXPECT_EQ(end[15], end[13] + 64 + 4);  // ELTWISE waits for the LOAD's token, beside it
   EXPECT_EQ(end[16], end[14] + 20);
   EXPECT_EQ(end[17], end[16] + 20);
   EXPECT_EQ(end[18], end[17]);      // ends in the same cycle as CONV 17

@@ -390,14 +390,14 @@ LOAD pop_next=1 push_next=1 sram_addr=0xa000 ddr_addr=0x14000 y_size=1 x_size=1 
 CONV out_addr=0x4000 out_h=8 out_w=8 in_w=10 in_c=16 out_c=16 kh=3 kw=3 sh=1 sw=1 dh=1 dw=1 in_zp=7 out_zp=3 clip_lo=-100 clip_hi=100 acc_init=1 finalize=1 double_round=1
 ELTWISE pop_prev=1 a_addr=0xa000 b_addr=0xa400 out_addr=0xc000 param_addr=0x100 count=1024 a_zp=-1 b_zp=2 clip_lo=-128 clip_hi=127 left_shift=20 out_buf=1 overlap=1
 CONV wgt_addr=0x2000 inp_addr=0xc000 out_addr=0x6000 param_addr=0x200 out_h=4 out_w=4 in_w=4 in_c=16 out_c=16 kh=1 kw=1 sh=1 sw=1 dh=1 dw=1 clip_lo=-128 clip_hi=127 acc_init=1 finalize=1
-; 20 cycles, and an ELTWISE of 19 starting a cycle later: both end in the same cycle
+; 20 cycles, and an ELTWISE of 20 starting with it: both end in the same cycle
 CONV wgt_addr=0x2000 inp_addr=0x5000 out_addr=0x6100 param_addr=0x200 out_h=4 out_w=4 in_w=4 in_c=16 out_c=16 kh=1 kw=1 sh=1 sw=1 dh=1 dw=1 clip_lo=-128 clip_hi=127 acc_init=1 finalize=1
-ELTWISE a_addr=0x8000 b_addr=0x8800 out_addr=0x6200 param_addr=0x100 count=240 a_zp=4 b_zp=-4 out_zp=1 clip_lo=-128 clip_hi=127 left_shift=20 overlap=1
+ELTWISE a_addr=0x8000 b_addr=0x8800 out_addr=0x6200 param_addr=0x100 count=256 a_zp=4 b_zp=-4 out_zp=1 clip_lo=-128 clip_hi=127 left_shift=20 overlap=1
 SYNC push_next=1 unit=1
 STORE pop_prev=1 ddr_addr=0x30000 y_size=1 x_size=1 c_bytes=1024
 STORE sram_addr=0x1000 ddr_addr=0x31000 y_size=1 x_size=1 c_bytes=288
 STORE sram_addr=0x2000 ddr_addr=0x32000 y_size=1 x_size=1 c_bytes=2048
 STORE sram_addr=0x3000 ddr_addr=0x33000 y_size=1 x_size=1 c_bytes=208
 STORE sram_addr=0x4000 ddr_addr=0x34000 y_size=1 x_size=1 c_bytes=1024
-STORE sram_addr=0x6000 ddr_addr=0x36000 y_size=1 x_size=1 c_bytes=752
+STORE sram_addr=0x6000 ddr_addr=0x36000 y_size=1 x_size=1 c_bytes=768
 END
