@@ -3,6 +3,7 @@
 // pool programs, random NORM programs (alone and mixed with the other tiles), and ELTWISEs
 // overlapped with CONVs. Each must end with the same whole DDR and the same end cycle for every
 // instruction.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -76,6 +77,86 @@ TEST(RtlOverlap, EltwiseRunsBesideConvs) {
   EXPECT_EQ(end[17], end[16] + 20);
   EXPECT_EQ(end[18], end[17]);      // ends in the same cycle as CONV 17
   EXPECT_EQ(end[19], end[18] + 1);  // SYNC: both sides free
+}
+
+// The second compute start of a cycle in every form: CONV 1 waits for the MAC side (CONV 0, of
+// 1 x n pixels) while fetch, held back by a full load queue (33 load SYNCs behind a LOAD), brings
+// CONV 1 and the overlapped ELTWISE behind it; with `tokens`, each of them also pops a load token
+// (two LOADs after the SYNCs). n sweeps CONV 0's end across the cycles where the ELTWISE arrives
+// from fetch into a one-entry queue, where it is the queue's second entry, and (with tokens) where
+// the two tokens are there, or the second is pushed in the cycle both start. The data are
+// overlap.s's.
+isa::Program secondStartProgram(std::int64_t n, bool tokens) {
+  isa::Program program = isa::assembleFile(kSource / "tests/data/rtl/overlap.s");
+  std::vector<std::string> lines = {
+      "LOAD sram_addr=0x8000 ddr_addr=0x12000 y_size=1 x_size=1 c_bytes=4096",
+      "LOAD buf=1 sram_addr=0x2000 ddr_addr=0x22000 y_size=1 x_size=1 c_bytes=256",
+      "LOAD push_next=1 buf=2 ddr_addr=0x23000 y_size=1 x_size=1 c_bytes=704",
+      fmt::format("CONV pop_prev=1 wgt_addr=0x2000 inp_addr=0x8000 param_addr=0x200 out_h=1 "
+                  "out_w={} in_w={} in_c=16 out_c=16 kh=1 kw=1 sh=1 sw=1 dh=1 dw=1 clip_lo=-128 "
+                  "clip_hi=127 acc_init=1 finalize=1",
+                  n, n),
+      "LOAD sram_addr=0xa000 ddr_addr=0x14000 y_size=1 x_size=1 c_bytes=2048",
+  };
+  for (int k = 0; k < 33; ++k) {
+    lines.emplace_back("SYNC unit=0");
+  }
+  if (tokens) {
+    lines.emplace_back(
+        "LOAD push_next=1 sram_addr=0x1000 ddr_addr=0x11000 y_size=1 x_size=1 "
+        "c_bytes=256");
+    lines.emplace_back(
+        "LOAD push_next=1 sram_addr=0x1100 ddr_addr=0x11100 y_size=1 x_size=1 "
+        "c_bytes=256");
+  }
+  const char* pop = tokens ? "pop_prev=1 " : "";
+  lines.push_back(fmt::format(
+      "CONV {}wgt_addr=0x2000 inp_addr=0x8000 out_addr=0x1000 param_addr=0x200 out_h=1 out_w=8 "
+      "in_w=8 in_c=16 out_c=16 kh=1 kw=1 sh=1 sw=1 dh=1 dw=1 clip_lo=-128 clip_hi=127 acc_init=1 "
+      "finalize=1",
+      pop));
+  lines.push_back(
+      fmt::format("ELTWISE {}a_addr={} b_addr={} out_addr=0x2000 param_addr=0x100 "
+                  "count=128 a_zp=3 b_zp=-7 out_zp=5 clip_lo=-128 clip_hi=127 "
+                  "left_shift=20 overlap=1",
+                  pop, tokens ? "0x1100" : "0x8000", tokens ? "0x1180" : "0x8080"));
+  lines.emplace_back("SYNC push_next=1 unit=1");
+  lines.push_back(
+      fmt::format("STORE pop_prev=1 ddr_addr=0x30000 y_size=1 x_size=1 c_bytes={}", 16 * n));
+  lines.emplace_back("STORE sram_addr=0x1000 ddr_addr=0x31000 y_size=1 x_size=1 c_bytes=128");
+  lines.emplace_back("STORE sram_addr=0x2000 ddr_addr=0x32000 y_size=1 x_size=1 c_bytes=128");
+  lines.emplace_back("END");
+  program.instructions.clear();
+  for (const std::string& line : lines) {
+    program.instructions.push_back(isa::parseInstruction(line, "secondStartProgram"));
+  }
+  return program;
+}
+
+TEST(RtlOverlap, SecondStartInOneCycle) {
+  for (const bool tokens : {false, true}) {
+    // With a short CONV 0, CONV 1 starts when fetch (and its token) brings it: CONV 0 of n
+    // pixels ends n - 1 cycles later than that one, so start the sweep a few cycles earlier.
+    const isa::Program probe = secondStartProgram(1, tokens);
+    const rtl::RtlResult short0 = rtl::runRtl(probe);
+    const std::size_t conv1 = probe.instructions.size() - 7;
+    const std::uint64_t conv0Start = short0.endCycles[3] - 5;
+    const std::uint64_t conv1Start = short0.endCycles[conv1] - 12;
+    ASSERT_GT(conv1Start, conv0Start + 16);
+    const auto first = static_cast<std::int64_t>(conv1Start - conv0Start) - 4 - 8;
+    int together = 0;
+    for (std::int64_t n = first; n < first + (tokens ? 120 : 24); ++n) {
+      const isa::Program program = secondStartProgram(n, tokens);
+      const CosimReport report = cosimulate(program);
+      EXPECT_TRUE(report.matches()) << "n = " << n << (tokens ? " with tokens" : "") << ":\n"
+                                    << report.summary(program);
+      const auto& end = report.rtl.endCycles;
+      together += end[conv1] - 12 == end[conv1 + 1] - 12 ? 1 : 0;
+    }
+    std::cout << together << " sweeps with CONV 1 and the ELTWISE starting together"
+              << (tokens ? " (tokens)" : "") << "\n";
+    EXPECT_GT(together, 0);
+  }
 }
 
 // A random program of overlapped ELTWISEs among CONVs: one CONV tile (random shape), then 3 to 9
