@@ -19,9 +19,10 @@
 // entry leaving a full queue at t lets fetch dispatch at t, a unit that ends at t can start its
 // next instruction at t). The events of a cycle are the least fixed point of these monotone
 // rules, computed by iterating them from "nothing happens" once per event (9 events, the second
-// compute start included, so 9 iterations reach the fixed point); all inputs of the iteration are registers, so it is an
-// acyclic network. The DDR port grant is decided after it: a grant only starts an instruction,
-// and no instruction ends in the cycle it starts (every duration is at least one cycle).
+// compute start included, so 9 iterations reach the fixed point); all inputs of the iteration
+// are registers, so it is an acyclic network. The DDR port grant is decided after it: a grant
+// only starts an instruction, and no instruction ends in the cycle it starts (every duration is
+// at least one cycle).
 module npu_control
   import npu_isa_pkg::*, npu_config_pkg::*, npu_rtl_pkg::*;
 (

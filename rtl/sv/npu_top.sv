@@ -1,7 +1,8 @@
 // The RTL NPU: fetch, three instruction queues, the handshake/arbitration control, the load and
-// store DMA engines on one DDR data port, the compute unit's two sides (the MAC array and the
-// vector unit with NORM, each with its own post-processing pipeline), and the five SRAMs. Parameters come from npu_config_pkg (generated
-// from the hardware YAML), opcodes and fields from npu_isa_pkg. Ports are described in docs/rtl.md.
+// store DMA engines on one DDR data port, the compute unit's two sides (the MAC array, and the
+// vector unit with NORM, each with its own post-processing pipeline), and the five SRAMs.
+// Parameters come from npu_config_pkg (generated from the hardware YAML), opcodes and fields from
+// npu_isa_pkg. Ports are described in docs/rtl.md.
 module npu_top
   import npu_isa_pkg::*, npu_config_pkg::*, npu_rtl_pkg::*;
 (
