@@ -152,10 +152,13 @@ std::optional<GatedProject> planGatedProject(const LoweringContext& ctx, std::si
     return std::nullopt;
   }
   // Lowered one by one: the multiply and the add move three tensors each through DDR, the
-  // project two.
+  // project two and its weights, each transfer paying at least one DDR latency (as the fused
+  // estimate's do).
   const double ddr = static_cast<double>(ctx.config.ddrBytesPerCycle);
   const double pixels = static_cast<double>(g.h * g.w);
-  double separate = pixels * static_cast<double>(g.e) * 3.0 / ddr +
+  const double latency = static_cast<double>(ctx.config.ddrLatencyCycles);
+  double separate = latency * (g.add != nullptr ? 9.0 : 6.0) +
+                    pixels * static_cast<double>(g.e) * 3.0 / ddr +
                     pixels * static_cast<double>(ceilDiv(g.kout, mc) * ceilDiv(g.e, mr)) +
                     pixels * static_cast<double>(g.e + g.kout) / ddr;
   if (g.add != nullptr) {
