@@ -112,15 +112,18 @@ std::optional<GatedProject> planGatedProject(const LoweringContext& ctx, std::si
         continue;
       }
       // Per band: the gate multiplies and the project's MACs against the loads of x (and the
-      // residual) and the store, plus the streamed weights. Each block's multiply runs on the
-      // vector side beside the previous block's project, so a band takes the first multiply,
-      // then per block the longer of the two.
-      // The gate, once: a run of `b` bytes per pixel of the band and block (column stride 0).
-      double total = static_cast<double>(g.e / b) *
-                     dmaCycles(ctx.config, 1, r * g.w, b, b == g.e && r * g.w == 1);
+      // residual) and the store, plus the weights (every band when streamed, else the first).
+      // Each block's multiply runs on the vector side beside the previous block's project, so
+      // the first band takes the first multiply, then per block the longer of the two. Before
+      // the first multiply: the first block's weights, x and gate (a run of `b` bytes per pixel,
+      // column stride 0), in series.
+      const std::int64_t blocks = g.e / b;
+      const double weightLoad = dmaCycles(ctx.config, 1, 1, g.kout * b, true);
+      const double gateLoad = dmaCycles(ctx.config, 1, r * g.w, b, false);
+      double total =
+          weightLoad + gateLoad + dmaCycles(ctx.config, std::min(r, g.h), g.w, b, b == g.e);
       for (std::int64_t y = 0; y < g.h; y += r) {
         const std::int64_t rb = std::min(r, g.h - y);
-        const std::int64_t blocks = g.e / b;
         const std::int64_t mul = ceilDiv(rb * g.w * b, mc) + 4;
         const std::int64_t project = rb * g.w * ceilDiv(g.kout, mc) * ceilDiv(b, mr) + 4;
         // After the first band the vector side's multiplies (and the add of the band before)
@@ -129,10 +132,14 @@ std::optional<GatedProject> planGatedProject(const LoweringContext& ctx, std::si
         double compute =
             y > 0 ? static_cast<double>(std::max(blocks * mul + add, blocks * project))
                   : static_cast<double>(mul + (blocks - 1) * std::max(mul, project) + project);
-        double dma = static_cast<double>(blocks) * dmaCycles(ctx.config, rb, g.w, b, b == g.e) +
+        const std::int64_t loaded = y > 0 ? blocks : blocks - 1;  // the first is counted above
+        double dma = static_cast<double>(loaded) * dmaCycles(ctx.config, rb, g.w, b, b == g.e) +
                      dmaCycles(ctx.config, 1, 1, rb * g.w * g.kout, true);
-        if (streamed) {
-          dma += static_cast<double>(blocks) * dmaCycles(ctx.config, 1, 1, g.kout * b, true);
+        if (streamed || y == 0) {
+          dma += static_cast<double>(loaded) * weightLoad;
+        }
+        if (y == 0) {
+          dma += static_cast<double>(loaded) * gateLoad;
         }
         if (g.add != nullptr) {
           dma += dmaCycles(ctx.config, 1, 1, rb * g.w * g.kout, true);
@@ -262,12 +269,6 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
     weightAddress.push_back(ctx.constants.add(fmt::format("{}.gated.weights.e{}", name, e0), blob));
   }
   const std::int64_t blockWeights = g.kout * g.block;
-  ctx.op = g.projectOp;
-  if (!g.streamed) {
-    for (std::size_t i = 0; i < weightAddress.size(); ++i) {
-      ctx.loadFlat(1, static_cast<std::int64_t>(i) * blockWeights, weightAddress[i], blockWeights);
-    }
-  }
   ctx.slots.forget();
 
   // Input SRAM: two x slots, the replicated gate, two gated-block slots, the residual, the
@@ -310,8 +311,12 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
       ctx.op = g.projectOp;
       const std::int64_t index = e0 / g.block;
       std::int64_t weights = index * blockWeights;
+      // Streamed weights go into two slots every band; otherwise each block's stay where the
+      // first band loads them, just before its x, so the first CONV waits for one block's.
       if (g.streamed) {
         weights = (step % 2) * blockWeights;
+      }
+      if (g.streamed || band == 0) {
         ctx.loadFlat(1, weights, weightAddress[static_cast<std::size_t>(index)], blockWeights);
       }
       ctx.op = g.mulOp;
