@@ -83,5 +83,81 @@ TEST(TokenEmitter, ALoadAfterAStoreWithoutAChainWaitsThroughASync) {
   EXPECT_EQ(flag(stream[2], isa::TokenFlag::PopNext), 1);
 }
 
+/// A 1x1 CONV reading input SRAM [in, in + 16) and writing output SRAM [out, out + 16).
+isa::Conv convOf(std::int64_t in, std::int64_t out) {
+  isa::Conv conv;
+  conv.inp_addr = in;
+  conv.out_addr = out;
+  conv.out_h = conv.out_w = conv.in_w = 1;
+  conv.in_c = conv.out_c = 16;
+  conv.kh = conv.kw = conv.sh = conv.sw = conv.dh = conv.dw = 1;
+  conv.acc_init = conv.finalize = 1;
+  conv.clip_lo = -128;
+  conv.clip_hi = 127;
+  return conv;
+}
+
+/// An ELTWISE add asking to run beside the MAC side: input SRAM a, b -> input SRAM out.
+isa::Eltwise besideOf(std::int64_t a, std::int64_t b, std::int64_t out) {
+  isa::Eltwise eltwise;
+  eltwise.a_addr = a;
+  eltwise.b_addr = b;
+  eltwise.out_addr = out;
+  eltwise.out_buf = 1;
+  eltwise.count = 16;
+  eltwise.clip_lo = -128;
+  eltwise.clip_hi = 127;
+  eltwise.overlap = 1;
+  return eltwise;
+}
+
+TEST(TokenEmitter, AnEltwiseKeepsOverlapOnlyWithoutAConflictBeside) {
+  TokenEmitter emitter;
+  emitter.emit(convOf(0, 0), 0);              // 0: reads input SRAM [0, 16)
+  emitter.emit(besideOf(256, 512, 1024), 1);  // 1: disjoint: runs beside it
+  emitter.emit(besideOf(256, 512, 0), 2);     // 2: writes what CONV 0 reads: must wait
+  emitter.emit(convOf(1024, 64), 3);          // 3: waits for both sides anyway
+  emitter.emit(besideOf(256, 512, 1024), 4);  // 4: writes what CONV 3 reads: must wait
+  const std::vector<isa::Instruction> stream = emitter.finish();
+  ASSERT_EQ(stream.size(), 6U);
+  EXPECT_EQ(std::get<isa::Eltwise>(stream[1]).overlap, 1);
+  EXPECT_EQ(std::get<isa::Eltwise>(stream[2]).overlap, 0);
+  EXPECT_EQ(std::get<isa::Eltwise>(stream[4]).overlap, 0);
+}
+
+TEST(TokenEmitter, AnOverlappedEltwisesTokenComesFromTheNextInstructionThatWaitsForBoth) {
+  TokenEmitter emitter;
+  emitter.emit(convOf(0, 0), 0);             // 0
+  emitter.emit(besideOf(256, 512, 768), 1);  // 1: beside CONV 0
+  emitter.emit(convOf(768, 64), 2);          // 2: reads its result, waits for both sides
+  // 3: the load overwrites what ELTWISE 1 read; CONV 2 (which ended after it) pushes the token.
+  emitter.emit(loadOf(256, 0, 16), 3);
+  // 5 (after a SYNC, 4): a store of ELTWISE 5's output; nothing after the ELTWISE waits for both
+  // sides yet, so a SYNC does.
+  emitter.emit(besideOf(256, 512, 1024), 4);
+  const std::vector<isa::Instruction> withSync = [&] {
+    isa::Eltwise toOutput = besideOf(1280, 1536, 2048);
+    toOutput.out_buf = 0;
+    emitter.emit(toOutput, 5);
+    emitter.emit(storeOf(2048, 4096, 16), 6);
+    return emitter.finish();
+  }();
+  ASSERT_TRUE(std::holds_alternative<isa::Eltwise>(withSync[1]));
+  EXPECT_EQ(flag(withSync[1], isa::TokenFlag::PushPrev), 0);
+  EXPECT_EQ(flag(withSync[2], isa::TokenFlag::PushPrev), 1);  // CONV 2 -> load
+  ASSERT_TRUE(std::holds_alternative<isa::Load>(withSync[3]));
+  EXPECT_EQ(flag(withSync[3], isa::TokenFlag::PopNext), 1);
+  // ELTWISE 4, ELTWISE 5 (both overlapped, no pushes), the SYNC pushing to the store, the store.
+  ASSERT_EQ(withSync.size(), 9U);
+  EXPECT_EQ(std::get<isa::Eltwise>(withSync[5]).overlap, 1);
+  EXPECT_EQ(flag(withSync[5], isa::TokenFlag::PushNext), 0);
+  ASSERT_TRUE(std::holds_alternative<isa::Sync>(withSync[6]));
+  EXPECT_EQ(flag(withSync[6], isa::TokenFlag::PushNext), 1);
+  EXPECT_EQ(flag(withSync[7], isa::TokenFlag::PopPrev), 1);
+  for (const isa::Instruction& instruction : withSync) {
+    EXPECT_EQ(isa::validate(instruction), "") << isa::mnemonicOf(instruction);
+  }
+}
+
 }  // namespace
 }  // namespace npu::compiler
