@@ -27,19 +27,24 @@ inline constexpr std::size_t kLanes = kVectorLane + 1;
 /// unit index, or kVectorLane for compute's vector side), and `besideFrom` is, for an ELTWISE
 /// with overlap = 1, the first compute instruction it may run beside: the last one before it
 /// that waited for both sides (0 when there is none), from which on the MAC side's instructions
-/// are not ordered before it; -1 for every other instruction.
+/// are not ordered before it; -1 for every other instruction. `certified` is, for a compute
+/// instruction, how many compute instructions the tokens popped by it or by compute instructions
+/// before it prove ended (a CONV can precede an overlapped ELTWISE through tokens that went round
+/// the other units).
 struct TokenOrder {
   std::vector<std::uint8_t> unit;
   std::vector<std::uint8_t> lane;
   std::vector<std::int64_t> besideFrom;
+  std::vector<std::uint32_t> certified;
   std::vector<std::uint32_t> sequence;
   std::vector<std::array<std::uint32_t, 3>> clock;
 
   /// True when the tokens force instruction a to finish before instruction b starts.
   [[nodiscard]] bool happensBefore(std::size_t a, std::size_t b) const {
     if (unit[a] == unit[b]) {
-      return a < b && (besideFrom[b] < 0 || lane[a] == lane[b] ||
-                       static_cast<std::int64_t>(a) < besideFrom[b]);
+      return a < b &&
+             (besideFrom[b] < 0 || lane[a] == lane[b] ||
+              static_cast<std::int64_t>(a) < besideFrom[b] || sequence[a] + 1 <= certified[b]);
     }
     return unit[a] < 3 && clock[b][unit[a]] >= sequence[a] + 1;
   }
