@@ -66,7 +66,44 @@ void ComputeUnit::reset() {
   m_dispatchDone = false;
   m_inFlight = 0;
   m_busySince = 0;
-  m_lastFreed = 0;
+  m_waiting = Waiting::Nothing;
+  m_pushing = {};
+  m_pushState = {};
+  m_accountedTo = 0;
+}
+
+UnitState ComputeUnit::state() const {
+  std::optional<Side> oldest;
+  for (const Side side : {kMacSide, kVectorSide}) {
+    if (m_running[side] && (!oldest || *m_running[side] < *m_running[*oldest])) {
+      oldest = side;
+    }
+  }
+  if (!oldest) {
+    return m_state;
+  }
+  if (m_pushing[*oldest]) {
+    return m_pushState[*oldest];
+  }
+  UnitState busy(UnitState::Activity::Busy, *m_running[*oldest]);
+  busy.until = m_until[*oldest];
+  return busy;
+}
+
+void ComputeUnit::account() {
+  const std::uint64_t now = m_context.now();
+  const std::uint64_t cycles = now - std::min(m_accountedTo, now);
+  m_accountedTo = now;
+  if (cycles == 0 || m_inFlight > 0) {
+    return;
+  }
+  if (m_pushing[kMacSide] || m_pushing[kVectorSide]) {
+    m_context.addStall(m_name, "token_full", cycles);
+  } else if (m_waiting == Waiting::Tokens) {
+    m_context.addStall(m_name, "token_wait", cycles);
+  } else if (m_waiting == Waiting::Command) {
+    m_context.addStall(m_name, "idle", cycles);
+  }
 }
 
 void ComputeUnit::run() {
@@ -90,13 +127,13 @@ void ComputeUnit::runProgram() {
       handed.notify(sc_core::SC_ZERO_TIME);
     }
   };
+  m_accountedTo = ctx.now();
   while (true) {
-    // Idle: the queue is empty and neither side runs anything (or pushes its tokens).
-    const std::uint64_t since = ctx.now();
+    account();
+    m_waiting = Waiting::Command;
     const auto next = waitForCommand(false);
-    if (!m_running[kMacSide] && !m_running[kVectorSide]) {
-      ctx.addStall(m_name, "idle", ctx.now() - std::max(since, m_lastFreed));
-    }
+    account();
+    m_waiting = Waiting::Nothing;
     if (!next) {
       break;
     }
@@ -108,14 +145,24 @@ void ComputeUnit::runProgram() {
     // Its side must be free, and the other too unless it runs beside it: while waiting, the
     // unit is busy with what runs there.
     while ((m_running[side] || (!overlapped && m_running[other])) && !ctx.stopping) {
-      const Side busy = m_running[side] ? side : other;
-      markBusy(*m_running[busy], m_until[busy] - std::min(m_until[busy], ctx.now()));
       sc_core::wait(m_sideFreed | ctx.stopEvent);
     }
-    if (ctx.stopping || !popTokens(i)) {
+    // Its turn first (force-serial), then its tokens.
+    if (ctx.options.forceSerial) {
+      m_state = UnitState(UnitState::Activity::SerialTurn, i);
+    }
+    if (ctx.stopping || !ctx.waitSerialTurn(i)) {
       handOverEnds();
       return;
     }
+    account();
+    m_waiting = Waiting::Tokens;
+    if (!popTokens(i, false)) {
+      handOverEnds();
+      return;
+    }
+    account();
+    m_waiting = Waiting::Nothing;
     const std::uint64_t duration = instructionCycles(instruction, ctx.config);
     markBusy(i, duration);
     beginBusy();
@@ -145,7 +192,6 @@ void ComputeUnit::serveSide(Side side) {
       return;
     }
     m_running[side].reset();
-    m_lastFreed = ctx.now();
     m_sideFreed.notify(sc_core::SC_ZERO_TIME);
   }
 }
@@ -165,7 +211,12 @@ bool ComputeUnit::execute(Side side, std::size_t i) {
   }
   const std::uint64_t end = ctx.now();
   endBusy();
-  if (!pushTokens(i)) {
+  m_pushing[side] = true;
+  m_pushState[side] = UnitState(UnitState::Activity::TokenFull, i);
+  const bool pushed = pushTokens(i, false, &m_pushState[side]);
+  account();
+  m_pushing[side] = false;
+  if (!pushed) {
     return false;
   }
   ctx.finish(m_name, i, start, end, false);
@@ -174,12 +225,14 @@ bool ComputeUnit::execute(Side side, std::size_t i) {
 }
 
 void ComputeUnit::beginBusy() {
+  account();
   if (m_inFlight++ == 0) {
     m_busySince = m_context.now();
   }
 }
 
 void ComputeUnit::endBusy() {
+  account();
   if (--m_inFlight == 0) {
     m_context.stats.units[m_name].busyCycles += m_context.now() - m_busySince;
   }

@@ -65,6 +65,9 @@ class ComputeUnit : public ExecutingUnit {
 
   /// Forgets the previous run (between runs, while the unit's threads wait for the next).
   void reset();
+  /// What the unit is doing, for watchdog and deadlock messages: the oldest instruction a side
+  /// runs or pushes the tokens of; else what the next instruction waits for.
+  [[nodiscard]] UnitState state() const;
 
  private:
   enum Side : std::uint8_t { kMacSide, kVectorSide };
@@ -82,6 +85,13 @@ class ComputeUnit : public ExecutingUnit {
   /// Counts the unit's busy cycles: cycles with at least one of its instructions running.
   void beginBusy();
   void endBusy();
+  /// Charges the cycles since the last call to the stall the unit is in, if nothing runs: a side
+  /// waiting for room to push ("token_full"), else the next instruction waiting for its tokens
+  /// ("token_wait") or for a command ("idle"). Called before each change of that state.
+  void account();
+
+  /// What the dispatching thread waits for.
+  enum class Waiting : std::uint8_t { Nothing, Command, Tokens };
 
   /// The instruction each side runs (started and not yet retired).
   std::array<std::optional<std::size_t>, kSides> m_running;
@@ -93,8 +103,12 @@ class ComputeUnit : public ExecutingUnit {
   bool m_dispatchDone = false;
   std::size_t m_inFlight = 0;
   std::uint64_t m_busySince = 0;
-  /// The cycle a side last retired an instruction (its tokens pushed).
-  std::uint64_t m_lastFreed = 0;
+  Waiting m_waiting = Waiting::Nothing;
+  /// Per side: waiting for room to push, and for what.
+  std::array<bool, kSides> m_pushing{};
+  std::array<UnitState, kSides> m_pushState;
+  /// The cycle from which account() charges.
+  std::uint64_t m_accountedTo = 0;
 };
 
 }  // namespace npu::sim

@@ -62,7 +62,7 @@ std::optional<std::size_t> ExecutingUnit::waitForCommand(bool countIdle) {
   return q_head->front();
 }
 
-bool ExecutingUnit::popTokens(std::size_t i) {
+bool ExecutingUnit::popTokens(std::size_t i, bool countStall) {
   TimedContext& ctx = m_context;
   UnitState& state = m_state;
   if (ctx.options.forceSerial) {
@@ -92,7 +92,9 @@ bool ExecutingUnit::popTokens(std::size_t i) {
   for (std::size_t p = 0; p < ops.popCount; ++p) {
     tokens(ops.pops[p]).take();
   }
-  ctx.addStall(m_name, "token_wait", ctx.now() - since);
+  if (countStall) {
+    ctx.addStall(m_name, "token_wait", ctx.now() - since);
+  }
   q_head->pop();
   return true;
 }
@@ -102,10 +104,10 @@ void ExecutingUnit::markBusy(std::size_t i, std::uint64_t cycleCount) {
   m_state.until = m_context.now() + cycleCount;
 }
 
-bool ExecutingUnit::pushTokens(std::size_t i) {
+bool ExecutingUnit::pushTokens(std::size_t i, bool countStall, UnitState* into) {
   TimedContext& ctx = m_context;
   const TokenOps ops = tokenOps(ctx.stream[i]);
-  UnitState& state = m_state;
+  UnitState& state = into != nullptr ? *into : m_state;
   const std::uint64_t since = ctx.now();
   for (std::size_t p = 0; p < ops.pushCount; ++p) {
     TokenQueueIf& queue = tokens(ops.pushes[p]);
@@ -118,7 +120,9 @@ bool ExecutingUnit::pushTokens(std::size_t i) {
     }
     queue.put();
   }
-  ctx.addStall(m_name, "token_full", ctx.now() - since);
+  if (countStall) {
+    ctx.addStall(m_name, "token_full", ctx.now() - since);
+  }
   return true;
 }
 

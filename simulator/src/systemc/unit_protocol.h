@@ -40,13 +40,15 @@ class ExecutingUnit : public sc_core::sc_module {
   /// unit, which may still run an instruction while it waits, counts its own).
   std::optional<std::size_t> waitForCommand(bool countIdle = true);
   /// Waits until every token instruction i pops is available, consumes them, and removes i from
-  /// the queue (the unit has started it). False when the run is stopping.
-  bool popTokens(std::size_t i);
+  /// the queue (the unit has started it). False when the run is stopping. The wait counts as the
+  /// "token_wait" stall unless `countStall` is false.
+  bool popTokens(std::size_t i, bool countStall = true);
   /// Records that this unit runs instruction i for `cycleCount` cycles from now (fault messages).
   void markBusy(std::size_t i, std::uint64_t cycleCount);
   /// Pushes every token instruction i pushes, waiting for room in a full token queue. False when
-  /// the run is stopping.
-  bool pushTokens(std::size_t i);
+  /// the run is stopping. The wait counts as the "token_full" stall unless `countStall` is
+  /// false; what it waits for goes to `state` (the unit's state by default).
+  bool pushTokens(std::size_t i, bool countStall = true, UnitState* state = nullptr);
   /// Marks this unit's thread as returned after draining its queue.
   void markFinished();
 
