@@ -38,7 +38,9 @@ std::uint64_t tensorBytes(const QTensor& tensor) {
 /// where a tensor's space is reused once its last reader has run (first fit). Returns the end.
 /// A concat's input stored by address (`slots`) takes no space of its own: its producer writes
 /// into the concat's output, which is placed from that producer on. A slice read in place
-/// (`views`) takes none either: it is its source's channels, and keeps its source alive.
+/// (`views`) takes none either: it is its source's channels, and keeps its source alive; so is
+/// a member of a concat family, a view of its root's first channels (placed, if not yet, when
+/// the member is made).
 std::uint64_t planActivations(const QuantizedGraph& graph, std::uint64_t alignment,
                               const std::vector<std::optional<ConcatSlot>>& slots,
                               const std::vector<std::optional<SliceView>>& views,
@@ -104,17 +106,11 @@ std::uint64_t planActivations(const QuantizedGraph& graph, std::uint64_t alignme
       }
     }
     const TensorId produced = opOutput(graph.ops[i]);
-    if (const std::optional<SliceView>& view = views[produced]) {
-      const TensorId source = view->source;
-      placed[produced] = {placed[source].address + static_cast<std::uint64_t>(view->channelOffset),
-                          tensorBytes(graph.tensors[produced])};
-      placed[produced].storedIn = static_cast<std::int64_t>(source);
-      placed[produced].pixelStride = graph.tensors[source].shape[3];
-      continue;
-    }
+    const std::optional<SliceView>& view = views[produced];
     const std::optional<ConcatSlot>& slot = slots[produced];
-    // Stored by address: the concat's output is placed now (its first producer), if not yet.
-    const TensorId out = slot ? slot->concatOutput : produced;
+    // Stored by address: the concat's output is placed now (its first producer), if not yet; a
+    // view of a concat family's root places the root too.
+    const TensorId out = view ? view->source : slot ? slot->concatOutput : produced;
     if (!pinned[out] && !placedYet[out]) {
       const std::uint64_t size =
           alignUp(std::max<std::uint64_t>(tensorBytes(graph.tensors[out]), 1), alignment);
@@ -135,6 +131,14 @@ std::uint64_t planActivations(const QuantizedGraph& graph, std::uint64_t alignme
                     slot ? static_cast<std::int64_t>(slot->concatOp) : std::int64_t{-1}});
       live.emplace_back(until, out);
       arenaEnd = std::max(arenaEnd, at + size);
+    }
+    if (view) {
+      const TensorId source = view->source;
+      placed[produced] = {placed[source].address + static_cast<std::uint64_t>(view->channelOffset),
+                          tensorBytes(graph.tensors[produced])};
+      placed[produced].storedIn = static_cast<std::int64_t>(source);
+      placed[produced].pixelStride = graph.tensors[source].shape[3];
+      continue;
     }
     if (slot) {
       TensorPlacement& view = placed[produced];
@@ -236,10 +240,15 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
   isa::Program& program = compiled.program;
   program.config = config;
   const std::uint64_t alignment = placementAlignment(config);
-  const std::vector<std::optional<ConcatSlot>> concatSlots = planConcatByAddress(graph);
+  ConcatFamilies families = planConcatFamilies(graph);
+  std::vector<std::optional<SliceView>> views = planSliceViews(graph, families.slots);
+  for (TensorId id = 0; id < views.size(); ++id) {
+    if (families.views[id]) {
+      views[id] = families.views[id];  // a concat's output: no slice view of its own
+    }
+  }
   const std::uint64_t activationEnd =
-      planActivations(graph, alignment, concatSlots, planSliceViews(graph, concatSlots),
-                      compiled.tensors, program.regions);
+      planActivations(graph, alignment, families.slots, views, compiled.tensors, program.regions);
 
   TokenEmitter emitter;
   ConstantPool constants;

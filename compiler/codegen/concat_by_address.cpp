@@ -30,7 +30,7 @@ std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph&
       // are (shared scale and zero point), and nothing else may read them.
       const bool storesByAddress = from != nullptr && (std::holds_alternative<QConv>(*from) ||
                                                        std::holds_alternative<QSlice>(*from));
-      if (storesByAddress && !in.data && !isInput(id) && singleUse(graph, id) &&
+      if (storesByAddress && !in.data && !isInput(id) && singleUse(graph, id) && !slots[id] &&
           in.scale == out.scale && in.zeroPoint == out.zeroPoint && in.shape.size() == 4 &&
           out.shape.size() == 4 && in.shape[1] == out.shape[1] && in.shape[2] == out.shape[2]) {
         slots[id] = ConcatSlot{concat->output, offset, out.shape[3], index};
@@ -39,6 +39,129 @@ std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph&
     }
   }
   return slots;
+}
+
+namespace {
+
+/// Whether `prefix` is a strict prefix of `list`.
+bool strictPrefix(const std::vector<TensorId>& prefix, const std::vector<TensorId>& list) {
+  return prefix.size() < list.size() && std::equal(prefix.begin(), prefix.end(), list.begin());
+}
+
+}  // namespace
+
+bool concatCopies(const QuantizedGraph& graph, const std::vector<TensorPlacement>& tensors,
+                  std::size_t concatOp, TensorId input) {
+  const auto& concat = std::get<QConcat>(graph.ops[concatOp]);
+  const std::int64_t storedIn = tensors[concat.output].storedIn;
+  const auto root = storedIn >= 0 ? storedIn : static_cast<std::int64_t>(concat.output);
+  if (tensors[input].storedIn == root) {
+    return false;
+  }
+  for (std::size_t k = 0; k < concatOp; ++k) {
+    const auto* earlier = std::get_if<QConcat>(&graph.ops[k]);
+    if (earlier != nullptr && tensors[earlier->output].storedIn == root &&
+        std::find(earlier->inputs.begin(), earlier->inputs.end(), input) != earlier->inputs.end()) {
+      return false;
+    }
+  }
+  return true;
+}
+
+ConcatFamilies planConcatFamilies(const QuantizedGraph& graph) {
+  ConcatFamilies plan;
+  plan.slots = planConcatByAddress(graph);
+  plan.views.assign(graph.tensors.size(), std::nullopt);
+  const std::size_t n = graph.tensors.size();
+  std::vector<const QOp*> producer(n, nullptr);
+  std::vector<std::vector<const QOp*>> readers(n);
+  for (const QOp& op : graph.ops) {
+    producer[opOutput(op)] = &op;
+    for (const TensorId id : opInputs(op)) {
+      readers[id].push_back(&op);
+    }
+  }
+  const auto isGraphTensor = [&](TensorId id) {
+    return std::find(graph.inputs.begin(), graph.inputs.end(), id) != graph.inputs.end() ||
+           std::find(graph.outputs.begin(), graph.outputs.end(), id) != graph.outputs.end();
+  };
+  std::vector<std::size_t> concats;
+  for (std::size_t i = 0; i < graph.ops.size(); ++i) {
+    if (const auto* concat = std::get_if<QConcat>(&graph.ops[i]);
+        concat != nullptr && concat->axis == 3) {
+      concats.push_back(i);
+    }
+  }
+  const auto concatAt = [&](std::size_t i) -> const QConcat& {
+    return std::get<QConcat>(graph.ops[i]);
+  };
+  const auto sameLayout = [&](TensorId a, TensorId b) {
+    const QTensor& x = graph.tensors[a];
+    const QTensor& y = graph.tensors[b];
+    return x.shape.size() == 4 && y.shape.size() == 4 && x.shape[1] == y.shape[1] &&
+           x.shape[2] == y.shape[2] && x.scale == y.scale && x.zeroPoint == y.zeroPoint;
+  };
+  // The root of a concat: the concat with the longest input list that its own list is a strict
+  // prefix of (DenseNet: every dense layer's concat is a prefix of the block's last one).
+  std::vector<std::optional<std::size_t>> rootOf(graph.ops.size());
+  for (const std::size_t k : concats) {
+    for (const std::size_t r : concats) {
+      if (r != k && strictPrefix(concatAt(k).inputs, concatAt(r).inputs) &&
+          sameLayout(concatAt(k).output, concatAt(r).output) &&
+          (!rootOf[k] || concatAt(r).inputs.size() > concatAt(*rootOf[k]).inputs.size())) {
+        rootOf[k] = r;
+      }
+    }
+  }
+  std::vector<std::vector<std::size_t>> members(graph.ops.size());
+  for (const std::size_t k : concats) {
+    if (!rootOf[k]) {
+      continue;
+    }
+    // A root is no member itself, and owns its DDR space.
+    const std::size_t r = *rootOf[k];
+    const TensorId out = concatAt(k).output;
+    const TensorId rootOut = concatAt(r).output;
+    if (rootOf[r] || plan.slots[rootOut] || graph.tensors[rootOut].data) {
+      continue;
+    }
+    // Only convs read the member (their lowerings read an input at any pixel stride).
+    const bool convsRead =
+        std::all_of(readers[out].begin(), readers[out].end(),
+                    [&](const QOp* op) { return std::holds_alternative<QConv>(*op); });
+    if (!convsRead || readers[out].empty() || isGraphTensor(out) || plan.slots[out]) {
+      continue;
+    }
+    plan.views[out] = SliceView{rootOut, 0};
+    members[r].push_back(k);
+  }
+  // An input that only the family's concats read is stored by its producer into the root.
+  for (const std::size_t r : concats) {
+    if (members[r].empty()) {
+      continue;
+    }
+    const QConcat& root = concatAt(r);
+    const auto inFamily = [&](const QOp* op) {
+      if (op == &graph.ops[r]) {
+        return true;
+      }
+      return std::any_of(members[r].begin(), members[r].end(),
+                         [&](std::size_t k) { return op == &graph.ops[k]; });
+    };
+    std::int64_t offset = 0;
+    for (const TensorId id : root.inputs) {
+      const QOp* from = producer[id];
+      const bool storesByAddress = from != nullptr && (std::holds_alternative<QConv>(*from) ||
+                                                       std::holds_alternative<QSlice>(*from));
+      if (storesByAddress && !plan.slots[id] && !graph.tensors[id].data && !isGraphTensor(id) &&
+          sameLayout(id, root.output) &&
+          std::all_of(readers[id].begin(), readers[id].end(), inFamily)) {
+        plan.slots[id] = ConcatSlot{root.output, offset, graph.tensors[root.output].shape[3], r};
+      }
+      offset += graph.tensors[id].shape[3];
+    }
+  }
+  return plan;
 }
 
 }  // namespace npu::compiler

@@ -250,17 +250,21 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
     return;
   }
   if (const auto* concat = std::get_if<QConcat>(&op)) {
+    // A member of a concat family writes into its root's first channels (pixels of the root's
+    // width); an input is there already when its producer stored it (concat by address) or an
+    // earlier member of the family copied it.
+    const std::int64_t pixel = pixelStride(ctx, output);
     std::int64_t offset = 0;
     for (const TensorId id : concat->inputs) {
       const std::int64_t c = ctx.graph.tensors[id].shape[3];
-      if (ctx.tensors[id].storedIn == static_cast<std::int64_t>(output)) {
-        offset += c;  // its producer stored it in place (concat by address)
+      if (!concatCopies(ctx.graph, ctx.tensors, static_cast<std::size_t>(ctx.op), id)) {
+        offset += c;  // stored in place (concat by address), or copied by an earlier member
         continue;
       }
       copyTiles(ctx, channelWindow(ctx, id, 0, c), [&](std::int64_t sram, const CopyTile& t) {
-        ctx.store(sram, {static_cast<std::int64_t>(outputAddress) + (t.y * out[2] + t.x) * out[3] +
+        ctx.store(sram, {static_cast<std::int64_t>(outputAddress) + (t.y * out[2] + t.x) * pixel +
                              offset + t.c0,
-                         t.rows, t.cols, t.cn, out[2] * out[3], out[3]});
+                         t.rows, t.cols, t.cn, out[2] * pixel, pixel});
       });
       offset += c;
     }

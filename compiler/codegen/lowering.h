@@ -235,6 +235,17 @@ struct SliceView {
   std::int64_t channelOffset = 0;
 };
 
+/// Concats whose input lists are prefixes of one root concat's (DenseNet's dense blocks): each
+/// such member is a view of the root's first channels (`views`, read by convs only), and an
+/// input that only the family reads is stored by its producer into the root (`slots`, with
+/// planConcatByAddress's slots). The first member to list an input no producer stores copies
+/// it into the root; the others copy nothing (docs/main-job.md, "Concat by address").
+struct ConcatFamilies {
+  std::vector<std::optional<ConcatSlot>> slots;
+  std::vector<std::optional<SliceView>> views;
+};
+ConcatFamilies planConcatFamilies(const QuantizedGraph& graph);
+
 /// Per tensor of `graph`: the source it is a view of, for every output of a channel slice (no
 /// row or column steps) whose only reader is a conv, of a source that owns its DDR space (not in
 /// `concatSlots`, not a view itself); nullopt for every other tensor.

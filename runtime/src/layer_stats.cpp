@@ -129,8 +129,8 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
     }
   }
   const double peak = static_cast<double>(hw.macRows * hw.macCols);
-  // A concat moves only the inputs its producers did not store in place (concat by address):
-  // each read and written once.
+  // A concat moves only the inputs its producers did not store in place and no earlier member
+  // of its family copied (concat by address): each read and written once.
   const auto zeroMacBytes = [&](std::size_t i) {
     const auto* concat = std::get_if<compiler::QConcat>(&graph.ops[i]);
     if (concat == nullptr) {
@@ -138,7 +138,7 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
     }
     std::uint64_t bytes = 0;
     for (const compiler::TensorId id : concat->inputs) {
-      if (compiled.tensors[id].storedIn != static_cast<std::int64_t>(concat->output)) {
+      if (concat->axis != 3 || compiler::concatCopies(graph, compiled.tensors, i, id)) {
         bytes += 2 * static_cast<std::uint64_t>(compiler::elementCount(graph.tensors[id].shape));
       }
     }

@@ -122,5 +122,67 @@ TEST(ConcatByAddress, InputsThatMustKeepTheirOwnSpaceAreCopied) {
   EXPECT_GT(compileRunVerify(b, config("npu-s"), "mixed concat"), 0U);
 }
 
+TEST(ConcatByAddress, ADenseBlocksConcatsAreViewsOfItsLastOne) {
+  // A DenseNet block: layer k reads the concat of the block input and every feature before it
+  // (BN as a depthwise 1x1, then a conv); the block's last concat feeds the transition. Every
+  // concat is a view of the last one's first channels, every feature is stored into it by its
+  // conv, and only the first concat copies the block input (a pool's output) in.
+  std::uint64_t seed = 1200;
+  for (const char* hw : {"npu-s", "npu-l"}) {
+    for (const auto& [h, c0, growth] :
+         {std::array<std::int64_t, 3>{16, 24, 8}, std::array<std::int64_t, 3>{11, 16, 12}}) {
+      testing::RandomGraphBuilder b(++seed);
+      const TensorId x = b.input(2 * h, 2 * h, c0);
+      const TensorId pooled = b.pool(x, false, 2, 2, 0);
+      std::vector<TensorId> features{pooled};
+      std::vector<TensorId> concats;
+      std::vector<TensorId> grown;
+      for (int layer = 0; layer < 4; ++layer) {
+        const TensorId in = layer == 0 ? pooled : b.concat(features);
+        if (layer > 0) {
+          concats.push_back(in);
+        }
+        const TensorId bn = b.conv(in, 0, 1, 1, 1, 1, 0);  // depthwise 1x1
+        const TensorId f = b.conv(b.conv(bn, 2 * growth, 0, 1, 1, 1, 0), growth, 0, 3, 1, 1, 1);
+        shareQuantization(b, f, pooled);
+        features.push_back(f);
+        grown.push_back(f);
+      }
+      const TensorId last = b.concat(features);
+      b.graph().outputs = {b.conv(last, 16, 0, 1, 1, 1, 0)};
+      const std::string what =
+          fmt::format("dense block {}x{}, {} + 4 x {} on {}", h, h, c0, growth, hw);
+      // Every concat shares the block input's scale (scale alignment does this on import).
+      for (const TensorId t : concats) {
+        b.graph().tensors[t].scale = b.graph().tensors[pooled].scale;
+        b.graph().tensors[t].zeroPoint = b.graph().tensors[pooled].zeroPoint;
+      }
+      b.graph().tensors[last].scale = b.graph().tensors[pooled].scale;
+      b.graph().tensors[last].zeroPoint = b.graph().tensors[pooled].zeroPoint;
+      const CompiledProgram compiled = generateProgram(b.graph(), config(hw), b.randomInputs());
+      for (const TensorId t : concats) {
+        EXPECT_EQ(compiled.tensors[t].storedIn, static_cast<std::int64_t>(last)) << what;
+        EXPECT_EQ(compiled.tensors[t].address, compiled.tensors[last].address) << what;
+        EXPECT_EQ(compiled.tensors[t].pixelStride, c0 + 4 * growth) << what;
+      }
+      for (std::size_t k = 0; k < grown.size(); ++k) {
+        EXPECT_EQ(compiled.tensors[grown[k]].storedIn, static_cast<std::int64_t>(last)) << what;
+        EXPECT_EQ(compiled.tensors[grown[k]].address,
+                  compiled.tensors[last].address + c0 + static_cast<std::uint64_t>(k) * growth)
+            << what;
+      }
+      // Only the first concat moves bytes (the block input); the others and the last have none.
+      std::size_t copying = 0;
+      for (std::size_t op = 0; op < b.graph().ops.size(); ++op) {
+        if (std::holds_alternative<QConcat>(b.graph().ops[op])) {
+          copying += instructionsOf(compiled, op) > 0 ? 1 : 0;
+        }
+      }
+      EXPECT_EQ(copying, 1U) << what;
+      EXPECT_GT(compileRunVerify(b, config(hw), what), 0U);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace npu::compiler

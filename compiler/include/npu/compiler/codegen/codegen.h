@@ -63,6 +63,12 @@ struct CompiledProgram {
 CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfig& config,
                                 const std::vector<golden::Int8Tensor>& inputData);
 
+/// Whether the channel concat at op `concatOp` copies its input `input` (docs/main-job.md,
+/// "Concat by address"): not when the input's producer stored it in place, nor when an earlier
+/// member of the concat's family (a view of the same root) copied it already.
+bool concatCopies(const QuantizedGraph& graph, const std::vector<TensorPlacement>& tensors,
+                  std::size_t concatOp, TensorId input);
+
 /// Replaces the DDR init segments of the graph inputs with `inputData` (one per graph input, in
 /// order), so one compiled program runs on many inputs. Throws npu::Error for a wrong count or
 /// size.
