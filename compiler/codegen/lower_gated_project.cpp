@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <array>
-#include <functional>
 #include <limits>
 #include <optional>
 #include <utility>
@@ -272,8 +271,8 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
   const std::int64_t blockWeights = g.kout * g.block;
   ctx.slots.forget();
 
-  // Input SRAM: two x slots, the replicated gate, two gated-block slots, the residual, the
-  // project's band. The gate is the same for every band: loaded once, block by block, with a
+  // Input SRAM: two x slots, the replicated gate, two gated-block slots, two residual bands, two
+  // project bands. The gate is the same for every band: loaded once, block by block, with a
   // column stride of 0 over a band's pixels.
   const std::int64_t pixels = g.rows * g.w;
   const std::int64_t xBytes = pixels * g.block;
@@ -284,17 +283,44 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
   const std::array<std::int64_t, 2> residualAt{pAt[1] + xBytes, pAt[1] + xBytes + bandBytes};
   const std::array<std::int64_t, 2> qAt{residualAt[1] + bandBytes, residualAt[1] + 2 * bandBytes};
   const std::int64_t half = ctx.config.outputSramBytes / 2;
-  // A band's add (and then its store) waits for the next band's first project, so that it runs
-  // beside it; its store waits for the project after that, which pushes the token the
-  // overlapped add cannot (a SYNC right behind the add would hold the next multiply back).
-  std::function<void()> pendingAdd;
-  std::function<void()> pendingStore;
+  // With an add, a band's add is emitted after the next band's first project, so that it runs
+  // beside it, and its store after the project after that, which pushes the token the
+  // overlapped add cannot (a SYNC right behind the add would hold the next multiply back). The
+  // residual is loaded with the add: loaded with its band, it would wait in the load queue for
+  // the add two bands back, which ends only beside this band's project, and hold up the next
+  // band's x behind it.
+  struct BandTail {
+    std::int64_t y = 0, rows = 0, out = 0;
+    std::size_t slot = 0;
+  };
+  std::optional<BandTail> addDue;
+  std::optional<BandTail> storeDue;
+  const TensorId result = g.add != nullptr ? g.add->output : g.project->output;
+  const auto emitAdd = [&](const BandTail& t) {
+    ctx.op = g.addOp;
+    const std::int64_t count = t.rows * g.w * g.kout;
+    ctx.loadFlat(0, residualAt[t.slot],
+                 static_cast<std::uint64_t>(address(g.residual) + t.y * g.w * g.kout), count);
+    isa::Eltwise add = eltwiseBase(graph.ops[static_cast<std::size_t>(g.addOp)]);
+    const bool projectIsA = g.add->a == g.project->output;
+    add.a_addr = projectIsA ? qAt[t.slot] : residualAt[t.slot];
+    add.b_addr = projectIsA ? residualAt[t.slot] : qAt[t.slot];
+    add.out_addr = t.out;
+    add.param_addr = addParameters;
+    add.lut_addr = addParameters + 24;
+    add.count = count;
+    add.overlap = 1;
+    ctx.emit(add);
+  };
   const auto afterProject = [&] {
-    if (pendingStore) {
-      std::exchange(pendingStore, nullptr)();
+    if (storeDue) {
+      ctx.op = g.addOp;
+      ctx.store(storeDue->out, tensorRows(ctx, result, storeDue->y, storeDue->rows));
+      storeDue.reset();
     }
-    if (pendingAdd) {
-      std::exchange(pendingAdd, nullptr)();
+    if (addDue) {
+      emitAdd(*addDue);
+      storeDue = std::exchange(addDue, std::nullopt);
     }
   };
   const bool gateIsA = g.mul->a == g.gate;
@@ -364,36 +390,11 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
       ctx.emit(project);
       afterProject();
     }
-    const TensorId result = g.add != nullptr ? g.add->output : g.project->output;
     if (g.add == nullptr) {
       ctx.store(out, tensorRows(ctx, result, y, rb));
-      continue;
+    } else {
+      addDue = BandTail{y, rb, out, static_cast<std::size_t>(band % 2)};
     }
-    const auto slot = static_cast<std::size_t>(band % 2);
-    const std::int64_t addCount = rb * g.w * g.kout;
-    // The residual is loaded with the add: loaded here, it would wait in the load queue for the
-    // add two bands back, which ends only beside this band's project, and hold up the next
-    // band's x behind it.
-    pendingAdd = [&ctx, &g, &graph, &pendingStore, addParameters, addCount, out, result, y, rb,
-                  q = qAt[slot], residual = residualAt[slot],
-                  from = static_cast<std::uint64_t>(address(g.residual) + y * g.w * g.kout)] {
-      ctx.op = g.addOp;
-      ctx.loadFlat(0, residual, from, addCount);
-      isa::Eltwise add = eltwiseBase(graph.ops[static_cast<std::size_t>(g.addOp)]);
-      const bool projectIsA = g.add->a == g.project->output;
-      add.a_addr = projectIsA ? q : residual;
-      add.b_addr = projectIsA ? residual : q;
-      add.out_addr = out;
-      add.param_addr = addParameters;
-      add.lut_addr = addParameters + 24;
-      add.count = addCount;
-      add.overlap = 1;
-      ctx.emit(add);
-      pendingStore = [&ctx, &g, out, result, y, rb] {
-        ctx.op = g.addOp;
-        ctx.store(out, tensorRows(ctx, result, y, rb));
-      };
-    };
   }
   afterProject();
   afterProject();

@@ -25,11 +25,6 @@ void applyPops(isa::Instruction& instruction, const TokenEmitter::QueueSet& pops
   }
 }
 
-std::size_t laneOf(const isa::Instruction& instruction) {
-  const std::size_t unit = unitOf(instruction);
-  return unit == kCompute && !isa::onMacSide(instruction) ? isa::kExecutingUnits : unit;
-}
-
 }  // namespace
 
 std::size_t TokenEmitter::append(const isa::Instruction& instruction, std::int64_t origin) {
@@ -126,7 +121,7 @@ void TokenEmitter::require(std::size_t unit, std::int64_t producer, std::int64_t
 void TokenEmitter::emit(const isa::Instruction& requested, std::int64_t origin) {
   isa::Instruction instruction = requested;
   const std::size_t unit = unitOf(instruction);
-  const std::size_t lane = laneOf(instruction);
+  const std::size_t lane = isa::laneOf(instruction);
   const std::vector<isa::Access> accesses = isa::footprint(instruction);
   if (auto* eltwise = std::get_if<isa::Eltwise>(&instruction);
       eltwise != nullptr && eltwise->overlap != 0 && conflictsBeside(accesses)) {

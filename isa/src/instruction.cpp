@@ -232,6 +232,11 @@ bool isOverlapped(const Instruction& instruction) {
   return eltwise != nullptr && eltwise->overlap != 0;
 }
 
+std::size_t laneOf(const Instruction& instruction) {
+  const Unit unit = executingUnit(instruction);
+  return unit == Unit::Compute && !onMacSide(instruction) ? kVectorLane : unitIndex(unit);
+}
+
 std::string validate(const Instruction& instruction) {
   std::string problem = checkRanges(instruction);
   if (!problem.empty()) {

@@ -18,7 +18,7 @@ namespace {
 
 struct Shadow {
   std::int32_t writer = -1;
-  std::array<std::int32_t, kLanes> reader{-1, -1, -1, -1, -1};
+  std::array<std::int32_t, isa::kLanes> reader{-1, -1, -1, -1};
   friend bool operator==(const Shadow&, const Shadow&) = default;
   friend auto operator<=>(const Shadow&, const Shadow&) = default;
 };
@@ -65,7 +65,7 @@ void checkHazards(std::span<const isa::Instruction> instructions, const TokenOrd
           return Conflict{shadow.writer, "writes"};
         }
         if (access.write) {
-          for (std::size_t r = 0; r < kLanes; ++r) {
+          for (std::size_t r = 0; r < isa::kLanes; ++r) {
             if (r != lane && unordered(shadow.reader[r])) {
               return Conflict{shadow.reader[r], "reads"};
             }

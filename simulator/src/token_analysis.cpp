@@ -48,7 +48,7 @@ class TokenMachine {
         m_order.lane[i] = m_order.unit[i];
         continue;
       }
-      m_order.lane[i] = isa::onMacSide(instructions[i]) ? m_order.unit[i] : kVectorLane;
+      m_order.lane[i] = static_cast<std::uint8_t>(isa::laneOf(instructions[i]));
       if (isa::isOverlapped(instructions[i])) {
         m_order.besideFrom[i] = barrier;
       } else {
@@ -186,7 +186,7 @@ class TokenMachine {
     if (u != kCompute) {
       return pushRoom(i);
     }
-    const std::size_t side = m_order.lane[i] == kVectorLane ? 1 : 0;
+    const std::size_t side = m_order.lane[i] == isa::kVectorLane ? 1 : 0;
     return !m_pending[side] && (m_order.besideFrom[i] >= 0 || !m_pending[1 - side]);
   }
 
@@ -216,7 +216,7 @@ class TokenMachine {
     if (pushRoom(i)) {
       push(i);
     } else {
-      m_pending[m_order.lane[i] == kVectorLane ? 1 : 0] = i;
+      m_pending[m_order.lane[i] == isa::kVectorLane ? 1 : 0] = i;
     }
   }
 

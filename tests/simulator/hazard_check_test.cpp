@@ -23,7 +23,7 @@ using testing::smallConfig;
 
 struct ByteState {
   std::int32_t writer = -1;
-  std::array<std::int32_t, kLanes> reader{-1, -1, -1, -1, -1};
+  std::array<std::int32_t, isa::kLanes> reader{-1, -1, -1, -1};
 };
 
 std::string describe(const std::vector<isa::Instruction>& stream, std::size_t i) {
@@ -63,7 +63,7 @@ std::string referenceCheck(const std::vector<isa::Instruction>& stream, const To
             other = state.writer;
             what = "writes";
           }
-          for (std::size_t r = 0; r < kLanes && other < 0 && access.write; ++r) {
+          for (std::size_t r = 0; r < isa::kLanes && other < 0 && access.write; ++r) {
             if (r != lane && unordered(state.reader[r])) {
               other = state.reader[r];
               what = "reads";

@@ -163,11 +163,9 @@ void ComputeUnit::runProgram() {
     }
     account();
     m_waiting = Waiting::Nothing;
-    const std::uint64_t duration = instructionCycles(instruction, ctx.config);
-    markBusy(i, duration);
     beginBusy();
     m_running[side] = i;
-    m_until[side] = ctx.now() + duration;
+    m_until[side] = ctx.now() + instructionCycles(instruction, ctx.config);
     m_handed[side].notify(sc_core::SC_ZERO_TIME);
   }
   handOverEnds();

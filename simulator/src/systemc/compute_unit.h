@@ -67,7 +67,7 @@ class ComputeUnit : public ExecutingUnit {
   void reset();
   /// What the unit is doing, for watchdog and deadlock messages: the oldest instruction a side
   /// runs or pushes the tokens of; else what the next instruction waits for.
-  [[nodiscard]] UnitState state() const;
+  [[nodiscard]] UnitState state() const override;
 
  private:
   enum Side : std::uint8_t { kMacSide, kVectorSide };

@@ -26,7 +26,7 @@ class ExecutingUnit : public sc_core::sc_module {
   /// Whether this unit has a port for `queue`.
   [[nodiscard]] bool hasTokenPort(TokenQueue queue) const;
   /// What the unit is doing now, for watchdog and deadlock messages.
-  [[nodiscard]] const UnitState& state() const { return m_state; }
+  [[nodiscard]] virtual UnitState state() const { return m_state; }
   /// Whether the unit has drained its queue after fetch reached END (or the run stopped).
   [[nodiscard]] bool finished() const { return m_finished; }
   /// Forgets the previous run (between runs, while the unit's thread waits for the next).

@@ -176,6 +176,15 @@ bool onMacSide(const Instruction& instruction);
 /// An ELTWISE with overlap = 1: it starts without waiting for the MAC side.
 bool isOverlapped(const Instruction& instruction);
 
+/// The lanes accesses are ordered on: each executing unit's index (load 0, compute's MAC side 1,
+/// store 2), and compute's vector side. Instructions on one lane run one after another; the
+/// compute unit's two sides are ordered by its start rule, the units by tokens.
+inline constexpr std::size_t kVectorLane = kExecutingUnits;
+inline constexpr std::size_t kLanes = kVectorLane + 1;
+
+/// The lane of an instruction of an executing unit (not END).
+std::size_t laneOf(const Instruction& instruction);
+
 /// Checks ranges and the rules that span fields (depthwise channel counts, SYNC dependency flags,
 /// clip order). Returns an empty string when legal, else a message naming the offending field.
 std::string validate(const Instruction& instruction);

@@ -12,19 +12,15 @@
 
 namespace npu::sim {
 
-/// The unit TokenOrder records for END, which runs on none of the executing units.
-inline constexpr std::uint8_t kEndUnit = isa::kExecutingUnits;
-/// The lane TokenOrder records for compute's vector side (ELTWISE, POOL, NORM).
-inline constexpr std::uint8_t kVectorLane = isa::kExecutingUnits + 1;
-/// Lanes: load, compute's MAC side, store, END, compute's vector side.
-inline constexpr std::size_t kLanes = kVectorLane + 1;
+/// The unit (and lane) TokenOrder records for END, which runs on none of the executing units.
+inline constexpr std::uint8_t kEndUnit = isa::kLanes;
 
 /// Per instruction: its executing unit (isa::unitIndex; kEndUnit for END), its position on that
 /// unit, and a vector clock: clock[u] = how many instructions of unit u are guaranteed to
 /// have finished before it starts (its own unit counts itself).
 ///
-/// The compute unit starts in order on two sides (docs/timing.md): `lane` tells them apart (the
-/// unit index, or kVectorLane for compute's vector side), and `besideFrom` is, for an ELTWISE
+/// The compute unit starts in order on two sides (docs/timing.md): `lane` tells them apart
+/// (isa::laneOf), and `besideFrom` is, for an ELTWISE
 /// with overlap = 1, the first compute instruction it may run beside: the last one before it
 /// that waited for both sides (0 when there is none), from which on the MAC side's instructions
 /// are not ordered before it; -1 for every other instruction. `certified` is, for a compute

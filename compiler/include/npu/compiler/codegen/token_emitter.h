@@ -39,13 +39,10 @@ class TokenEmitter {
   [[nodiscard]] const std::vector<std::int64_t>& origins() const { return m_origins; }
 
  private:
-  /// Readers are kept per lane: load, compute's MAC side, store, compute's vector side.
-  static constexpr std::size_t kVectorLane = isa::kExecutingUnits;
-  static constexpr std::size_t kLanes = kVectorLane + 1;
-
+  /// Readers are kept per lane (isa::laneOf).
   struct Shadow {
     std::int64_t writer = -1;
-    std::array<std::int64_t, kLanes> reader{-1, -1, -1, -1};
+    std::array<std::int64_t, isa::kLanes> reader{-1, -1, -1, -1};
     friend bool operator==(const Shadow&, const Shadow&) = default;
     friend auto operator<=>(const Shadow&, const Shadow&) = default;
   };
