@@ -131,8 +131,9 @@ void writeBundle(const std::filesystem::path& dir, const compiler::CompiledProgr
       out << YAML::Key << "on_chip" << YAML::Value << true;
     }
     if (const std::int64_t into = compiled.tensors[id].storedIn; into >= 0) {
-      // Stored into a concat's output by address (docs/main-job.md): DDR holds its channels
-      // there, pixels `pixel_stride` bytes apart from `address`.
+      // It lives in another tensor's DDR space (docs/main-job.md): a concat input stored into
+      // the concat's output, a slice read in place in its source, a concat family member in its
+      // root. DDR holds its channels there, pixels `pixel_stride` bytes apart from `address`.
       out << YAML::Key << "stored_in" << YAML::Value
           << graph.tensors[static_cast<std::size_t>(into)].name;
       out << YAML::Key << "pixel_stride" << YAML::Value << compiled.tensors[id].pixelStride;
