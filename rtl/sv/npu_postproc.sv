@@ -2,9 +2,9 @@
 // unit's, which ELTWISE, POOL and NORM share): MAC_COLS lanes, three stages after the producer's
 // register. Stage A requantizes (single or double rounding), stage B adds the output zero point
 // and clips, stage C maps through the LUT and writes the output SRAM (or, for partial sums, the
-// accumulator SRAM). A vector produced in cycle t is written at the
-// end of cycle t+3, so an instruction whose last vector is produced in cycle s+N ends at s+N+4:
-// the "+ 4" of docs/timing.md. `fin` pulses in that cycle.
+// accumulator SRAM; only the MAC side's pipeline has its accumulator outputs connected). A vector
+// produced in cycle t is written at the end of cycle t+3, so an instruction whose last vector is
+// produced in cycle s+N ends at s+N+4: the "+ 4" of docs/timing.md. `fin` pulses in that cycle.
 module npu_postproc
   import npu_config_pkg::*, npu_rtl_pkg::*;
 (

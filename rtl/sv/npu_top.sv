@@ -154,9 +154,10 @@ module npu_top
   logic [7:0] prm_rdata[12*C+24+2*C];
   logic [31:0] acc_raddr[C];
   logic [31:0] acc_rdata[C];
-  // The two post-processing pipelines' writes (index 0 the MAC side's, 1 the vector side's).
-  logic [C-1:0] acc_we[2], out_we[2], inp_we[2];
-  logic [31:0] acc_waddr[2][C], acc_wdata[2][C], out_waddr[2][C];
+  // The two post-processing pipelines' writes (index 0 the MAC side's, 1 the vector side's);
+  // only the MAC side's writes the accumulator (partial sums).
+  logic [C-1:0] out_we[2], inp_we[2], acc_we;
+  logic [31:0] out_waddr[2][C], acc_waddr[C], acc_wdata[C];
   logic [7:0] out_wdata[2][C];
 
   // Engines.
@@ -251,23 +252,41 @@ module npu_top
   assign side_pp[0] = mac_pp;
   assign side_pp[1] = vec_pp.valid ? vec_pp : norm_pp;
 
-  for (genvar p = 0; p < 2; p++) begin : g_pp
-    npu_postproc postproc (
-        .clk,
-        .rst,
-        .in(side_pp[p]),
-        .lut_raddr(lut_raddr[p]),
-        .lut_rdata(lut_rdata[p]),
-        .out_we(out_we[p]),
-        .inp_we(inp_we[p]),
-        .out_waddr(out_waddr[p]),
-        .out_wdata(out_wdata[p]),
-        .acc_we(acc_we[p]),
-        .acc_waddr(acc_waddr[p]),
-        .acc_wdata(acc_wdata[p]),
-        .fin(pp_fin[p])
-    );
-  end
+  npu_postproc mac_postproc (
+      .clk,
+      .rst,
+      .in(side_pp[0]),
+      .lut_raddr(lut_raddr[0]),
+      .lut_rdata(lut_rdata[0]),
+      .out_we(out_we[0]),
+      .inp_we(inp_we[0]),
+      .out_waddr(out_waddr[0]),
+      .out_wdata(out_wdata[0]),
+      .acc_we,
+      .acc_waddr,
+      .acc_wdata,
+      .fin(pp_fin[0])
+  );
+
+  // The vector unit and NORM never send partial sums (their bundles' to_acc is 0): this
+  // pipeline's accumulator outputs stay unconnected.
+  /* verilator lint_off PINCONNECTEMPTY */
+  npu_postproc vec_postproc (
+      .clk,
+      .rst,
+      .in(side_pp[1]),
+      .lut_raddr(lut_raddr[1]),
+      .lut_rdata(lut_rdata[1]),
+      .out_we(out_we[1]),
+      .inp_we(inp_we[1]),
+      .out_waddr(out_waddr[1]),
+      .out_wdata(out_wdata[1]),
+      .acc_we(),
+      .acc_waddr(),
+      .acc_wdata(),
+      .fin(pp_fin[1])
+  );
+  /* verilator lint_on PINCONNECTEMPTY */
 
   // Read port maps: addresses and data in separate blocks (no false combinational loop). NORM
   // borrows the vector unit's first C input ports and the MAC array's 12C parameter ports while
@@ -303,18 +322,17 @@ module npu_top
 
   // The input SRAM's write ports: the load DMA's W, then each post-processing pipeline's C for a
   // CONV or ELTWISE whose out_buf sends its tile there (a cascade); the tokens (and, for an
-  // overlapped ELTWISE, the hazard check) keep their addresses apart. The output and accumulator
-  // SRAMs have C write ports per pipeline.
+  // overlapped ELTWISE, the hazard check) keep their addresses apart. The output SRAM has C write
+  // ports per pipeline, the accumulator SRAM the MAC side's C.
   logic [W+2*C-1:0] inp_sram_we;
   logic [31:0] inp_sram_waddr[W+2*C];
   logic [7:0] inp_sram_wdata[W+2*C];
-  logic [2*C-1:0] out_sram_we, acc_sram_we;
-  logic [31:0] out_sram_waddr[2*C], acc_sram_waddr[2*C], acc_sram_wdata[2*C];
+  logic [2*C-1:0] out_sram_we;
+  logic [31:0] out_sram_waddr[2*C];
   logic [7:0] out_sram_wdata[2*C];
   always_comb begin
     inp_sram_we = {inp_we[1], inp_we[0], load_buf == 2'd0 ? load_we : '0};
     out_sram_we = {out_we[1], out_we[0]};
-    acc_sram_we = {acc_we[1], acc_we[0]};
     for (int i = 0; i < W; i++) begin
       inp_sram_waddr[i] = load_waddr[i];
       inp_sram_wdata[i] = load_wdata[i];
@@ -325,8 +343,6 @@ module npu_top
         inp_sram_wdata[W+p*C+i] = out_wdata[p][i];
         out_sram_waddr[p*C+i] = out_waddr[p][i];
         out_sram_wdata[p*C+i] = out_wdata[p][i];
-        acc_sram_waddr[p*C+i] = acc_waddr[p][i];
-        acc_sram_wdata[p*C+i] = acc_wdata[p][i];
       end
     end
   end
@@ -378,14 +394,14 @@ module npu_top
       .DW(32),
       .DEPTH(ACC_SRAM_BYTES / 4),
       .NR(C),
-      .NW(2 * C)
+      .NW(C)
   ) acc_sram (
       .clk,
       .raddr(acc_raddr),
       .rdata(acc_rdata),
-      .we(acc_sram_we),
-      .waddr(acc_sram_waddr),
-      .wdata(acc_sram_wdata)
+      .we(acc_we),
+      .waddr(acc_waddr),
+      .wdata(acc_wdata)
   );
 
   npu_sram #(
