@@ -106,7 +106,6 @@ module npu_control
   logic [31:0] sidx;
   logic [3:0] spop;
   logic s_overlap;
-  logic s_in_queue;
 
   // The events of the cycle.
   logic ev_dispatch;
@@ -129,12 +128,13 @@ module npu_control
       hpop[u] = pop_mask(hword[u], 2'(u));
       start_slot[u] = 2'(u);
     end
-    h_vec = opcode_of(hword[UNIT_COMPUTE]) == OP_ELTWISE ||
-        opcode_of(hword[UNIT_COMPUTE]) == OP_POOL || opcode_of(hword[UNIT_COMPUTE]) == OP_NORM;
+    // As the simulator's isa::onMacSide: CONV and SYNC run on the MAC side, the rest on the vector
+    // side.
+    h_vec = !(opcode_of(hword[UNIT_COMPUTE]) == OP_CONV ||
+              opcode_of(hword[UNIT_COMPUTE]) == OP_SYNC);
     h_overlap = opcode_of(hword[UNIT_COMPUTE]) == OP_ELTWISE &&
         hword[UNIT_COMPUTE][ELTWISE_OVERLAP_LSB];
     if (h_vec) start_slot[UNIT_COMPUTE] = 2'(SIDE_VEC);
-    s_in_queue = q_two;
     sword = q_two ? q_second_word : fb_word;
     sidx = q_two ? q_second_idx : fb_idx;
     spop = pop_mask(sword, 2'(UNIT_COMPUTE));
@@ -174,13 +174,14 @@ module npu_control
       end
       // The second compute start: behind a MAC-side head that starts, an overlapped ELTWISE
       // whose tokens are there after the head's pops (a token pushed this cycle counts once).
+      // The vector side is free then: a MAC-side head starts only with the other side free.
       for (int q = 0; q < 4; q++) begin
         avail2[q] = (TW + 1)'(tokens[q]) + (TW + 1)'(ev_push[q]) >
             (TW + 1)'(hpop[UNIT_COMPUTE][q]);
       end
       ns2 = ev_start[UNIT_COMPUTE] && !h_vec && q_nonempty[UNIT_COMPUTE] &&
-          (s_in_queue || (ev_dispatch && fb_unit == 2'(UNIT_COMPUTE))) && s_overlap &&
-          free[SIDE_VEC] && (spop & ~avail2) == 4'b0;
+          (q_two || (ev_dispatch && fb_unit == 2'(UNIT_COMPUTE))) && s_overlap &&
+          (spop & ~avail2) == 4'b0;
       for (int q = 0; q < 4; q++) begin
         pop_now[q] = (ev_start[tq_consumer(q)] && hpop[tq_consumer(q)][q]) ||
             (tq_consumer(q) == UNIT_COMPUTE && ev_start2 && spop[q]);
@@ -256,12 +257,18 @@ module npu_control
   ) == OP_POOL));
   assign go_norm = ev_start[UNIT_COMPUTE] && opcode_of(hword[UNIT_COMPUTE]) == OP_NORM;
   // Each engine latches its fields at `go` from its side's word, so the two sides' instructions
-  // never see each other's word.
+  // never see each other's word. A starting slot takes the word and index of its queue's head,
+  // or, for the second start (the vector side), those of the entry behind it.
+  logic [31:0] go_idx[SLOTS];
   always_comb begin
     for (int s = 0; s < SLOTS; s++) begin
       go_word[s] = slot_start[s] ? hword[unit_of_slot(s)] : cur_word[s];
+      go_idx[s] = slot_start[s] ? hidx[unit_of_slot(s)] : cur_idx[s];
     end
-    if (ev_start2) go_word[SIDE_VEC] = sword;
+    if (ev_start2) begin
+      go_word[SIDE_VEC] = sword;
+      go_idx[SIDE_VEC] = sidx;
+    end
   end
 
   assign end_valid = fin;
@@ -295,15 +302,10 @@ module npu_control
         end
       end
       for (int s = 0; s < SLOTS; s++) begin
-        if (s == SIDE_VEC && ev_start2) begin
-          cur_word[s] <= sword;
-          cur_idx[s] <= sidx;
-          sync_run[s] <= 1'b0;
-          st[s] <= ST_RUN;
-        end else if (slot_start[s]) begin
-          cur_word[s] <= hword[unit_of_slot(s)];
-          cur_idx[s] <= hidx[unit_of_slot(s)];
-          sync_run[s] <= opcode_of(hword[unit_of_slot(s)]) == OP_SYNC;
+        if (slot_start[s]) begin
+          cur_word[s] <= go_word[s];
+          cur_idx[s] <= go_idx[s];
+          sync_run[s] <= opcode_of(go_word[s]) == OP_SYNC;
           if (slot_xfer[s] && !slot_grant[s]) begin
             st[s] <= ST_WAIT_PORT;
           end else begin
