@@ -18,9 +18,9 @@
 // one in the same cycle (zero-cycle hand-offs: a token pushed at cycle t can be popped at t, an
 // entry leaving a full queue at t lets fetch dispatch at t, a unit that ends at t can start its
 // next instruction at t). The events of a cycle are the least fixed point of these monotone
-// rules, computed by iterating them from "nothing happens" once per event (9 events, the second
-// compute start included, so 9 iterations reach the fixed point); all inputs of the iteration
-// are registers, so it is an acyclic network. The DDR port grant is decided after it: a grant
+// rules, computed by iterating them from "nothing happens" once per event (EVENTS below: every
+// iteration that changes something adds an event, so EVENTS iterations reach the fixed point);
+// all inputs of the iteration are registers, so it is an acyclic network. The DDR port grant is decided after it: a grant
 // only starts an instruction, and no instruction ends in the cycle it starts (every duration is
 // at least one cycle).
 module npu_control
@@ -71,6 +71,12 @@ module npu_control
 
   localparam int TD = TOKEN_QUEUE_DEPTH;
   localparam int TW = $clog2(TD + 1);
+  // The events of a cycle, one iteration of the fixed point each: fetch's dispatch, each unit's
+  // start (the compute unit's first), the compute unit's second start, and a push to each token
+  // queue (9). The build runs Verilator without --assert and rtl/sv has no assertions, so that
+  // one more iteration changes nothing is argued here (the rules are monotone) rather than
+  // checked in simulation.
+  localparam int EVENTS = 1 + UNITS + 1 + TOKEN_QUEUES;
   // The unit (instruction queue, token masks) a slot belongs to.
   function automatic int unit_of_slot(input int s);
     return s == SIDE_VEC ? UNIT_COMPUTE : s;
@@ -161,7 +167,7 @@ module npu_control
     ev_start2 = 1'b0;
     ev_push = '0;
     all_pushed = '0;
-    for (int it = 0; it < 9; it++) begin
+    for (int it = 0; it < EVENTS; it++) begin
       for (int q = 0; q < 4; q++) avail[q] = tokens[q] != 0 || ev_push[q];
       for (int s = 0; s < SLOTS; s++) begin
         all_pushed[s] = (want[s] & ~ev_push) == 4'b0;
