@@ -168,6 +168,22 @@ class DdrModel {
   bool m_writeTaken = false;
 };
 
+/// The RTL's compute control relies on an overlapped ELTWISE pushing no token (at most one
+/// compute side pushes a given token queue in a cycle; docs/timing.md). isa::validate rejects
+/// such an instruction, but runRtl takes any isa::Program, not only validated ones.
+void checkOverlappedPushes(const isa::Program& program) {
+  for (std::size_t i = 0; i < program.instructions.size(); ++i) {
+    const auto* eltwise = std::get_if<isa::Eltwise>(&program.instructions[i]);
+    if (eltwise != nullptr && eltwise->overlap != 0 &&
+        (eltwise->push_prev != 0 || eltwise->push_next != 0)) {
+      fail(
+          "RTL: instruction {} (ELTWISE with overlap = 1) pushes a token (push_prev = {}, "
+          "push_next = {}); an overlapped ELTWISE pushes none",
+          i, eltwise->push_prev, eltwise->push_next);
+    }
+  }
+}
+
 bool sameHardware(const isa::NpuConfig& a, const isa::NpuConfig& b) {
   isa::NpuConfig named = b;
   named.name = a.name;
@@ -188,6 +204,7 @@ void checkRtlHardware(const isa::NpuConfig& target) {
 RtlResult runRtl(const isa::Program& program, const RtlOptions& options) {
   const isa::NpuConfig& config = rtlConfig();
   checkRtlHardware(program.config);
+  checkOverlappedPushes(program);
   RtlResult result;
   result.ddr = isa::DdrImage::fromProgram(program);
   result.endCycles.assign(program.instructions.size(), 0);

@@ -496,5 +496,29 @@ TEST(RtlConfig, RejectsAnotherHardwareConfig) {
   }
 }
 
+// The RTL's compute control counts on an overlapped ELTWISE pushing no token: runRtl refuses a
+// program (built without isa::validate) whose overlapped ELTWISE does, naming the instruction.
+TEST(RtlOverlap, RejectsAnOverlappedEltwiseThatPushes) {
+  isa::Program program = isa::assembleFile(kSource / "tests/data/rtl/overlap.s");
+  std::size_t index = program.instructions.size();
+  for (std::size_t i = 0; i < program.instructions.size() && index == program.instructions.size();
+       ++i) {
+    if (isa::isOverlapped(program.instructions[i])) {
+      index = i;
+    }
+  }
+  ASSERT_LT(index, program.instructions.size());
+  std::get<isa::Eltwise>(program.instructions[index]).push_next = 1;
+  try {
+    (void)rtl::runRtl(program);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              fmt::format("RTL: instruction {} (ELTWISE with overlap = 1) pushes a token "
+                          "(push_prev = 0, push_next = 1); an overlapped ELTWISE pushes none",
+                          index));
+  }
+}
+
 }  // namespace
 }  // namespace npu::runtime

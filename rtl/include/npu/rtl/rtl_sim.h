@@ -39,8 +39,9 @@ const isa::NpuConfig& rtlConfig();
 void checkRtlHardware(const isa::NpuConfig& target);
 
 /// Runs `program` on the RTL. Throws npu::Error when the program targets a different hardware
-/// config, when fetch decodes an illegal opcode, on a DDR access outside the image, or when the
-/// watchdog fires.
+/// config, when an ELTWISE with overlap = 1 pushes a token (isa::validate's rule; `program` need
+/// not have been validated), when fetch decodes an illegal opcode, on a DDR access outside the
+/// image, or when the watchdog fires.
 RtlResult runRtl(const isa::Program& program, const RtlOptions& options = {});
 
 }  // namespace npu::rtl
