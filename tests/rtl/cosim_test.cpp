@@ -159,6 +159,131 @@ TEST(RtlOverlap, SecondStartInOneCycle) {
   }
 }
 
+// overlap.s's data with other instructions.
+isa::Program overlapDataProgram(const std::vector<std::string>& lines) {
+  isa::Program program = isa::assembleFile(kSource / "tests/data/rtl/overlap.s");
+  program.instructions.clear();
+  for (const std::string& line : lines) {
+    program.instructions.push_back(isa::parseInstruction(line, "overlapDataProgram"));
+  }
+  return program;
+}
+
+// The loads every program below starts with: CONV 0's input, weights and parameters (its token
+// last), the 1x1 weights at 0x2000 and the ELTWISE's operands at 0x1000.
+std::vector<std::string> overlapLoads() {
+  return {
+      "LOAD ddr_addr=0x10000 y_size=1 x_size=1 c_bytes=1600",
+      "LOAD buf=1 ddr_addr=0x20000 y_size=1 x_size=1 c_bytes=2304",
+      "LOAD buf=1 sram_addr=0x2000 ddr_addr=0x22000 y_size=1 x_size=1 c_bytes=256",
+      "LOAD sram_addr=0x1000 ddr_addr=0x11000 y_size=1 x_size=1 c_bytes=512",
+      "LOAD push_next=1 buf=2 ddr_addr=0x23000 y_size=1 x_size=1 c_bytes=704",
+  };
+}
+
+// CONV 0 (3x3, 580 cycles), CONV 1 (1x1 of 8 pixels, 12 cycles) and the overlapped ELTWISE
+// (20 cycles) behind it, which pops `pop` (when its token is there, it starts with CONV 1).
+const char* const kConv0 =
+    "CONV {}out_h=8 out_w=8 in_w=10 in_c=16 out_c=16 kh=3 kw=3 sh=1 sw=1 dh=1 dw=1 in_zp=-3 "
+    "out_zp=-20 clip_lo=-128 clip_hi=127 acc_init=1 finalize=1";
+const char* const kConv1 =
+    "CONV {}wgt_addr=0x2000 out_addr=0x1000 param_addr=0x200 out_h=1 out_w=8 in_w=8 in_c=16 "
+    "out_c=16 kh=1 kw=1 sh=1 sw=1 dh=1 dw=1 clip_lo=-128 clip_hi=127 acc_init=1 finalize=1";
+const char* const kEltwise =
+    "ELTWISE {} a_addr=0x1000 b_addr=0x1100 out_addr=0x2000 param_addr=0x100 count=256 a_zp=3 "
+    "b_zp=-7 out_zp=5 clip_lo=-128 clip_hi=127 left_shift=20 overlap=1";
+
+// The second start popping a store token (S2C): STORE A pushes it, and the ELTWISE behind CONV 1
+// pops it. Without `late`, STORE A ends long before CONV 0 does, so the ELTWISE starts with
+// CONV 1 and takes the token; the compute SYNC behind it then waits for STORE B's token (pushed
+// after CONV 1's result is stored), not for the one the ELTWISE took. With `late`, STORE A waits
+// for CONV 0's token, so the ELTWISE waits for STORE A beside CONV 1.
+isa::Program storeTokenProgram(bool late) {
+  std::vector<std::string> lines = overlapLoads();
+  lines.push_back(
+      fmt::format(fmt::runtime(kConv0), late ? "pop_prev=1 push_next=1 " : "pop_prev=1 "));
+  lines.push_back(
+      fmt::format("STORE {}push_prev=1 sram_addr=0x3000 ddr_addr=0x33000 y_size=1 "
+                  "x_size=1 c_bytes=64",
+                  late ? "pop_prev=1 " : ""));
+  lines.push_back(fmt::format(fmt::runtime(kConv1), "push_next=1 "));
+  lines.push_back(fmt::format(fmt::runtime(kEltwise), "pop_next=1"));
+  lines.emplace_back("SYNC pop_next=1 unit=1");
+  lines.emplace_back(
+      "STORE pop_prev=1 push_prev=1 sram_addr=0x1000 ddr_addr=0x31000 y_size=1 x_size=1 "
+      "c_bytes=128");
+  lines.emplace_back("SYNC push_next=1 unit=1");
+  lines.emplace_back("STORE pop_prev=1 ddr_addr=0x30000 y_size=1 x_size=1 c_bytes=1024");
+  lines.emplace_back("STORE sram_addr=0x2000 ddr_addr=0x32000 y_size=1 x_size=1 c_bytes=256");
+  lines.emplace_back("END");
+  return overlapDataProgram(lines);
+}
+
+TEST(RtlOverlap, SecondStartPopsAStoreToken) {
+  constexpr std::size_t kStoreA = 6;
+  constexpr std::size_t kConv1Index = 7;
+  constexpr std::size_t kEltwiseIndex = 8;
+  constexpr std::size_t kSync = 9;
+  constexpr std::size_t kStoreB = 10;
+  for (const bool late : {false, true}) {
+    const isa::Program program = storeTokenProgram(late);
+    const CosimReport report = cosimulate(program);
+    EXPECT_TRUE(report.matches()) << (late ? "late" : "early") << ":\n" << report.summary(program);
+    const std::vector<std::uint64_t>& end = report.rtl.endCycles;
+    const std::uint64_t conv1Start = end[kConv1Index] - 12;
+    const std::uint64_t eltwiseStart = end[kEltwiseIndex] - 20;
+    if (late) {
+      EXPECT_GT(end[kStoreA], conv1Start);
+      EXPECT_EQ(eltwiseStart, end[kStoreA]);  // the token pushed there
+    } else {
+      EXPECT_LT(end[kStoreA], conv1Start);
+      EXPECT_EQ(eltwiseStart, conv1Start);  // the second start, popping STORE A's token
+      EXPECT_GT(end[kStoreB], end[kEltwiseIndex]);
+      EXPECT_EQ(end[kSync], end[kStoreB] + 1);  // STORE B's token, not STORE A's again
+    }
+  }
+}
+
+// The second start's pop is the one that makes room in a full token queue: 17 LOADs push to
+// compute (token_depth 16), the last waiting for room, while CONV 0 and two more 580-cycle CONVs
+// run; then CONV 1 (popping nothing) and the overlapped ELTWISE behind it start together, the
+// ELTWISE's pop lets the waiting LOAD push in that cycle, and the LOAD behind it starts then.
+// Sixteen compute SYNCs take the remaining tokens.
+TEST(RtlOverlap, SecondStartsPopMakesRoomForAPush) {
+  const isa::NpuConfig& config = rtl::rtlConfig();
+  const std::int64_t depth = config.tokenQueueDepth;
+  std::vector<std::string> lines = overlapLoads();
+  lines.push_back(fmt::format(fmt::runtime(kConv0), "pop_prev=1 "));
+  lines.push_back(fmt::format(fmt::runtime(kConv0), ""));
+  lines.push_back(fmt::format(fmt::runtime(kConv0), ""));
+  const std::size_t conv1 = lines.size();
+  lines.push_back(fmt::format(fmt::runtime(kConv1), ""));
+  lines.push_back(fmt::format(fmt::runtime(kEltwise), "pop_prev=1"));
+  for (std::int64_t k = 0; k <= depth; ++k) {
+    lines.push_back(fmt::format(
+        "LOAD push_next=1 sram_addr=0x{:x} ddr_addr=0x{:x} y_size=1 x_size=1 c_bytes=64",
+        0x9000 + 64 * k, 0x12000 + 64 * k));
+  }
+  const std::size_t waiting = lines.size() - 1;
+  lines.emplace_back("LOAD sram_addr=0xa000 ddr_addr=0x14000 y_size=1 x_size=1 c_bytes=64");
+  for (std::int64_t k = 0; k < depth - 1; ++k) {
+    lines.emplace_back("SYNC pop_prev=1 unit=1");
+  }
+  lines.emplace_back("SYNC pop_prev=1 push_next=1 unit=1");
+  lines.emplace_back("STORE pop_prev=1 ddr_addr=0x30000 y_size=1 x_size=1 c_bytes=1024");
+  lines.emplace_back("STORE sram_addr=0x1000 ddr_addr=0x31000 y_size=1 x_size=1 c_bytes=128");
+  lines.emplace_back("STORE sram_addr=0x2000 ddr_addr=0x32000 y_size=1 x_size=1 c_bytes=256");
+  lines.emplace_back("END");
+  const isa::Program program = overlapDataProgram(lines);
+  const CosimReport report = cosimulate(program);
+  EXPECT_TRUE(report.matches()) << report.summary(program);
+  const std::vector<std::uint64_t>& end = report.rtl.endCycles;
+  const std::uint64_t conv1Start = end[conv1] - 12;
+  EXPECT_EQ(end[conv1 + 1] - 20, conv1Start);        // the second start
+  EXPECT_LT(end[waiting], conv1Start);               // the last pushing LOAD waited for room ...
+  EXPECT_EQ(end[waiting + 1], conv1Start + 64 + 4);  // ... until the ELTWISE's pop
+}
+
 // A random program of overlapped ELTWISEs among CONVs: one CONV tile (random shape), then 3 to 9
 // compute instructions, each a CONV of that tile, an ELTWISE with overlap = 1 (a third of them
 // waiting for a load of their own operands), an ELTWISE without overlap or a compute SYNC, every
