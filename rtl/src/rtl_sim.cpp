@@ -9,6 +9,7 @@
 #include <ctime>
 #include <deque>
 #include <memory>
+#include <type_traits>
 
 #include "Vnpu_top.h"
 #include "npu/isa/instruction.h"
@@ -24,6 +25,17 @@ using u64 = std::uint64_t;
 /// npu_top's end-trace channels (npu_rtl_pkg's SLOTS): load, compute's MAC side, store, and
 /// compute's vector side.
 constexpr unsigned kEndSlots = 4;
+
+/// The number of 32-bit words of a Verilator wide signal.
+template <typename Wide>
+struct WideWords;
+template <std::size_t N>
+struct WideWords<VlWide<N>> {
+  static constexpr std::size_t value = N;
+};
+// trace_end_idx packs one 32-bit instruction index per slot.
+static_assert(WideWords<std::remove_cvref_t<decltype(Vnpu_top::trace_end_idx)>>::value == kEndSlots,
+              "kEndSlots must match npu_top's SLOTS (the words of trace_end_idx)");
 
 /// A read burst on its way back: `len` bytes from `address`, first beat at cycle `readyAt`.
 struct ReadBurst {
