@@ -89,6 +89,12 @@ std::uint64_t planActivations(const QuantizedGraph& graph, std::uint64_t alignme
     if (views[id]) {
       lastUse[views[id]->source] = std::max(lastUse[views[id]->source], lastUse[id]);
     }
+    // A tensor stored into a concat may have readers besides the concat (a split's slice read
+    // by a conv in place): the concat's space lives until they have run.
+    if (slots[id]) {
+      const TensorId concat = slots[id]->concatOutput;
+      lastUse[concat] = std::max(lastUse[concat], lastUse[id]);
+    }
   }
   std::vector<bool> placedYet(n, false);
   const std::uint64_t arenaBase = next;

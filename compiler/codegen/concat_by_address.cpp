@@ -38,7 +38,91 @@ std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph&
       offset += in.shape.size() == 4 ? in.shape[3] : 0;
     }
   }
+  planSplitsIntoConcats(graph, slots);
   return slots;
+}
+
+void planSplitsIntoConcats(const QuantizedGraph& graph,
+                           std::vector<std::optional<ConcatSlot>>& slots) {
+  const std::size_t n = graph.tensors.size();
+  std::vector<const QOp*> producer(n, nullptr);
+  std::vector<std::vector<const QOp*>> readers(n);
+  for (const QOp& op : graph.ops) {
+    producer[opOutput(op)] = &op;
+    for (const TensorId id : opInputs(op)) {
+      readers[id].push_back(&op);
+    }
+  }
+  const auto isGraphTensor = [&](TensorId id) {
+    return std::find(graph.inputs.begin(), graph.inputs.end(), id) != graph.inputs.end() ||
+           std::find(graph.outputs.begin(), graph.outputs.end(), id) != graph.outputs.end();
+  };
+  for (std::size_t index = 0; index < graph.ops.size(); ++index) {
+    const auto* concat = std::get_if<QConcat>(&graph.ops[index]);
+    if (concat == nullptr || concat->axis != 3) {
+      continue;
+    }
+    const QTensor& out = graph.tensors[concat->output];
+    std::int64_t offset = 0;
+    for (std::size_t first = 0; first < concat->inputs.size();
+         offset += graph.tensors[concat->inputs[first]].shape[3], ++first) {
+      // A run of inputs, from `first` on, that are the channel slices of one conv's output X in
+      // order and cover it: X is stored into the concat and the slices are its channels there.
+      const auto* head = producer[concat->inputs[first]] != nullptr
+                             ? std::get_if<QSlice>(producer[concat->inputs[first]])
+                             : nullptr;
+      if (head == nullptr || head->channelBegin != 0) {
+        continue;
+      }
+      const TensorId x = head->input;
+      const QTensor& source = graph.tensors[x];
+      const bool convMade = producer[x] != nullptr && std::holds_alternative<QConv>(*producer[x]);
+      if (!convMade || source.data || isGraphTensor(x) || slots[x] || source.shape.size() != 4 ||
+          out.shape.size() != 4 || source.shape[1] != out.shape[1] ||
+          source.shape[2] != out.shape[2] || source.scale != out.scale ||
+          source.zeroPoint != out.zeroPoint) {
+        continue;
+      }
+      std::vector<TensorId> run;
+      std::int64_t covered = 0;
+      for (std::size_t k = first; k < concat->inputs.size() && covered < source.shape[3]; ++k) {
+        const TensorId id = concat->inputs[k];
+        const auto* slice = producer[id] != nullptr ? std::get_if<QSlice>(producer[id]) : nullptr;
+        const QTensor& piece = graph.tensors[id];
+        if (slice == nullptr || slice->input != x || slice->channelBegin != covered ||
+            slice->rowBegin != 0 || slice->colBegin != 0 || slice->rowStep != 1 ||
+            slice->colStep != 1 || piece.shape.size() != 4 || piece.shape[1] != out.shape[1] ||
+            piece.shape[2] != out.shape[2] || piece.scale != out.scale ||
+            piece.zeroPoint != out.zeroPoint || isGraphTensor(id)) {
+          break;
+        }
+        // The concat reads the slice once; anything else reading it is a conv, whose lowerings
+        // read an input at any pixel stride.
+        const auto concatReads =
+            std::count(readers[id].begin(), readers[id].end(), &graph.ops[index]);
+        const bool othersConvs =
+            std::all_of(readers[id].begin(), readers[id].end(), [&](const QOp* op) {
+              return op == &graph.ops[index] || std::holds_alternative<QConv>(*op);
+            });
+        if (concatReads != 1 || !othersConvs ||
+            std::count(concat->inputs.begin(), concat->inputs.end(), id) != 1) {
+          break;
+        }
+        run.push_back(id);
+        covered += piece.shape[3];
+      }
+      // X's readers must be exactly these slices (else X needs a DDR space of its own).
+      if (covered != source.shape[3] || readers[x].size() != run.size()) {
+        continue;
+      }
+      slots[x] = ConcatSlot{concat->output, offset, out.shape[3], index};
+      std::int64_t at = offset;
+      for (const TensorId id : run) {
+        slots[id] = ConcatSlot{concat->output, at, out.shape[3], index};
+        at += graph.tensors[id].shape[3];
+      }
+    }
+  }
 }
 
 namespace {
@@ -129,7 +213,11 @@ ConcatFamilies planConcatFamilies(const QuantizedGraph& graph) {
     const bool convsRead =
         std::all_of(readers[out].begin(), readers[out].end(),
                     [&](const QOp* op) { return std::holds_alternative<QConv>(*op); });
-    if (!convsRead || readers[out].empty() || isGraphTensor(out) || plan.slots[out]) {
+    // A concat whose inputs are stored into it (a split stored into the concat) keeps its space.
+    const bool storedInto = std::any_of(
+        concatAt(k).inputs.begin(), concatAt(k).inputs.end(),
+        [&](TensorId id) { return plan.slots[id] && plan.slots[id]->concatOutput == out; });
+    if (!convsRead || readers[out].empty() || isGraphTensor(out) || plan.slots[out] || storedInto) {
       continue;
     }
     plan.views[out] = SliceView{rootOut, 0};

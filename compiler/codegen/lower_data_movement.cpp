@@ -274,6 +274,12 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
     if (ctx.tensors[output].storedIn == static_cast<std::int64_t>(slice->input)) {
       return;  // read in place by its conv (slice by address): nothing to move
     }
+    const TensorPlacement& from = ctx.tensors[slice->input];
+    const TensorPlacement& to = ctx.tensors[output];
+    if (to.storedIn >= 0 && to.storedIn == from.storedIn &&
+        to.address == from.address + static_cast<std::uint64_t>(slice->channelBegin)) {
+      return;  // its source was stored into the same concat (a split stored into a concat)
+    }
     const std::int64_t w = out[2], c = out[3];
     const auto& in = ctx.graph.tensors[slice->input].shape;
     const std::int64_t pixel = in[3], row = in[2] * in[3];

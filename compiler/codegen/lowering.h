@@ -229,6 +229,14 @@ struct ConcatSlot {
 /// at a channel offset) with the concat's scale and zero point; nullopt for every other tensor.
 std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph& graph);
 
+/// Splits stored into a concat (YOLOv8's C2f: cv1's output X, split in two, both halves
+/// concatenated first): where consecutive inputs of a channel concat are the channel slices of
+/// a conv's output X in order, covering it, and X has no other reader, X's conv stores it into
+/// the concat and each slice is its channels there (slots for X and the slices, added to
+/// `slots`), read in place by any conv that reads it too; the slices move no bytes.
+void planSplitsIntoConcats(const QuantizedGraph& graph,
+                           std::vector<std::optional<ConcatSlot>>& slots);
+
 /// A channel slice read in place: channels [channelOffset, + its channels) of `source`.
 struct SliceView {
   TensorId source = 0;
