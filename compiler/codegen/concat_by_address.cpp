@@ -42,6 +42,34 @@ std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph&
   return slots;
 }
 
+namespace {
+
+/// Whether op `index` is an add or multiply of operands of its output's shape that no fused
+/// lowering (cascade, gated project) can take: lowerEltwise, which reads an operand at any pixel
+/// stride, lowers it.
+bool eltwiseAlone(const QuantizedGraph& graph, std::size_t index) {
+  const QOp& op = graph.ops[index];
+  if (!std::holds_alternative<QAdd>(op) && !std::holds_alternative<QMul>(op)) {
+    return false;
+  }
+  const auto& shape = graph.tensors[opOutput(op)].shape;
+  for (const TensorId id : opInputs(op)) {
+    if (graph.tensors[id].shape != shape) {
+      return false;
+    }
+  }
+  // In no group [first, fusibleGroupEnd(first)] of more than one op.
+  for (std::size_t first = 0; first <= index; ++first) {
+    const std::size_t end = fusibleGroupEnd(graph, first);
+    if (end > first && end >= index) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 void planSplitsIntoConcats(const QuantizedGraph& graph,
                            std::vector<std::optional<ConcatSlot>>& slots) {
   const std::size_t n = graph.tensors.size();
@@ -96,13 +124,14 @@ void planSplitsIntoConcats(const QuantizedGraph& graph,
             piece.zeroPoint != out.zeroPoint || isGraphTensor(id)) {
           break;
         }
-        // The concat reads the slice once; anything else reading it is a conv, whose lowerings
-        // read an input at any pixel stride.
+        // The concat reads the slice once; anything else reading it reads an input at any
+        // pixel stride: a conv, or an add or multiply lowered on its own.
         const auto concatReads =
             std::count(readers[id].begin(), readers[id].end(), &graph.ops[index]);
         const bool othersConvs =
             std::all_of(readers[id].begin(), readers[id].end(), [&](const QOp* op) {
-              return op == &graph.ops[index] || std::holds_alternative<QConv>(*op);
+              return op == &graph.ops[index] || std::holds_alternative<QConv>(*op) ||
+                     eltwiseAlone(graph, static_cast<std::size_t>(op - graph.ops.data()));
             });
         if (concatReads != 1 || !othersConvs ||
             std::count(concat->inputs.begin(), concat->inputs.end(), id) != 1) {

@@ -184,5 +184,54 @@ TEST(ConcatByAddress, ADenseBlocksConcatsAreViewsOfItsLastOne) {
   }
 }
 
+TEST(ConcatByAddress, AC2fSplitIsStoredIntoItsConcat) {
+  // YOLOv8's C2f: cv1's output split in two, the second half read by a bottleneck (two 3x3 convs
+  // and, with the shortcut, an add), everything concatenated. cv1 stores into the concat, the
+  // halves are its channels there (the bottleneck's conv and add read them in place), and the
+  // slices move no bytes. With cv1 read by anything else, it keeps its space and both copy.
+  std::uint64_t seed = 1200;
+  for (const char* hw : {"npu-s", "npu-l"}) {
+    for (const bool shortcut : {true, false}) {
+      for (const bool otherReader : {false, true}) {
+        testing::RandomGraphBuilder b(++seed);
+        const TensorId x = b.input(20, 24, 16);
+        const TensorId cv1 = b.conv(x, 48, 0, 1, 1, 1, 0);  // op 0
+        const TensorId y0 = b.slice(cv1, 0, 24);            // op 1
+        const TensorId y1 = b.slice(cv1, 24, 24);           // op 2
+        const TensorId m1 = b.conv(y1, 24, 0, 3, 1, 1, 1);
+        TensorId m = b.conv(m1, 24, 0, 3, 1, 1, 1);
+        if (shortcut) {
+          shareQuantization(b, m, y1);
+          m = b.add(y1, m);
+        }
+        shareQuantization(b, m, y1);
+        const TensorId joined = b.concat({y0, y1, m});
+        std::vector<TensorId> outputs{b.conv(joined, 32, 0, 1, 1, 1, 0)};
+        if (otherReader) {
+          outputs.push_back(b.conv(cv1, 8, 0, 1, 1, 1, 0));
+        }
+        b.graph().outputs = outputs;
+        const std::string what = fmt::format("C2f{}{} on {}", shortcut ? " with shortcut" : "",
+                                             otherReader ? ", cv1 read elsewhere" : "", hw);
+        const CompiledProgram compiled = generateProgram(b.graph(), config(hw), b.randomInputs());
+        const auto concat = static_cast<std::int64_t>(joined);
+        if (otherReader) {
+          EXPECT_TRUE(compiled.tensors[cv1].ownsDdr()) << what;
+          EXPECT_GT(instructionsOf(compiled, 2), 0U) << what;  // y1 copied
+        } else {
+          EXPECT_EQ(compiled.tensors[cv1].storedIn, concat) << what;
+          EXPECT_EQ(compiled.tensors[y0].storedIn, concat) << what;
+          EXPECT_EQ(compiled.tensors[y1].storedIn, concat) << what;
+          EXPECT_EQ(compiled.tensors[y1].address, compiled.tensors[joined].address + 24) << what;
+          EXPECT_EQ(compiled.tensors[y1].pixelStride, 72) << what;
+          EXPECT_EQ(instructionsOf(compiled, 1), 0U) << what;
+          EXPECT_EQ(instructionsOf(compiled, 2), 0U) << what;
+        }
+        EXPECT_GT(compileRunVerify(b, config(hw), what), 0U);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace npu::compiler
