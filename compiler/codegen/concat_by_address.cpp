@@ -44,6 +44,27 @@ std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph&
 
 namespace {
 
+/// Per tensor: the op that makes it and the ops that read it (once per operand).
+struct TensorUses {
+  explicit TensorUses(const QuantizedGraph& g)
+      : graph(g), producer(g.tensors.size(), nullptr), readers(g.tensors.size()) {
+    for (const QOp& op : g.ops) {
+      producer[opOutput(op)] = &op;
+      for (const TensorId id : opInputs(op)) {
+        readers[id].push_back(&op);
+      }
+    }
+  }
+  /// A graph input or output (its DDR space is pinned).
+  [[nodiscard]] bool isGraphTensor(TensorId id) const {
+    return std::find(graph.inputs.begin(), graph.inputs.end(), id) != graph.inputs.end() ||
+           std::find(graph.outputs.begin(), graph.outputs.end(), id) != graph.outputs.end();
+  }
+  const QuantizedGraph& graph;
+  std::vector<const QOp*> producer;
+  std::vector<std::vector<const QOp*>> readers;
+};
+
 /// Whether op `index` is an add or multiply of operands of its output's shape that no fused
 /// lowering (cascade, gated project) can take: lowerEltwise, which reads an operand at any pixel
 /// stride, lowers it.
@@ -72,19 +93,10 @@ bool eltwiseAlone(const QuantizedGraph& graph, std::size_t index) {
 
 void planSplitsIntoConcats(const QuantizedGraph& graph,
                            std::vector<std::optional<ConcatSlot>>& slots) {
-  const std::size_t n = graph.tensors.size();
-  std::vector<const QOp*> producer(n, nullptr);
-  std::vector<std::vector<const QOp*>> readers(n);
-  for (const QOp& op : graph.ops) {
-    producer[opOutput(op)] = &op;
-    for (const TensorId id : opInputs(op)) {
-      readers[id].push_back(&op);
-    }
-  }
-  const auto isGraphTensor = [&](TensorId id) {
-    return std::find(graph.inputs.begin(), graph.inputs.end(), id) != graph.inputs.end() ||
-           std::find(graph.outputs.begin(), graph.outputs.end(), id) != graph.outputs.end();
-  };
+  const TensorUses uses(graph);
+  const auto& producer = uses.producer;
+  const auto& readers = uses.readers;
+  const auto isGraphTensor = [&](TensorId id) { return uses.isGraphTensor(id); };
   for (std::size_t index = 0; index < graph.ops.size(); ++index) {
     const auto* concat = std::get_if<QConcat>(&graph.ops[index]);
     if (concat == nullptr || concat->axis != 3) {
@@ -185,19 +197,10 @@ ConcatFamilies planConcatFamilies(const QuantizedGraph& graph) {
   ConcatFamilies plan;
   plan.slots = planConcatByAddress(graph);
   plan.views.assign(graph.tensors.size(), std::nullopt);
-  const std::size_t n = graph.tensors.size();
-  std::vector<const QOp*> producer(n, nullptr);
-  std::vector<std::vector<const QOp*>> readers(n);
-  for (const QOp& op : graph.ops) {
-    producer[opOutput(op)] = &op;
-    for (const TensorId id : opInputs(op)) {
-      readers[id].push_back(&op);
-    }
-  }
-  const auto isGraphTensor = [&](TensorId id) {
-    return std::find(graph.inputs.begin(), graph.inputs.end(), id) != graph.inputs.end() ||
-           std::find(graph.outputs.begin(), graph.outputs.end(), id) != graph.outputs.end();
-  };
+  const TensorUses uses(graph);
+  const auto& producer = uses.producer;
+  const auto& readers = uses.readers;
+  const auto isGraphTensor = [&](TensorId id) { return uses.isGraphTensor(id); };
   std::vector<std::size_t> concats;
   for (std::size_t i = 0; i < graph.ops.size(); ++i) {
     if (const auto* concat = std::get_if<QConcat>(&graph.ops[i]);
