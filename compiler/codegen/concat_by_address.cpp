@@ -6,42 +6,6 @@
 
 namespace npu::compiler {
 
-std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph& graph) {
-  std::vector<std::optional<ConcatSlot>> slots(graph.tensors.size());
-  std::vector<const QOp*> producer(graph.tensors.size(), nullptr);
-  for (const QOp& op : graph.ops) {
-    producer[opOutput(op)] = &op;
-  }
-  const auto isInput = [&](TensorId id) {
-    return std::find(graph.inputs.begin(), graph.inputs.end(), id) != graph.inputs.end();
-  };
-  for (std::size_t index = 0; index < graph.ops.size(); ++index) {
-    const auto* concat = std::get_if<QConcat>(&graph.ops[index]);
-    if (concat == nullptr || concat->axis != 3) {
-      continue;
-    }
-    const QTensor& out = graph.tensors[concat->output];
-    std::int64_t offset = 0;
-    for (const TensorId id : concat->inputs) {
-      const QTensor& in = graph.tensors[id];
-      const QOp* from = producer[id];
-      // Only the lowerings of convs (one by one, in a cascade or a gated project) and slices
-      // store at a channel offset with a wider pixel; the bytes must be the concat's as they
-      // are (shared scale and zero point), and nothing else may read them.
-      const bool storesByAddress = from != nullptr && (std::holds_alternative<QConv>(*from) ||
-                                                       std::holds_alternative<QSlice>(*from));
-      if (storesByAddress && !in.data && !isInput(id) && singleUse(graph, id) && !slots[id] &&
-          in.scale == out.scale && in.zeroPoint == out.zeroPoint && in.shape.size() == 4 &&
-          out.shape.size() == 4 && in.shape[1] == out.shape[1] && in.shape[2] == out.shape[2]) {
-        slots[id] = ConcatSlot{concat->output, offset, out.shape[3], index};
-      }
-      offset += in.shape.size() == 4 ? in.shape[3] : 0;
-    }
-  }
-  planSplitsIntoConcats(graph, slots);
-  return slots;
-}
-
 namespace {
 
 /// Per tensor: the op that makes it and the ops that read it (once per operand).
@@ -64,6 +28,51 @@ struct TensorUses {
   std::vector<const QOp*> producer;
   std::vector<std::vector<const QOp*>> readers;
 };
+
+/// Whether NHWC tensors `a` and `b` have the same rows, columns, scale and zero point: a concat
+/// moves bytes unchanged, so an input stored into it or a view of it must share them.
+bool sameLayout(const QuantizedGraph& graph, TensorId a, TensorId b) {
+  const QTensor& x = graph.tensors[a];
+  const QTensor& y = graph.tensors[b];
+  return x.shape.size() == 4 && y.shape.size() == 4 && x.shape[1] == y.shape[1] &&
+         x.shape[2] == y.shape[2] && x.scale == y.scale && x.zeroPoint == y.zeroPoint;
+}
+
+}  // namespace
+
+std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph& graph) {
+  std::vector<std::optional<ConcatSlot>> slots(graph.tensors.size());
+  const TensorUses uses(graph);
+  const auto isInput = [&](TensorId id) {
+    return std::find(graph.inputs.begin(), graph.inputs.end(), id) != graph.inputs.end();
+  };
+  for (std::size_t index = 0; index < graph.ops.size(); ++index) {
+    const auto* concat = std::get_if<QConcat>(&graph.ops[index]);
+    if (concat == nullptr || concat->axis != 3) {
+      continue;
+    }
+    const QTensor& out = graph.tensors[concat->output];
+    std::int64_t offset = 0;
+    for (const TensorId id : concat->inputs) {
+      const QTensor& in = graph.tensors[id];
+      const QOp* from = uses.producer[id];
+      // Only the lowerings of convs (one by one, in a cascade or a gated project) and slices
+      // store at a channel offset with a wider pixel; the bytes must be the concat's as they
+      // are (shared scale and zero point), and nothing else may read them.
+      const bool storesByAddress = from != nullptr && (std::holds_alternative<QConv>(*from) ||
+                                                       std::holds_alternative<QSlice>(*from));
+      if (storesByAddress && !in.data && !isInput(id) && singleUse(graph, id) && !slots[id] &&
+          sameLayout(graph, id, concat->output)) {
+        slots[id] = ConcatSlot{concat->output, offset, out.shape[3], index};
+      }
+      offset += in.shape.size() == 4 ? in.shape[3] : 0;
+    }
+  }
+  planSplitsIntoConcats(graph, slots);
+  return slots;
+}
+
+namespace {
 
 /// Whether op `index` is an add or multiply of operands of its output's shape that no fused
 /// lowering (cascade, gated project) can take: lowerEltwise, which reads an operand at any pixel
@@ -103,6 +112,12 @@ void planSplitsIntoConcats(const QuantizedGraph& graph,
       continue;
     }
     const QTensor& out = graph.tensors[concat->output];
+    const bool nhwc = out.shape.size() == 4 &&
+                      std::all_of(concat->inputs.begin(), concat->inputs.end(),
+                                  [&](TensorId id) { return graph.tensors[id].shape.size() == 4; });
+    if (!nhwc) {
+      continue;
+    }
     std::int64_t offset = 0;
     for (std::size_t first = 0; first < concat->inputs.size();
          offset += graph.tensors[concat->inputs[first]].shape[3], ++first) {
@@ -117,10 +132,8 @@ void planSplitsIntoConcats(const QuantizedGraph& graph,
       const TensorId x = head->input;
       const QTensor& source = graph.tensors[x];
       const bool convMade = producer[x] != nullptr && std::holds_alternative<QConv>(*producer[x]);
-      if (!convMade || source.data || isGraphTensor(x) || slots[x] || source.shape.size() != 4 ||
-          out.shape.size() != 4 || source.shape[1] != out.shape[1] ||
-          source.shape[2] != out.shape[2] || source.scale != out.scale ||
-          source.zeroPoint != out.zeroPoint) {
+      if (!convMade || source.data || isGraphTensor(x) || slots[x] ||
+          !sameLayout(graph, x, concat->output)) {
         continue;
       }
       std::vector<TensorId> run;
@@ -131,9 +144,7 @@ void planSplitsIntoConcats(const QuantizedGraph& graph,
         const QTensor& piece = graph.tensors[id];
         if (slice == nullptr || slice->input != x || slice->channelBegin != covered ||
             slice->rowBegin != 0 || slice->colBegin != 0 || slice->rowStep != 1 ||
-            slice->colStep != 1 || piece.shape.size() != 4 || piece.shape[1] != out.shape[1] ||
-            piece.shape[2] != out.shape[2] || piece.scale != out.scale ||
-            piece.zeroPoint != out.zeroPoint || isGraphTensor(id)) {
+            slice->colStep != 1 || !sameLayout(graph, id, concat->output) || isGraphTensor(id)) {
           break;
         }
         // The concat reads the slice once; anything else reading it reads an input at any
@@ -211,19 +222,13 @@ ConcatFamilies planConcatFamilies(const QuantizedGraph& graph) {
   const auto concatAt = [&](std::size_t i) -> const QConcat& {
     return std::get<QConcat>(graph.ops[i]);
   };
-  const auto sameLayout = [&](TensorId a, TensorId b) {
-    const QTensor& x = graph.tensors[a];
-    const QTensor& y = graph.tensors[b];
-    return x.shape.size() == 4 && y.shape.size() == 4 && x.shape[1] == y.shape[1] &&
-           x.shape[2] == y.shape[2] && x.scale == y.scale && x.zeroPoint == y.zeroPoint;
-  };
   // The root of a concat: the concat with the longest input list that its own list is a strict
   // prefix of (DenseNet: every dense layer's concat is a prefix of the block's last one).
   std::vector<std::optional<std::size_t>> rootOf(graph.ops.size());
   for (const std::size_t k : concats) {
     for (const std::size_t r : concats) {
       if (r != k && strictPrefix(concatAt(k).inputs, concatAt(r).inputs) &&
-          sameLayout(concatAt(k).output, concatAt(r).output) &&
+          sameLayout(graph, concatAt(k).output, concatAt(r).output) &&
           (!rootOf[k] || concatAt(r).inputs.size() > concatAt(*rootOf[k]).inputs.size())) {
         rootOf[k] = r;
       }
@@ -245,11 +250,9 @@ ConcatFamilies planConcatFamilies(const QuantizedGraph& graph) {
     const bool convsRead =
         std::all_of(readers[out].begin(), readers[out].end(),
                     [&](const QOp* op) { return std::holds_alternative<QConv>(*op); });
-    // A concat whose inputs are stored into it (a split stored into the concat) keeps its space.
-    const bool storedInto = std::any_of(
-        concatAt(k).inputs.begin(), concatAt(k).inputs.end(),
-        [&](TensorId id) { return plan.slots[id] && plan.slots[id]->concatOutput == out; });
-    if (!convsRead || readers[out].empty() || isGraphTensor(out) || plan.slots[out] || storedInto) {
+    // (A split stored into a concat never makes it a member: its slices would be read by the
+    // root concat too, which planSplitsIntoConcats does not allow.)
+    if (!convsRead || readers[out].empty() || isGraphTensor(out) || plan.slots[out]) {
       continue;
     }
     plan.views[out] = SliceView{rootOut, 0};
@@ -274,7 +277,7 @@ ConcatFamilies planConcatFamilies(const QuantizedGraph& graph) {
       const bool storesByAddress = from != nullptr && (std::holds_alternative<QConv>(*from) ||
                                                        std::holds_alternative<QSlice>(*from));
       if (storesByAddress && !plan.slots[id] && !graph.tensors[id].data && !isGraphTensor(id) &&
-          sameLayout(id, root.output) &&
+          sameLayout(graph, id, root.output) &&
           std::all_of(readers[id].begin(), readers[id].end(), inFamily)) {
         plan.slots[id] = ConcatSlot{root.output, offset, graph.tensors[root.output].shape[3], r};
       }

@@ -1,6 +1,6 @@
 // ELTWISE lowering for add, mul and stand-alone LUTs: both operands stream through the input
-// SRAM in flat chunks (NHWC tensors of one shape are contiguous; an operand stored in a concat's
-// channels loads pixel by pixel into the same dense chunk). A per-channel operand
+// SRAM in flat chunks (NHWC tensors of one shape are contiguous; an operand or output stored in a
+// concat's channels moves pixel by pixel, to or from the same dense chunk). A per-channel operand
 // ([1, 1, 1, C] against [1, H, W, C]) is replicated over a strip of pixels once, by a LOAD whose
 // column stride is 0, into the tail of each input half; each ELTWISE then pairs one strip's
 // worth of the chunk with it, so the ELTWISE itself never broadcasts and the DDR port carries
@@ -103,11 +103,16 @@ void lowerEltwise(LoweringContext& ctx, const QOp& op) {
   const std::int64_t streamed = broadcasts ? 1 : operands;
   std::int64_t chunk = std::min({n, (ctx.slots.inputBytes() - strip) / streamed,
                                  ctx.slots.outputBytes(), isa::limits::kEltwiseCount});
-  // An operand stored in a concat's channels (a split's slice read in place) loads as runs of
-  // its channels `pixelStride` apart: chunks of whole pixels then, within one LOAD's columns.
-  const bool strided = std::any_of(inputs.begin(), inputs.end(), [&](TensorId id) {
+  // An operand or output stored in a concat's channels (a split's slice read in place) moves as
+  // runs of its channels `pixelStride` apart: chunks of whole pixels then, within one LOAD's
+  // columns (a STORE's column field is as wide).
+  const auto storedInConcat = [&](TensorId id) {
     return pixelStride(ctx, id) != ctx.graph.tensors[id].shape.back();
-  });
+  };
+  bool strided = storedInConcat(output);
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    strided = strided || (!perChannel[k] && storedInConcat(inputs[k]));
+  }
   if (strided) {
     chunk = std::min(chunk, isa::limits::kLoadColumns * channels);
   }
@@ -130,7 +135,7 @@ void lowerEltwise(LoweringContext& ctx, const QOp& op) {
         const auto index = static_cast<std::size_t>(k);
         const std::uint64_t address = ctx.tensors[inputs[index]].address;
         if (!perChannel[index]) {
-          ctx.loadFlat(0, inputSram, address + static_cast<std::uint64_t>(at), count);
+          ctx.load(0, inputSram, tensorPixels(ctx, inputs[index], at, count));
         } else if (std::find(stripLoaded.begin(), stripLoaded.end(), inputSram) ==
                    stripLoaded.end()) {
           // Every pixel of the strip reads the same C bytes: a column stride of 0.
@@ -141,16 +146,8 @@ void lowerEltwise(LoweringContext& ctx, const QOp& op) {
       }
     } else {
       for (std::int64_t k = 0; k < operands; ++k) {
-        const TensorId id = inputs[static_cast<std::size_t>(k)];
-        const std::uint64_t address = ctx.tensors[id].address;
-        const std::int64_t pixel = pixelStride(ctx, id);
-        if (pixel == channels) {
-          ctx.loadFlat(0, inputSram + k * count, address + static_cast<std::uint64_t>(at), count);
-        } else {
-          ctx.load(0, inputSram + k * count,
-                   {static_cast<std::int64_t>(address) + at / channels * pixel, 1, count / channels,
-                    channels, 0, pixel});
-        }
+        ctx.load(0, inputSram + k * count,
+                 tensorPixels(ctx, inputs[static_cast<std::size_t>(k)], at, count));
       }
     }
     if (loadParameters) {
@@ -179,8 +176,7 @@ void lowerEltwise(LoweringContext& ctx, const QOp& op) {
       instruction.count = count;
       ctx.emit(instruction);
     }
-    ctx.store(outputSram,
-              flatBlock(ctx.tensors[output].address + static_cast<std::uint64_t>(at), count));
+    ctx.store(outputSram, tensorPixels(ctx, output, at, count));
   }
 }
 

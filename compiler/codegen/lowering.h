@@ -269,6 +269,12 @@ std::int64_t pixelStride(const LoweringContext& ctx, TensorId tensor);
 DdrBlock tensorRows(const LoweringContext& ctx, TensorId tensor, std::int64_t row,
                     std::int64_t rows);
 
+/// Bytes [at, at + count) of `tensor` in NHWC order (whole pixels where the tensor is stored in
+/// a concat's channels): one run for a dense tensor, else count / C runs of its C channels
+/// `pixelStride` apart.
+DdrBlock tensorPixels(const LoweringContext& ctx, TensorId tensor, std::int64_t at,
+                      std::int64_t count);
+
 void lowerConv(LoweringContext& ctx, const QConv& conv);
 
 /// One axis of a conv whose positions are given explicitly: CONV position j (j < outputs) reads

@@ -219,6 +219,21 @@ DdrBlock tensorRows(const LoweringContext& ctx, TensorId tensor, std::int64_t ro
   return {first, rows, w, c, w * pixel, pixel};
 }
 
+DdrBlock tensorPixels(const LoweringContext& ctx, TensorId tensor, std::int64_t at,
+                      std::int64_t count) {
+  const std::int64_t c = ctx.graph.tensors[tensor].shape.back();
+  const std::int64_t pixel = pixelStride(ctx, tensor);
+  const auto address = static_cast<std::int64_t>(ctx.tensors[tensor].address);
+  if (pixel == c) {
+    return flatBlock(static_cast<std::uint64_t>(address + at), count);
+  }
+  if (at % c != 0 || count % c != 0) {
+    fail("codegen: bytes [{}, {}) of '{}' are not whole pixels of a tensor stored in a concat", at,
+         at + count, ctx.graph.tensors[tensor].name);
+  }
+  return {address + at / c * pixel, 1, count / c, c, 0, pixel};
+}
+
 std::vector<std::uint8_t> convParameterBlob(const QConv& conv, std::int64_t oc0, std::int64_t ob) {
   std::vector<std::uint8_t> blob;
   const auto& p = conv.params;

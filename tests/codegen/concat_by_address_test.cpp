@@ -233,5 +233,27 @@ TEST(ConcatByAddress, AC2fSplitIsStoredIntoItsConcat) {
   }
 }
 
+TEST(ConcatByAddress, ASplitsConcatLivesUntilItsSlicesLastReader) {
+  // A half of the split read by a conv after everything that reads the concat: the concat's
+  // space (where the half lives) must not be given to a tensor made in between.
+  std::uint64_t seed = 1300;
+  for (const char* hw : {"npu-s", "npu-l"}) {
+    testing::RandomGraphBuilder b(++seed);
+    const TensorId x = b.input(16, 16, 16);
+    const TensorId cv1 = b.conv(x, 32, 0, 1, 1, 1, 0);
+    const TensorId y0 = b.slice(cv1, 0, 16);
+    const TensorId y1 = b.slice(cv1, 16, 16);
+    const TensorId joined = b.concat({y0, y1});
+    const TensorId o1 = b.conv(joined, 32, 0, 1, 1, 1, 0);
+    const TensorId o2 = b.conv(o1, 32, 0, 1, 1, 1, 0);  // would take the concat's space
+    const TensorId late = b.conv(y1, 8, 0, 1, 1, 1, 0);
+    b.graph().outputs = {b.conv(o2, 8, 0, 1, 1, 1, 0), late};
+    const std::string what = fmt::format("late reader of a split's half on {}", hw);
+    const CompiledProgram compiled = generateProgram(b.graph(), config(hw), b.randomInputs());
+    EXPECT_EQ(compiled.tensors[y1].storedIn, static_cast<std::int64_t>(joined)) << what;
+    EXPECT_GT(compileRunVerify(b, config(hw), what), 0U);
+  }
+}
+
 }  // namespace
 }  // namespace npu::compiler
