@@ -40,11 +40,12 @@ std::uint64_t tensorBytes(const QTensor& tensor) {
 /// into the concat's output, which is placed from that producer on. A slice read in place
 /// (`views`) takes none either: it is its source's channels, and keeps its source alive; so is
 /// a member of a concat family, a view of its root's first channels (placed, if not yet, when
-/// the member is made).
+/// the member is made). A shuffle that writes its slices (`shuffles`) places them when it runs,
+/// and keeps the concat inputs it reads where they are alive until then.
 std::uint64_t planActivations(const QuantizedGraph& graph, std::uint64_t alignment,
                               const std::vector<std::optional<ConcatSlot>>& slots,
                               const std::vector<std::optional<SliceView>>& views,
-                              std::vector<TensorPlacement>& placed,
+                              const ShufflePlans& shuffles, std::vector<TensorPlacement>& placed,
                               std::vector<isa::Region>& regions) {
   const std::size_t n = graph.tensors.size();
   placed.assign(n, {});
@@ -96,6 +97,13 @@ std::uint64_t planActivations(const QuantizedGraph& graph, std::uint64_t alignme
       lastUse[concat] = std::max(lastUse[concat], lastUse[id]);
     }
   }
+  for (std::size_t i = 0; i < graph.ops.size(); ++i) {
+    if (const std::optional<ShuffleLayout>& layout = shuffles.byOp[i]) {
+      for (const TensorId id : layout->groupInputs) {
+        lastUse[id] = std::max(lastUse[id], static_cast<std::int64_t>(i));
+      }
+    }
+  }
   std::vector<bool> placedYet(n, false);
   const std::uint64_t arenaBase = next;
   std::map<std::uint64_t, std::uint64_t> busy;  // offset -> end, within the arena
@@ -117,9 +125,16 @@ std::uint64_t planActivations(const QuantizedGraph& graph, std::uint64_t alignme
     // Stored by address: the concat's output is placed now (its first producer), if not yet; a
     // view of a concat family's root places the root too.
     const TensorId out = view ? view->source : slot ? slot->concatOutput : produced;
-    if (!pinned[out] && !placedYet[out]) {
+    std::vector<TensorId> outs{out};  // and the slices a shuffle writes
+    if (shuffles.byOp[i]) {
+      outs.insert(outs.end(), shuffles.byOp[i]->parts.begin(), shuffles.byOp[i]->parts.end());
+    }
+    for (const TensorId placing : outs) {
+      if (pinned[placing] || placedYet[placing]) {
+        continue;
+      }
       const std::uint64_t size =
-          alignUp(std::max<std::uint64_t>(tensorBytes(graph.tensors[out]), 1), alignment);
+          alignUp(std::max<std::uint64_t>(tensorBytes(graph.tensors[placing]), 1), alignment);
       std::uint64_t at = arenaBase;
       for (const auto& [start, end] : busy) {
         if (start >= at + size) {
@@ -127,15 +142,15 @@ std::uint64_t planActivations(const QuantizedGraph& graph, std::uint64_t alignme
         }
         at = std::max(at, alignUp(end, alignment));
       }
-      placed[out] = {at, tensorBytes(graph.tensors[out])};
-      placedYet[out] = true;
+      placed[placing] = {at, tensorBytes(graph.tensors[placing])};
+      placedYet[placing] = true;
       busy[at] = at + size;
       // Placed early for a concat stored by address: alive through the concat itself, which
       // still copies its other inputs in, even when nothing reads its output.
       const std::int64_t until =
-          std::max({lastUse[out], static_cast<std::int64_t>(i),
+          std::max({lastUse[placing], static_cast<std::int64_t>(i),
                     slot ? static_cast<std::int64_t>(slot->concatOp) : std::int64_t{-1}});
-      live.emplace_back(until, out);
+      live.emplace_back(until, placing);
       arenaEnd = std::max(arenaEnd, at + size);
     }
     if (view) {
@@ -246,15 +261,16 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
   isa::Program& program = compiled.program;
   program.config = config;
   const std::uint64_t alignment = placementAlignment(config);
-  ConcatFamilies families = planConcatFamilies(graph);
-  std::vector<std::optional<SliceView>> views = planSliceViews(graph, families.slots);
+  const ShufflePlans shuffles = planShuffles(graph, config);
+  ConcatFamilies families = planConcatFamilies(graph, shuffles);
+  std::vector<std::optional<SliceView>> views = planSliceViews(graph, families.slots, shuffles);
   for (TensorId id = 0; id < views.size(); ++id) {
     if (families.views[id]) {
       views[id] = families.views[id];  // a concat's output: no slice view of its own
     }
   }
-  const std::uint64_t activationEnd =
-      planActivations(graph, alignment, families.slots, views, compiled.tensors, program.regions);
+  const std::uint64_t activationEnd = planActivations(graph, alignment, families.slots, views,
+                                                      shuffles, compiled.tensors, program.regions);
 
   TokenEmitter emitter;
   ConstantPool constants;
@@ -274,7 +290,7 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
     }
   }
   SramSlots slots(config);
-  LoweringContext ctx{config, graph, compiled.tensors, emitter, constants, slots};
+  LoweringContext ctx{config, graph, compiled.tensors, emitter, constants, slots, shuffles};
   std::vector<TensorId> onChip;
   for (std::size_t i = 0; i < graph.ops.size(); ++i) {
     ctx.op = static_cast<std::int64_t>(i);
@@ -318,6 +334,11 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
   }
   for (const TensorId id : onChip) {
     compiled.tensors[id].onChip = true;
+  }
+  for (TensorId id = 0; id < graph.tensors.size(); ++id) {
+    if (shuffles.unassembled[id]) {
+      compiled.tensors[id].onChip = true;  // assembled only in SRAM, by its shuffle's CONVs
+    }
   }
   program.instructions = emitter.finish();
   compiled.instructionOp = emitter.origins();

@@ -40,7 +40,8 @@ bool sameLayout(const QuantizedGraph& graph, TensorId a, TensorId b) {
 
 }  // namespace
 
-std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph& graph) {
+std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph& graph,
+                                                           const ShufflePlans& shuffles) {
   std::vector<std::optional<ConcatSlot>> slots(graph.tensors.size());
   const TensorUses uses(graph);
   const auto isInput = [&](TensorId id) {
@@ -48,7 +49,8 @@ std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph&
   };
   for (std::size_t index = 0; index < graph.ops.size(); ++index) {
     const auto* concat = std::get_if<QConcat>(&graph.ops[index]);
-    if (concat == nullptr || concat->axis != 3) {
+    // A concat its shuffle reads as its inputs is never assembled: nothing is stored into it.
+    if (concat == nullptr || concat->axis != 3 || shuffles.unassembled[concat->output]) {
       continue;
     }
     const QTensor& out = graph.tensors[concat->output];
@@ -59,8 +61,11 @@ std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph&
       // Only the lowerings of convs (one by one, in a cascade or a gated project) and slices
       // store at a channel offset with a wider pixel; the bytes must be the concat's as they
       // are (shared scale and zero point), and nothing else may read them.
-      const bool storesByAddress = from != nullptr && (std::holds_alternative<QConv>(*from) ||
-                                                       std::holds_alternative<QSlice>(*from));
+      // (A slice its shuffle writes is stored densely by the shuffle's CONVs.)
+      const bool storesByAddress =
+          from != nullptr &&
+          (std::holds_alternative<QConv>(*from) ||
+           (std::holds_alternative<QSlice>(*from) && shuffles.writtenBy[id] < 0));
       if (storesByAddress && !in.data && !isInput(id) && singleUse(graph, id) && !slots[id] &&
           sameLayout(graph, id, concat->output)) {
         slots[id] = ConcatSlot{concat->output, offset, out.shape[3], index};
@@ -68,7 +73,7 @@ std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph&
       offset += in.shape.size() == 4 ? in.shape[3] : 0;
     }
   }
-  planSplitsIntoConcats(graph, slots);
+  planSplitsIntoConcats(graph, shuffles, slots);
   return slots;
 }
 
@@ -100,7 +105,7 @@ bool eltwiseAlone(const QuantizedGraph& graph, std::size_t index) {
 
 }  // namespace
 
-void planSplitsIntoConcats(const QuantizedGraph& graph,
+void planSplitsIntoConcats(const QuantizedGraph& graph, const ShufflePlans& shuffles,
                            std::vector<std::optional<ConcatSlot>>& slots) {
   const TensorUses uses(graph);
   const auto& producer = uses.producer;
@@ -108,7 +113,7 @@ void planSplitsIntoConcats(const QuantizedGraph& graph,
   const auto isGraphTensor = [&](TensorId id) { return uses.isGraphTensor(id); };
   for (std::size_t index = 0; index < graph.ops.size(); ++index) {
     const auto* concat = std::get_if<QConcat>(&graph.ops[index]);
-    if (concat == nullptr || concat->axis != 3) {
+    if (concat == nullptr || concat->axis != 3 || shuffles.unassembled[concat->output]) {
       continue;
     }
     const QTensor& out = graph.tensors[concat->output];
@@ -204,9 +209,9 @@ bool concatCopies(const QuantizedGraph& graph, const std::vector<TensorPlacement
   return true;
 }
 
-ConcatFamilies planConcatFamilies(const QuantizedGraph& graph) {
+ConcatFamilies planConcatFamilies(const QuantizedGraph& graph, const ShufflePlans& shuffles) {
   ConcatFamilies plan;
-  plan.slots = planConcatByAddress(graph);
+  plan.slots = planConcatByAddress(graph, shuffles);
   plan.views.assign(graph.tensors.size(), std::nullopt);
   const TensorUses uses(graph);
   const auto& producer = uses.producer;
@@ -215,7 +220,7 @@ ConcatFamilies planConcatFamilies(const QuantizedGraph& graph) {
   std::vector<std::size_t> concats;
   for (std::size_t i = 0; i < graph.ops.size(); ++i) {
     if (const auto* concat = std::get_if<QConcat>(&graph.ops[i]);
-        concat != nullptr && concat->axis == 3) {
+        concat != nullptr && concat->axis == 3 && !shuffles.unassembled[concat->output]) {
       concats.push_back(i);
     }
   }
@@ -274,8 +279,10 @@ ConcatFamilies planConcatFamilies(const QuantizedGraph& graph) {
     std::int64_t offset = 0;
     for (const TensorId id : root.inputs) {
       const QOp* from = producer[id];
-      const bool storesByAddress = from != nullptr && (std::holds_alternative<QConv>(*from) ||
-                                                       std::holds_alternative<QSlice>(*from));
+      const bool storesByAddress =
+          from != nullptr &&
+          (std::holds_alternative<QConv>(*from) ||
+           (std::holds_alternative<QSlice>(*from) && shuffles.writtenBy[id] < 0));
       if (storesByAddress && !plan.slots[id] && !graph.tensors[id].data && !isGraphTensor(id) &&
           sameLayout(graph, id, root.output) &&
           std::all_of(readers[id].begin(), readers[id].end(), inFamily)) {

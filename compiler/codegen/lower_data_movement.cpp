@@ -73,40 +73,28 @@ void copyTiles(LoweringContext& ctx, const DdrBlock& window,
   }
 }
 
-/// The channel shuffle where each group's size is a multiple of the array's `R` rows: the input
-/// tile is viewed as sub-pixels of R channels, and one CONV per block of `groups x R` output
-/// channels reads, as its `groups` kernel taps, the R-channel sub-pixel of each group that block
-/// interleaves (tap g at dilation C / groups / R sub-pixels, stride C / R sub-pixels a pixel), with
-/// 0/1 weights placing tap g's channel i at output channel i * groups + g. Each output block
-/// costs groups steps a pixel instead of the dense permutation's C / R, so the MAC array keeps up
-/// with the DDR; one STORE per tile places the blocks as runs of groups x R bytes (half a 64-byte
-/// burst on npu-s).
-/// Returns false (nothing emitted) where the shape does not allow it.
-bool shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle) {
+/// The channel shuffle as sub-pixel CONVs (`layout`, chosen by planShuffles): the input tile is
+/// viewed as sub-pixels of `sub` channels, and one CONV per block of groups x sub output channels
+/// reads, as its `groups` kernel taps, the sub-pixel of each group that block interleaves, with
+/// 0/1 weights placing tap g's channel i at output channel i * groups + g. The taps are columns
+/// of the whole pixel (dilation C / groups / sub sub-pixels, stride C / sub a pixel) or, where
+/// the shuffle reads its concat's inputs where they are (`groupInputs`, loaded one after the
+/// other), rows: input g is row g. Each CONV leaves room between its pixels (out_gap) for the
+/// other blocks of its part, so the output SRAM holds every part (the whole output, or each of
+/// the slices the shuffle writes) as dense pixels, and each part's STORE is one dense run. Each
+/// block costs groups steps a pixel instead of the dense permutation's C / R.
+void shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle,
+                        const ShuffleLayout& layout) {
   const QTensor& input = ctx.graph.tensors[shuffle.input];
   const std::int64_t pixels = input.shape[1] * input.shape[2], c = input.shape[3];
-  const std::int64_t groups = shuffle.groups, perGroup = c / groups;
-  const std::int64_t sub = ctx.config.macRows;
+  const std::int64_t groups = shuffle.groups, perGroup = c / groups, sub = layout.sub;
   const std::int64_t block = groups * sub;  // output channels a CONV produces
-  const std::int64_t subPixels = c / sub;   // sub-pixels a pixel
-  if (perGroup % sub != 0 || subPixels > isa::limits::kConvStrideW ||
-      groups > isa::limits::kConvKernelW || perGroup / sub > isa::limits::kConvDilationW) {
-    return false;  // sw, kw or dw past CONV's fields
-  }
-  // Pixels a tile: the tile and one more pixel (the last block's taps start up to C bytes in) in
-  // the input half, every block's outputs in the output half and the accumulator, a tile row of
-  // sub-pixels within CONV's in_w.
-  // At most kTileBytes of pixels, so that a tile's STORE overlaps the next tile's CONVs.
-  constexpr std::int64_t kTileBytes = 8192;
-  const std::int64_t tile =
-      std::min({pixels, std::max<std::int64_t>(1, kTileBytes / c), ctx.slots.inputBytes() / c - 1,
-                ctx.slots.outputBytes() / c, ctx.slots.accumulatorEntries() / block,
-                isa::limits::kTileExtent / subPixels});
-  if (tile < 1 || block * sub * groups > ctx.slots.weightBytes() ||
-      12 * block > ctx.slots.parameterBytes()) {
-    return false;
-  }
-  // Weights [block][1][groups][sub]: output j of a block is channel j / groups of tap j % groups.
+  const bool byRows = !layout.groupInputs.empty();
+  const std::vector<TensorId> parts =
+      layout.parts.empty() ? std::vector<TensorId>{shuffle.output} : layout.parts;
+  const auto partCount = static_cast<std::int64_t>(parts.size());
+  const std::int64_t part = c / partCount;  // channels of a part
+  // Weights [block][taps][sub]: output j of a block is channel j / groups of tap j % groups.
   std::vector<std::uint8_t> weights(static_cast<std::size_t>(block * groups * sub), 0);
   for (std::int64_t j = 0; j < block; ++j) {
     weights[static_cast<std::size_t>((j * groups + j % groups) * sub + j / groups)] = 1;
@@ -122,14 +110,30 @@ bool shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle) {
   const std::uint64_t parameterAddress = ctx.constants.add(shuffle.name + ".params", parameters);
   bool loadWeights = false;
   bool loadParameters = false;
-  const std::int64_t weightSram = ctx.slots.weightSlot(shuffle.name + "/permutation", loadWeights);
+  const std::int64_t weightSram =
+      ctx.slots.weightSlot(fmt::format("{}/permutation/{}", shuffle.name, sub), loadWeights);
   const std::int64_t parameterSram = ctx.slots.parameterSlot(shuffle.name, loadParameters);
-  const auto inputAddress = ctx.tensors[shuffle.input].address;
-  const auto outputAddress = static_cast<std::int64_t>(ctx.tensors[shuffle.output].address);
-  for (std::int64_t p0 = 0; p0 < pixels; p0 += tile) {
-    const std::int64_t count = std::min(tile, pixels - p0);
+  for (const TensorId id : parts) {
+    if (ctx.tensors[id].storedIn >= 0 || ctx.tensors[id].onChip) {
+      fail("layer '{}': its output '{}' has no DDR space of its own", shuffle.name,
+           ctx.graph.tensors[id].name);
+    }
+  }
+  for (std::int64_t p0 = 0; p0 < pixels; p0 += layout.tile) {
+    const std::int64_t count = std::min(layout.tile, pixels - p0);
     const auto [inputSram, outputSram] = ctx.slots.nextStep();
-    ctx.loadFlat(0, inputSram, inputAddress + static_cast<std::uint64_t>(p0 * c), count * c);
+    if (byRows) {
+      for (std::int64_t g = 0; g < groups; ++g) {
+        const TensorId id = layout.groupInputs[static_cast<std::size_t>(g)];
+        ctx.loadFlat(0, inputSram + g * count * perGroup,
+                     ctx.tensors[id].address + static_cast<std::uint64_t>(p0 * perGroup),
+                     count * perGroup);
+      }
+    } else {
+      ctx.loadFlat(0, inputSram,
+                   ctx.tensors[shuffle.input].address + static_cast<std::uint64_t>(p0 * c),
+                   count * c);
+    }
     if (loadWeights) {
       ctx.loadFlat(1, weightSram, weightAddress, static_cast<std::int64_t>(weights.size()));
       loadWeights = false;
@@ -139,23 +143,26 @@ bool shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle) {
                    static_cast<std::int64_t>(parameters.size()));
       loadParameters = false;
     }
+    const std::int64_t subPixels = (byRows ? perGroup : c) / sub;  // sub-pixels a row pixel
     for (std::int64_t m = 0; m < c / block; ++m) {
       isa::Conv conv;
       conv.inp_addr = inputSram + m * sub;
       conv.wgt_addr = weightSram;
-      conv.out_addr = outputSram + m * count * block;
+      // Block m is channels [m * block, + block) of part m * block / part.
+      conv.out_addr = outputSram + (m * block / part) * count * part + (m * block) % part;
+      conv.out_gap = part / block - 1;
       conv.param_addr = parameterSram;
       conv.out_h = 1;
       conv.out_w = count;
       conv.in_w = count * subPixels;
       conv.in_c = sub;
       conv.out_c = block;
-      conv.kh = 1;
-      conv.kw = groups;
+      conv.kh = byRows ? groups : 1;
+      conv.kw = byRows ? 1 : groups;
       conv.sh = 1;
       conv.sw = subPixels;
       conv.dh = 1;
-      conv.dw = perGroup / sub;
+      conv.dw = byRows ? 1 : perGroup / sub;
       conv.in_zp = input.zeroPoint;
       conv.out_zp = input.zeroPoint;
       conv.clip_lo = -128;
@@ -164,11 +171,19 @@ bool shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle) {
       conv.finalize = 1;
       ctx.emit(conv);
     }
-    // One STORE for the tile: row m is output block m ([count][block] in SRAM), placed at
-    // channel m * block of every pixel.
-    ctx.store(outputSram, {outputAddress + p0 * c, c / block, count, block, block, c});
+    // One dense STORE a part.
+    for (std::int64_t k = 0; k < partCount; ++k) {
+      const TensorId id = parts[static_cast<std::size_t>(k)];
+      const std::int64_t pixel = pixelStride(ctx, id);
+      const auto at = static_cast<std::int64_t>(ctx.tensors[id].address) + p0 * pixel;
+      if (pixel == part) {
+        ctx.store(outputSram + k * count * part,
+                  flatBlock(static_cast<std::uint64_t>(at), count * part));
+      } else {
+        ctx.store(outputSram + k * count * part, {at, count, 1, part, pixel, pixel});
+      }
+    }
   }
-  return true;
 }
 
 /// The channel shuffle as a 1x1 CONV on the MAC array whose weights are the permutation (1 where
@@ -249,6 +264,12 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
     }
     return;
   }
+  if (std::holds_alternative<QConcat>(op) && ctx.shuffles.unassembled[output]) {
+    return;  // a concat its shuffle reads as its inputs: never assembled
+  }
+  if (ctx.shuffles.writtenBy[output] >= 0) {
+    return;  // a slice its shuffle wrote
+  }
   if (const auto* concat = std::get_if<QConcat>(&op)) {
     // A member of a concat family writes into its root's first channels (pixels of the root's
     // width); an input is there already when its producer stored it (concat by address) or an
@@ -303,7 +324,12 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
     return;
   }
   if (const auto* shuffle = std::get_if<QShuffle>(&op)) {
-    if (shuffleBySubPixels(ctx, *shuffle) || shuffleByConv(ctx, *shuffle)) {
+    if (const std::optional<ShuffleLayout>& layout =
+            ctx.shuffles.byOp[static_cast<std::size_t>(ctx.op)]) {
+      shuffleBySubPixels(ctx, *shuffle, *layout);
+      return;
+    }
+    if (shuffleByConv(ctx, *shuffle)) {
       return;
     }
     // Group g's channels (a channel slice) go to output channels g, g + groups, ...: one byte

@@ -37,7 +37,9 @@ void lowerRowMax(LoweringContext& ctx, const QReduce& op, std::int64_t rows, std
   view.tensors = {QTensor{in.name, {1, rows, length, 1}, in.scale, in.zeroPoint},
                   QTensor{out.name, {1, rows, 1, 1}, out.scale, out.zeroPoint}};
   const std::vector<TensorPlacement> places{ctx.tensors[op.input], ctx.tensors[op.output]};
-  LoweringContext viewCtx{ctx.config, view, places, ctx.emitter, ctx.constants, ctx.slots, ctx.op};
+  const ShufflePlans noShuffles{{}, std::vector<bool>(2, false), std::vector<std::int64_t>(2, -1)};
+  LoweringContext viewCtx{ctx.config,    view,      places,     ctx.emitter,
+                          ctx.constants, ctx.slots, noShuffles, ctx.op};
   golden::PoolInt8Params pool;
   pool.kernel = {1, length};
   pool.strides = {1, 1};

@@ -103,6 +103,50 @@ struct LoadPadding {
   std::int64_t value = 0;
 };
 
+/// How a channel shuffle runs as sub-pixel CONVs (docs/main-job.md, "Channel shuffle"): each
+/// CONV makes one block of groups x `sub` output channels of every pixel of a tile, reading `sub`
+/// channels of each group as its kernel taps, and leaves room (out_gap) for the other blocks.
+struct ShuffleLayout {
+  std::int64_t sub = 0;
+  /// Pixels a tile.
+  std::int64_t tile = 0;
+  /// MAC array steps a pixel, all blocks.
+  std::int64_t steps = 0;
+  /// The concat's inputs (one per group) that the CONVs read where they are, so the concat is
+  /// never assembled; empty: the shuffle's input.
+  std::vector<TensorId> groupInputs;
+  /// The slices splitting the output in equal channel ranges, in channel order, that the
+  /// shuffle writes directly, so its output is never assembled; empty: its output.
+  std::vector<TensorId> parts;
+};
+
+/// Every channel shuffle's plan: per op index, its layout when it runs as sub-pixel CONVs.
+struct ShufflePlans {
+  std::vector<std::optional<ShuffleLayout>> byOp;
+  /// Per tensor: a concat or shuffle output that no op writes to DDR (the shuffle reads the
+  /// concat's inputs, or writes its slices, instead); it has no expected value there.
+  std::vector<bool> unassembled;
+  /// Per tensor: the index of the shuffle op that writes it (a slice of its output), or -1.
+  std::vector<std::int64_t> writtenBy;
+};
+
+/// MAC array steps a pixel of a shuffle as one dense 1x1 CONV whose weights are the permutation.
+std::int64_t shuffleDenseSteps(const isa::NpuConfig& config, std::int64_t channels);
+
+/// The cheapest sub-pixel layout of a shuffle of `channels` channels in `groups` groups over
+/// `pixels` pixels that fits CONV's fields and the SRAMs of `config`, reading the groups from
+/// separate tensors (`groupInputs`) or one, writing `parts` equal channel ranges as separate
+/// tensors (1: the whole output); nullopt when none fits.
+std::optional<ShuffleLayout> chooseShuffleLayout(const isa::NpuConfig& config, std::int64_t pixels,
+                                                 std::int64_t channels, std::int64_t groups,
+                                                 bool groupInputs, std::int64_t parts);
+
+/// Plans every shuffle of `graph`: a layout where one fits, reading its concat's inputs where
+/// the concat (of one input per group) has no other reader, writing its slices where slices
+/// alone read its output and split it in equal channel ranges; with neither, only where the
+/// sub-pixel CONVs beat the dense permutation.
+ShufflePlans planShuffles(const QuantizedGraph& graph, const isa::NpuConfig& config);
+
 struct LoweringContext {
   const isa::NpuConfig& config;
   const QuantizedGraph& graph;
@@ -110,6 +154,7 @@ struct LoweringContext {
   TokenEmitter& emitter;
   ConstantPool& constants;
   SramSlots& slots;
+  const ShufflePlans& shuffles;
   std::int64_t op = 0;
 
   void emit(const isa::Instruction& instruction) { emitter.emit(instruction, op); }
@@ -227,14 +272,15 @@ struct ConcatSlot {
 /// Per tensor of `graph`: the concat output it is stored straight into, for every input of a
 /// channel concat that only the concat reads, made by a conv or a slice (whose lowerings store
 /// at a channel offset) with the concat's scale and zero point; nullopt for every other tensor.
-std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph& graph);
+std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph& graph,
+                                                           const ShufflePlans& shuffles);
 
 /// Splits stored into a concat (YOLOv8's C2f: cv1's output X, split in two, both halves
 /// concatenated first): where consecutive inputs of a channel concat are the channel slices of
 /// a conv's output X in order, covering it, and X has no other reader, X's conv stores it into
 /// the concat and each slice is its channels there (slots for X and the slices, added to
 /// `slots`), read in place by any conv that reads it too; the slices move no bytes.
-void planSplitsIntoConcats(const QuantizedGraph& graph,
+void planSplitsIntoConcats(const QuantizedGraph& graph, const ShufflePlans& shuffles,
                            std::vector<std::optional<ConcatSlot>>& slots);
 
 /// A channel slice read in place: channels [channelOffset, + its channels) of `source`.
@@ -252,13 +298,14 @@ struct ConcatFamilies {
   std::vector<std::optional<ConcatSlot>> slots;
   std::vector<std::optional<SliceView>> views;
 };
-ConcatFamilies planConcatFamilies(const QuantizedGraph& graph);
+ConcatFamilies planConcatFamilies(const QuantizedGraph& graph, const ShufflePlans& shuffles);
 
 /// Per tensor of `graph`: the source it is a view of, for every output of a channel slice (no
 /// row or column steps) whose only reader is a conv, of a source that owns its DDR space (not in
 /// `concatSlots`, not a view itself); nullopt for every other tensor.
 std::vector<std::optional<SliceView>> planSliceViews(
-    const QuantizedGraph& graph, const std::vector<std::optional<ConcatSlot>>& concatSlots);
+    const QuantizedGraph& graph, const std::vector<std::optional<ConcatSlot>>& concatSlots,
+    const ShufflePlans& shuffles);
 
 /// Bytes between consecutive pixels of `tensor` in DDR: its channels, or the channels of the
 /// concat it is stored into.

@@ -6,7 +6,8 @@
 namespace npu::compiler {
 
 std::vector<std::optional<SliceView>> planSliceViews(
-    const QuantizedGraph& graph, const std::vector<std::optional<ConcatSlot>>& concatSlots) {
+    const QuantizedGraph& graph, const std::vector<std::optional<ConcatSlot>>& concatSlots,
+    const ShufflePlans& shuffles) {
   std::vector<std::optional<SliceView>> views(graph.tensors.size());
   std::vector<std::size_t> readers(graph.tensors.size(), 0);
   std::vector<const QConv*> convReader(graph.tensors.size(), nullptr);
@@ -20,8 +21,9 @@ std::vector<std::optional<SliceView>> planSliceViews(
   }
   for (const QOp& op : graph.ops) {
     const auto* slice = std::get_if<QSlice>(&op);
-    if (slice == nullptr || slice->rowBegin != 0 || slice->colBegin != 0 || slice->rowStep != 1 ||
-        slice->colStep != 1) {
+    // (A slice its shuffle writes has its own DDR space; its source is never assembled.)
+    if (slice == nullptr || shuffles.writtenBy[slice->output] >= 0 || slice->rowBegin != 0 ||
+        slice->colBegin != 0 || slice->rowStep != 1 || slice->colStep != 1) {
       continue;
     }
     // The reader must be a conv (whose lowerings read an input at any pixel stride) and the

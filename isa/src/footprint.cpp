@@ -80,8 +80,15 @@ std::vector<Access> accessesOf(const Conv& conv) {
       accesses.push_back(
           contiguous(MemorySpace::Parameter, false, static_cast<u64>(conv.lut_addr), 256));
     }
-    accesses.push_back(contiguous(conv.out_buf != 0 ? MemorySpace::Input : MemorySpace::Output,
-                                  true, static_cast<u64>(conv.out_addr), outElems));
+    // Pixels out_c * (1 + out_gap) bytes apart: out_c-byte runs, one per pixel.
+    Access out = contiguous(conv.out_buf != 0 ? MemorySpace::Input : MemorySpace::Output, true,
+                            static_cast<u64>(conv.out_addr), outElems);
+    if (conv.out_gap != 0) {
+      out.yCount = static_cast<u64>(conv.out_h * conv.out_w);
+      out.yStride = static_cast<u64>(conv.out_c * (1 + conv.out_gap));
+      out.run = static_cast<u64>(conv.out_c);
+    }
+    accesses.push_back(out);
   } else {
     accesses.push_back(contiguous(MemorySpace::Accumulator, true,
                                   4 * static_cast<u64>(conv.acc_addr), 4 * outElems));

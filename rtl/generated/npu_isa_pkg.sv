@@ -139,6 +139,8 @@ package npu_isa_pkg;
   localparam int CONV_OUT_BUF_WIDTH = 1;
   localparam int CONV_WGT_KN_LSB = 250;
   localparam int CONV_WGT_KN_WIDTH = 1;
+  localparam int CONV_OUT_GAP_LSB = 251;
+  localparam int CONV_OUT_GAP_WIDTH = 5;
 
   // ELTWISE: Element-wise add or mul of two int8 vectors with per-input rescale, or a LUT map of one, then requant, clip, optional LUT.
   localparam logic [3:0] OP_ELTWISE = 4'd5;

@@ -50,6 +50,9 @@ module npu_mac_array
   logic running;
   logic [11:0] ocb, icb;
   logic [31:0] pix_off, pidx_off, ocb_c, w_ocb, prm_ocb, icb_r;
+  // The int8 output's pixel offset: pixels out_c * (1 + out_gap) bytes apart (pidx_off, the
+  // accumulator's, keeps them out_c apart).
+  logic [31:0] pout_off, out_pitch;
   logic px_step;  // the group is the pixel's last: the walker moves on
   logic [7:0] tap, tb;
   logic [3:0] kx, tb_kx;
@@ -87,6 +90,16 @@ module npu_mac_array
       .pidx_off,
       .px_last
   );
+
+  always_ff @(posedge clk) begin
+    if (!rst && go) begin
+      pout_off <= '0;
+      out_pitch <= 32'(word[CONV_OUT_C_LSB+:CONV_OUT_C_WIDTH]) *
+          (32'd1 + 32'(word[CONV_OUT_GAP_LSB+:CONV_OUT_GAP_WIDTH]));
+    end else if (px_step && !px_last) begin
+      pout_off <= pout_off + out_pitch;
+    end
+  end
 
   // Depthwise: kernel tap offsets of the R taps of this block (and where the next block starts).
   logic [31:0] row_off[R+1];
@@ -194,7 +207,7 @@ module npu_mac_array
       pp.lut_addr <= f_lut;
       pp.to_acc <= !finalize;
       pp.to_inp <= finalize && out_buf;
-      pp.addr <= (finalize ? f_out : f_acc) + pidx_off + ocb_c;
+      pp.addr <= (finalize ? f_out + pout_off : f_acc + pidx_off) + ocb_c;
 
       if (go) begin
         running <= 1'b1;
@@ -309,5 +322,5 @@ module npu_mac_array
   end
 
   logic unused;
-  assign unused = ^{word[7:0], word[WORD_BITS-1:CONV_WGT_KN_LSB+1]};
+  assign unused = ^word[7:0];
 endmodule

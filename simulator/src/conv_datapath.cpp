@@ -315,9 +315,13 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
   const SingleRoundChannels singleRound =
       vectorEpilogue ? singleRoundChannels(params) : SingleRoundChannels{};
   const RequantKernels& requant = requantKernels();
+  // The int8 tile's pixel pitch: out_c, or wider with out_gap (other CONVs fill the gaps).
+  const std::int64_t outPitch = outC * (1 + conv.out_gap);
   const auto finishRow = [&](std::int64_t oy, const std::int32_t* acc, std::int64_t stride) {
     const std::int64_t row = oy * outW * outC;
     if (conv.finalize != 0 && vectorEpilogue) {
+      std::vector<std::int8_t> gathered(outPitch == outC ? 0
+                                                         : static_cast<std::size_t>(outW * outC));
       requant.requantRow({.acc = acc,
                           .stride = stride,
                           .pixels = outW,
@@ -327,7 +331,10 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
                           .outZp = epilogue.outZp,
                           .clipLo = epilogue.clipLo,
                           .clipHi = epilogue.clipHi,
-                          .out = outputBase + row});
+                          .out = outPitch == outC ? outputBase + row : gathered.data()});
+      for (std::int64_t ox = 0; ox < outW && outPitch != outC; ++ox) {
+        std::copy_n(gathered.data() + ox * outC, outC, outputBase + (oy * outW + ox) * outPitch);
+      }
       return;
     }
     for (std::int64_t ox = 0; ox < outW; ++ox) {
@@ -338,7 +345,7 @@ void executeConv(const isa::Conv& conv, SramState& sram, unsigned threads) {
                   sram.accumulator.begin() + static_cast<std::ptrdiff_t>(conv.acc_addr + pixel));
         continue;
       }
-      std::int8_t* out = outputBase + pixel;
+      std::int8_t* out = outputBase + (oy * outW + ox) * outPitch;
       for (std::int64_t oc = 0; oc < outC; ++oc) {
         out[oc] = postProcess(epilogue, pixelAcc[oc], params[static_cast<std::size_t>(oc)]);
       }

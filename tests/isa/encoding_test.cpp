@@ -110,11 +110,9 @@ TEST(Encoding, RejectsReservedBits) {
   load[0] |= 0x10;  // pop_prev: load has no previous unit
   EXPECT_EQ(decodeError(load, 5), "word 5: LOAD has reserved bit 4 set");
 
-  Conv conv{.out_h = 1, .out_w = 1, .in_w = 1, .in_c = 1, .out_c = 1};
-  conv.kh = conv.kw = conv.sh = conv.sw = conv.dh = conv.dw = 1;
-  InstructionWord convWord = encode(conv);
-  convWord[251 / 8] |= 1U << (251 % 8);
-  EXPECT_EQ(decodeError(convWord, 9), "word 9: CONV has reserved bit 251 set");
+  InstructionWord eltwise = encode(Eltwise{.count = 1});
+  eltwise[200 / 8] |= 1U << (200 % 8);
+  EXPECT_EQ(decodeError(eltwise, 9), "word 9: ELTWISE has reserved bit 200 set");
 }
 
 TEST(Encoding, RejectsIllegalFieldValues) {

@@ -19,6 +19,9 @@ inline constexpr std::int64_t kConvStrideW = fieldMax<&Conv::sw>();
 inline constexpr std::int64_t kConvDilationH = fieldMax<&Conv::dh>();
 inline constexpr std::int64_t kConvDilationW = fieldMax<&Conv::dw>();
 
+/// Most out_c-channel blocks a CONV leaves free between its int8 output pixels.
+inline constexpr std::int64_t kConvOutGap = fieldMax<&Conv::out_gap>();
+
 /// Largest POOL window height and width.
 inline constexpr std::int64_t kPoolWindowH = fieldMax<&Pool::kh>();
 inline constexpr std::int64_t kPoolWindowW = fieldMax<&Pool::kw>();
