@@ -2,9 +2,11 @@
 // whether they read their concat's inputs where they are and write their split's slices
 // directly (docs/main-job.md, "Channel shuffle"), so that ShuffleNet's concat, shuffle and split
 // are one pass of dense LOADs and STOREs.
+#include "npu/compiler/codegen/shuffle_plan.h"
+
 #include <algorithm>
 
-#include "lowering.h"
+#include "npu/isa/limits.h"
 
 namespace npu::compiler {
 namespace {

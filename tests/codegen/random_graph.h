@@ -182,6 +182,15 @@ class RandomGraphBuilder {
     return out;
   }
 
+  /// The channel shuffle of `x` in `groups` groups (shared scale and zero point).
+  TensorId shuffle(TensorId x, std::int64_t groups) {
+    const QTensor in = at(x);
+    const TensorId out = tensor(in.shape[1], in.shape[2], in.shape[3], in.scale, in.zeroPoint);
+    m_graph.ops.emplace_back(
+        QShuffle{"shuffle" + std::to_string(m_graph.ops.size()), x, out, groups});
+    return out;
+  }
+
   TensorId upsample(TensorId x, std::int64_t fh, std::int64_t fw) {
     const QTensor in = at(x);
     const TensorId out =

@@ -1,0 +1,127 @@
+// Channel shuffles as sub-pixel CONVs (docs/main-job.md, "Channel shuffle"): ShuffleNetV2's
+// concat -> shuffle -> split runs as one pass that reads the concat's inputs where they are and
+// writes the split's halves densely; the concat and the slices move no bytes. Every case runs
+// bit-exact on both engines.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "compile_run_verify.h"
+#include "npu/compiler/codegen/shuffle_plan.h"
+
+namespace npu::compiler {
+namespace {
+
+using testing::compileRunVerify;
+using testing::config;
+using testing::instructionsOf;
+
+/// Gives conv output `id` the scale and zero point of `like`, its output stage following.
+void shareQuantization(testing::RandomGraphBuilder& b, TensorId id, TensorId like) {
+  QuantizedGraph& graph = b.graph();
+  graph.tensors[id].scale = graph.tensors[like].scale;
+  graph.tensors[id].zeroPoint = graph.tensors[like].zeroPoint;
+  for (QOp& op : graph.ops) {
+    if (auto* conv = std::get_if<QConv>(&op); conv != nullptr && conv->output == id) {
+      conv->params.output = b.stage(graph.tensors[like].zeroPoint, false);
+    }
+  }
+}
+
+/// Index of the op that makes `id`.
+std::size_t producerOf(const QuantizedGraph& graph, TensorId id) {
+  for (std::size_t i = 0; i < graph.ops.size(); ++i) {
+    if (opOutput(graph.ops[i]) == id) {
+      return i;
+    }
+  }
+  return graph.ops.size();
+}
+
+TEST(ShufflePlan, ShuffleNetUnitsReadTheConcatsInputsAndWriteTheHalves) {
+  // Two chained ShuffleNetV2 units (the second's identity half is the first's first half), with
+  // halves of 24 (not a multiple of the array's rows), 48 and 58 channels; the second unit's
+  // shuffle output is read whole by a conv (no split: one part).
+  std::uint64_t seed = 1400;
+  for (const char* hw : {"npu-s", "npu-l"}) {
+    for (const std::int64_t c : {48, 96, 116}) {
+      testing::RandomGraphBuilder b(++seed);
+      const TensorId x = b.input(13, 11, c);
+      const TensorId stem = b.conv(x, c, 0, 1, 1, 1, 0);
+      TensorId kept = b.slice(stem, 0, c / 2);
+      TensorId other = b.slice(stem, c / 2, c / 2);
+      std::vector<TensorId> concats;
+      std::vector<TensorId> shuffles;
+      std::vector<TensorId> halves;
+      for (int unit = 0; unit < 2; ++unit) {
+        const TensorId e = b.conv(other, c / 2, 0, 1, 1, 1, 0);
+        const TensorId dw = b.conv(e, 0, 1, 3, 1, 1, 1);
+        const TensorId branch = b.conv(dw, c / 2, 0, 1, 1, 1, 0);
+        shareQuantization(b, branch, kept);
+        concats.push_back(b.concat({kept, branch}));
+        shuffles.push_back(b.shuffle(concats.back(), 2));
+        if (unit == 0) {
+          kept = b.slice(shuffles.back(), 0, c / 2);
+          other = b.slice(shuffles.back(), c / 2, c / 2);
+          halves = {kept, other};
+        }
+      }
+      b.graph().outputs = {b.conv(shuffles.back(), 16, 0, 1, 1, 1, 0)};
+      const std::string what = fmt::format("two shuffle units of {} channels on {}", c, hw);
+      const QuantizedGraph& graph = b.graph();
+      const CompiledProgram compiled = generateProgram(graph, config(hw), b.randomInputs());
+      for (const TensorId joined : concats) {
+        EXPECT_TRUE(compiled.tensors[joined].onChip) << what;  // never assembled
+        EXPECT_EQ(instructionsOf(compiled, producerOf(graph, joined)), 0U) << what;
+      }
+      EXPECT_TRUE(compiled.tensors[shuffles[0]].onChip) << what;  // written as its halves
+      EXPECT_FALSE(compiled.tensors[shuffles[1]].onChip) << what;
+      for (const TensorId half : halves) {
+        EXPECT_TRUE(compiled.tensors[half].ownsDdr()) << what;
+        EXPECT_EQ(instructionsOf(compiled, producerOf(graph, half)), 0U) << what;
+      }
+      for (const TensorId shuffled : shuffles) {
+        EXPECT_GT(instructionsOf(compiled, producerOf(graph, shuffled)), 0U) << what;
+      }
+      EXPECT_GT(compileRunVerify(b, config(hw), what), 0U);
+    }
+  }
+}
+
+TEST(ShufflePlan, AConcatReadElsewhereOrAnUnevenSplitKeepsItsBytes) {
+  // The concat also read by a conv: assembled as before, the shuffle reads it; the output split
+  // unevenly: assembled, the slices copy.
+  testing::RandomGraphBuilder b(1500);
+  const TensorId x = b.input(9, 10, 32);
+  const TensorId a = b.conv(x, 16, 0, 1, 1, 1, 0);
+  const TensorId d = b.conv(x, 16, 0, 3, 1, 1, 1);
+  shareQuantization(b, d, a);
+  const TensorId joined = b.concat({a, d});
+  const TensorId shuffled = b.shuffle(joined, 2);
+  const TensorId first = b.slice(shuffled, 0, 8);
+  const TensorId rest = b.slice(shuffled, 8, 24);
+  b.graph().outputs = {b.conv(joined, 8, 0, 1, 1, 1, 0), b.conv(first, 8, 0, 1, 1, 1, 0),
+                       b.conv(rest, 8, 0, 3, 1, 1, 1)};
+  const CompiledProgram compiled = generateProgram(b.graph(), config("npu-s"), b.randomInputs());
+  EXPECT_FALSE(compiled.tensors[joined].onChip);
+  EXPECT_FALSE(compiled.tensors[shuffled].onChip);
+  EXPECT_GT(compileRunVerify(b, config("npu-s"), "a concat read elsewhere, an uneven split"), 0U);
+}
+
+TEST(ShufflePlan, LayoutsFitTheFieldsAndBeatTheDensePermutation) {
+  // ShuffleNetV2 x0.5's shapes on npu-s: halves of 24, 48 and 96 channels written as two parts
+  // from the two concat inputs.
+  const isa::NpuConfig hw = config("npu-s");
+  for (const std::int64_t c : {48, 96, 192}) {
+    const std::optional<ShuffleLayout> layout = chooseShuffleLayout(hw, 28 * 28, c, 2, true, 2);
+    ASSERT_TRUE(layout) << c;
+    EXPECT_EQ((c / 2) % (2 * layout->sub), 0) << c;  // whole blocks a half
+    EXPECT_LT(layout->steps, shuffleDenseSteps(hw, c)) << c;
+    EXPECT_LE(layout->steps, c / 6) << c;  // at most 4/3 of the DDR's c / 8 cycles a pixel
+  }
+  // A prime group size still has the one-channel sub-pixel; groups past CONV's kernel do not.
+  EXPECT_TRUE(chooseShuffleLayout(hw, 100, 2 * 13, 2, false, 1));
+  EXPECT_FALSE(chooseShuffleLayout(hw, 100, 16 * 3, 16, true, 1));
+}
+
+}  // namespace
+}  // namespace npu::compiler
