@@ -16,6 +16,19 @@
 
 namespace npu::compiler::testing {
 
+/// Gives conv output `id` the scale and zero point of `like` (a concat or shuffle moves bytes
+/// unchanged, so its inputs share them), its output stage following the zero point.
+inline void shareQuantization(RandomGraphBuilder& b, TensorId id, TensorId like) {
+  QuantizedGraph& graph = b.graph();
+  graph.tensors[id].scale = graph.tensors[like].scale;
+  graph.tensors[id].zeroPoint = graph.tensors[like].zeroPoint;
+  for (QOp& op : graph.ops) {
+    if (auto* conv = std::get_if<QConv>(&op); conv != nullptr && conv->output == id) {
+      conv->params.output = b.stage(graph.tensors[like].zeroPoint, false);
+    }
+  }
+}
+
 /// A preset from configs/.
 inline isa::NpuConfig config(const std::string& name) {
   return isa::loadNpuConfig(std::filesystem::path(NPU_SOURCE_DIR) / "configs" / (name + ".yaml"));

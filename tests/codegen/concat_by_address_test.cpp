@@ -12,19 +12,7 @@ namespace {
 using testing::compileRunVerify;
 using testing::config;
 using testing::instructionsOf;
-
-/// Gives conv output `id` the scale and zero point of `like` (a concat moves bytes unchanged, so
-/// its inputs share them), its output stage following the zero point.
-void shareQuantization(testing::RandomGraphBuilder& b, TensorId id, TensorId like) {
-  QuantizedGraph& graph = b.graph();
-  graph.tensors[id].scale = graph.tensors[like].scale;
-  graph.tensors[id].zeroPoint = graph.tensors[like].zeroPoint;
-  for (QOp& op : graph.ops) {
-    if (auto* conv = std::get_if<QConv>(&op); conv != nullptr && conv->output == id) {
-      conv->params.output = b.stage(graph.tensors[like].zeroPoint, false);
-    }
-  }
-}
+using testing::shareQuantization;
 
 TEST(ConcatByAddress, ConvBranchesStoreIntoTheConcat) {
   // Two conv branches (1x1 and 3x3, odd channel counts) joined and read by a conv: both stored in

@@ -14,18 +14,7 @@ namespace {
 using testing::compileRunVerify;
 using testing::config;
 using testing::instructionsOf;
-
-/// Gives conv output `id` the scale and zero point of `like`, its output stage following.
-void shareQuantization(testing::RandomGraphBuilder& b, TensorId id, TensorId like) {
-  QuantizedGraph& graph = b.graph();
-  graph.tensors[id].scale = graph.tensors[like].scale;
-  graph.tensors[id].zeroPoint = graph.tensors[like].zeroPoint;
-  for (QOp& op : graph.ops) {
-    if (auto* conv = std::get_if<QConv>(&op); conv != nullptr && conv->output == id) {
-      conv->params.output = b.stage(graph.tensors[like].zeroPoint, false);
-    }
-  }
-}
+using testing::shareQuantization;
 
 /// Index of the op that makes `id`.
 std::size_t producerOf(const QuantizedGraph& graph, TensorId id) {
