@@ -336,10 +336,13 @@ isa::Program randomOverlapProgram(std::uint64_t seed, int& overlapped) {
   conv.clip_hi = 127;
   conv.acc_init = 1;
   conv.finalize = 1;
+  // Output pixels out_c * (1 + out_gap) apart (the gaps are stored too: both models keep them).
+  conv.out_gap = static_cast<std::int64_t>(seed % 3);
   const auto inH = static_cast<std::size_t>(conv.out_h + conv.kh - 1);
   const auto inputBytes = inH * static_cast<std::size_t>(conv.in_w * conv.in_c);
   const auto weightBytes = static_cast<std::size_t>(conv.out_c * conv.kh * conv.kw * conv.in_c);
-  const auto convOut = static_cast<std::size_t>(conv.out_h * conv.out_w * conv.out_c);
+  const auto convOut =
+      static_cast<std::size_t>(conv.out_h * conv.out_w * conv.out_c * (1 + conv.out_gap));
   // Parameters: the CONV's records at 0, the ELTWISEs' scales at 0x400, a LUT at 0x500.
   std::vector<std::uint8_t> params = bytes(0x600);
   for (std::int64_t c = 0; c < conv.out_c; ++c) {
