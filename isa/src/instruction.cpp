@@ -102,6 +102,10 @@ std::string checkRules(const Conv& conv) {
     return fmt::format("wgt_kn needs a dense 1x1 CONV (kh = {}, kw = {}, depthwise = {})", conv.kh,
                        conv.kw, conv.depthwise);
   }
+  if (conv.out_gap != 0 && conv.finalize == 0) {
+    return fmt::format("out_gap = {} needs finalize = 1 (it spaces the int8 output pixels)",
+                       conv.out_gap);
+  }
   if (conv.in_w < (conv.out_w - 1) * conv.sw + (conv.kw - 1) * conv.dw + 1) {
     return fmt::format("in_w = {} is narrower than the window needs ({})", conv.in_w,
                        (conv.out_w - 1) * conv.sw + (conv.kw - 1) * conv.dw + 1);

@@ -112,6 +112,14 @@ TEST(Assembler, WeightsInKnOrderOnlyForADense1x1Conv) {
             "t.s:2: CONV: wgt_kn needs a dense 1x1 CONV (kh = 1, kw = 2, depthwise = 0)");
 }
 
+TEST(Assembler, OutGapOnlyWhenTheConvFinalizes) {
+  const std::string conv =
+      ".hw npu-s\nCONV out_h=1 out_w=2 in_w=2 in_c=3 out_c=4 kh=1 kw=1 sh=1 sw=1 dh=1 dw=1 ";
+  EXPECT_EQ(assembleError(conv + "finalize=1 out_gap=3\nEND\n"), "(no error)");
+  EXPECT_EQ(assembleError(conv + "finalize=0 out_gap=1\nEND\n"),
+            "t.s:2: CONV: out_gap = 1 needs finalize = 1 (it spaces the int8 output pixels)");
+}
+
 TEST(Assembler, ProgramLevelChecks) {
   EXPECT_EQ(assembleError("SYNC unit=1\nEND\n"),
             "t.s: missing '.hw PRESET' (the hardware the program is for)");

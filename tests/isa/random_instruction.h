@@ -47,6 +47,9 @@ inline Instruction randomInstruction(Opcode opcode, std::mt19937_64& rng) {
     if (conv->depthwise != 0) {
       conv->out_c = conv->in_c;
     }
+    if (conv->finalize == 0) {
+      conv->out_gap = 0;
+    }
     if (conv->clip_lo > conv->clip_hi) {
       std::swap(conv->clip_lo, conv->clip_hi);
     }
