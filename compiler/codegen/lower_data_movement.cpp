@@ -148,9 +148,12 @@ void shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle,
       isa::Conv conv;
       conv.inp_addr = inputSram + m * sub;
       conv.wgt_addr = weightSram;
-      // Block m is channels [m * block, + block) of part m * block / part.
-      conv.out_addr = outputSram + (m * block / part) * count * part + (m * block) % part;
-      conv.out_gap = part / block - 1;
+      // Block m is channels [m * block, + block) of the whole pixels, or of part
+      // m * block / part.
+      conv.out_addr = layout.wholePixels
+                          ? outputSram + m * block
+                          : outputSram + (m * block / part) * count * part + (m * block) % part;
+      conv.out_gap = (layout.wholePixels ? c : part) / block - 1;
       conv.param_addr = parameterSram;
       conv.out_h = 1;
       conv.out_w = count;
@@ -171,12 +174,14 @@ void shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle,
       conv.finalize = 1;
       ctx.emit(conv);
     }
-    // One dense STORE a part.
+    // One STORE a part: a dense block, or its channels of the whole pixels (SRAM rows C apart).
     for (std::int64_t k = 0; k < partCount; ++k) {
       const TensorId id = parts[static_cast<std::size_t>(k)];
       const std::int64_t pixel = pixelStride(ctx, id);
       const auto at = static_cast<std::int64_t>(ctx.tensors[id].address) + p0 * pixel;
-      if (pixel == part) {
+      if (layout.wholePixels) {
+        ctx.store(outputSram + k * part, {at, count, 1, part, pixel, pixel}, c);
+      } else if (pixel == part) {
         ctx.store(outputSram + k * count * part,
                   flatBlock(static_cast<std::uint64_t>(at), count * part));
       } else {

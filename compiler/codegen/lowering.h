@@ -123,8 +123,9 @@ struct LoweringContext {
                 std::int64_t bytes) {
     load(buf, sramAddress, flatBlock(ddrAddress, bytes));
   }
-  /// A STORE of the output SRAM at `sramAddress` to `block`.
-  void store(std::int64_t sramAddress, const DdrBlock& block);
+  /// A STORE of the output SRAM at `sramAddress` to `block`; the block's rows are dense in
+  /// SRAM, or `sramRowStride` bytes apart.
+  void store(std::int64_t sramAddress, const DdrBlock& block, std::int64_t sramRowStride = 0);
   /// LOADs a padded tile into the input SRAM at `sramAddress`: `block` (rows or cols may be 0:
   /// only padding) framed by `padding`, rows (padding.left + block.cols + padding.right) pixels
   /// of block.bytes apart. One LOAD when the padding fits its fields; padding beyond them, or a

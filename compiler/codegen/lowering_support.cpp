@@ -103,9 +103,11 @@ void LoweringContext::load(std::int64_t buf, std::int64_t sramAddress, const Ddr
   emit(load);
 }
 
-void LoweringContext::store(std::int64_t sramAddress, const DdrBlock& block) {
+void LoweringContext::store(std::int64_t sramAddress, const DdrBlock& block,
+                            std::int64_t sramRowStride) {
   isa::Store store;
   store.sram_addr = sramAddress;
+  store.sram_row_stride = sramRowStride;
   store.ddr_addr = block.address;
   store.y_size = block.rows;
   store.x_size = block.cols;

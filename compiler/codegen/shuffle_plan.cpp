@@ -47,7 +47,10 @@ std::optional<ShuffleLayout> chooseShuffleLayout(const isa::NpuConfig& config, s
   std::optional<ShuffleLayout> best;
   for (std::int64_t sub = 1; sub <= std::min(perGroup, limits::kTileExtent); ++sub) {
     const std::int64_t block = groups * sub;
-    if (perGroup % sub != 0 || part % block != 0 || part / block - 1 > limits::kConvOutGap ||
+    // Parts of whole blocks are dense in the output SRAM; others are stored out of whole pixels.
+    const bool wholePixels = part % block != 0;
+    const std::int64_t pitch = wholePixels ? channels : part;
+    if (perGroup % sub != 0 || pitch / block - 1 > limits::kConvOutGap ||
         inputPixel / sub > limits::kConvStrideW || block > limits::kTileExtent) {
       continue;
     }
@@ -70,7 +73,7 @@ std::optional<ShuffleLayout> chooseShuffleLayout(const isa::NpuConfig& config, s
     const std::int64_t steps =
         channels / block * groups * ceilDiv(sub, config.macRows) * ceilDiv(block, config.macCols);
     if (!best || steps < best->steps || (steps == best->steps && sub > best->sub)) {
-      best = ShuffleLayout{sub, tile, steps, {}, {}};
+      best = ShuffleLayout{sub, tile, steps, wholePixels, {}, {}};
     }
   }
   return best;

@@ -53,8 +53,15 @@ std::vector<Access> accessesOf(const Store& store) {
   ddr.xCount = static_cast<u64>(store.x_size);
   ddr.xStride = static_cast<u64>(store.ddr_col_stride);
   ddr.run = static_cast<u64>(store.c_bytes);
-  const u64 bytes = static_cast<u64>(store.y_size * store.x_size * store.c_bytes);
-  return {contiguous(MemorySpace::Output, false, static_cast<u64>(store.sram_addr), bytes), ddr};
+  const u64 rowBytes = static_cast<u64>(store.x_size * store.c_bytes);
+  Access sram = contiguous(MemorySpace::Output, false, static_cast<u64>(store.sram_addr),
+                           static_cast<u64>(store.y_size) * rowBytes);
+  if (store.sram_row_stride != 0) {  // rows of x_size * c_bytes bytes, sram_row_stride apart
+    sram.yCount = static_cast<u64>(store.y_size);
+    sram.yStride = static_cast<u64>(store.sram_row_stride);
+    sram.run = rowBytes;
+  }
+  return {sram, ddr};
 }
 
 std::vector<Access> accessesOf(const Conv& conv) {

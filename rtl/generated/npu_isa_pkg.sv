@@ -52,7 +52,7 @@ package npu_isa_pkg;
   localparam int LOAD_PAD_RIGHT_LSB = 202;
   localparam int LOAD_PAD_RIGHT_WIDTH = 6;
 
-  // STORE: Output SRAM -> DDR copy of a dense rows x cols x bytes block to strided DDR (concat by address, upsample by repeated stores).
+  // STORE: Output SRAM -> DDR copy of a rows x cols x bytes block (rows dense or sram_row_stride apart) to strided DDR (concat by address, upsample by repeated stores).
   localparam logic [3:0] OP_STORE = 4'd3;
   localparam int STORE_POP_PREV_LSB = 4;
   localparam int STORE_POP_PREV_WIDTH = 1;
@@ -72,6 +72,8 @@ package npu_isa_pkg;
   localparam int STORE_DDR_ROW_STRIDE_WIDTH = 32;
   localparam int STORE_DDR_COL_STRIDE_LSB = 160;
   localparam int STORE_DDR_COL_STRIDE_WIDTH = 24;
+  localparam int STORE_SRAM_ROW_STRIDE_LSB = 184;
+  localparam int STORE_SRAM_ROW_STRIDE_WIDTH = 24;
 
   // CONV: Fused convolution over one tile: window MAC, bias, requant, zero point, clip and optional LUT.
   localparam logic [3:0] OP_CONV = 4'd4;

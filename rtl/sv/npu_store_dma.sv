@@ -1,5 +1,6 @@
 // The store unit's DMA engine: output SRAM -> DDR. From the cycle after `go` it sends one write
-// beat per cycle (the dense SRAM block read in order, placed at each run's DDR address), then waits
+// beat per cycle (the SRAM block read in order, its rows dense or sram_row_stride apart, placed at
+// each run's DDR address), then waits
 // for the acknowledgement of the last burst, which the port gives L-1 cycles after that burst's
 // last beat. That is exactly L + beats cycles from `go` to `fin` (docs/timing.md).
 module npu_store_dma
@@ -27,8 +28,14 @@ module npu_store_dma
 
   logic active;
   logic sent_all;
-  logic [31:0] src;  // output SRAM address of the next beat
   logic [31:0] outstanding;  // bursts sent and not yet acknowledged
+  // The next beat's first byte in the output SRAM: the start of its block row and the offset in
+  // it; a row is x_size * c_bytes bytes, rows `src_stride` apart (that, or sram_row_stride).
+  logic [31:0] src_row, src_off, src_len, src_stride;
+  // Lane i's byte: lane_row[i] + lane_off[i], each lane one byte on in the block (a row's end
+  // steps to the next row); entry W is where the beat after a full one starts.
+  logic [31:0] lane_row[W+1];
+  logic [31:0] lane_off[W+1];
 
   logic beat_valid;
   logic beat_last;
@@ -55,11 +62,27 @@ module npu_store_dma
 
   assign wr_valid = active && beat_valid;
   always_comb begin
-    for (int i = 0; i < W; i++) raddr[i] = src + 32'(i);
+    lane_row[0] = src_row;
+    lane_off[0] = src_off;
+    for (int i = 0; i < W; i++) begin
+      raddr[i] = lane_row[i] + lane_off[i];
+      if (lane_off[i] + 32'd1 == src_len) begin
+        lane_row[i+1] = lane_row[i] + src_stride;
+        lane_off[i+1] = '0;
+      end else begin
+        lane_row[i+1] = lane_row[i];
+        lane_off[i+1] = lane_off[i] + 32'd1;
+      end
+    end
   end
   always_comb begin
     for (int i = 0; i < W; i++) wr_data[8*i+:8] = rdata[i];
   end
+
+  // A block row's bytes (x_size * c_bytes).
+  logic [31:0] s_len;
+  assign s_len = 32'(word[STORE_X_SIZE_LSB+:STORE_X_SIZE_WIDTH]) *
+      32'(word[STORE_C_BYTES_LSB+:STORE_C_BYTES_WIDTH]);
 
   logic fire;
   logic sent_all_next;
@@ -80,11 +103,18 @@ module npu_store_dma
         active <= 1'b1;
         sent_all <= 1'b0;
         outstanding <= '0;
-        src <= 32'(word[STORE_SRAM_ADDR_LSB+:STORE_SRAM_ADDR_WIDTH]);
+        src_row <= 32'(word[STORE_SRAM_ADDR_LSB+:STORE_SRAM_ADDR_WIDTH]);
+        src_off <= '0;
+        src_len <= s_len;
+        src_stride <= word[STORE_SRAM_ROW_STRIDE_LSB+:STORE_SRAM_ROW_STRIDE_WIDTH] != '0 ?
+            32'(word[STORE_SRAM_ROW_STRIDE_LSB+:STORE_SRAM_ROW_STRIDE_WIDTH]) : s_len;
       end else if (active) begin
         sent_all <= sent_all_next;
         outstanding <= outstanding_next;
-        if (fire) src <= src + wr_bytes;
+        if (fire) begin
+          src_row <= lane_row[wr_bytes];
+          src_off <= lane_off[wr_bytes];
+        end
         if (sent_all_next && outstanding_next == 0) begin
           active <= 1'b0;
           fin <= 1'b1;
@@ -94,5 +124,5 @@ module npu_store_dma
   end
 
   logic unused;
-  assign unused = ^{word[19:0], word[WORD_BITS-1:STORE_DDR_COL_STRIDE_LSB+STORE_DDR_COL_STRIDE_WIDTH]};
+  assign unused = ^{word[19:0], word[WORD_BITS-1:STORE_SRAM_ROW_STRIDE_LSB+STORE_SRAM_ROW_STRIDE_WIDTH]};
 endmodule

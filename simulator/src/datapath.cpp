@@ -81,13 +81,16 @@ void executeLoad(const isa::Load& load, SramState& sram, DdrAccess& ddr) {
 void executeStore(const isa::Store& store, const SramState& sram, DdrAccess& ddr) {
   const auto c = static_cast<std::size_t>(store.c_bytes);
   const auto* in = reinterpret_cast<const std::uint8_t*>(sram.output.data()) + store.sram_addr;
+  // The block's rows in SRAM: dense, or sram_row_stride apart.
+  const auto rowBytes = static_cast<std::size_t>(store.x_size) * c;
+  const std::size_t sramRow =
+      store.sram_row_stride != 0 ? static_cast<std::size_t>(store.sram_row_stride) : rowBytes;
   // A row of pixels that go back to back in DDR is one contiguous run on both sides.
   if (ddr.takesWholeRows() && store.ddr_col_stride == store.c_bytes) {
-    const auto rowBytes = static_cast<std::size_t>(store.x_size) * c;
     for (std::int64_t y = 0; y < store.y_size; ++y) {
       ddr.write(static_cast<std::uint64_t>(store.ddr_addr) +
                     static_cast<std::uint64_t>(y * store.ddr_row_stride),
-                std::span(in + static_cast<std::size_t>(y) * rowBytes, rowBytes));
+                std::span(in + static_cast<std::size_t>(y) * sramRow, rowBytes));
     }
     return;
   }
@@ -96,7 +99,9 @@ void executeStore(const isa::Store& store, const SramState& sram, DdrAccess& ddr
       const std::uint64_t dst = static_cast<std::uint64_t>(store.ddr_addr) +
                                 static_cast<std::uint64_t>(y * store.ddr_row_stride) +
                                 static_cast<std::uint64_t>(x * store.ddr_col_stride);
-      ddr.write(dst, std::span(in + static_cast<std::size_t>(y * store.x_size + x) * c, c));
+      ddr.write(dst, std::span(in + static_cast<std::size_t>(y) * sramRow +
+                                   static_cast<std::size_t>(x) * c,
+                               c));
     }
   }
 }

@@ -98,14 +98,17 @@ TEST(ShufflePlan, AConcatReadElsewhereOrAnUnevenSplitKeepsItsBytes) {
 
 TEST(ShufflePlan, LayoutsFitTheFieldsAndBeatTheDensePermutation) {
   // ShuffleNetV2 x0.5's shapes on npu-s: halves of 24, 48 and 96 channels written as two parts
-  // from the two concat inputs.
+  // from the two concat inputs at the array's full width, c / 8 steps a pixel (the DDR's pace);
+  // halves of 24 are no whole number of 16-channel blocks, so they are stored out of whole
+  // pixels.
   const isa::NpuConfig hw = config("npu-s");
   for (const std::int64_t c : {48, 96, 192}) {
     const std::optional<ShuffleLayout> layout = chooseShuffleLayout(hw, 28 * 28, c, 2, true, 2);
     ASSERT_TRUE(layout) << c;
-    EXPECT_EQ((c / 2) % (2 * layout->sub), 0) << c;  // whole blocks a half
+    EXPECT_EQ(layout->wholePixels, (c / 2) % (2 * layout->sub) != 0) << c;
+    EXPECT_TRUE(layout->wholePixels || c != 48) << c;
     EXPECT_LT(layout->steps, shuffleDenseSteps(hw, c)) << c;
-    EXPECT_LE(layout->steps, c / 6) << c;  // at most 4/3 of the DDR's c / 8 cycles a pixel
+    EXPECT_EQ(layout->steps, c / 8) << c;
   }
   // A prime group size still has the one-channel sub-pixel; groups past CONV's kernel do not.
   EXPECT_TRUE(chooseShuffleLayout(hw, 100, 2 * 13, 2, false, 1));

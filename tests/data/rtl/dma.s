@@ -1,6 +1,8 @@
 ; dma.s: LOAD and STORE shapes: strided column runs, row runs, one block run, padding on
 ; every side and on some sides only, runs of several bursts; the input SRAM is copied to the
-; output SRAM through an identity LUT and stored back with strides (concat and upsample).
+; output SRAM through an identity LUT and stored back with strides (concat and upsample), and
+; from SRAM rows sram_row_stride apart: rows shorter and longer than a DDR beat, a row that ends
+; mid-beat, rows going back to back in DDR (one run) and strided.
 .hw npu-s
 .region src kind=input base=0x1000 size=1024
 .region lut kind=weights base=0x2000 size=256
@@ -64,4 +66,9 @@ STORE sram_addr=0x100 ddr_addr=0x9114 y_size=2 x_size=2 c_bytes=4 ddr_row_stride
 STORE sram_addr=0x200 ddr_addr=0x9200 y_size=4 x_size=3 c_bytes=10 ddr_row_stride=64 ddr_col_stride=10
 STORE sram_addr=0x300 ddr_addr=0x9400 y_size=5 x_size=1 c_bytes=7 ddr_row_stride=9 ddr_col_stride=1
 STORE sram_addr=0x400 ddr_addr=0x9500 y_size=3 x_size=2 c_bytes=65 ddr_row_stride=300 ddr_col_stride=130
+STORE sram_addr=0x20 ddr_addr=0x9800 y_size=20 x_size=1 c_bytes=24 ddr_row_stride=24 ddr_col_stride=24 sram_row_stride=48
+STORE sram_addr=0x38 ddr_addr=0x9a03 y_size=9 x_size=1 c_bytes=5 ddr_row_stride=5 ddr_col_stride=5 sram_row_stride=13
+STORE sram_addr=0x41 ddr_addr=0x9b00 y_size=6 x_size=3 c_bytes=7 ddr_row_stride=40 ddr_col_stride=9 sram_row_stride=37
+STORE sram_addr=0x90 ddr_addr=0x9c10 y_size=4 x_size=2 c_bytes=17 ddr_row_stride=34 ddr_col_stride=17 sram_row_stride=100
+STORE sram_addr=0x0 ddr_addr=0x9e00 y_size=3 x_size=1 c_bytes=40 ddr_row_stride=40 ddr_col_stride=40 sram_row_stride=16
 END

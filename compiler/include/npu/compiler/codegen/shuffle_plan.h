@@ -21,6 +21,10 @@ struct ShuffleLayout {
   std::int64_t tile = 0;
   /// MAC array steps a pixel, all blocks.
   std::int64_t steps = 0;
+  /// The output SRAM holds the tile's whole pixels and each part is stored from there with the
+  /// pixel as STORE's SRAM row stride (a part that is no whole number of blocks); otherwise
+  /// each part is dense in the output SRAM.
+  bool wholePixels = false;
   /// The concat's inputs (one per group) that the CONVs read where they are, so the concat is
   /// never assembled; empty: the shuffle's input.
   std::vector<TensorId> groupInputs;
