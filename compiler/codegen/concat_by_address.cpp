@@ -6,40 +6,6 @@
 
 namespace npu::compiler {
 
-namespace {
-
-/// Per tensor: the op that makes it and the ops that read it (once per operand).
-struct TensorUses {
-  explicit TensorUses(const QuantizedGraph& g)
-      : graph(g), producer(g.tensors.size(), nullptr), readers(g.tensors.size()) {
-    for (const QOp& op : g.ops) {
-      producer[opOutput(op)] = &op;
-      for (const TensorId id : opInputs(op)) {
-        readers[id].push_back(&op);
-      }
-    }
-  }
-  /// A graph input or output (its DDR space is pinned).
-  [[nodiscard]] bool isGraphTensor(TensorId id) const {
-    return std::find(graph.inputs.begin(), graph.inputs.end(), id) != graph.inputs.end() ||
-           std::find(graph.outputs.begin(), graph.outputs.end(), id) != graph.outputs.end();
-  }
-  const QuantizedGraph& graph;
-  std::vector<const QOp*> producer;
-  std::vector<std::vector<const QOp*>> readers;
-};
-
-/// Whether NHWC tensors `a` and `b` have the same rows, columns, scale and zero point: a concat
-/// moves bytes unchanged, so an input stored into it or a view of it must share them.
-bool sameLayout(const QuantizedGraph& graph, TensorId a, TensorId b) {
-  const QTensor& x = graph.tensors[a];
-  const QTensor& y = graph.tensors[b];
-  return x.shape.size() == 4 && y.shape.size() == 4 && x.shape[1] == y.shape[1] &&
-         x.shape[2] == y.shape[2] && x.scale == y.scale && x.zeroPoint == y.zeroPoint;
-}
-
-}  // namespace
-
 std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph& graph,
                                                            const ShufflePlans& shuffles) {
   std::vector<std::optional<ConcatSlot>> slots(graph.tensors.size());

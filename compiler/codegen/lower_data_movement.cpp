@@ -81,8 +81,10 @@ void copyTiles(LoweringContext& ctx, const DdrBlock& window,
 /// the shuffle reads its concat's inputs where they are (`groupInputs`, loaded one after the
 /// other), rows: input g is row g. Each CONV leaves room between its pixels (out_gap) for the
 /// other blocks of its part, so the output SRAM holds every part (the whole output, or each of
-/// the slices the shuffle writes) as dense pixels, and each part's STORE is one dense run. Each
-/// block costs groups steps a pixel instead of the dense permutation's C / R.
+/// the slices the shuffle writes) as dense pixels, and each part's STORE is one dense run; a
+/// part that is no whole number of blocks is stored out of the tile's whole pixels instead
+/// (STORE's SRAM rows C apart). Each block costs groups steps a pixel instead of the dense
+/// permutation's C / R.
 void shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle,
                         const ShuffleLayout& layout) {
   const QTensor& input = ctx.graph.tensors[shuffle.input];
@@ -110,12 +112,19 @@ void shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle,
   const std::uint64_t parameterAddress = ctx.constants.add(shuffle.name + ".params", parameters);
   bool loadWeights = false;
   bool loadParameters = false;
-  const std::int64_t weightSram =
-      ctx.slots.weightSlot(fmt::format("{}/permutation/{}", shuffle.name, sub), loadWeights);
+  const std::int64_t weightSram = ctx.slots.weightSlot(shuffle.name + "/permutation", loadWeights);
   const std::int64_t parameterSram = ctx.slots.parameterSlot(shuffle.name, loadParameters);
-  for (const TensorId id : parts) {
-    if (ctx.tensors[id].storedIn >= 0 || ctx.tensors[id].onChip) {
-      fail("layer '{}': its output '{}' has no DDR space of its own", shuffle.name,
+  // Every tensor it reads or writes is dense in DDR (the plan never makes them views or stores
+  // them into a concat; an internal error if that changes, not wrong bytes).
+  std::vector<TensorId> dense = parts;
+  if (byRows) {
+    dense.insert(dense.end(), layout.groupInputs.begin(), layout.groupInputs.end());
+  } else {
+    dense.push_back(shuffle.input);
+  }
+  for (const TensorId id : dense) {
+    if (ctx.tensors[id].storedIn >= 0) {
+      fail("layer '{}': tensor '{}' is not dense in DDR (stored in another tensor)", shuffle.name,
            ctx.graph.tensors[id].name);
     }
   }
@@ -177,15 +186,12 @@ void shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle,
     // One STORE a part: a dense block, or its channels of the whole pixels (SRAM rows C apart).
     for (std::int64_t k = 0; k < partCount; ++k) {
       const TensorId id = parts[static_cast<std::size_t>(k)];
-      const std::int64_t pixel = pixelStride(ctx, id);
-      const auto at = static_cast<std::int64_t>(ctx.tensors[id].address) + p0 * pixel;
+      const auto at = ctx.tensors[id].address + static_cast<std::uint64_t>(p0 * part);
       if (layout.wholePixels) {
-        ctx.store(outputSram + k * part, {at, count, 1, part, pixel, pixel}, c);
-      } else if (pixel == part) {
-        ctx.store(outputSram + k * count * part,
-                  flatBlock(static_cast<std::uint64_t>(at), count * part));
+        ctx.store(outputSram + k * part,
+                  {static_cast<std::int64_t>(at), count, 1, part, part, part}, c);
       } else {
-        ctx.store(outputSram + k * count * part, {at, count, 1, part, pixel, pixel});
+        ctx.store(outputSram + k * count * part, flatBlock(at, count * part));
       }
     }
   }

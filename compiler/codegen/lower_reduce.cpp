@@ -37,7 +37,7 @@ void lowerRowMax(LoweringContext& ctx, const QReduce& op, std::int64_t rows, std
   view.tensors = {QTensor{in.name, {1, rows, length, 1}, in.scale, in.zeroPoint},
                   QTensor{out.name, {1, rows, 1, 1}, out.scale, out.zeroPoint}};
   const std::vector<TensorPlacement> places{ctx.tensors[op.input], ctx.tensors[op.output]};
-  const ShufflePlans noShuffles{{}, std::vector<bool>(2, false), std::vector<std::int64_t>(2, -1)};
+  const ShufflePlans noShuffles = planShuffles(view, ctx.config);  // the view has no ops
   LoweringContext viewCtx{ctx.config,    view,      places,     ctx.emitter,
                           ctx.constants, ctx.slots, noShuffles, ctx.op};
   golden::PoolInt8Params pool;

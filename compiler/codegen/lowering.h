@@ -146,6 +146,22 @@ std::vector<std::uint8_t> globalSumRecords(std::int64_t h, std::int64_t w, std::
 /// lowering keep it in SRAM instead of storing it.
 bool singleUse(const QuantizedGraph& graph, TensorId tensor);
 
+/// Per tensor: the op that makes it and the ops that read it (once per operand); what the
+/// by-address and shuffle planners ask of the graph.
+struct TensorUses {
+  explicit TensorUses(const QuantizedGraph& g);
+  /// A graph input or output (its DDR space is pinned).
+  [[nodiscard]] bool isGraphTensor(TensorId id) const;
+  const QuantizedGraph& graph;
+  std::vector<const QOp*> producer;
+  std::vector<std::vector<const QOp*>> readers;
+};
+
+/// Whether NHWC tensors `a` and `b` have the same rows, columns, scale and zero point: a concat,
+/// slice or shuffle moves bytes unchanged, so a tensor stored into another or read in place as
+/// another's bytes must share them.
+bool sameLayout(const QuantizedGraph& graph, TensorId a, TensorId b);
+
 /// The CONV parameter records {bias, multiplier, shift} of output channels [oc0, oc0 + ob),
 /// followed by the 256-byte LUT when the conv has one.
 std::vector<std::uint8_t> convParameterBlob(const QConv& conv, std::int64_t oc0, std::int64_t ob);

@@ -194,6 +194,28 @@ bool singleUse(const QuantizedGraph& graph, TensorId tensor) {
   return readers == 1;
 }
 
+TensorUses::TensorUses(const QuantizedGraph& g)
+    : graph(g), producer(g.tensors.size(), nullptr), readers(g.tensors.size()) {
+  for (const QOp& op : g.ops) {
+    producer[opOutput(op)] = &op;
+    for (const TensorId id : opInputs(op)) {
+      readers[id].push_back(&op);
+    }
+  }
+}
+
+bool TensorUses::isGraphTensor(TensorId id) const {
+  return std::find(graph.inputs.begin(), graph.inputs.end(), id) != graph.inputs.end() ||
+         std::find(graph.outputs.begin(), graph.outputs.end(), id) != graph.outputs.end();
+}
+
+bool sameLayout(const QuantizedGraph& graph, TensorId a, TensorId b) {
+  const QTensor& x = graph.tensors[a];
+  const QTensor& y = graph.tensors[b];
+  return x.shape.size() == 4 && y.shape.size() == 4 && x.shape[1] == y.shape[1] &&
+         x.shape[2] == y.shape[2] && x.scale == y.scale && x.zeroPoint == y.zeroPoint;
+}
+
 std::vector<std::uint8_t> globalSumRecords(std::int64_t h, std::int64_t w, std::int64_t channels) {
   const golden::QuantizedMultiplier reciprocal = golden::averagePoolMultiplier(h, w);
   std::vector<std::uint8_t> records;

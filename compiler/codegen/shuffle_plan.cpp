@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "lowering.h"
 #include "npu/isa/limits.h"
 
 namespace npu::compiler {
@@ -13,18 +14,6 @@ namespace {
 
 std::int64_t ceilDiv(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
-}
-
-/// Whether `id` is a graph input or output (its DDR space is pinned).
-bool isGraphTensor(const QuantizedGraph& graph, TensorId id) {
-  return std::find(graph.inputs.begin(), graph.inputs.end(), id) != graph.inputs.end() ||
-         std::find(graph.outputs.begin(), graph.outputs.end(), id) != graph.outputs.end();
-}
-
-/// Same rows, columns, scale and zero point: the shuffle moves bytes unchanged.
-bool sameLayout(const QTensor& a, const QTensor& b) {
-  return a.shape.size() == 4 && b.shape.size() == 4 && a.shape[1] == b.shape[1] &&
-         a.shape[2] == b.shape[2] && a.scale == b.scale && a.zeroPoint == b.zeroPoint;
 }
 
 }  // namespace
@@ -65,7 +54,7 @@ std::optional<ShuffleLayout> chooseShuffleLayout(const isa::NpuConfig& config, s
     const std::int64_t half = std::min(config.inputSramBytes, config.outputSramBytes) / 2;
     const std::int64_t tile =
         std::min({pixels, std::max<std::int64_t>(1, kTileBytes / channels), half / channels - 1,
-                  config.accumulatorSramBytes / 4 / block, limits::kTileExtent * sub / inputPixel});
+                  limits::kTileExtent * sub / inputPixel});
     if (tile < 1 || block * groups * sub > config.weightSramBytes / 2 ||
         12 * block > config.parameterSramBytes / 2) {
       continue;
@@ -84,22 +73,16 @@ ShufflePlans planShuffles(const QuantizedGraph& graph, const isa::NpuConfig& con
   plans.byOp.assign(graph.ops.size(), std::nullopt);
   plans.unassembled.assign(graph.tensors.size(), false);
   plans.writtenBy.assign(graph.tensors.size(), -1);
-  std::vector<const QOp*> producer(graph.tensors.size(), nullptr);
-  std::vector<std::vector<const QOp*>> readers(graph.tensors.size());
-  for (const QOp& op : graph.ops) {
-    producer[opOutput(op)] = &op;
-    for (const TensorId id : opInputs(op)) {
-      readers[id].push_back(&op);
-    }
-  }
+  const TensorUses uses(graph);
+  const auto& producer = uses.producer;
+  const auto& readers = uses.readers;
   for (std::size_t index = 0; index < graph.ops.size(); ++index) {
     const auto* shuffle = std::get_if<QShuffle>(&graph.ops[index]);
-    if (shuffle == nullptr) {
+    if (shuffle == nullptr || shuffle->groups < 2) {
       continue;
     }
     const QTensor& input = graph.tensors[shuffle->input];
-    const QTensor& output = graph.tensors[shuffle->output];
-    if (input.shape.size() != 4 || !sameLayout(input, output) ||
+    if (!sameLayout(graph, shuffle->input, shuffle->output) ||
         input.shape[3] % shuffle->groups != 0) {
       continue;
     }
@@ -111,9 +94,9 @@ ShufflePlans planShuffles(const QuantizedGraph& graph, const isa::NpuConfig& con
         producer[shuffle->input] ? std::get_if<QConcat>(producer[shuffle->input]) : nullptr;
     if (concat != nullptr && concat->axis == 3 &&
         static_cast<std::int64_t>(concat->inputs.size()) == shuffle->groups &&
-        readers[shuffle->input].size() == 1 && !isGraphTensor(graph, shuffle->input) &&
+        readers[shuffle->input].size() == 1 && !uses.isGraphTensor(shuffle->input) &&
         std::all_of(concat->inputs.begin(), concat->inputs.end(), [&](TensorId id) {
-          return sameLayout(graph.tensors[id], input) && graph.tensors[id].shape[3] == perGroup;
+          return sameLayout(graph, id, shuffle->input) && graph.tensors[id].shape[3] == perGroup;
         })) {
       groupInputs = concat->inputs;
     }
@@ -122,7 +105,7 @@ ShufflePlans planShuffles(const QuantizedGraph& graph, const isa::NpuConfig& con
     for (const QOp* reader : readers[shuffle->output]) {
       const auto* slice = std::get_if<QSlice>(reader);
       if (slice == nullptr || slice->rowBegin != 0 || slice->colBegin != 0 || slice->rowStep != 1 ||
-          slice->colStep != 1 || !sameLayout(graph.tensors[slice->output], output)) {
+          slice->colStep != 1 || !sameLayout(graph, slice->output, shuffle->output)) {
         slices.clear();
         break;
       }
@@ -131,7 +114,7 @@ ShufflePlans planShuffles(const QuantizedGraph& graph, const isa::NpuConfig& con
     std::sort(slices.begin(), slices.end(),
               [](const QSlice* a, const QSlice* b) { return a->channelBegin < b->channelBegin; });
     std::vector<TensorId> parts;
-    if (slices.size() >= 2 && !isGraphTensor(graph, shuffle->output)) {
+    if (slices.size() >= 2 && !uses.isGraphTensor(shuffle->output)) {
       const auto part = static_cast<std::int64_t>(c / static_cast<std::int64_t>(slices.size()));
       bool covers = c % static_cast<std::int64_t>(slices.size()) == 0;
       for (std::size_t k = 0; k < slices.size() && covers; ++k) {

@@ -127,7 +127,8 @@ void writeBundle(const std::filesystem::path& dir, const compiler::CompiledProgr
     out << YAML::Key << "zero_point" << YAML::Value << tensor.zeroPoint;
     out << YAML::Key << "address" << YAML::Value << compiled.tensors[id].address;
     if (compiled.tensors[id].onChip) {
-      // A cascade kept it in SRAM (docs/cascade.md): the dump has its value, DDR never does.
+      // A cascade kept it in SRAM (docs/cascade.md), or a channel shuffle assembled it only in
+      // SRAM (docs/main-job.md): the dump has its value, DDR never does.
       out << YAML::Key << "on_chip" << YAML::Value << true;
     }
     if (const std::int64_t into = compiled.tensors[id].storedIn; into >= 0) {

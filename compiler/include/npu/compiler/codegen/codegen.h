@@ -17,8 +17,9 @@ namespace npu::compiler {
 struct TensorPlacement {
   std::uint64_t address = 0;
   std::uint64_t bytes = 0;
-  /// Kept in SRAM by a cascade (docs/cascade.md): the program never writes it to DDR, so its
-  /// DDR space holds no expected value.
+  /// Kept in SRAM by a cascade (docs/cascade.md), or a concat or shuffle output that a channel
+  /// shuffle assembles only in SRAM (docs/main-job.md, "Channel shuffle"): the program never
+  /// writes it to DDR, so its DDR space holds no expected value.
   bool onChip = false;
   /// Its bytes live in this other tensor (a tensor id; docs/main-job.md, "Concat by address" and
   /// "Slice by address"): a concat's input its producer stored into the concat's output, or a
