@@ -39,8 +39,14 @@ std::vector<Access> accessesOf(const Load& load) {
   ddr.run = static_cast<u64>(load.c_bytes);
   const u64 rows = static_cast<u64>(load.pad_top + load.y_size + load.pad_bottom);
   const u64 cols = static_cast<u64>(load.pad_left + load.x_size + load.pad_right);
-  return {ddr, contiguous(loadTarget(load.buf), true, static_cast<u64>(load.sram_addr),
-                          rows * cols * static_cast<u64>(load.c_bytes))};
+  Access sram = contiguous(loadTarget(load.buf), true, static_cast<u64>(load.sram_addr),
+                           rows * cols * static_cast<u64>(load.c_bytes));
+  if (load.sram_row_stride != 0) {  // unpadded rows of x_size * c_bytes, sram_row_stride apart
+    sram.run = static_cast<u64>(load.x_size * load.c_bytes);
+    sram.yCount = static_cast<u64>(load.y_size);
+    sram.yStride = static_cast<u64>(load.sram_row_stride);
+  }
+  return {ddr, sram};
 }
 
 std::vector<Access> accessesOf(const Store& store) {

@@ -90,6 +90,24 @@ std::string checkRules(const Sync& sync) {
   return {};
 }
 
+std::string checkRules(const Load& load) {
+  if (load.sram_row_stride == 0) {
+    return {};
+  }
+  // Strided SRAM rows carry data only: padding keeps the dense padded-tile layout.
+  if (load.pad_top != 0 || load.pad_bottom != 0 || load.pad_left != 0 || load.pad_right != 0) {
+    return fmt::format(
+        "sram_row_stride = {} needs no padding (pad_top = {}, pad_bottom = {}, pad_left = {}, "
+        "pad_right = {})",
+        load.sram_row_stride, load.pad_top, load.pad_bottom, load.pad_left, load.pad_right);
+  }
+  if (load.sram_row_stride < load.x_size * load.c_bytes) {
+    return fmt::format("sram_row_stride = {} is shorter than a row (x_size * c_bytes = {})",
+                       load.sram_row_stride, load.x_size * load.c_bytes);
+  }
+  return {};
+}
+
 std::string checkRules(const Conv& conv) {
   if (conv.depthwise != 0 && conv.in_c != conv.out_c) {
     return fmt::format("depthwise CONV needs in_c == out_c (in_c = {}, out_c = {})", conv.in_c,

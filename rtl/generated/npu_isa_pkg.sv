@@ -19,7 +19,7 @@ package npu_isa_pkg;
   localparam int SYNC_UNIT_LSB = 8;
   localparam int SYNC_UNIT_WIDTH = 2;
 
-  // LOAD: DDR -> SRAM copy of a 3-D block (rows x cols x bytes) with strides, framed by padding filled with pad_value.
+  // LOAD: DDR -> SRAM copy of a 3-D block (rows x cols x bytes) with strides, framed by padding filled with pad_value, its rows dense or sram_row_stride apart in SRAM.
   localparam logic [3:0] OP_LOAD = 4'd2;
   localparam int LOAD_POP_NEXT_LSB = 5;
   localparam int LOAD_POP_NEXT_WIDTH = 1;
@@ -51,6 +51,8 @@ package npu_isa_pkg;
   localparam int LOAD_PAD_LEFT_WIDTH = 6;
   localparam int LOAD_PAD_RIGHT_LSB = 202;
   localparam int LOAD_PAD_RIGHT_WIDTH = 6;
+  localparam int LOAD_SRAM_ROW_STRIDE_LSB = 208;
+  localparam int LOAD_SRAM_ROW_STRIDE_WIDTH = 24;
 
   // STORE: Output SRAM -> DDR copy of a rows x cols x bytes block (rows dense or sram_row_stride apart) to strided DDR (concat by address, upsample by repeated stores).
   localparam logic [3:0] OP_STORE = 4'd3;

@@ -1,6 +1,7 @@
 // The load unit's DMA engine: DDR -> input, weight or parameter SRAM. It issues one burst request
-// per cycle on the read port, writes each returning beat (up to W bytes) into the padded tile, then
-// writes the padding W bytes per cycle. With the port's latency of L-1 cycles this takes exactly
+// per cycle on the read port, writes each returning beat (up to W bytes) into the padded tile (or,
+// with sram_row_stride, into unpadded rows that far apart), then writes the padding W bytes per
+// cycle. With the port's latency of L-1 cycles this takes exactly
 // L + beats + ceil(pad_bytes / W) cycles from `go` to `fin` (docs/timing.md).
 module npu_load_dma
   import npu_isa_pkg::*, npu_config_pkg::*, npu_rtl_pkg::*;
@@ -49,6 +50,7 @@ module npu_load_dma
   logic [31:0] side;
   logic [31:0] bottom;
   logic [63:0] pad_total;
+  logic [31:0] stride;  // sram_row_stride: nonzero only without padding (a rule)
   always_comb begin
     y = word[LOAD_Y_SIZE_LSB+:LOAD_Y_SIZE_WIDTH];
     x = word[LOAD_X_SIZE_LSB+:LOAD_X_SIZE_WIDTH];
@@ -58,6 +60,7 @@ module npu_load_dma
     cols_all = 32'(word[LOAD_PAD_LEFT_LSB+:LOAD_PAD_LEFT_WIDTH]) + 32'(x) +
         32'(word[LOAD_PAD_RIGHT_LSB+:LOAD_PAD_RIGHT_WIDTH]);
     xc = 32'(x) * 32'(c);
+    stride = 32'(word[LOAD_SRAM_ROW_STRIDE_LSB+:LOAD_SRAM_ROW_STRIDE_WIDTH]);
     // Padding before the first data byte, between two data rows, after the last one.
     first = (32'(word[LOAD_PAD_TOP_LSB+:LOAD_PAD_TOP_WIDTH]) * cols_all +
              32'(word[LOAD_PAD_LEFT_LSB+:LOAD_PAD_LEFT_WIDTH])) * 32'(c);
@@ -139,7 +142,8 @@ module npu_load_dma
       .ld_first(xc),
       .ld_mid(xc),
       .ld_last(xc),
-      .ld_gap(side),
+      // Between two data rows: the side padding, or the rest of a strided SRAM row.
+      .ld_gap(stride != 0 ? stride - xc : side),
       .ld_nseg(17'(y)),
       .take(data_take),
       .offset(data_off)
@@ -210,5 +214,5 @@ module npu_load_dma
   logic unused;
   assign unused = ^{req_last, req_burst_last, beat_valid, beat_addr, beat_burst_last,
                     word[LOAD_BUF_LSB+2+:LOAD_BUF_WIDTH-2], word[7:0], pad_total[63:32],
-                    word[WORD_BITS-1:LOAD_PAD_RIGHT_LSB+LOAD_PAD_RIGHT_WIDTH]};
+                    word[WORD_BITS-1:LOAD_SRAM_ROW_STRIDE_LSB+LOAD_SRAM_ROW_STRIDE_WIDTH]};
 endmodule

@@ -45,13 +45,16 @@ void executeLoad(const isa::Load& load, SramState& sram, DdrAccess& ddr) {
   const auto cols = static_cast<std::size_t>(load.pad_left + load.x_size + load.pad_right);
   const auto pad = static_cast<std::uint8_t>(load.pad_value);
   std::uint8_t* out = target + load.sram_addr;
+  // The padded rows in SRAM: dense, or sram_row_stride apart (then without padding, a rule).
+  const std::size_t sramRow =
+      load.sram_row_stride != 0 ? static_cast<std::size_t>(load.sram_row_stride) : cols * c;
   // A row of pixels that lie back to back in DDR is one contiguous run on both sides.
   const bool wholeRows = ddr.takesWholeRows() && load.ddr_col_stride == load.c_bytes;
   for (std::size_t y = 0; y < rows; ++y) {
     const bool rowInside = y >= static_cast<std::size_t>(load.pad_top) &&
                            y < static_cast<std::size_t>(load.pad_top + load.y_size);
     if (rowInside && wholeRows) {
-      std::uint8_t* row = out + y * cols * c;
+      std::uint8_t* row = out + y * sramRow;
       const auto left = static_cast<std::size_t>(load.pad_left);
       const auto inner = static_cast<std::size_t>(load.x_size);
       std::memset(row, pad, left * c);
@@ -62,7 +65,7 @@ void executeLoad(const isa::Load& load, SramState& sram, DdrAccess& ddr) {
       continue;
     }
     for (std::size_t x = 0; x < cols; ++x) {
-      std::uint8_t* dst = out + (y * cols + x) * c;
+      std::uint8_t* dst = out + y * sramRow + x * c;
       const bool inside = rowInside && x >= static_cast<std::size_t>(load.pad_left) &&
                           x < static_cast<std::size_t>(load.pad_left + load.x_size);
       if (inside) {

@@ -120,6 +120,16 @@ TEST(Assembler, OutGapOnlyWhenTheConvFinalizes) {
             "t.s:2: CONV: out_gap = 1 needs finalize = 1 (it spaces the int8 output pixels)");
 }
 
+TEST(Assembler, StridedSramRowsOnlyUnpaddedAndApart) {
+  const std::string load = ".hw npu-s\nLOAD y_size=3 x_size=2 c_bytes=5 ";
+  EXPECT_EQ(assembleError(load + "sram_row_stride=10\nEND\n"), "(no error)");
+  EXPECT_EQ(assembleError(load + "sram_row_stride=16 pad_left=1\nEND\n"),
+            "t.s:2: LOAD: sram_row_stride = 16 needs no padding (pad_top = 0, pad_bottom = 0, "
+            "pad_left = 1, pad_right = 0)");
+  EXPECT_EQ(assembleError(load + "sram_row_stride=9\nEND\n"),
+            "t.s:2: LOAD: sram_row_stride = 9 is shorter than a row (x_size * c_bytes = 10)");
+}
+
 TEST(Assembler, ProgramLevelChecks) {
   EXPECT_EQ(assembleError("SYNC unit=1\nEND\n"),
             "t.s: missing '.hw PRESET' (the hardware the program is for)");

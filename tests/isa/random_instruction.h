@@ -2,6 +2,7 @@
 // with extremes favoured, then adjusted to satisfy the rules that span fields.
 #pragma once
 
+#include <algorithm>
 #include <random>
 
 #include "npu/isa/instruction.h"
@@ -38,6 +39,15 @@ inline Instruction randomInstruction(Opcode opcode, std::mt19937_64& rng) {
       sync->pop_prev = sync->push_prev = 0;
     } else if (sync->unit == 2) {
       sync->pop_next = sync->push_next = 0;
+    }
+  } else if (auto* load = std::get_if<Load>(&instruction)) {
+    // Strided SRAM rows: unpadded, and at least a row apart (dense when a row is too long).
+    const std::int64_t row = load->x_size * load->c_bytes;
+    if (row > fieldMax<&Load::sram_row_stride>()) {
+      load->sram_row_stride = 0;
+    } else if (load->sram_row_stride != 0) {
+      load->pad_top = load->pad_bottom = load->pad_left = load->pad_right = 0;
+      load->sram_row_stride = std::max(load->sram_row_stride, row);
     }
   } else if (auto* conv = std::get_if<Conv>(&instruction)) {
     if (conv->wgt_kn != 0) {

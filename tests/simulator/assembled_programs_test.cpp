@@ -151,6 +151,12 @@ const std::vector<AsmCase>& asmCases() {
          const std::array<std::int64_t, 8> frame{0, 2, 1, 0, 0, 1, 3, 0};
          return Expected{{"out", g::padInt8(g::padInt8(d.tensor("in"), window, 0), frame, 7)}};
        }},
+      {"load_strided.s",
+       [](const InitialDdr& d) {
+         const g::Int8Tensor a = d.tensor("a");
+         const g::Int8Tensor b = d.tensor("b");
+         return Expected{{"out", g::concatInt8({a, b}, 2)}};
+       }},
       {"store_concat.s",
        [](const InitialDdr& d) {
          const g::Int8Tensor a = d.tensor("a");

@@ -2,7 +2,8 @@
 ; every side and on some sides only, runs of several bursts; the input SRAM is copied to the
 ; output SRAM through an identity LUT and stored back with strides (concat and upsample), and
 ; from SRAM rows sram_row_stride apart: rows shorter and longer than a DDR beat, a row that ends
-; mid-beat, rows going back to back in DDR (one run) and strided.
+; mid-beat, rows going back to back in DDR (one run) and strided; and LOADs into SRAM rows
+; sram_row_stride apart (rows shorter and longer than a beat, one DDR row read again and again).
 .hw npu-s
 .region src kind=input base=0x1000 size=1024
 .region lut kind=weights base=0x2000 size=256
@@ -55,9 +56,13 @@ LOAD pad_value=-128 sram_addr=0x280 ddr_addr=0x1140 y_size=3 x_size=2 c_bytes=3 
 LOAD pad_value=127 sram_addr=0x2c0 ddr_addr=0x1181 y_size=2 x_size=5 c_bytes=2 ddr_row_stride=10 ddr_col_stride=2 pad_right=1
 LOAD sram_addr=0x300 ddr_addr=0x11c5 y_size=1 x_size=1 c_bytes=300
 LOAD sram_addr=0x440 ddr_addr=0x1300 y_size=5 x_size=1 c_bytes=7 ddr_row_stride=9 ddr_col_stride=100
-LOAD push_next=1 pad_value=1 sram_addr=0x480 ddr_addr=0x1380 y_size=1 x_size=6 c_bytes=3 ddr_col_stride=5 pad_top=1
-ELTWISE pop_prev=1 push_next=1 op=2 count=1208
-STORE pop_prev=1 ddr_addr=0x8000 y_size=1 x_size=1 c_bytes=1208
+LOAD pad_value=1 sram_addr=0x480 ddr_addr=0x1380 y_size=1 x_size=6 c_bytes=3 ddr_col_stride=5 pad_top=1
+LOAD sram_addr=0x4c0 ddr_addr=0x1200 y_size=6 x_size=1 c_bytes=5 ddr_row_stride=7 sram_row_stride=13
+LOAD sram_addr=0x520 ddr_addr=0x1233 y_size=3 x_size=2 c_bytes=11 ddr_row_stride=40 ddr_col_stride=13 sram_row_stride=30
+LOAD sram_addr=0x580 ddr_addr=0x1300 y_size=4 x_size=1 c_bytes=24 sram_row_stride=48
+LOAD push_next=1 sram_addr=0x601 ddr_addr=0x1345 y_size=3 x_size=4 c_bytes=3 ddr_row_stride=12 ddr_col_stride=3 sram_row_stride=16
+ELTWISE pop_prev=1 push_next=1 op=2 count=1584
+STORE pop_prev=1 ddr_addr=0x8000 y_size=1 x_size=1 c_bytes=1584
 STORE sram_addr=0x10 ddr_addr=0x9000 y_size=3 x_size=4 c_bytes=5 ddr_row_stride=40 ddr_col_stride=7
 STORE sram_addr=0x100 ddr_addr=0x9100 y_size=2 x_size=2 c_bytes=4 ddr_row_stride=32 ddr_col_stride=8
 STORE sram_addr=0x100 ddr_addr=0x9104 y_size=2 x_size=2 c_bytes=4 ddr_row_stride=32 ddr_col_stride=8
