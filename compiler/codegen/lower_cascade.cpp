@@ -625,8 +625,9 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
   // Bytes between the result's pixels: its channels, or a concat's (stored by address).
   const std::int64_t outPixel = pixelStride(ctx, result);
   const std::int64_t rowPitch = c.paddedW * c.block;
-  // With an expand the depthwise input is built in SRAM: its padding is filled once and its
-  // rows written by the expand CONVs; `written` is how many of its rows hold data, not padding.
+  // With an expand the depthwise input is built in SRAM: the expand CONVs write each row's
+  // interior, its padding columns are filled once, and its rows of padding (above the image or
+  // below it) by each band; `written` is how many rows may hold data, not padding.
   std::int64_t written = 0;
   auto fillPadding = [&](std::int64_t row0, std::int64_t n) {
     const std::int64_t dirty = std::min(row0 + n, written) - row0;
@@ -637,7 +638,11 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
   };
   ctx.op = c.depthwiseOp;
   if (c.expand != nullptr) {
-    ctx.loadTile(dAt[0], {0, 0, 0, c.block, 0, 0}, {c.rowsIn(c.rows), 0, c.paddedW, 0, zp});
+    const std::int64_t rows = c.rowsIn(c.rows);
+    ctx.fillColumns(dAt[0], rows, rowPitch, c.padLeft * c.block, zp);
+    ctx.fillColumns(dAt[0] + (c.padLeft + c.w) * c.block, rows, rowPitch,
+                    (c.paddedW - c.padLeft - c.w) * c.block, zp);
+    written = rows;  // the interiors hold no padding yet
   }
   // The pool: block-band j (stored at step j) is loaded back into G at step j + 2, after that
   // step's own loads (a SYNC after step j + 1's CONVs orders it after the store), and summed

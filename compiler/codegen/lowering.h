@@ -132,6 +132,11 @@ struct LoweringContext {
   /// tile of only padding, is filled from a run of pad bytes in DDR (ConstantPool::padRun) by
   /// LOADs with zero strides, before the real part is loaded over it.
   void loadTile(std::int64_t sramAddress, const DdrBlock& block, const LoadPadding& padding);
+  /// Fills the first `bytes` bytes of `rows` input-SRAM rows, `rowPitch` bytes apart from
+  /// `sramAddress`, with `value`: LOADs into strided SRAM rows re-reading one run of pad bytes,
+  /// so a tile's padding columns cost their own bytes, not the whole tile's.
+  void fillColumns(std::int64_t sramAddress, std::int64_t rows, std::int64_t rowPitch,
+                   std::int64_t bytes, std::int8_t value);
 };
 
 /// Appends little-endian int32s.

@@ -175,6 +175,24 @@ void LoweringContext::loadTile(std::int64_t sramAddress, const DdrBlock& block,
   }
 }
 
+void LoweringContext::fillColumns(std::int64_t sramAddress, std::int64_t rows,
+                                  std::int64_t rowPitch, std::int64_t bytes, std::int8_t value) {
+  if (rows < 1 || bytes < 1) {
+    return;
+  }
+  const auto address = static_cast<std::int64_t>(constants.padRun(value, bytes));
+  for (std::int64_t r = 0; r < rows; r += isa::limits::kLoadRows) {
+    isa::Load load;
+    load.sram_addr = sramAddress + r * rowPitch;
+    load.ddr_addr = address;
+    load.y_size = std::min(rows - r, isa::limits::kLoadRows);
+    load.x_size = 1;
+    load.c_bytes = bytes;
+    load.sram_row_stride = rowPitch;
+    emit(load);
+  }
+}
+
 void appendInt32(std::vector<std::uint8_t>& blob, std::int32_t value) {
   for (int i = 0; i < 4; ++i) {
     blob.push_back(static_cast<std::uint8_t>(static_cast<std::uint32_t>(value) >> (8 * i)));
