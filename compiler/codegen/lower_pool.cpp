@@ -124,6 +124,7 @@ void emitPool(LoweringContext& ctx, const PoolJob& job) {
       blocks = std::move(bands);
     }
   }
+  TileLag deferred;
   for (const Block& block : blocks) {
     const std::int64_t c0 = block.c0;
     const std::int64_t cn = block.cn;
@@ -151,12 +152,16 @@ void emitPool(LoweringContext& ctx, const PoolJob& job) {
         pool.sw = job.sw;
         pool.avg_mult = reciprocal.multiplier;
         pool.avg_shift = reciprocal.shift;
-        ctx.emit(pool);
-        ctx.store(outputSram, {outputAddress + (oy * ow + ox) * c + c0, rows.outCount,
-                               cols.outCount, cn, ow * c, c});
+        const DdrBlock target{
+            outputAddress + (oy * ow + ox) * c + c0, rows.outCount, cols.outCount, cn, ow * c, c};
+        deferred.next([&ctx, pool, outputSram, target] {
+          ctx.emit(pool);
+          ctx.store(outputSram, target);
+        });
       }
     }
   }
+  deferred.flush();
 }
 
 /// How emitGlobalPoolByConv cuts a plane: channel blocks of `cb`, summed in blocks of `bh` x `bw`
@@ -344,6 +349,7 @@ void emitGlobalPoolByConv(LoweringContext& ctx, const PoolJob& job, const Global
       job.name + ".ones", std::vector<std::uint8_t>(static_cast<std::size_t>(cb * bh * bw), 1));
   const auto inputAddress = static_cast<std::int64_t>(ctx.tensors[job.input].address);
   const auto outputAddress = static_cast<std::int64_t>(ctx.tensors[job.output].address);
+  TileLag deferred;
   for (std::int64_t c0 = 0; c0 < c; c0 += cb) {
     const std::int64_t cn = std::min(cb, c - c0);
     const std::vector<std::uint8_t> parameters = globalSumRecords(h, w, cn);
@@ -359,13 +365,11 @@ void emitGlobalPoolByConv(LoweringContext& ctx, const PoolJob& job, const Global
     const std::int64_t th = plan.tileRows(h, tw, cn, inputHalf);
     const std::int64_t blocksTotal = ((h + bh - 1) / bh) * ((w + bw - 1) / bw);
     std::int64_t block = 0;
-    std::int64_t outputSram = 0;
     for (std::int64_t y = 0; y < h; y += th) {
       const std::int64_t rows = std::min(th, h - y);
       for (std::int64_t x = 0; x < w; x += tw) {
         const std::int64_t cols = std::min(tw, w - x);
-        const auto [inputSram, outSram] = ctx.slots.nextStep();
-        outputSram = outSram;
+        const auto [inputSram, outputSram] = ctx.slots.nextStep();
         ctx.load(0, inputSram, {inputAddress + (y * w + x) * c + c0, rows, cols, cn, w * c, c});
         if (loadWeights) {
           ctx.loadFlat(1, weightSram, onesAddress, cn * bh * bw);
@@ -376,6 +380,7 @@ void emitGlobalPoolByConv(LoweringContext& ctx, const PoolJob& job, const Global
                        static_cast<std::int64_t>(parameters.size()));
           loadParameters = false;
         }
+        std::vector<isa::Conv> sums;
         for (std::int64_t by = 0; by < rows; by += bh) {
           for (std::int64_t bx = 0; bx < cols; bx += bw) {
             isa::Conv sum;
@@ -394,14 +399,25 @@ void emitGlobalPoolByConv(LoweringContext& ctx, const PoolJob& job, const Global
             sum.depthwise = 1;
             sum.acc_init = block == 0 ? 1 : 0;
             sum.finalize = block + 1 == blocksTotal ? 1 : 0;
-            ctx.emit(sum);
+            sums.push_back(sum);
             ++block;
           }
         }
+        // The channel block's last tile stores its sums.
+        const bool last = block == blocksTotal;
+        const DdrBlock target = flatBlock(static_cast<std::uint64_t>(outputAddress + c0), cn);
+        deferred.next([&ctx, sums = std::move(sums), last, outputSram, target] {
+          for (const isa::Conv& sum : sums) {
+            ctx.emit(sum);
+          }
+          if (last) {
+            ctx.store(outputSram, target);
+          }
+        });
       }
     }
-    ctx.store(outputSram, flatBlock(static_cast<std::uint64_t>(outputAddress + c0), cn));
   }
+  deferred.flush();
 }
 
 }  // namespace

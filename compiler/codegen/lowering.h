@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "npu/compiler/codegen/codegen.h"
@@ -137,6 +138,28 @@ struct LoweringContext {
   /// so a tile's padding columns cost their own bytes, not the whole tile's.
   void fillColumns(std::int64_t sramAddress, std::int64_t rows, std::int64_t rowPitch,
                    std::int64_t bytes, std::int8_t value);
+};
+
+/// Software pipelining by one tile in emission order: a tile's compute and STORE are emitted
+/// after the next tile's LOADs. A LOAD waiting for an earlier layer's STORE gets its SYNC on
+/// compute before the previous tile's compute, not after it, so it overlaps that compute (the
+/// tiles alternate SRAM halves, so the LOAD never overwrites what that compute reads).
+class TileLag {
+ public:
+  /// Emits the pending tile's compute (after this tile's LOADs were emitted) and keeps `emit`.
+  void next(std::function<void()> emit) {
+    flush();
+    m_pending = std::move(emit);
+  }
+  /// Emits the pending tile's compute, if any.
+  void flush() {
+    if (m_pending) {
+      std::exchange(m_pending, nullptr)();
+    }
+  }
+
+ private:
+  std::function<void()> m_pending;
 };
 
 /// Appends little-endian int32s.
