@@ -140,6 +140,10 @@ struct LoweringContext {
                    std::int64_t bytes, std::int8_t value);
 };
 
+/// The LOAD of `block` into SRAM `buf` (0 input, 1 weight, 2 parameter) at `sramAddress`.
+isa::Load makeLoad(std::int64_t buf, std::int64_t sramAddress, const DdrBlock& block,
+                   const LoadPadding& padding = {});
+
 /// Software pipelining by one tile in emission order: a tile's compute and STORE are emitted
 /// after the next tile's LOADs. A LOAD waiting for an earlier layer's STORE gets its SYNC on
 /// compute before the previous tile's compute, not after it, so it overlaps that compute (the

@@ -86,6 +86,11 @@ DdrBlock channelBand(std::uint64_t address, std::int64_t row, std::int64_t rows,
 
 void LoweringContext::load(std::int64_t buf, std::int64_t sramAddress, const DdrBlock& block,
                            const LoadPadding& padding) {
+  emit(makeLoad(buf, sramAddress, block, padding));
+}
+
+isa::Load makeLoad(std::int64_t buf, std::int64_t sramAddress, const DdrBlock& block,
+                   const LoadPadding& padding) {
   isa::Load load;
   load.buf = buf;
   load.sram_addr = sramAddress;
@@ -100,7 +105,7 @@ void LoweringContext::load(std::int64_t buf, std::int64_t sramAddress, const Ddr
   load.pad_left = padding.left;
   load.pad_right = padding.right;
   load.pad_value = padding.value;
-  emit(load);
+  return load;
 }
 
 void LoweringContext::store(std::int64_t sramAddress, const DdrBlock& block,

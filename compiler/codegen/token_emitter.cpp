@@ -118,17 +118,9 @@ void TokenEmitter::require(std::size_t unit, std::int64_t producer, std::int64_t
   known[from] = std::max(known[from], producer);
 }
 
-void TokenEmitter::emit(const isa::Instruction& requested, std::int64_t origin) {
-  isa::Instruction instruction = requested;
-  const std::size_t unit = unitOf(instruction);
-  const std::size_t lane = isa::laneOf(instruction);
-  const std::vector<isa::Access> accesses = isa::footprint(instruction);
-  if (auto* eltwise = std::get_if<isa::Eltwise>(&instruction);
-      eltwise != nullptr && eltwise->overlap != 0 && conflictsBeside(accesses)) {
-    eltwise->overlap = 0;  // it must wait for the CONVs it would run beside
-  }
-  // The producers this instruction must follow, gathered first so SYNCs land before it: per
-  // unit only the newest, since the older ones precede it there.
+std::array<std::int64_t, isa::kExecutingUnits> TokenEmitter::producersOf(
+    const std::vector<isa::Access>& accesses) const {
+  // Per unit only the newest, since the older ones precede it there.
   std::array<std::int64_t, isa::kExecutingUnits> newest{-1, -1, -1};
   const auto follow = [&](std::int64_t producer) {
     if (producer >= 0) {
@@ -150,6 +142,26 @@ void TokenEmitter::emit(const isa::Instruction& requested, std::int64_t origin) 
       });
     });
   }
+  return newest;
+}
+
+std::int64_t TokenEmitter::newestProducer(const isa::Instruction& instruction) const {
+  const std::array<std::int64_t, isa::kExecutingUnits> newest =
+      producersOf(isa::footprint(instruction));
+  return *std::max_element(newest.begin(), newest.end());
+}
+
+void TokenEmitter::emit(const isa::Instruction& requested, std::int64_t origin) {
+  isa::Instruction instruction = requested;
+  const std::size_t unit = unitOf(instruction);
+  const std::size_t lane = isa::laneOf(instruction);
+  const std::vector<isa::Access> accesses = isa::footprint(instruction);
+  if (auto* eltwise = std::get_if<isa::Eltwise>(&instruction);
+      eltwise != nullptr && eltwise->overlap != 0 && conflictsBeside(accesses)) {
+    eltwise->overlap = 0;  // it must wait for the CONVs it would run beside
+  }
+  // The producers this instruction must follow, gathered first so SYNCs land before it.
+  const std::array<std::int64_t, isa::kExecutingUnits> newest = producersOf(accesses);
   // Load and store reach each other through a SYNC on compute; handle that first, so a direct
   // dependency on an older compute instruction is already covered by the SYNC (one token per
   // queue per instruction).

@@ -32,6 +32,10 @@ class TokenEmitter {
   /// inserts carry the origin of the instruction that needed them.
   void emit(const isa::Instruction& instruction, std::int64_t origin);
 
+  /// The newest instruction already in the stream that `instruction` would have to wait for
+  /// (it reads what that one writes, or writes what it reads or writes), -1 for none: a proxy for
+  /// when its data is ready, for lowerings that order independent LOADs.
+  [[nodiscard]] std::int64_t newestProducer(const isa::Instruction& instruction) const;
   /// Appends END and returns the stream.
   std::vector<isa::Instruction> finish();
 
@@ -47,6 +51,9 @@ class TokenEmitter {
     friend auto operator<=>(const Shadow&, const Shadow&) = default;
   };
 
+  /// Per unit, the newest instruction that accesses conflict with (-1 for none).
+  [[nodiscard]] std::array<std::int64_t, isa::kExecutingUnits> producersOf(
+      const std::vector<isa::Access>& accesses) const;
   /// Makes instruction `consumer` (not yet appended, on unit `unit`) wait for `producer`.
   void require(std::size_t unit, std::int64_t producer, std::int64_t origin, QueueSet& pops);
   std::size_t append(const isa::Instruction& instruction, std::int64_t origin);
