@@ -397,6 +397,13 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv,
   return plan;
 }
 
+/// Whether `op` computes long enough per byte it moves to leave the DDR port idle part of the
+/// time: a convolution, a matrix product, a NORM's three passes and serial arithmetic a row.
+bool leavesPortSlack(const QOp& op) {
+  return std::holds_alternative<QConv>(op) || std::holds_alternative<QMatMul>(op) ||
+         std::holds_alternative<QNorm>(op);
+}
+
 /// Emits `plan`: per unit its constants, then per tile and input-channel chunk the input LOAD,
 /// weight and parameter LOADs where their SRAM half holds something else, the CONV, and the
 /// tile's STORE.
@@ -406,6 +413,12 @@ void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
   const std::string& name = conv.name;
   const auto inputAddress = static_cast<std::int64_t>(ctx.tensors[conv.input].address);
   const auto outputAddress = static_cast<std::int64_t>(ctx.tensors[conv.output].address);
+  // Constants whose data is ready load before the inputs still being written (in ready order)
+  // where the layer before computes: its work leaves the DDR port idle for them. After a layer
+  // that only moves data (a shuffle, a pool, an add) the port has no such slack: loading the
+  // weights early would only hold up that layer's STOREs, not end this one sooner.
+  const bool prefetch =
+      ctx.op < 1 || leavesPortSlack(ctx.graph.ops[static_cast<std::size_t>(ctx.op - 1)]);
   for (const ConvPlan::Unit& unit : plan.units) {
     // The parameter block of this output-channel range.
     const std::string parameterTag = fmt::format("{}/p{}", name, unit.oc0);
@@ -468,11 +481,14 @@ void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
             const std::int64_t ic0 = unit.ic0 + (s.depthwise ? 0 : chunk * plan.icChunk);
             const std::int64_t icn =
                 s.depthwise ? unit.icCount : std::min(plan.icChunk, unit.ic0 + unit.icCount - ic0);
-            ctx.loadTile(inputSram,
-                         {inBase + rowSpan.in0 * inRowStride + colSpan.in0 * inColStride + ic0,
-                          rowSpan.inCount, colSpan.inCount, icn, inRowStride, inColStride},
-                         {rowSpan.padBefore, rowSpan.padAfter, colSpan.padBefore, colSpan.padAfter,
-                          p.inputZeroPoint});
+            std::vector<std::vector<isa::Instruction>> loads;
+            loads.push_back(ctx.capture([&] {
+              ctx.loadTile(inputSram,
+                           {inBase + rowSpan.in0 * inRowStride + colSpan.in0 * inColStride + ic0,
+                            rowSpan.inCount, colSpan.inCount, icn, inRowStride, inColStride},
+                           {rowSpan.padBefore, rowSpan.padAfter, colSpan.padBefore,
+                            colSpan.padAfter, p.inputZeroPoint});
+            }));
             bool loadWeights = false;
             const std::string weightTag =
                 kernelParts
@@ -482,13 +498,24 @@ void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
             const std::int64_t weightBytes =
                 unit.ocCount * part.kh * part.kw * (s.depthwise ? 1 : icn);
             if (loadWeights) {
-              ctx.loadFlat(1, weightSram, weightAddress[static_cast<std::size_t>(step)],
-                           weightBytes);
+              loads.push_back({makeLoad(
+                  1, weightSram,
+                  flatBlock(weightAddress[static_cast<std::size_t>(step)], weightBytes))});
             }
             if (loadParameters) {
-              ctx.loadFlat(2, parameterSram, parameterAddress,
-                           static_cast<std::int64_t>(parameters.size()));
+              loads.push_back({makeLoad(
+                  2, parameterSram,
+                  flatBlock(parameterAddress, static_cast<std::int64_t>(parameters.size())))});
               loadParameters = false;
+            }
+            if (prefetch) {
+              ctx.emitLoadsInReadyOrder(std::move(loads));
+            } else {
+              for (const std::vector<isa::Instruction>& group : loads) {
+                for (const isa::Instruction& load : group) {
+                  ctx.emit(load);
+                }
+              }
             }
             isa::Conv instruction;
             instruction.inp_addr = inputSram;

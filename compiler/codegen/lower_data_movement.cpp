@@ -132,46 +132,35 @@ void shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle,
   for (std::int64_t p0 = 0; p0 < pixels; p0 += layout.tile) {
     const std::int64_t count = std::min(layout.tile, pixels - p0);
     const auto [inputSram, outputSram] = ctx.slots.nextStep();
-    std::vector<isa::Load> loads;
+    std::vector<std::vector<isa::Instruction>> loads;
     if (byRows) {
       for (std::int64_t g = 0; g < groups; ++g) {
         const TensorId id = layout.groupInputs[static_cast<std::size_t>(g)];
         loads.push_back(
-            makeLoad(0, inputSram + g * count * perGroup,
-                     flatBlock(ctx.tensors[id].address + static_cast<std::uint64_t>(p0 * perGroup),
-                               count * perGroup)));
+            {makeLoad(0, inputSram + g * count * perGroup,
+                      flatBlock(ctx.tensors[id].address + static_cast<std::uint64_t>(p0 * perGroup),
+                                count * perGroup))});
       }
     } else {
-      loads.push_back(makeLoad(
+      loads.push_back({makeLoad(
           0, inputSram,
           flatBlock(ctx.tensors[shuffle.input].address + static_cast<std::uint64_t>(p0 * c),
-                    count * c)));
+                    count * c))});
     }
     if (loadWeights) {
-      loads.push_back(makeLoad(
-          1, weightSram, flatBlock(weightAddress, static_cast<std::int64_t>(weights.size()))));
+      loads.push_back({makeLoad(
+          1, weightSram, flatBlock(weightAddress, static_cast<std::int64_t>(weights.size())))});
       loadWeights = false;
     }
     if (loadParameters) {
       loads.push_back(
-          makeLoad(2, parameterSram,
-                   flatBlock(parameterAddress, static_cast<std::int64_t>(parameters.size()))));
+          {makeLoad(2, parameterSram,
+                    flatBlock(parameterAddress, static_cast<std::int64_t>(parameters.size())))});
       loadParameters = false;
     }
-    // The load unit runs its LOADs in order: the ones whose data is ready first (an input
-    // written long ago, such as a ShuffleNet unit's identity half), the ones waiting for the
-    // previous layer's last STORE last, so no LOAD that could run waits behind one that cannot.
-    std::vector<std::int64_t> ready;
-    for (const isa::Load& load : loads) {
-      ready.push_back(ctx.emitter.newestProducer(load));
-    }
-    std::vector<std::size_t> order(loads.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return ready[a] < ready[b]; });
-    for (const std::size_t k : order) {
-      ctx.emit(loads[k]);
-    }
+    // An input written long ago (a ShuffleNet unit's identity half) and the permutation constants
+    // load before the input the previous layer has just stored.
+    ctx.emitLoadsInReadyOrder(std::move(loads));
     const std::int64_t subPixels = (byRows ? perGroup : c) / sub;  // sub-pixels a row pixel
     for (std::int64_t m = 0; m < c / block; ++m) {
       isa::Conv conv;

@@ -114,8 +114,23 @@ struct LoweringContext {
   SramSlots& slots;
   const ShufflePlans& shuffles;
   std::int64_t op = 0;
+  /// While set (by capture), emit collects instructions here instead of emitting them.
+  std::vector<isa::Instruction>* captured = nullptr;
 
-  void emit(const isa::Instruction& instruction) { emitter.emit(instruction, op); }
+  void emit(const isa::Instruction& instruction) {
+    if (captured != nullptr) {
+      captured->push_back(instruction);
+    } else {
+      emitter.emit(instruction, op);
+    }
+  }
+  /// The instructions `lower` would emit, collected instead of emitted.
+  std::vector<isa::Instruction> capture(const std::function<void()>& lower);
+  /// Emits groups of LOADs (each kept in its order; the groups touch disjoint SRAM and only read
+  /// DDR) in the order their data is ready, by the newest instruction each group would wait for:
+  /// the load unit runs its LOADs in order, so none that could run waits behind one that cannot
+  /// (a layer's weights behind the input waiting for the previous layer's last STORE).
+  void emitLoadsInReadyOrder(std::vector<std::vector<isa::Instruction>> groups);
   /// A LOAD of `block` into SRAM `buf` (0 input, 1 weight, 2 parameter) at `sramAddress`.
   void load(std::int64_t buf, std::int64_t sramAddress, const DdrBlock& block,
             const LoadPadding& padding = {});

@@ -1,5 +1,7 @@
 // Constant pool, SRAM slots and row-band arithmetic shared by the lowerings.
 #include <fmt/format.h>
+#include <numeric>
+#include <utility>
 
 #include <algorithm>
 
@@ -87,6 +89,34 @@ DdrBlock channelBand(std::uint64_t address, std::int64_t row, std::int64_t rows,
 void LoweringContext::load(std::int64_t buf, std::int64_t sramAddress, const DdrBlock& block,
                            const LoadPadding& padding) {
   emit(makeLoad(buf, sramAddress, block, padding));
+}
+
+std::vector<isa::Instruction> LoweringContext::capture(const std::function<void()>& lower) {
+  std::vector<isa::Instruction> instructions;
+  std::vector<isa::Instruction>* const outer = std::exchange(captured, &instructions);
+  lower();
+  captured = outer;
+  return instructions;
+}
+
+void LoweringContext::emitLoadsInReadyOrder(std::vector<std::vector<isa::Instruction>> groups) {
+  std::vector<std::int64_t> ready;
+  for (const std::vector<isa::Instruction>& group : groups) {
+    std::int64_t newest = -1;
+    for (const isa::Instruction& instruction : group) {
+      newest = std::max(newest, emitter.newestProducer(instruction));
+    }
+    ready.push_back(newest);
+  }
+  std::vector<std::size_t> order(groups.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return ready[a] < ready[b]; });
+  for (const std::size_t k : order) {
+    for (const isa::Instruction& instruction : groups[k]) {
+      emit(instruction);
+    }
+  }
 }
 
 isa::Load makeLoad(std::int64_t buf, std::int64_t sramAddress, const DdrBlock& block,
