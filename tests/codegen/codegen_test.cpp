@@ -2,7 +2,10 @@
 // hazard checker on, and the whole final DDR compared with the golden expectation.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <utility>
+#include <variant>
 
 #include "compile_run_verify.h"
 #include "npu/compiler/codegen/codegen.h"
@@ -110,6 +113,47 @@ TEST(Codegen, ActivationArenaReusesWhatNoFusionReads) {
   }
   EXPECT_EQ(arena, 2U * 32 * 32 * 64);
   compileRunVerify(b, config("npu-s"), "dense chain");
+}
+
+/// Stream positions of op `index`'s first weight LOAD (buf 1) and first input LOAD (buf 0).
+std::pair<std::size_t, std::size_t> firstLoadsOf(const CompiledProgram& compiled,
+                                                 std::size_t index) {
+  std::size_t weights = compiled.instructionOp.size(), input = weights;
+  for (std::size_t i = 0; i < compiled.instructionOp.size(); ++i) {
+    const auto* load = std::get_if<isa::Load>(&compiled.program.instructions[i]);
+    if (load == nullptr || compiled.instructionOp[i] != static_cast<std::int64_t>(index)) {
+      continue;
+    }
+    std::size_t& first = load->buf == 1 ? weights : input;
+    first = std::min(first, i);
+  }
+  return {weights, input};
+}
+
+TEST(Codegen, ConvWeightsLoadBeforeAnInputStillBeingStoredWhereTheLayerBeforeComputes) {
+  // After a conv the second conv's weights are ready long before its input (the first conv's
+  // last STORE): they load first, while that conv computes.
+  testing::RandomGraphBuilder chain(21);
+  TensorId x = chain.input(20, 20, 32);
+  x = chain.conv(x, 48, 0, 3, 1, 1, 1);
+  chain.graph().outputs = {chain.conv(x, 32, 0, 3, 1, 1, 1)};
+  const CompiledProgram afterConv =
+      generateProgram(chain.graph(), config("npu-s"), chain.randomInputs());
+  const auto [weights, input] = firstLoadsOf(afterConv, 1);
+  EXPECT_LT(input, afterConv.instructionOp.size());
+  EXPECT_LT(weights, input);
+  compileRunVerify(chain, config("npu-s"), "conv after conv");
+  // After a max pool, which only moves data, the port has no slack: the input loads first.
+  testing::RandomGraphBuilder pooled(22);
+  TensorId y = pooled.input(20, 20, 32);
+  y = pooled.pool(y, false, 3, 1, 1);
+  pooled.graph().outputs = {pooled.conv(y, 32, 0, 3, 1, 1, 1)};
+  const CompiledProgram afterPool =
+      generateProgram(pooled.graph(), config("npu-s"), pooled.randomInputs());
+  const auto [poolWeights, poolInput] = firstLoadsOf(afterPool, 1);
+  EXPECT_LT(poolWeights, afterPool.instructionOp.size());
+  EXPECT_LT(poolInput, poolWeights);
+  compileRunVerify(pooled, config("npu-s"), "conv after pool");
 }
 
 TEST(Codegen, LayersLargerThanTheSramsAreTiled) {

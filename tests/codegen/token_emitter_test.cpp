@@ -83,6 +83,23 @@ TEST(TokenEmitter, ALoadAfterAStoreWithoutAChainWaitsThroughASync) {
   EXPECT_EQ(flag(stream[2], isa::TokenFlag::PopNext), 1);
 }
 
+TEST(TokenEmitter, NewestProducerIsTheNewestInstructionALoadWouldWaitFor) {
+  TokenEmitter emitter;
+  emitter.emit(loadOf(0, 0x1000, 64), 0);   // 0: input SRAM [0, 64) from DDR
+  emitter.emit(copyOf(0, 0, 64), 1);        // 1: reads input SRAM [0, 64)
+  emitter.emit(storeOf(0, 0x2000, 64), 2);  // 2: writes DDR [0x2000, 0x2040)
+  // Nothing touched: ready at once.
+  EXPECT_EQ(emitter.newestProducer(loadOf(4096, 0x3000, 64)), -1);
+  // Reading DDR another LOAD read: no conflict either.
+  EXPECT_EQ(emitter.newestProducer(loadOf(4096, 0x1000, 64)), -1);
+  // Overwriting SRAM the copy read: the copy.
+  EXPECT_EQ(emitter.newestProducer(loadOf(0, 0x3000, 64)), 1);
+  // Reading what the store wrote into SRAM the copy read: the store, the newer of the two.
+  EXPECT_EQ(emitter.newestProducer(loadOf(0, 0x2000, 64)), 2);
+  // Asking emits nothing.
+  EXPECT_EQ(emitter.finish().size(), 4U);
+}
+
 /// A 1x1 CONV reading input SRAM [in, in + 16) and writing output SRAM [out, out + 16).
 isa::Conv convOf(std::int64_t in, std::int64_t out) {
   isa::Conv conv;
