@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 #include <optional>
 
 #include "lowering.h"
@@ -59,6 +60,10 @@ struct Cascade {
   /// Each block's weights and parameters are loaded per band into one of two slots, rather than
   /// all of them once (they do not fit, or the cost model found it cheaper; docs/cascade.md).
   bool streamed = false;
+  /// Each block's last halo() depthwise-input rows of a band are kept in SRAM (copied out by the
+  /// vector unit beside the MAC array) and copied back for the next band, whose expand CONVs
+  /// then skip them: no expand row is computed twice (docs/cascade.md).
+  bool keepHalo = false;
   /// Bytes of the records shared by every block: the project's, and every LUT.
   std::int64_t sharedParameters = 0;
   /// Graph op indices: reports charge each instruction to the conv it belongs to.
@@ -66,6 +71,12 @@ struct Cascade {
 
   /// Depthwise input rows (padding included) of a band of `r` output rows.
   [[nodiscard]] std::int64_t rowsIn(std::int64_t r) const { return (r - 1) * stride + k; }
+  /// Depthwise input rows two consecutive bands share.
+  [[nodiscard]] std::int64_t halo() const { return k - stride; }
+  /// Whether the halo can be kept: an expand builds the depthwise input, and bands overlap.
+  [[nodiscard]] bool haloKeepable() const { return expand != nullptr && k > stride; }
+  /// Input SRAM bytes of the kept halo rows of every block.
+  [[nodiscard]] std::int64_t keptHaloBytes() const { return keepHalo ? e * halo() * paddedW : 0; }
   /// Weight bytes of one block: its expand rows, depthwise taps and project columns.
   [[nodiscard]] std::int64_t blockWeights(std::int64_t b) const {
     return b * ((expand != nullptr ? cin : 0) + k * k + kout);
@@ -81,7 +92,7 @@ struct Cascade {
     const std::int64_t x = expand != nullptr ? 2 * std::min(rowsIn(r), h) * w * cin : 0;
     const std::int64_t d = (expand != nullptr ? 1 : 2) * rowsIn(r) * paddedW * b;
     return x + d + (project != nullptr ? r * ow * b : 0) + (add != nullptr ? r * ow * kout : 0) +
-           (pool != nullptr ? r * ow * b : 0);
+           (pool != nullptr ? r * ow * b : 0) + keptHaloBytes();
   }
   /// The pool's sum CONVs: blocks of at most poolRows x poolCols pixels of a band of `r` rows.
   [[nodiscard]] std::int64_t poolRows(std::int64_t r) const {
@@ -116,6 +127,9 @@ double cascadeCost(const isa::NpuConfig& config, const Cascade& c, std::int64_t 
   for (std::int64_t oy = 0; oy < c.oh; oy += r) {
     const std::int64_t rb = std::min(r, c.oh - oy);
     const std::int64_t in = std::min(c.rowsIn(rb), c.h);
+    // Expand rows computed: all of them, or after the first band all but the kept halo.
+    const std::int64_t expanded =
+        c.keepHalo && oy > 0 ? std::max<std::int64_t>(0, in - c.halo()) : in;
     double compute = 0;
     const std::int64_t blocks = c.e / b;
     double dma = c.project != nullptr
@@ -126,7 +140,8 @@ double cascadeCost(const isa::NpuConfig& config, const Cascade& c, std::int64_t 
                                             dmaCycles(config, 1, 1, c.blockParameters(b), true));
     }
     if (c.expand != nullptr) {
-      compute += static_cast<double>(blocks * in * (c.w * ceilDiv(b, mc) * ceilDiv(c.cin, mr) + 4));
+      compute +=
+          static_cast<double>(blocks * expanded * (c.w * ceilDiv(b, mc) * ceilDiv(c.cin, mr) + 4));
       dma += dmaCycles(config, 1, 1, in * c.w * c.cin, true);
     } else {
       dma += static_cast<double>(blocks) * dmaCycles(config, in, c.w, b, b == c.e);
@@ -141,11 +156,24 @@ double cascadeCost(const isa::NpuConfig& config, const Cascade& c, std::int64_t 
       dma += static_cast<double>(blocks) * dmaCycles(config, rb, c.ow, b, b == c.e);
       compute += static_cast<double>(blocks * sums * (ceilDiv(b, mc) * ceilDiv(bh * bw, mr) + 4));
     }
-    compute +=
-        static_cast<double>(blocks * (rb * c.ow * ceilDiv(b, mc) * ceilDiv(c.k * c.k, mr) + 4));
-    if (c.project != nullptr) {
-      compute +=
-          static_cast<double>(blocks * (rb * c.ow * ceilDiv(c.kout, mc) * ceilDiv(b, mr) + 4));
+    const std::int64_t depthwise = rb * c.ow * ceilDiv(b, mc) * ceilDiv(c.k * c.k, mr) + 4;
+    const std::int64_t project =
+        c.project != nullptr ? rb * c.ow * ceilDiv(c.kout, mc) * ceilDiv(b, mr) + 4 : 0;
+    compute += static_cast<double>(blocks * (depthwise + project));
+    if (c.keepHalo) {
+      // The halo copies run on the vector unit beside a CONV, costing only what they exceed
+      // it by: a block's copy out beside its depthwise, its copy in beside the previous block's
+      // project. A copy in after the band's residual add (the band's first block), or without
+      // a project (it overwrites rows the previous depthwise reads), runs alone.
+      const std::int64_t copy = ceilDiv(c.halo() * c.paddedW * b, mc) + 4;
+      if (oy + rb < c.oh) {
+        compute += static_cast<double>(blocks * std::max<std::int64_t>(0, copy - depthwise));
+      }
+      if (oy > 0) {
+        const std::int64_t alone = c.project == nullptr ? blocks : (c.add != nullptr ? 1 : 0);
+        compute += static_cast<double>(
+            alone * copy + (blocks - alone) * std::max<std::int64_t>(0, copy - project));
+      }
     }
     total += std::max(compute, dma);
   }
@@ -289,14 +317,20 @@ std::optional<Cascade> planCascade(const LoweringContext& ctx, std::size_t first
   const auto choose = [&](Cascade& c) {
     double best = std::numeric_limits<double>::infinity();
     Cascade option = c;
-    for (std::int64_t choice = 0; choice < 2 * c.e; ++choice) {
-      option.streamed = choice >= c.e;  // first loaded once, then streamed
+    for (std::int64_t choice = 0; choice < 4 * c.e; ++choice) {
+      option.streamed = choice % (2 * c.e) >= c.e;  // first loaded once, then streamed
+      option.keepHalo = choice >= 2 * c.e;          // then with the halo kept
+      if (option.keepHalo && !c.haloKeepable()) {
+        break;
+      }
       const std::int64_t block = c.e - choice % c.e;
+      // The kept halo's copies map bytes through an identity LUT.
+      const std::int64_t haloLut = option.keepHalo ? 256 : 0;
       if (c.e % block != 0 || (block % ctx.config.macCols != 0 && block != c.e) ||
-          (!option.streamed &&
-           parameters + addParameters + c.poolParameters(block) > ctx.config.parameterSramBytes) ||
+          (!option.streamed && parameters + addParameters + c.poolParameters(block) + haloLut >
+                                   ctx.config.parameterSramBytes) ||
           (option.streamed &&
-           c.sharedParameters + 2 * c.blockParameters(block) + c.poolParameters(block) >
+           c.sharedParameters + 2 * c.blockParameters(block) + c.poolParameters(block) + haloLut >
                ctx.config.parameterSramBytes)) {
         continue;
       }
@@ -309,7 +343,7 @@ std::optional<Cascade> planCascade(const LoweringContext& ctx, std::size_t first
         const std::int64_t weightBytes =
             (option.streamed ? 2 * c.blockWeights(block) : weights) + c.poolWeights(block, r);
         if (weightBytes > ctx.config.weightSramBytes ||
-            c.inputBytes(block, r) > ctx.config.inputSramBytes ||
+            option.inputBytes(block, r) > ctx.config.inputSramBytes ||
             outBytes > ctx.config.outputSramBytes / 2 ||
             (c.project != nullptr && c.e / block > 1 &&
              outBytes > ctx.config.accumulatorSramBytes / 4) ||
@@ -320,6 +354,7 @@ std::optional<Cascade> planCascade(const LoweringContext& ctx, std::size_t first
         if (cost < best) {
           best = cost;
           c.streamed = option.streamed;
+          c.keepHalo = option.keepHalo;
           c.block = block;
           c.rows = r;
         }
@@ -566,6 +601,19 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
                  ctx.constants.add(fmt::format("{}.cascade.pool_params", name), records),
                  c.poolParameters(c.block));
   }
+  // The identity LUT of the kept halo's copies (ELTWISE lut maps byte v to LUT[v + 128]).
+  std::int64_t haloLut = 0;
+  if (c.keepHalo) {
+    ctx.op = c.depthwiseOp;
+    haloLut = place(
+        parameterSram,
+        parameterAt + (c.streamed ? 2 * c.blockParameters(c.block) : 0) + c.poolParameters(c.block),
+        256);
+    std::vector<std::uint8_t> identity(256);
+    std::iota(identity.begin(), identity.end(), std::uint8_t{128});
+    ctx.loadFlat(2, haloLut, ctx.constants.add(fmt::format("{}.cascade.halo_lut", name), identity),
+                 256);
+  }
   ctx.slots.forget();
   // The constants of block [e0, e0 + block) at step `step` (loading them when streamed).
   const auto constantsOf = [&](std::int64_t step, std::int64_t e0) {
@@ -625,6 +673,27 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
   // Bytes between the result's pixels: its channels, or a concat's (stored by address).
   const std::int64_t outPixel = pixelStride(ctx, result);
   const std::int64_t rowPitch = c.paddedW * c.block;
+  // The kept halo: block e0's last halo() rows of a band, after every other input buffer.
+  const std::int64_t haloBytes = c.keepHalo ? c.halo() * rowPitch : 0;
+  const auto keptHaloAt = [&](std::int64_t e0) {
+    return place(inputSram,
+                 c.inputBytes(c.block, c.rows) - c.keptHaloBytes() + e0 / c.block * haloBytes,
+                 haloBytes);
+  };
+  // The vector unit copies halo rows beside the MAC array (a LUT pass through the identity).
+  const auto copyHalo = [&](std::int64_t from, std::int64_t to) {
+    isa::Eltwise copy;
+    copy.op = 2;
+    copy.a_addr = from;
+    copy.out_addr = to;
+    copy.out_buf = 1;
+    copy.lut_addr = haloLut;
+    copy.count = haloBytes;
+    copy.clip_lo = -128;
+    copy.clip_hi = 127;
+    copy.overlap = 1;
+    ctx.emit(copy);
+  };
   // With an expand the depthwise input is built in SRAM: the expand CONVs write each row's
   // interior, its padding columns are filled once, and its rows of padding (above the image or
   // below it) by each band; `written` is how many rows may hold data, not padding.
@@ -723,8 +792,15 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
       }
       std::int64_t d = dAt[0];
       if (c.expand != nullptr) {
+        // After the first band the block's first halo() rows are the previous band's last ones.
+        const bool reuse = c.keepHalo && band > 0;
+        if (reuse) {
+          ctx.op = c.depthwiseOp;
+          copyHalo(keptHaloAt(e0), d);
+        }
         ctx.op = c.expandOp;
-        for (std::int64_t y = realBegin; y < realEnd; ++y) {
+        for (std::int64_t y = reuse ? std::max(realBegin, first + c.halo()) : realBegin;
+             y < realEnd; ++y) {
           isa::Conv expand = convBase(*c.expand);
           expand.inp_addr = x + (y - realBegin) * c.w * c.cin;
           expand.wgt_addr = k.expandWeights;
@@ -773,6 +849,9 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
       dw.sw = c.stride;
       dw.depthwise = 1;
       ctx.emit(dw);
+      if (c.keepHalo && oy + rb < c.oh) {
+        copyHalo(d + (in - c.halo()) * rowPitch, keptHaloAt(e0));
+      }
       if (c.project == nullptr) {
         ctx.store(blockOut, {outputAddress + oy * c.ow * outPixel + e0, rb, c.ow, c.block,
                              c.ow * outPixel, outPixel});

@@ -73,6 +73,38 @@ TEST(Cascade, InvertedResidualsStayOnChip) {
   }
 }
 
+TEST(Cascade, KeptHaloRowsAreExpandedOnce) {
+  // MobileNetV2's features.3 (56x56x24 -> 144 -> 3x3 -> 24, residual) and features.2 (stride 2):
+  // bands share depthwise-input rows, which the vector unit keeps beside the MAC array, so the
+  // expand CONVs cover every expanded value exactly once (without the kept halo, each band but
+  // the first computes its top rows again).
+  const std::vector<Residual> cases = {{56, 56, 24, 144, 24, 3, 1}, {112, 112, 16, 96, 24, 3, 2}};
+  std::uint64_t seed = 400;
+  for (const Residual& r : cases) {
+    testing::RandomGraphBuilder b(++seed);
+    invertedResidual(b, r);
+    const std::string what = fmt::format("{}x{}x{} -> {} -> {}x{}/{}", r.h, r.w, r.c, r.expand,
+                                         r.kernel, r.kernel, r.stride);
+    const CompiledProgram compiled = generateProgram(b.graph(), config("npu-s"), b.randomInputs());
+    std::int64_t expanded = 0;
+    int copies = 0;
+    for (std::size_t i = 0; i < compiled.program.instructions.size(); ++i) {
+      const isa::Instruction& instruction = compiled.program.instructions[i];
+      if (const auto* conv = std::get_if<isa::Conv>(&instruction);
+          conv != nullptr && compiled.instructionOp[i] == 0) {  // op 0: the expand
+        expanded += conv->out_h * conv->out_w * conv->out_c;
+      }
+      if (const auto* copy = std::get_if<isa::Eltwise>(&instruction);
+          copy != nullptr && copy->op == 2 && copy->overlap != 0) {
+        ++copies;
+      }
+    }
+    EXPECT_GT(copies, 0) << what;
+    EXPECT_EQ(expanded, r.h * r.w * r.expand) << what;
+    EXPECT_GT(compileRunVerify(b, config("npu-s"), what), 0U);
+  }
+}
+
 TEST(Cascade, RandomChainsOnSmallAndDefaultSrams) {
   // Random inverted residuals on npu-s and on npu-tiny (an 8x4 array, SRAMs of a few KiB, shallow
   // queues): whatever the compiler chooses (cascaded with constants loaded once or streamed, or
