@@ -51,8 +51,8 @@ struct Cascade {
   /// the band in SRAM (the project's output then stays on chip too).
   const QAdd* add = nullptr;
   /// The global average pool of the depthwise's output, when it follows a chain without a
-  /// project (EfficientNet's squeeze): each stored block of a band is loaded back while a later
-  /// band computes and summed into the accumulator, instead of a pass over the whole tensor.
+  /// project (EfficientNet's squeeze): each block of a band is summed into the accumulator from
+  /// the input SRAM, where the depthwise wrote it, instead of a pass over the whole tensor.
   const QGlobalAvgPool* pool = nullptr;
   std::int64_t h = 0, w = 0, cin = 0, e = 0, oh = 0, ow = 0, kout = 0;
   std::int64_t k = 0, stride = 1, padTop = 0, padLeft = 0, paddedW = 0;
@@ -73,6 +73,8 @@ struct Cascade {
   [[nodiscard]] std::int64_t rowsIn(std::int64_t r) const { return (r - 1) * stride + k; }
   /// Depthwise input rows two consecutive bands share.
   [[nodiscard]] std::int64_t halo() const { return k - stride; }
+  /// Whether the identity LUT of the vector unit's copies is loaded (kept halos, pooled blocks).
+  [[nodiscard]] bool copies() const { return keepHalo || pool != nullptr; }
   /// Whether the halo can be kept: an expand builds the depthwise input, and bands overlap.
   [[nodiscard]] bool haloKeepable() const { return expand != nullptr && k > stride; }
   /// Input SRAM bytes of the kept halo rows of every block.
@@ -86,13 +88,13 @@ struct Cascade {
     return 12 * b * (expand != nullptr ? 2 : 1);
   }
   /// Input SRAM bytes: two expand-input slots, the depthwise input (two slots when it is
-  /// loaded from DDR), the project input, the residual's project output, the pool's loaded-back
-  /// block.
+  /// loaded from DDR), the project input, the residual's project output, the pool's two
+  /// depthwise-output slots, the kept halo.
   [[nodiscard]] std::int64_t inputBytes(std::int64_t b, std::int64_t r) const {
     const std::int64_t x = expand != nullptr ? 2 * std::min(rowsIn(r), h) * w * cin : 0;
     const std::int64_t d = (expand != nullptr ? 1 : 2) * rowsIn(r) * paddedW * b;
     return x + d + (project != nullptr ? r * ow * b : 0) + (add != nullptr ? r * ow * kout : 0) +
-           (pool != nullptr ? r * ow * b : 0) + keptHaloBytes();
+           (pool != nullptr ? 2 * r * ow * b : 0) + keptHaloBytes();
   }
   /// The pool's sum CONVs: blocks of at most poolRows x poolCols pixels of a band of `r` rows.
   [[nodiscard]] std::int64_t poolRows(std::int64_t r) const {
@@ -149,14 +151,16 @@ double cascadeCost(const isa::NpuConfig& config, const Cascade& c, std::int64_t 
     if (c.add != nullptr) {
       compute += static_cast<double>(ceilDiv(rb * c.ow * c.kout, mc) + 4);
     }
+    const std::int64_t depthwise = rb * c.ow * ceilDiv(b, mc) * ceilDiv(c.k * c.k, mr) + 4;
     if (c.pool != nullptr) {
-      // Each block loaded back (strided runs of b bytes) and summed by CONVs over pixel blocks.
+      // Each block summed in SRAM by CONVs over pixel blocks, and copied to the output SRAM for
+      // its STORE by the vector unit beside the next block's depthwise.
       const std::int64_t bh = c.poolRows(r), bw = c.poolCols();
       const std::int64_t sums = ceilDiv(rb, bh) * ceilDiv(c.ow, bw);
-      dma += static_cast<double>(blocks) * dmaCycles(config, rb, c.ow, b, b == c.e);
       compute += static_cast<double>(blocks * sums * (ceilDiv(b, mc) * ceilDiv(bh * bw, mr) + 4));
+      const std::int64_t copy = ceilDiv(rb * c.ow * b, mc) + 4;
+      compute += static_cast<double>(blocks * std::max<std::int64_t>(0, copy - depthwise));
     }
-    const std::int64_t depthwise = rb * c.ow * ceilDiv(b, mc) * ceilDiv(c.k * c.k, mr) + 4;
     const std::int64_t project =
         c.project != nullptr ? rb * c.ow * ceilDiv(c.kout, mc) * ceilDiv(b, mr) + 4 : 0;
     compute += static_cast<double>(blocks * (depthwise + project));
@@ -324,8 +328,8 @@ std::optional<Cascade> planCascade(const LoweringContext& ctx, std::size_t first
         break;
       }
       const std::int64_t block = c.e - choice % c.e;
-      // The kept halo's copies map bytes through an identity LUT.
-      const std::int64_t haloLut = option.keepHalo ? 256 : 0;
+      // The kept halo's and the pooled blocks' copies map bytes through an identity LUT.
+      const std::int64_t haloLut = option.copies() ? 256 : 0;
       if (c.e % block != 0 || (block % ctx.config.macCols != 0 && block != c.e) ||
           (!option.streamed && parameters + addParameters + c.poolParameters(block) + haloLut >
                                    ctx.config.parameterSramBytes) ||
@@ -601,17 +605,17 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
                  ctx.constants.add(fmt::format("{}.cascade.pool_params", name), records),
                  c.poolParameters(c.block));
   }
-  // The identity LUT of the kept halo's copies (ELTWISE lut maps byte v to LUT[v + 128]).
-  std::int64_t haloLut = 0;
-  if (c.keepHalo) {
+  // The identity LUT of the vector unit's copies (ELTWISE lut maps byte v to LUT[v + 128]).
+  std::int64_t copyLut = 0;
+  if (c.copies()) {
     ctx.op = c.depthwiseOp;
-    haloLut = place(
+    copyLut = place(
         parameterSram,
         parameterAt + (c.streamed ? 2 * c.blockParameters(c.block) : 0) + c.poolParameters(c.block),
         256);
     std::vector<std::uint8_t> identity(256);
     std::iota(identity.begin(), identity.end(), std::uint8_t{128});
-    ctx.loadFlat(2, haloLut, ctx.constants.add(fmt::format("{}.cascade.halo_lut", name), identity),
+    ctx.loadFlat(2, copyLut, ctx.constants.add(fmt::format("{}.cascade.copy_lut", name), identity),
                  256);
   }
   ctx.slots.forget();
@@ -656,9 +660,11 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
   const std::int64_t qAt =
       place(inputSram, 2 * xBytes + (c.expand != nullptr ? 1 : 2) * dBytes + pBytes,
             c.rows * c.ow * c.kout);
-  const std::int64_t gAt =
-      place(inputSram, 2 * xBytes + (c.expand != nullptr ? 1 : 2) * dBytes + pBytes,
-            c.pool != nullptr ? c.rows * c.ow * c.block : 0);
+  const std::int64_t gBytes = c.pool != nullptr ? c.rows * c.ow * c.block : 0;
+  const std::array<std::int64_t, 2> gAt{
+      place(inputSram, 2 * xBytes + (c.expand != nullptr ? 1 : 2) * dBytes + pBytes, gBytes),
+      place(inputSram, 2 * xBytes + (c.expand != nullptr ? 1 : 2) * dBytes + pBytes + gBytes,
+            gBytes)};
   const std::int64_t half = ctx.config.outputSramBytes / 2;
   const std::array<std::int64_t, 2> outAt{mirrored ? half : 0, mirrored ? 0 : half};
   const std::int8_t zp = static_cast<std::int8_t>(c.depthwise->params.inputZeroPoint);
@@ -687,7 +693,7 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
     copy.a_addr = from;
     copy.out_addr = to;
     copy.out_buf = 1;
-    copy.lut_addr = haloLut;
+    copy.lut_addr = copyLut;
     copy.count = haloBytes;
     copy.clip_lo = -128;
     copy.clip_hi = 127;
@@ -713,54 +719,64 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
                     (c.paddedW - c.padLeft - c.w) * c.block, zp);
     written = rows;  // the interiors hold no padding yet
   }
-  // The pool: block-band j (stored at step j) is loaded back into G at step j + 2, after that
-  // step's own loads (a SYNC after step j + 1's CONVs orders it after the store), and summed
-  // after step j + 2's CONVs, so neither the loads of the chain nor its CONVs wait for it.
-  struct StoredBlock {
-    std::int64_t oy, rb, e0;
+  // The pool: the depthwise writes block-band j into slot G[j % 2] of the input SRAM, where
+  // depthwise CONVs with all-ones weights sum it into the accumulator right away; the vector
+  // unit copies it to the output SRAM for its STORE beside step j + 1's depthwise (which writes
+  // the other slot), so the chain's DDR traffic is the depthwise's output once.
+  struct PooledBlock {
+    std::int64_t oy, rb, e0, g, out;  // band, block, its G slot and output SRAM half
   };
-  std::vector<StoredBlock> stored;
+  std::optional<PooledBlock> uncopied;
   const auto poolOutput =
       c.pool != nullptr ? static_cast<std::int64_t>(ctx.tensors[c.pool->output].address) : 0;
   const std::int64_t poolStaging = half - c.poolOutputBytes(c.block);  // top of [0, half)
-  const auto loadBack = [&](std::size_t j) {
-    const StoredBlock& s = stored[j];
-    ctx.op = c.poolOp;
-    ctx.load(0, gAt,
-             {outputAddress + s.oy * c.ow * outPixel + s.e0, s.rb, c.ow, c.block, c.ow * outPixel,
-              outPixel});
+  const auto copyOut = [&](const PooledBlock& s) {
+    ctx.op = c.depthwiseOp;
+    isa::Eltwise copy;
+    copy.op = 2;
+    copy.a_addr = s.g;
+    copy.out_addr = s.out;
+    copy.lut_addr = copyLut;
+    copy.count = s.rb * c.ow * c.block;
+    copy.clip_lo = -128;
+    copy.clip_hi = 127;
+    copy.overlap = 1;
+    ctx.emit(copy);
+    ctx.store(s.out, {outputAddress + s.oy * c.ow * outPixel + s.e0, s.rb, c.ow, c.block,
+                      c.ow * outPixel, outPixel});
   };
-  const auto sumBack = [&](std::size_t j) {
-    const StoredBlock& s = stored[j];
+  const auto sum = [&](const PooledBlock& s) {
     ctx.op = c.poolOp;
     const std::int64_t bh = c.poolRows(c.rows), bw = c.poolCols();
     for (std::int64_t by = 0; by < s.rb; by += bh) {
       for (std::int64_t bx = 0; bx < c.ow; bx += bw) {
         const bool last = s.oy + s.rb == c.oh && by + bh >= s.rb && bx + bw >= c.ow;
-        isa::Conv sum;
-        sum.inp_addr = gAt + (by * c.ow + bx) * c.block;
-        sum.wgt_addr = poolWeights;
-        sum.out_addr = poolStaging;
-        sum.acc_addr = s.e0;
-        sum.param_addr = poolParameters;
-        sum.out_h = sum.out_w = 1;
-        sum.in_w = c.ow;
-        sum.in_c = sum.out_c = c.block;
-        sum.kh = std::min(bh, s.rb - by);
-        sum.kw = std::min(bw, c.ow - bx);
-        sum.sh = sum.sw = sum.dh = sum.dw = 1;
-        sum.clip_lo = -128;
-        sum.clip_hi = 127;
-        sum.depthwise = 1;
-        sum.acc_init = s.oy == 0 && by == 0 && bx == 0 ? 1 : 0;
-        sum.finalize = last ? 1 : 0;
-        ctx.emit(sum);
+        isa::Conv add;
+        add.inp_addr = s.g + (by * c.ow + bx) * c.block;
+        add.wgt_addr = poolWeights;
+        add.out_addr = poolStaging;
+        add.acc_addr = s.e0;
+        add.param_addr = poolParameters;
+        add.out_h = add.out_w = 1;
+        add.in_w = c.ow;
+        add.in_c = add.out_c = c.block;
+        add.kh = std::min(bh, s.rb - by);
+        add.kw = std::min(bw, c.ow - bx);
+        add.sh = add.sw = add.dh = add.dw = 1;
+        add.clip_lo = -128;
+        add.clip_hi = 127;
+        add.depthwise = 1;
+        add.acc_init = s.oy == 0 && by == 0 && bx == 0 ? 1 : 0;
+        add.finalize = last ? 1 : 0;
+        ctx.emit(add);
         if (last) {
           ctx.store(poolStaging, flatBlock(static_cast<std::uint64_t>(poolOutput + s.e0), c.block));
         }
       }
     }
   };
+  // A block's halo copy out waiting for the next block's first expand CONV: {from D, to its slot}.
+  std::optional<std::pair<std::int64_t, std::int64_t>> deferredCopyOut;
   std::int64_t step = 0;
   for (std::int64_t band = 0, oy = 0; oy < c.oh; ++band, oy += c.rows) {
     const std::int64_t rb = std::min(c.rows, c.oh - oy);
@@ -787,19 +803,27 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
     for (std::int64_t e0 = 0; e0 < c.e; e0 += c.block, ++step) {
       const bool lastBlock = e0 + c.block == c.e;
       const BlockConstants k = constantsOf(step, e0);
-      if (c.pool != nullptr && step >= 2) {
-        loadBack(static_cast<std::size_t>(step - 2));
-      }
       std::int64_t d = dAt[0];
       if (c.expand != nullptr) {
         // After the first band the block's first halo() rows are the previous band's last ones.
-        const bool reuse = c.keepHalo && band > 0;
-        if (reuse) {
+        // The vector unit's copies go between the expand CONVs, each beside the CONV before it:
+        // a copy out deferred from the block before (it reads rows this block's first CONV does
+        // not write), then this block's copy in (rows no expand CONV of this band writes).
+        bool copyIn = c.keepHalo && band > 0;
+        const auto copyBeside = [&] {
           ctx.op = c.depthwiseOp;
-          copyHalo(keptHaloAt(e0), d);
-        }
+          if (deferredCopyOut) {
+            copyHalo(deferredCopyOut->first, deferredCopyOut->second);
+            deferredCopyOut.reset();
+          } else if (copyIn) {
+            copyHalo(keptHaloAt(e0), d);
+            copyIn = false;
+          }
+          ctx.op = c.expandOp;
+        };
         ctx.op = c.expandOp;
-        for (std::int64_t y = reuse ? std::max(realBegin, first + c.halo()) : realBegin;
+        for (std::int64_t y = c.keepHalo && band > 0 ? std::max(realBegin, first + c.halo())
+                                                     : realBegin;
              y < realEnd; ++y) {
           isa::Conv expand = convBase(*c.expand);
           expand.inp_addr = x + (y - realBegin) * c.w * c.cin;
@@ -815,6 +839,10 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
           expand.in_c = c.cin;
           expand.out_c = c.block;
           ctx.emit(expand);
+          copyBeside();
+        }
+        while (deferredCopyOut || copyIn) {  // fewer expand CONVs than copies: before the depthwise
+          copyBeside();
         }
         written = std::max(written, realEnd - first);
       } else {
@@ -836,8 +864,9 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
       // Into the project's input; without a project, into the output SRAM for a store of the
       // block's channels.
       const std::int64_t blockOut = outAt[static_cast<std::size_t>(step % 2)];
-      dw.out_addr = c.project != nullptr ? pAt : blockOut;
-      dw.out_buf = c.project != nullptr ? 1 : 0;
+      const std::int64_t g = gAt[static_cast<std::size_t>(step % 2)];
+      dw.out_addr = c.project != nullptr ? pAt : c.pool != nullptr ? g : blockOut;
+      dw.out_buf = c.project != nullptr || c.pool != nullptr ? 1 : 0;
       dw.out_h = rb;
       dw.out_w = c.ow;
       dw.in_w = c.paddedW;
@@ -849,18 +878,29 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
       dw.sw = c.stride;
       dw.depthwise = 1;
       ctx.emit(dw);
+      // The pooled block before this one goes to the output SRAM beside this depthwise (which
+      // writes the other slot); this block's halo follows it, beside the depthwise where the
+      // vector unit is free, else beside the next block's first expand CONV.
+      if (c.pool != nullptr && uncopied) {
+        copyOut(*uncopied);
+      }
       if (c.keepHalo && oy + rb < c.oh) {
-        copyHalo(d + (in - c.halo()) * rowPitch, keptHaloAt(e0));
+        const std::pair<std::int64_t, std::int64_t> halo{d + (in - c.halo()) * rowPitch,
+                                                         keptHaloAt(e0)};
+        if (c.pool != nullptr) {
+          deferredCopyOut = halo;
+        } else {
+          copyHalo(halo.first, halo.second);
+        }
       }
       if (c.project == nullptr) {
-        ctx.store(blockOut, {outputAddress + oy * c.ow * outPixel + e0, rb, c.ow, c.block,
-                             c.ow * outPixel, outPixel});
-        if (c.pool != nullptr) {
-          stored.push_back({oy, rb, e0});
-          if (step >= 2) {
-            sumBack(static_cast<std::size_t>(step - 2));
-          }
+        if (c.pool == nullptr) {
+          ctx.store(blockOut, {outputAddress + oy * c.ow * outPixel + e0, rb, c.ow, c.block,
+                               c.ow * outPixel, outPixel});
+          continue;
         }
+        uncopied = PooledBlock{oy, rb, e0, g, blockOut};
+        sum(*uncopied);
         continue;
       }
 
@@ -912,10 +952,9 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
       ctx.store(out, tensorRows(ctx, result, oy, rb));
     }
   }
-  // The pool's last two blocks, whose bands no later step hides.
-  for (std::size_t j = stored.size() < 2 ? 0 : stored.size() - 2; j < stored.size(); ++j) {
-    loadBack(j);
-    sumBack(j);
+  // The pool's last block, which no later depthwise hides.
+  if (uncopied) {
+    copyOut(*uncopied);
   }
 }
 

@@ -188,9 +188,10 @@ TEST(Cascade, ExpandAndDepthwiseWithoutAProject) {
 
 TEST(Cascade, PoolOfTheDepthwiseIsSummedInsideTheCascade) {
   // EfficientNet's squeeze: the global average pool of the depthwise's output joins the expand
-  // -> depthwise cascade (its blocks loaded back and summed while later bands compute) instead
-  // of a pass over the whole tensor, where the cost model finds it cheaper. Several bands and
-  // blocks, strides 1 and 2, odd sizes, 1152 channels (an accumulator entry each).
+  // -> depthwise cascade (each block summed where the depthwise wrote it in SRAM, the vector
+  // unit copying it out for its STORE) instead of a pass over the whole tensor, where the cost
+  // model finds it cheaper. Several bands and blocks, strides 1 and 2, odd sizes, 1152 channels
+  // (an accumulator entry each).
   struct Case {
     std::int64_t h, w, c, e, kernel, stride;
   };
@@ -210,11 +211,19 @@ TEST(Cascade, PoolOfTheDepthwiseIsSummedInsideTheCascade) {
                                            k.e, k.kernel, k.kernel, k.stride, hw);
       const CompiledProgram compiled = generateProgram(b.graph(), config(hw), b.randomInputs());
       EXPECT_TRUE(compiled.tensors[e].onChip) << what;
-      // Fused: the pool's first instruction comes before the depthwise's last one.
+      // Fused: the pool's first instruction comes before the depthwise's last one, and no
+      // LOAD of the pool's reads the depthwise's output back from DDR.
       std::size_t poolFirst = compiled.instructionOp.size(), depthwiseLast = 0;
+      const std::uint64_t dBegin = compiled.tensors[d].address;
+      const auto& ds = b.at(d).shape;
+      const std::uint64_t dEnd = dBegin + static_cast<std::uint64_t>(ds[1] * ds[2] * ds[3]);
       for (std::size_t i = 0; i < compiled.instructionOp.size(); ++i) {
         if (compiled.instructionOp[i] == 2) {
           poolFirst = std::min(poolFirst, i);
+          if (const auto* load = std::get_if<isa::Load>(&compiled.program.instructions[i])) {
+            const auto at = static_cast<std::uint64_t>(load->ddr_addr);
+            EXPECT_FALSE(at >= dBegin && at < dEnd) << what << ": instruction " << i;
+          }
         } else if (compiled.instructionOp[i] == 1) {
           depthwiseLast = i;
         }
