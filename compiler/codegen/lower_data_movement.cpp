@@ -74,6 +74,53 @@ void copyTiles(LoweringContext& ctx, const DdrBlock& window,
   }
 }
 
+/// A slice of whole pixels taking every colStep-th one (a Focus stem's pixel phases): loaded
+/// with its column stride, each pixel would be a run of its own paying a whole DDR burst for a
+/// few bytes. Where the cost estimate favours it, whole row spans load densely instead (rows
+/// still picked by the LOAD's row stride) and a 1x1 max POOL with column stride colStep (the
+/// identity on one value) picks the pixels in SRAM. Returns false (nothing emitted) otherwise.
+bool sliceByPhase(LoweringContext& ctx, const QSlice& slice, const DdrBlock& window,
+                  std::int64_t outPixel) {
+  const std::int64_t pixel = ctx.graph.tensors[slice.input].shape[3];
+  const std::int64_t h = window.rows, w = window.cols, c = window.bytes;
+  const std::int64_t span = (w - 1) * slice.colStep + 1;  // pixels of a loaded row
+  const std::int64_t inputHalf = ctx.slots.inputBytes(), outputHalf = ctx.slots.outputBytes();
+  if (slice.colStep < 2 || c != pixel || span > kMaxTileDim || span * pixel > inputHalf ||
+      w * c > outputHalf || !isa::limits::poolWindowFits(1, 1, 1, slice.colStep) ||
+      dmaCycles(ctx.config, h, 1, span * pixel, true) >= dmaCycles(ctx.config, h, w, c, false)) {
+    return false;
+  }
+  const std::int64_t th =
+      std::min({h, kMaxTileDim, inputHalf / (span * pixel), outputHalf / (w * c)});
+  const auto outputAddress = static_cast<std::int64_t>(ctx.tensors[slice.output].address);
+  TileLag deferred;
+  for (std::int64_t y = 0; y < h; y += th) {
+    const std::int64_t rows = std::min(th, h - y);
+    const auto [inputSram, outputSram] = ctx.slots.nextStep();
+    ctx.load(0, inputSram,
+             {window.address + y * window.rowStride, rows, 1, span * pixel, window.rowStride, 0});
+    isa::Pool pick;
+    pick.op = 0;
+    pick.in_addr = inputSram;
+    pick.out_addr = outputSram;
+    pick.in_w = span;
+    pick.out_h = rows;
+    pick.out_w = w;
+    pick.channels = c;
+    pick.kh = pick.kw = pick.sh = 1;
+    pick.sw = slice.colStep;
+    const std::int64_t at = outputAddress + y * w * outPixel;
+    const DdrBlock target = outPixel == c ? flatBlock(static_cast<std::uint64_t>(at), rows * w * c)
+                                          : DdrBlock{at, rows, w, c, w * outPixel, outPixel};
+    deferred.next([&ctx, pick, outputSram, target] {
+      ctx.emit(pick);
+      ctx.store(outputSram, target);
+    });
+  }
+  deferred.flush();
+  return true;
+}
+
 /// The channel shuffle as sub-pixel CONVs (`layout`, chosen by planShuffles): the input tile is
 /// viewed as sub-pixels of `sub` channels, and one CONV per block of groups x sub output channels
 /// reads, as its `groups` kernel taps, the sub-pixel of each group that block interleaves, with
@@ -333,6 +380,9 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
                           slice->colStep * pixel};
     // Dense, or into a concat's output at a channel offset (stored by address).
     const std::int64_t outPixel = pixelStride(ctx, output);
+    if (sliceByPhase(ctx, *slice, window, outPixel)) {
+      return;
+    }
     copyTiles(ctx, window, [&](std::int64_t sram, const CopyTile& t) {
       const auto at = static_cast<std::int64_t>(outputAddress) + (t.y * w + t.x) * outPixel + t.c0;
       if (t.fullRows(window) && outPixel == c) {

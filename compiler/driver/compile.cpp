@@ -8,6 +8,7 @@
 
 #include "npu/compiler/codegen/codegen.h"
 #include "npu/compiler/codegen/input_im2col.h"
+#include "npu/compiler/codegen/space_to_depth_conv.h"
 #include "npu/compiler/partition/capacity_check.h"
 #include "npu/compiler/partition/partition_report.h"
 #include "npu/compiler/quant/calibrate.h"
@@ -153,6 +154,8 @@ bool generatePrograms(const Graph& g, const QuantizedModel& model, const isa::Np
   bool complete = true;
   for (const NpuSegment& segment : model.npuSegments) {
     QuantizedGraph segmentGraph = segment.graph;
+    // Index of each op of segmentGraph in segment.graph (space-to-depths become one conv).
+    const std::vector<std::size_t> opOrigin = spaceToDepthAsConv(segmentGraph);
     compiled.inputIm2col.push_back(im2colGraphInputs(segmentGraph));
     std::vector<golden::Int8Tensor> zeros;
     for (TensorId id : segmentGraph.inputs) {
@@ -171,10 +174,10 @@ bool generatePrograms(const Graph& g, const QuantizedModel& model, const isa::Np
         isa::validateProgram(compiled.programs.back().program, "the generated program");
       }
     } catch (const OpUnsupported& e) {
-      if (e.op() >= segment.origins.size()) {
+      if (e.op() >= opOrigin.size() || opOrigin[e.op()] >= segment.origins.size()) {
         throw;
       }
-      const std::size_t node = segment.origins[e.op()].node;
+      const std::size_t node = segment.origins[opOrigin[e.op()]].node;
       if (std::any_of(placement.beyondNpu.begin(), placement.beyondNpu.end(),
                       [&](const auto& placed) { return placed.first == node; })) {
         fail(ErrorKind::Internal, "{}: NPU segment {}: {} (already placed on the host)", g.source(),

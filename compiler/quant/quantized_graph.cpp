@@ -35,6 +35,9 @@ std::string opKindName(const QuantizedGraph& graph, const QOp& op) {
       [&](const auto& o) -> std::string {
         using T = std::decay_t<decltype(o)>;
         if constexpr (std::is_same_v<T, QConv>) {
+          if (o.movesBytes) {
+            return "space_to_depth";
+          }
           const auto& in = graph.tensors[o.input].shape;
           if (o.params.groups > 1 && o.params.groups == in[3] && o.weights.shape[3] == 1) {
             return "depthwise";

@@ -12,6 +12,9 @@
 namespace npu::runtime {
 
 std::uint64_t opMacs(const compiler::QuantizedGraph& graph, const compiler::QOp& op) {
+  if (const auto* conv = std::get_if<compiler::QConv>(&op); conv != nullptr && conv->movesBytes) {
+    return 0;  // a space-to-depth: bytes moved, no arithmetic of the model's
+  }
   if (const auto* conv = std::get_if<compiler::QConv>(&op)) {
     // Each output element sums kH * kW * (Cin / groups) products, over the taps that read the
     // map at all (compiler::liveTaps: the NPU skips the others, which read only padding).

@@ -37,6 +37,9 @@ struct QConv {
   TensorId output = 0;
   golden::Int8Tensor weights;
   golden::Conv2dInt8Params params;
+  /// A conv that only moves bytes (0/1 weights, a requant of exactly 1: a space-to-depth run
+  /// on the MAC array): the reports count no model arithmetic, so no MACs, for it.
+  bool movesBytes = false;
 };
 
 /// Element-wise add of two tensors of the same shape (TFLite scheme).
