@@ -127,57 +127,77 @@ void lowerEltwise(LoweringContext& ctx, const QOp& op) {
   std::vector<std::int64_t> stripLoaded;
   bool loadParameters = false;
   const std::int64_t parameterSram = ctx.slots.parameterSlot(name, loadParameters);
+  // Each step's LOADs in ready order (an operand written long ago before the one the previous
+  // layer is still storing), its ELTWISEs and STORE after the next step's LOADs (TileLag).
+  TileLag deferred;
   for (std::int64_t at = 0; at < n; at += chunk) {
     const std::int64_t count = std::min(chunk, n - at);
     const auto [inputSram, outputSram] = ctx.slots.nextStep();
+    std::vector<std::vector<isa::Instruction>> loads;
     if (broadcasts) {
       for (std::int64_t k = 0; k < operands; ++k) {
         const auto index = static_cast<std::size_t>(k);
         const std::uint64_t address = ctx.tensors[inputs[index]].address;
         if (!perChannel[index]) {
-          ctx.load(0, inputSram, tensorPixels(ctx, inputs[index], at, count));
+          loads.push_back(ctx.capture(
+              [&] { ctx.load(0, inputSram, tensorPixels(ctx, inputs[index], at, count)); }));
         } else if (std::find(stripLoaded.begin(), stripLoaded.end(), inputSram) ==
                    stripLoaded.end()) {
           // Every pixel of the strip reads the same C bytes: a column stride of 0.
-          ctx.load(0, inputSram + stripOffset,
-                   {static_cast<std::int64_t>(address), 1, stripPixels, channels, 0, 0});
+          loads.push_back(ctx.capture([&] {
+            ctx.load(0, inputSram + stripOffset,
+                     {static_cast<std::int64_t>(address), 1, stripPixels, channels, 0, 0});
+          }));
           stripLoaded.push_back(inputSram);
         }
       }
     } else {
       for (std::int64_t k = 0; k < operands; ++k) {
-        ctx.load(0, inputSram + k * count,
-                 tensorPixels(ctx, inputs[static_cast<std::size_t>(k)], at, count));
+        loads.push_back(ctx.capture([&] {
+          ctx.load(0, inputSram + k * count,
+                   tensorPixels(ctx, inputs[static_cast<std::size_t>(k)], at, count));
+        }));
       }
     }
     if (loadParameters) {
-      ctx.loadFlat(2, parameterSram, parameterAddress,
-                   static_cast<std::int64_t>(parameters.size()));
+      loads.push_back(ctx.capture([&] {
+        ctx.loadFlat(2, parameterSram, parameterAddress,
+                     static_cast<std::int64_t>(parameters.size()));
+      }));
       loadParameters = false;
     }
-    isa::Eltwise instruction = base;
-    instruction.param_addr = parameterSram;
-    instruction.lut_addr = parameterSram + 24;
-    if (broadcasts) {
-      // One ELTWISE per strip's worth of pixels, the per-channel operand read from the strip.
-      for (std::int64_t piece = 0; piece < count; piece += strip) {
-        const std::int64_t streamedAt = inputSram + piece;
-        const std::int64_t stripAt = inputSram + stripOffset;
-        instruction.a_addr = perChannel[0] ? stripAt : streamedAt;
-        instruction.b_addr = perChannel[0] ? streamedAt : stripAt;
-        instruction.out_addr = outputSram + piece;
-        instruction.count = std::min(strip, count - piece);
+    ctx.emitLoadsInReadyOrder(std::move(loads));
+    std::vector<isa::Instruction> step = ctx.capture([&] {
+      isa::Eltwise instruction = base;
+      instruction.param_addr = parameterSram;
+      instruction.lut_addr = parameterSram + 24;
+      if (broadcasts) {
+        // One ELTWISE per strip's worth of pixels, the per-channel operand read from the strip.
+        for (std::int64_t piece = 0; piece < count; piece += strip) {
+          const std::int64_t streamedAt = inputSram + piece;
+          const std::int64_t stripAt = inputSram + stripOffset;
+          instruction.a_addr = perChannel[0] ? stripAt : streamedAt;
+          instruction.b_addr = perChannel[0] ? streamedAt : stripAt;
+          instruction.out_addr = outputSram + piece;
+          instruction.count = std::min(strip, count - piece);
+          ctx.emit(instruction);
+        }
+      } else {
+        instruction.a_addr = inputSram;
+        instruction.b_addr = operands > 1 ? inputSram + count : inputSram;
+        instruction.out_addr = outputSram;
+        instruction.count = count;
         ctx.emit(instruction);
       }
-    } else {
-      instruction.a_addr = inputSram;
-      instruction.b_addr = operands > 1 ? inputSram + count : inputSram;
-      instruction.out_addr = outputSram;
-      instruction.count = count;
-      ctx.emit(instruction);
-    }
-    ctx.store(outputSram, tensorPixels(ctx, output, at, count));
+      ctx.store(outputSram, tensorPixels(ctx, output, at, count));
+    });
+    deferred.next([&ctx, step = std::move(step)] {
+      for (const isa::Instruction& instruction : step) {
+        ctx.emit(instruction);
+      }
+    });
   }
+  deferred.flush();
 }
 
 }  // namespace npu::compiler
