@@ -33,12 +33,13 @@ struct GatedProject {
   std::int64_t block = 0, rows = 0;
   bool streamed = false;  ///< the project's weights per block into two slots, every band
 
-  /// Input SRAM bytes: two x slots, the gate replicated over a band's pixels for every channel,
-  /// two gated-block slots (a block's multiply runs beside the previous block's project), and
-  /// (with an add) two residual bands and two project bands (a band's add runs beside the next
-  /// band's first project).
+  /// Input SRAM bytes: three x slots (a block's x loads while the project two blocks back
+  /// runs: the multiply that last read its slot pushes no token, the project after it does),
+  /// the gate replicated over a band's pixels for every channel, two gated-block slots (a
+  /// block's multiply runs beside the previous block's project), and (with an add) two residual
+  /// bands and two project bands (a band's add runs beside the next band's first project).
   [[nodiscard]] std::int64_t inputBytes(std::int64_t b, std::int64_t r) const {
-    return 4 * r * w * b + r * w * e + (add != nullptr ? 4 * r * w * kout : 0);
+    return 5 * r * w * b + r * w * e + (add != nullptr ? 4 * r * w * kout : 0);
   }
 };
 
@@ -276,12 +277,14 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
   // column stride of 0 over a band's pixels.
   const std::int64_t pixels = g.rows * g.w;
   const std::int64_t xBytes = pixels * g.block;
-  const std::array<std::int64_t, 2> xAt{0, xBytes};
+  // The third x slot after everything else, so the other buffers keep their places.
   const std::int64_t gateAt = 2 * xBytes;
   const std::array<std::int64_t, 2> pAt{gateAt + pixels * g.e, gateAt + pixels * g.e + xBytes};
   const std::int64_t bandBytes = pixels * g.kout;
   const std::array<std::int64_t, 2> residualAt{pAt[1] + xBytes, pAt[1] + xBytes + bandBytes};
   const std::array<std::int64_t, 2> qAt{residualAt[1] + bandBytes, residualAt[1] + 2 * bandBytes};
+  const std::array<std::int64_t, 3> xAt{0, xBytes,
+                                        g.add != nullptr ? qAt[1] + bandBytes : pAt[1] + xBytes};
   const std::int64_t half = ctx.config.outputSramBytes / 2;
   // With an add, a band's add is emitted after the next band's first project, so that it runs
   // beside it, and its store after the project after that, which pushes the token the
@@ -331,7 +334,7 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
     const std::int64_t count = rb * g.w * g.block;
     for (std::int64_t e0 = 0; e0 < g.e; e0 += g.block, ++step) {
       const bool last = e0 + g.block == g.e;
-      const std::int64_t x = xAt[static_cast<std::size_t>(step % 2)];
+      const std::int64_t x = xAt[static_cast<std::size_t>(step % 3)];
       // The block's loads, those that need nothing computed before the gate first: its streamed
       // project weights, its slice of the depthwise's output, then (first band) its slice of the
       // gate, so that the first CONV waits for one block's loads, not the whole gate's.
