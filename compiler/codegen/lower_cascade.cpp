@@ -776,7 +776,20 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
     }
   };
   // A block's halo copy out waiting for the next block's first expand CONV: {from D, to its slot}.
-  std::optional<std::pair<std::int64_t, std::int64_t>> deferredCopyOut;
+  // A block's halo copy out waiting to run beside the next block's first expand CONV: D rows
+  // [row0, row1) to its slot. It runs earlier where something would write those rows first (the
+  // next band's padding, an expand CONV of one of them).
+  struct CopyOut {
+    std::int64_t from, to, row0, row1;
+  };
+  std::optional<CopyOut> deferredCopyOut;
+  const auto flushCopyOut = [&] {
+    if (deferredCopyOut) {
+      ctx.op = c.depthwiseOp;
+      copyHalo(deferredCopyOut->from, deferredCopyOut->to);
+      deferredCopyOut.reset();
+    }
+  };
   std::int64_t step = 0;
   for (std::int64_t band = 0, oy = 0; oy < c.oh; ++band, oy += c.rows) {
     const std::int64_t rb = std::min(c.rows, c.oh - oy);
@@ -794,6 +807,15 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
         ctx.load(0, x,
                  {inputAddress + realBegin * c.w * inPixel, realEnd - realBegin, c.w, c.cin,
                   c.w * inPixel, inPixel});
+      }
+      // The band's padding rows: after a pending copy out of any of them.
+      const auto overlapsCopyOut = [&](std::int64_t row0, std::int64_t n) {
+        return deferredCopyOut && n > 0 && row0 < deferredCopyOut->row1 &&
+               deferredCopyOut->row0 < row0 + n;
+      };
+      if (overlapsCopyOut(0, realBegin - first) ||
+          overlapsCopyOut(realEnd - first, first + in - realEnd)) {
+        flushCopyOut();
       }
       ctx.op = c.depthwiseOp;
       fillPadding(0, realBegin - first);
@@ -813,8 +835,7 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
         const auto copyBeside = [&] {
           ctx.op = c.depthwiseOp;
           if (deferredCopyOut) {
-            copyHalo(deferredCopyOut->first, deferredCopyOut->second);
-            deferredCopyOut.reset();
+            flushCopyOut();
           } else if (copyIn) {
             copyHalo(keptHaloAt(e0), d);
             copyIn = false;
@@ -838,6 +859,11 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
           expand.in_w = c.w;
           expand.in_c = c.cin;
           expand.out_c = c.block;
+          if (deferredCopyOut && y - first >= deferredCopyOut->row0 &&
+              y - first < deferredCopyOut->row1) {
+            flushCopyOut();  // this CONV writes a row it still has to copy
+          }
+          ctx.op = c.expandOp;
           ctx.emit(expand);
           copyBeside();
         }
@@ -885,12 +911,11 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
         copyOut(*uncopied);
       }
       if (c.keepHalo && oy + rb < c.oh) {
-        const std::pair<std::int64_t, std::int64_t> halo{d + (in - c.halo()) * rowPitch,
-                                                         keptHaloAt(e0)};
+        const CopyOut halo{d + (in - c.halo()) * rowPitch, keptHaloAt(e0), in - c.halo(), in};
         if (c.pool != nullptr) {
           deferredCopyOut = halo;
         } else {
-          copyHalo(halo.first, halo.second);
+          copyHalo(halo.from, halo.to);
         }
       }
       if (c.project == nullptr) {

@@ -235,6 +235,28 @@ TEST(Cascade, PoolOfTheDepthwiseIsSummedInsideTheCascade) {
   EXPECT_GE(fused, 8);  // the cost model may keep a few pools apart; most must fuse
 }
 
+TEST(Cascade, KeptHaloBesideThePoolIsCopiedBeforeItsRowsAreOverwritten) {
+  // With the squeeze pool the vector unit is busy beside each depthwise, so a block's halo copy
+  // out waits for the next block's first expand CONV; it must still run before anything writes
+  // those rows: the last band's padding (54 rows in bands of 9: the last band nearly full) and,
+  // in bands of one row, the next block's first expand CONV itself (wide blocks, little SRAM).
+  struct Case {
+    std::int64_t h, w, c, e, kernel, stride;
+  };
+  std::uint64_t seed = 800;
+  for (const Case& k : {Case{54, 56, 24, 144, 3, 1}, Case{53, 56, 24, 144, 3, 1},
+                        Case{56, 56, 256, 256, 3, 1}, Case{56, 56, 192, 384, 3, 1}}) {
+    testing::RandomGraphBuilder b(++seed);
+    const TensorId x = b.input(k.h, k.w, k.c);
+    const TensorId e = b.conv(x, k.e, 0, 1, 1, 1, 0);
+    const TensorId d = b.conv(e, 0, 1, k.kernel, k.stride, 1, k.kernel / 2);
+    b.graph().outputs = {b.globalPool(d), d};
+    const std::string what = fmt::format("{}x{}x{} -> {} -> {}x{}/{} + pool", k.h, k.w, k.c, k.e,
+                                         k.kernel, k.kernel, k.stride);
+    EXPECT_GT(compileRunVerify(b, config("npu-s"), what), 0U);
+  }
+}
+
 TEST(Cascade, ExpandAndDepthwiseEndingTheGraph) {
   // The pair is the graph's last two ops and its constants stream (960 expanded channels with a
   // LUT): every instruction belongs to an op of the graph. The shared records' load was once
