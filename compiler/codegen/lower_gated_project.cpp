@@ -327,6 +327,29 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
     }
   };
   const bool gateIsA = g.mul->a == g.gate;
+  // A step's loads, those that need nothing computed before the gate first: its streamed
+  // project weights, its slice of the depthwise's output, then (first band) its slice of the
+  // gate, so that the first CONV waits for one block's loads, not the whole gate's. They are
+  // emitted before the previous step's add, whose residual LOAD waits for the add two bands
+  // back and would otherwise hold them up in the load queue.
+  const auto emitLoads = [&](std::int64_t at, std::int64_t band, std::int64_t y, std::int64_t e0) {
+    const std::int64_t rb = std::min(g.rows, g.h - y);
+    const std::int64_t index = e0 / g.block;
+    ctx.op = g.projectOp;
+    // Streamed weights go into two slots every band; otherwise each block's stay where the
+    // first band loads them, just before its x, so the first CONV waits for one block's.
+    if (g.streamed || band == 0) {
+      ctx.loadFlat(1, g.streamed ? (at % 2) * blockWeights : index * blockWeights,
+                   weightAddress[static_cast<std::size_t>(index)], blockWeights);
+    }
+    ctx.op = g.mulOp;
+    ctx.load(0, xAt[static_cast<std::size_t>(at % 3)],
+             {address(g.x) + y * g.w * g.e + e0, rb, g.w, g.block, g.w * g.e, g.e});
+    if (band == 0) {
+      ctx.load(0, gateAt + pixels * e0, {address(g.gate) + e0, 1, pixels, g.block, 0, 0});
+    }
+  };
+  emitLoads(0, 0, 0, 0);
   std::int64_t step = 0;
   for (std::int64_t band = 0, y = 0; y < g.h; ++band, y += g.rows) {
     const std::int64_t rb = std::min(g.rows, g.h - y);
@@ -335,25 +358,8 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
     for (std::int64_t e0 = 0; e0 < g.e; e0 += g.block, ++step) {
       const bool last = e0 + g.block == g.e;
       const std::int64_t x = xAt[static_cast<std::size_t>(step % 3)];
-      // The block's loads, those that need nothing computed before the gate first: its streamed
-      // project weights, its slice of the depthwise's output, then (first band) its slice of the
-      // gate, so that the first CONV waits for one block's loads, not the whole gate's.
-      ctx.op = g.projectOp;
-      const std::int64_t index = e0 / g.block;
-      std::int64_t weights = index * blockWeights;
-      // Streamed weights go into two slots every band; otherwise each block's stay where the
-      // first band loads them, just before its x, so the first CONV waits for one block's.
-      if (g.streamed) {
-        weights = (step % 2) * blockWeights;
-      }
-      if (g.streamed || band == 0) {
-        ctx.loadFlat(1, weights, weightAddress[static_cast<std::size_t>(index)], blockWeights);
-      }
-      ctx.op = g.mulOp;
-      ctx.load(0, x, {address(g.x) + y * g.w * g.e + e0, rb, g.w, g.block, g.w * g.e, g.e});
-      if (band == 0) {
-        ctx.load(0, gateAt + pixels * e0, {address(g.gate) + e0, 1, pixels, g.block, 0, 0});
-      }
+      const std::int64_t weights =
+          g.streamed ? (step % 2) * blockWeights : e0 / g.block * blockWeights;
       isa::Eltwise mul = eltwiseBase(graph.ops[static_cast<std::size_t>(g.mulOp)]);
       mul.a_addr = gateIsA ? gateAt + pixels * e0 : x;
       mul.b_addr = gateIsA ? x : gateAt + pixels * e0;
@@ -391,6 +397,11 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
       project.in_c = g.block;
       project.out_c = g.kout;
       ctx.emit(project);
+      if (!last) {
+        emitLoads(step + 1, band, y, e0 + g.block);
+      } else if (y + g.rows < g.h) {
+        emitLoads(step + 1, band + 1, y + g.rows, 0);
+      }
       afterProject();
     }
     if (g.add == nullptr) {
