@@ -73,6 +73,32 @@ TEST(SpaceToDepth, FocusBecomesOneConvWithTheConcatsBytes) {
   }
 }
 
+TEST(SpaceToDepth, AStridedSliceOfWholePixelsPicksItsPixelsInSram) {
+  // A column-strided slice of whole pixels outside a space-to-depth loads row spans densely and
+  // picks every colStep-th pixel with a 1x1 POOL of that column stride (not a burst a pixel).
+  std::uint64_t seed = 970;
+  for (const std::int64_t step : {2, 3}) {
+    for (const std::int64_t c : {3, 8}) {
+      testing::RandomGraphBuilder b(++seed);
+      const TensorId x = b.input(20, 31, c);
+      const TensorId y = phase(b, x, 1, 1);
+      std::get<QSlice>(b.graph().ops.back()).colStep = step;
+      b.graph().tensors[y].shape[2] = (31 - 1 - 1) / step + 1;
+      b.graph().outputs = {b.conv(y, 8, 0, 1, 1, 1, 0)};
+      const CompiledProgram compiled =
+          generateProgram(b.graph(), config("npu-s"), b.randomInputs());
+      bool picked = false;
+      for (const isa::Instruction& instruction : compiled.program.instructions) {
+        if (const auto* pool = std::get_if<isa::Pool>(&instruction)) {
+          picked = picked || pool->sw == step;
+        }
+      }
+      EXPECT_TRUE(picked) << "step " << step << ", C = " << c;
+      EXPECT_GT(compileRunVerify(b, config("npu-s"), "strided slice"), 0U);
+    }
+  }
+}
+
 TEST(SpaceToDepth, OtherPatternsStay) {
   // A phase read by something else too, the same phase twice, a channel window: unchanged.
   std::uint64_t seed = 950;
