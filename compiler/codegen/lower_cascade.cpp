@@ -686,19 +686,24 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
                  c.inputBytes(c.block, c.rows) - c.keptHaloBytes() + e0 / c.block * haloBytes,
                  haloBytes);
   };
-  // The vector unit copies halo rows beside the MAC array (a LUT pass through the identity).
-  const auto copyHalo = [&](std::int64_t from, std::int64_t to) {
+  // The vector unit copies `count` bytes of the input SRAM beside the MAC array (a LUT pass
+  // through the identity) into the input SRAM (outBuf 1) or the output SRAM (0).
+  const auto copyBytes = [&](std::int64_t from, std::int64_t to, std::int64_t count,
+                             std::int64_t outBuf) {
     isa::Eltwise copy;
     copy.op = 2;
     copy.a_addr = from;
     copy.out_addr = to;
-    copy.out_buf = 1;
+    copy.out_buf = outBuf;
     copy.lut_addr = copyLut;
-    copy.count = haloBytes;
+    copy.count = count;
     copy.clip_lo = -128;
     copy.clip_hi = 127;
     copy.overlap = 1;
     ctx.emit(copy);
+  };
+  const auto copyHalo = [&](std::int64_t from, std::int64_t to) {
+    copyBytes(from, to, haloBytes, 1);
   };
   // With an expand the depthwise input is built in SRAM: the expand CONVs write each row's
   // interior, its padding columns are filled once, and its rows of padding (above the image or
@@ -732,16 +737,7 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
   const std::int64_t poolStaging = half - c.poolOutputBytes(c.block);  // top of [0, half)
   const auto copyOut = [&](const PooledBlock& s) {
     ctx.op = c.depthwiseOp;
-    isa::Eltwise copy;
-    copy.op = 2;
-    copy.a_addr = s.g;
-    copy.out_addr = s.out;
-    copy.lut_addr = copyLut;
-    copy.count = s.rb * c.ow * c.block;
-    copy.clip_lo = -128;
-    copy.clip_hi = 127;
-    copy.overlap = 1;
-    ctx.emit(copy);
+    copyBytes(s.g, s.out, s.rb * c.ow * c.block, 0);
     ctx.store(s.out, {outputAddress + s.oy * c.ow * outPixel + s.e0, s.rb, c.ow, c.block,
                       c.ow * outPixel, outPixel});
   };

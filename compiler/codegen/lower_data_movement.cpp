@@ -149,12 +149,12 @@ void shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle,
   for (std::int64_t j = 0; j < block; ++j) {
     weights[static_cast<std::size_t>((j * groups + j % groups) * sub + j / groups)] = 1;
   }
-  // No bias, a multiplier of exactly 1 (2^30 at shift 1): y = x - zp + zp, the byte unchanged.
+  // No bias, kUnitMultiplier: y = x - zp + zp, the byte unchanged.
   std::vector<std::uint8_t> parameters;
   for (std::int64_t j = 0; j < block; ++j) {
     appendInt32(parameters, 0);
-    appendInt32(parameters, 1 << 30);
-    appendInt32(parameters, 1);
+    appendInt32(parameters, kUnitMultiplier.multiplier);
+    appendInt32(parameters, kUnitMultiplier.shift);
   }
   const std::uint64_t weightAddress = ctx.constants.add(shuffle.name + ".permutation", weights);
   const std::uint64_t parameterAddress = ctx.constants.add(shuffle.name + ".params", parameters);
@@ -281,11 +281,7 @@ bool shuffleByConv(LoweringContext& ctx, const QShuffle& shuffle) {
           1;
     }
   }
-  conv.params.inputZeroPoint = input.zeroPoint;
-  conv.params.bias.assign(static_cast<std::size_t>(c), 0);
-  conv.params.multipliers.assign(static_cast<std::size_t>(c),
-                                 golden::QuantizedMultiplier{1 << 30, 1});
-  conv.params.output.zeroPoint = input.zeroPoint;
+  conv.params = bytePlacingParams(c, input.zeroPoint);
   lowerConv(ctx, conv);
   return true;
 }

@@ -327,6 +327,13 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
     }
   };
   const bool gateIsA = g.mul->a == g.gate;
+  // Where step `at`'s project weights (of block e0) are: streamed weights in two slots, every
+  // band; otherwise each block's where the first band loads them.
+  const auto weightsAt = [&](std::int64_t at, std::int64_t e0) {
+    return g.streamed ? (at % 2) * blockWeights : e0 / g.block * blockWeights;
+  };
+  // The slot of step `at`'s slice of the depthwise's output.
+  const auto xOf = [&](std::int64_t at) { return xAt[static_cast<std::size_t>(at % 3)]; };
   // A step's loads, those that need nothing computed before the gate first: its streamed
   // project weights, its slice of the depthwise's output, then (first band) its slice of the
   // gate, so that the first CONV waits for one block's loads, not the whole gate's. They are
@@ -334,17 +341,15 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
   // back and would otherwise hold them up in the load queue.
   const auto emitLoads = [&](std::int64_t at, std::int64_t band, std::int64_t y, std::int64_t e0) {
     const std::int64_t rb = std::min(g.rows, g.h - y);
-    const std::int64_t index = e0 / g.block;
     ctx.op = g.projectOp;
-    // Streamed weights go into two slots every band; otherwise each block's stay where the
-    // first band loads them, just before its x, so the first CONV waits for one block's.
+    // Loaded every band when streamed, else by the first band, just before its x, so the first
+    // CONV waits for one block's.
     if (g.streamed || band == 0) {
-      ctx.loadFlat(1, g.streamed ? (at % 2) * blockWeights : index * blockWeights,
-                   weightAddress[static_cast<std::size_t>(index)], blockWeights);
+      ctx.loadFlat(1, weightsAt(at, e0), weightAddress[static_cast<std::size_t>(e0 / g.block)],
+                   blockWeights);
     }
     ctx.op = g.mulOp;
-    ctx.load(0, xAt[static_cast<std::size_t>(at % 3)],
-             {address(g.x) + y * g.w * g.e + e0, rb, g.w, g.block, g.w * g.e, g.e});
+    ctx.load(0, xOf(at), {address(g.x) + y * g.w * g.e + e0, rb, g.w, g.block, g.w * g.e, g.e});
     if (band == 0) {
       ctx.load(0, gateAt + pixels * e0, {address(g.gate) + e0, 1, pixels, g.block, 0, 0});
     }
@@ -357,9 +362,8 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
     const std::int64_t count = rb * g.w * g.block;
     for (std::int64_t e0 = 0; e0 < g.e; e0 += g.block, ++step) {
       const bool last = e0 + g.block == g.e;
-      const std::int64_t x = xAt[static_cast<std::size_t>(step % 3)];
-      const std::int64_t weights =
-          g.streamed ? (step % 2) * blockWeights : e0 / g.block * blockWeights;
+      const std::int64_t x = xOf(step);
+      const std::int64_t weights = weightsAt(step, e0);
       isa::Eltwise mul = eltwiseBase(graph.ops[static_cast<std::size_t>(g.mulOp)]);
       mul.a_addr = gateIsA ? gateAt + pixels * e0 : x;
       mul.b_addr = gateIsA ? x : gateAt + pixels * e0;

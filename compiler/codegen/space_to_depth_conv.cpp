@@ -26,8 +26,8 @@ std::optional<std::array<std::int64_t, 2>> phaseOf(const QuantizedGraph& graph,
   }
   const auto& in = graph.tensors[slice->input].shape;
   const auto& out = graph.tensors[id].shape;
-  if (in.size() != 4 || in[1] % 2 != 0 || in[2] % 2 != 0 || out[1] != in[1] / 2 ||
-      out[2] != in[2] / 2 || out[3] != in[3] ||
+  if (in.size() != 4 || out.size() != 4 || in[1] % 2 != 0 || in[2] % 2 != 0 ||
+      out[1] != in[1] / 2 || out[2] != in[2] / 2 || out[3] != in[3] ||
       graph.tensors[id].scale != graph.tensors[slice->input].scale ||
       graph.tensors[id].zeroPoint != graph.tensors[slice->input].zeroPoint) {
     return std::nullopt;
@@ -84,12 +84,8 @@ std::vector<std::size_t> spaceToDepthAsConv(QuantizedGraph& graph) {
             1;
       }
     }
+    conv.params = bytePlacingParams(4 * c, output.zeroPoint);
     conv.params.strides = {2, 2};
-    conv.params.inputZeroPoint = output.zeroPoint;
-    conv.params.bias.assign(static_cast<std::size_t>(4 * c), 0);
-    conv.params.multipliers.assign(static_cast<std::size_t>(4 * c),
-                                   golden::QuantizedMultiplier{1 << 30, 1});
-    conv.params.output.zeroPoint = output.zeroPoint;
     conv.movesBytes = true;
     for (const TensorId id : concat->inputs) {
       removed[producer[id]] = true;

@@ -30,6 +30,15 @@ std::int64_t liveLinearTaps(const golden::LinearTap& tap) {
   return tap.i0 == tap.i1 || tap.w0 == 0 || tap.w1 == 0 ? 1 : 2;
 }
 
+golden::Conv2dInt8Params bytePlacingParams(std::int64_t channels, std::int32_t zeroPoint) {
+  golden::Conv2dInt8Params params;
+  params.inputZeroPoint = zeroPoint;
+  params.bias.assign(static_cast<std::size_t>(channels), 0);
+  params.multipliers.assign(static_cast<std::size_t>(channels), kUnitMultiplier);
+  params.output.zeroPoint = zeroPoint;
+  return params;
+}
+
 std::string opKindName(const QuantizedGraph& graph, const QOp& op) {
   return std::visit(
       [&](const auto& o) -> std::string {

@@ -220,6 +220,16 @@ TensorId opOutput(const QOp& op);
 /// "matmul", "reducemax", "reducesum".
 std::string opKindName(const QuantizedGraph& graph, const QOp& op);
 
+/// A requant multiplier of exactly 1 (2^30 at shift 1): with no bias and the same zero point on
+/// both sides, acc = x - zp and y = acc + zp is the byte unchanged, under single and double
+/// rounding alike. What a conv with 0/1 weights that only places bytes (a channel shuffle, a
+/// space-to-depth) requantizes by.
+inline constexpr golden::QuantizedMultiplier kUnitMultiplier{1 << 30, 1};
+
+/// The parameters of such a byte-placing conv with `channels` outputs: no bias, kUnitMultiplier,
+/// `zeroPoint` in and out, no clipping beyond int8 (strides and padding left at their defaults).
+golden::Conv2dInt8Params bytePlacingParams(std::int64_t channels, std::int32_t zeroPoint);
+
 /// Checks that every op reads tensors that exist and are graph inputs, constants or written by an
 /// earlier op, and writes a tensor nothing wrote before (never a constant); that no input is a
 /// constant and every constant holds one value per element. Throws npu::Error naming the op or
