@@ -165,18 +165,18 @@ double cascadeCost(const isa::NpuConfig& config, const Cascade& c, std::int64_t 
         c.project != nullptr ? rb * c.ow * ceilDiv(c.kout, mc) * ceilDiv(b, mr) + 4 : 0;
     compute += static_cast<double>(blocks * (depthwise + project));
     if (c.keepHalo) {
-      // The halo copies run on the vector unit beside a CONV, costing only what they exceed
-      // it by: a block's copy out beside its depthwise, its copy in beside the previous block's
-      // project. A copy in after the band's residual add (the band's first block), or without
-      // a project (it overwrites rows the previous depthwise reads), runs alone.
+      // The halo copies run on the vector unit beside a CONV (emitCascade places them), costing
+      // only what they exceed it by: a block's copy in beside one of its expand CONVs (a row);
+      // its copy out beside its depthwise, or, with the pool (whose block copy takes the vector
+      // unit beside the depthwise), beside the next block's first expand CONV.
       const std::int64_t copy = ceilDiv(c.halo() * c.paddedW * b, mc) + 4;
+      const std::int64_t expandRow = c.w * ceilDiv(b, mc) * ceilDiv(c.cin, mr) + 4;
       if (oy + rb < c.oh) {
-        compute += static_cast<double>(blocks * std::max<std::int64_t>(0, copy - depthwise));
+        const std::int64_t beside = c.pool != nullptr ? expandRow : depthwise;
+        compute += static_cast<double>(blocks * std::max<std::int64_t>(0, copy - beside));
       }
       if (oy > 0) {
-        const std::int64_t alone = c.project == nullptr ? blocks : (c.add != nullptr ? 1 : 0);
-        compute += static_cast<double>(
-            alone * copy + (blocks - alone) * std::max<std::int64_t>(0, copy - project));
+        compute += static_cast<double>(blocks * std::max<std::int64_t>(0, copy - expandRow));
       }
     }
     total += std::max(compute, dma);
