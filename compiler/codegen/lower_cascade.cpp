@@ -787,6 +787,10 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
     }
   };
   std::int64_t step = 0;
+  // The stores before the cascade: compute waits for them after its first project CONV (they
+  // have long ended by then), so that a later layer's LOAD of their data (a ShuffleNet shuffle's
+  // other branch) need not wait for a SYNC behind the whole cascade.
+  const std::int64_t storesBefore = ctx.emitter.newestOf(isa::Unit::Store);
   for (std::int64_t band = 0, oy = 0; oy < c.oh; ++band, oy += c.rows) {
     const std::int64_t rb = std::min(c.rows, c.oh - oy);
     const std::int64_t in = c.rowsIn(rb);
@@ -943,6 +947,7 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
       project.in_c = c.block;
       project.out_c = c.kout;
       ctx.emit(project);
+      ctx.emitter.settleStores(storesBefore, ctx.op);
     }
     if (c.add != nullptr) {
       // The residual: the project's band (on chip) plus the chain input's rows of the band,

@@ -145,9 +145,12 @@ void shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle,
   const auto partCount = static_cast<std::int64_t>(parts.size());
   const std::int64_t part = c / partCount;  // channels of a part
   // Weights [block][taps][sub]: output j of a block is channel j / groups of tap j % groups.
+  // Interleaved: [block][block], output j reads chunk channel (j % groups) * sub + j / groups.
   std::vector<std::uint8_t> weights(static_cast<std::size_t>(block * groups * sub), 0);
   for (std::int64_t j = 0; j < block; ++j) {
-    weights[static_cast<std::size_t>((j * groups + j % groups) * sub + j / groups)] = 1;
+    weights[static_cast<std::size_t>(layout.interleaved
+                                         ? j * block + (j % groups) * sub + j / groups
+                                         : (j * groups + j % groups) * sub + j / groups)] = 1;
   }
   // No bias, kUnitMultiplier: y = x - zp + zp, the byte unchanged.
   std::vector<std::uint8_t> parameters;
@@ -180,7 +183,18 @@ void shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle,
     const std::int64_t count = std::min(layout.tile, pixels - p0);
     const auto [inputSram, outputSram] = ctx.slots.nextStep();
     std::vector<std::vector<isa::Instruction>> loads;
-    if (byRows) {
+    if (layout.interleaved) {
+      // Group g's chunks of `sub` channels go block bytes apart, g * sub into each.
+      for (std::int64_t g = 0; g < groups; ++g) {
+        const TensorId id = layout.groupInputs[static_cast<std::size_t>(g)];
+        isa::Load load =
+            makeLoad(0, inputSram + g * sub,
+                     {static_cast<std::int64_t>(ctx.tensors[id].address) + p0 * perGroup,
+                      count * perGroup / sub, 1, sub, sub, sub});
+        load.sram_row_stride = block;
+        loads.push_back({load});
+      }
+    } else if (byRows) {
       for (std::int64_t g = 0; g < groups; ++g) {
         const TensorId id = layout.groupInputs[static_cast<std::size_t>(g)];
         loads.push_back(
@@ -209,7 +223,34 @@ void shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle,
     // load before the input the previous layer has just stored.
     ctx.emitLoadsInReadyOrder(std::move(loads));
     const std::int64_t subPixels = (byRows ? perGroup : c) / sub;  // sub-pixels a row pixel
-    for (std::int64_t m = 0; m < c / block; ++m) {
+    if (layout.interleaved) {
+      // One 1x1 CONV over the tile's chunks (subPixels of them a pixel), each a dense output
+      // block of the shuffled pixel.
+      isa::Conv conv;
+      conv.inp_addr = inputSram;
+      conv.wgt_addr = weightSram;
+      conv.out_addr = outputSram;
+      conv.param_addr = parameterSram;
+      conv.out_h = count;
+      conv.out_w = subPixels;
+      conv.in_w = subPixels;
+      conv.in_c = block;
+      conv.out_c = block;
+      conv.kh = 1;
+      conv.kw = 1;
+      conv.sh = 1;
+      conv.sw = 1;
+      conv.dh = 1;
+      conv.dw = 1;
+      conv.in_zp = input.zeroPoint;
+      conv.out_zp = input.zeroPoint;
+      conv.clip_lo = -128;
+      conv.clip_hi = 127;
+      conv.acc_init = 1;
+      conv.finalize = 1;
+      ctx.emit(conv);
+    }
+    for (std::int64_t m = 0; !layout.interleaved && m < c / block; ++m) {
       isa::Conv conv;
       conv.inp_addr = inputSram + m * sub;
       conv.wgt_addr = weightSram;

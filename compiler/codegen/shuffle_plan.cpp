@@ -62,7 +62,34 @@ std::optional<ShuffleLayout> chooseShuffleLayout(const isa::NpuConfig& config, s
     const std::int64_t steps =
         channels / block * groups * ceilDiv(sub, config.macRows) * ceilDiv(block, config.macCols);
     if (!best || steps < best->steps || (steps == best->steps && sub > best->sub)) {
-      best = ShuffleLayout{sub, tile, steps, wholePixels, {}, {}};
+      best = ShuffleLayout{sub, tile, steps, wholePixels, false, {}, {}};
+    }
+  }
+  // With the groups in separate tensors, the LOADs can interleave them: chunks of `sub`
+  // channels of each group in turn, one CONV "pixel" of groups x sub channels a chunk, so each
+  // output block takes one array step instead of one a group.
+  for (std::int64_t sub = 1; groupInputs && sub <= perGroup; ++sub) {
+    const std::int64_t block = groups * sub;
+    const std::int64_t chunks = perGroup / sub;  // CONV pixels a shuffled pixel
+    if (perGroup % sub != 0 || block > std::min(config.macRows, config.macCols) ||
+        chunks > limits::kTileExtent) {
+      continue;
+    }
+    // One array step a block leaves the tile's DMA (a latency per LOAD and STORE) the longer
+    // part: larger tiles than the other layouts', of equal size so the last is not a short one.
+    constexpr std::int64_t kTileBytes = 12288;
+    const std::int64_t half = std::min(config.inputSramBytes, config.outputSramBytes) / 2;
+    const std::int64_t most =
+        std::min({pixels, std::max<std::int64_t>(1, kTileBytes / channels), half / channels,
+                  limits::kTileExtent, limits::kLoadRows / chunks});
+    const std::int64_t tile = most < 1 ? most : ceilDiv(pixels, ceilDiv(pixels, most));
+    if (tile < 1 || block * block > config.weightSramBytes / 2 ||
+        12 * block > config.parameterSramBytes / 2) {
+      continue;
+    }
+    const std::int64_t steps = chunks;
+    if (!best || steps < best->steps || (steps == best->steps && best->interleaved)) {
+      best = ShuffleLayout{sub, tile, steps, true, true, {}, {}};
     }
   }
   return best;

@@ -33,8 +33,12 @@ std::size_t TokenEmitter::append(const isa::Instruction& instruction, std::int64
   m_units.push_back(static_cast<std::uint8_t>(unitOf(instruction)));
   m_frontiers.push_back(m_satisfied[unitOf(instruction)]);
   const std::size_t index = m_stream.size() - 1;
-  if (m_units.back() == kCompute && !isa::isOverlapped(instruction)) {
-    m_barrier = static_cast<std::int64_t>(index);
+  m_newest[m_units.back()] = static_cast<std::int64_t>(index);
+  if (m_units.back() == kCompute) {
+    m_computeIndices.push_back(static_cast<std::int64_t>(index));
+    if (!isa::isOverlapped(instruction)) {
+      m_barrier = static_cast<std::int64_t>(index);
+    }
   }
   return index;
 }
@@ -161,7 +165,26 @@ void TokenEmitter::emit(const isa::Instruction& requested, std::int64_t origin) 
     eltwise->overlap = 0;  // it must wait for the CONVs it would run beside
   }
   // The producers this instruction must follow, gathered first so SYNCs land before it.
-  const std::array<std::int64_t, isa::kExecutingUnits> newest = producersOf(accesses);
+  std::array<std::int64_t, isa::kExecutingUnits> newest = producersOf(accesses);
+  // A LOAD after a STORE (or the reverse) waits through compute. When a compute instruction
+  // this unit has not waited for yet had itself waited for that producer, waiting for it is
+  // enough: a SYNC appended now would run only after everything compute has queued so far (a
+  // whole cascade, when the shuffle after it loads the other branch's output).
+  if (unit != kCompute) {
+    const std::size_t other = unit == kLoad ? kStore : kLoad;
+    if (newest[other] > m_satisfied[unit][other]) {
+      const std::int64_t after = m_satisfied[unit][kCompute];
+      const std::int64_t producer = newest[other];
+      // Both conditions hold on a prefix: indices rise, and so do the frontiers.
+      const auto carrier = std::partition_point(
+          m_computeIndices.begin(), m_computeIndices.end(), [&](std::int64_t c) {
+            return c <= after || m_frontiers[static_cast<std::size_t>(c)][other] < producer;
+          });
+      if (carrier != m_computeIndices.end()) {
+        newest[kCompute] = std::max(newest[kCompute], *carrier);
+      }
+    }
+  }
   // Load and store reach each other through a SYNC on compute; handle that first, so a direct
   // dependency on an older compute instruction is already covered by the SYNC (one token per
   // queue per instruction).
@@ -198,6 +221,23 @@ void TokenEmitter::emit(const isa::Instruction& requested, std::int64_t origin) 
       }
     });
   }
+}
+
+std::int64_t TokenEmitter::newestOf(isa::Unit unit) const {
+  return m_newest[isa::unitIndex(unit)];
+}
+
+void TokenEmitter::settleStores(std::int64_t store, std::int64_t origin) {
+  if (store < 0 || store <= m_satisfied[kCompute][kStore]) {
+    return;
+  }
+  QueueSet pops{};
+  require(kCompute, store, origin, pops);
+  isa::Sync sync;
+  sync.unit = static_cast<std::int64_t>(kCompute);
+  isa::Instruction instruction = sync;
+  applyPops(instruction, pops);
+  append(instruction, origin);
 }
 
 std::vector<isa::Instruction> TokenEmitter::finish() {

@@ -145,21 +145,40 @@ TEST(ShufflePlan, RandomConcatShuffleSplitsAreBitExact) {
 
 TEST(ShufflePlan, LayoutsFitTheFieldsAndBeatTheDensePermutation) {
   // ShuffleNetV2 x0.5's shapes on npu-s: halves of 24, 48 and 96 channels written as two parts
-  // from the two concat inputs at the array's full width, c / 8 steps a pixel (the DDR's pace);
-  // halves of 24 are no whole number of 16-channel blocks, so they are stored out of whole
-  // pixels.
+  // from the two concat inputs. Read where they are, the inputs are interleaved by the LOADs in
+  // chunks of 8 channels, so one array step makes 16 output channels: c / 16 steps a pixel,
+  // whole pixels in the output SRAM. Read from the assembled concat, the sub-pixel CONVs take
+  // two steps (one a group) for each 16 channels: c / 8; halves of 24 are no whole number of
+  // 16-channel blocks, so they are stored out of whole pixels.
   const isa::NpuConfig hw = config("npu-s");
   for (const std::int64_t c : {48, 96, 192}) {
-    const std::optional<ShuffleLayout> layout = chooseShuffleLayout(hw, 28 * 28, c, 2, true, 2);
+    const std::optional<ShuffleLayout> interleaved =
+        chooseShuffleLayout(hw, 28 * 28, c, 2, true, 2);
+    ASSERT_TRUE(interleaved) << c;
+    EXPECT_TRUE(interleaved->interleaved) << c;
+    EXPECT_EQ(interleaved->sub, 8) << c;
+    EXPECT_TRUE(interleaved->wholePixels) << c;
+    EXPECT_EQ(interleaved->steps, c / 16) << c;
+    // Tiles of equal size but for the last, which is short by less than one pixel a tile.
+    const std::int64_t tiles = (28 * 28 + interleaved->tile - 1) / interleaved->tile;
+    EXPECT_GT(28 * 28 - (tiles - 1) * interleaved->tile, interleaved->tile - tiles) << c;
+    const std::optional<ShuffleLayout> layout = chooseShuffleLayout(hw, 28 * 28, c, 2, false, 2);
     ASSERT_TRUE(layout) << c;
+    EXPECT_FALSE(layout->interleaved) << c;
     EXPECT_EQ(layout->wholePixels, (c / 2) % (2 * layout->sub) != 0) << c;
     EXPECT_TRUE(layout->wholePixels || c != 48) << c;
     EXPECT_LT(layout->steps, shuffleDenseSteps(hw, c)) << c;
     EXPECT_EQ(layout->steps, c / 8) << c;
   }
-  // A prime group size still has the one-channel sub-pixel; groups past CONV's kernel do not.
+  // A prime group size still has the one-channel sub-pixel; groups past CONV's kernel do not,
+  // unless the LOADs interleave them (16 groups of one channel fill the array's 16 rows).
   EXPECT_TRUE(chooseShuffleLayout(hw, 100, 2 * 13, 2, false, 1));
-  EXPECT_FALSE(chooseShuffleLayout(hw, 100, 16 * 3, 16, true, 1));
+  EXPECT_FALSE(chooseShuffleLayout(hw, 100, 16 * 3, 16, false, 1));
+  const std::optional<ShuffleLayout> many = chooseShuffleLayout(hw, 100, 16 * 3, 16, true, 1);
+  ASSERT_TRUE(many);
+  EXPECT_TRUE(many->interleaved);
+  EXPECT_EQ(many->steps, 3);
+  EXPECT_FALSE(chooseShuffleLayout(hw, 100, 17 * 3, 17, true, 1));  // more groups than rows
 }
 
 }  // namespace

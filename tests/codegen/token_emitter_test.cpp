@@ -83,6 +83,47 @@ TEST(TokenEmitter, ALoadAfterAStoreWithoutAChainWaitsThroughASync) {
   EXPECT_EQ(flag(stream[2], isa::TokenFlag::PopNext), 1);
 }
 
+TEST(TokenEmitter, ALoadAfterAStoreWaitsForTheEarliestComputeThatWaitedForIt) {
+  TokenEmitter emitter;
+  emitter.emit(storeOf(0, 0, 64), 0);  // 0: DDR [0, 64) from output SRAM [0, 64)
+  // 1: overwrites output SRAM [0, 64): compute waits for the store.
+  emitter.emit(copyOf(0, 0, 64), 1);
+  // 2, 3: more compute, unrelated.
+  emitter.emit(copyOf(256, 256, 64), 2);
+  emitter.emit(copyOf(512, 512, 64), 3);
+  // 4: reads what the store wrote. The copy at 1 had waited for the store: the load waits for
+  // it, not for a SYNC behind 2 and 3.
+  emitter.emit(loadOf(4096, 0, 64), 4);
+  const std::vector<isa::Instruction> stream = emitter.finish();
+  ASSERT_EQ(stream.size(), 6U);  // no SYNC, END
+  EXPECT_EQ(flag(stream[1], isa::TokenFlag::PopNext), 1);
+  EXPECT_EQ(flag(stream[1], isa::TokenFlag::PushPrev), 1);
+  EXPECT_EQ(flag(stream[2], isa::TokenFlag::PushPrev), 0);
+  EXPECT_EQ(flag(stream[3], isa::TokenFlag::PushPrev), 0);
+  ASSERT_TRUE(std::holds_alternative<isa::Load>(stream[4]));
+  EXPECT_EQ(flag(stream[4], isa::TokenFlag::PopNext), 1);
+}
+
+TEST(TokenEmitter, SettledStoresLetALaterLoadWaitForTheSettlingSync) {
+  TokenEmitter emitter;
+  emitter.emit(storeOf(0, 0, 64), 0);  // 0: DDR [0, 64)
+  EXPECT_EQ(emitter.newestOf(isa::Unit::Store), 0);
+  emitter.emit(copyOf(256, 256, 64), 1);  // 1: compute, unrelated
+  emitter.settleStores(0, 2);             // 2: SYNC waiting for the store
+  emitter.settleStores(0, 2);             // already settled: nothing
+  emitter.emit(copyOf(512, 512, 64), 3);  // 3: compute, unrelated
+  emitter.emit(loadOf(4096, 0, 64), 4);   // 4: waits for the SYNC at 2, not for a new one
+  const std::vector<isa::Instruction> stream = emitter.finish();
+  ASSERT_EQ(stream.size(), 6U);
+  ASSERT_TRUE(std::holds_alternative<isa::Sync>(stream[2]));
+  EXPECT_EQ(flag(stream[0], isa::TokenFlag::PushPrev), 1);
+  EXPECT_EQ(flag(stream[2], isa::TokenFlag::PopNext), 1);
+  EXPECT_EQ(flag(stream[2], isa::TokenFlag::PushPrev), 1);
+  EXPECT_EQ(flag(stream[3], isa::TokenFlag::PushPrev), 0);
+  ASSERT_TRUE(std::holds_alternative<isa::Load>(stream[4]));
+  EXPECT_EQ(flag(stream[4], isa::TokenFlag::PopNext), 1);
+}
+
 TEST(TokenEmitter, NewestProducerIsTheNewestInstructionALoadWouldWaitFor) {
   TokenEmitter emitter;
   emitter.emit(loadOf(0, 0x1000, 64), 0);   // 0: input SRAM [0, 64) from DDR

@@ -25,6 +25,11 @@ struct ShuffleLayout {
   /// pixel as STORE's SRAM row stride (a part that is no whole number of blocks); otherwise
   /// each part is dense in the output SRAM.
   bool wholePixels = false;
+  /// The LOADs interleave the groups' inputs in the input SRAM, `sub` channels of each group in
+  /// turn (SRAM rows of `sub` bytes, groups x sub apart), so that one 1x1 CONV over chunks of
+  /// groups x sub channels reads every group in one array step and writes whole dense output
+  /// pixels: `sub` is then the chunk a group contributes (groupInputs only).
+  bool interleaved = false;
   /// The concat's inputs (one per group) that the CONVs read where they are, so the concat is
   /// never assembled; empty: the shuffle's input.
   std::vector<TensorId> groupInputs;

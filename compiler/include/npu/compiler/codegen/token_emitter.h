@@ -36,6 +36,12 @@ class TokenEmitter {
   /// (it reads what that one writes, or writes what it reads or writes), -1 for none: a proxy for
   /// when its data is ready, for lowerings that order independent LOADs.
   [[nodiscard]] std::int64_t newestProducer(const isa::Instruction& instruction) const;
+  /// The newest instruction of `unit` in the stream so far, -1 for none.
+  [[nodiscard]] std::int64_t newestOf(isa::Unit unit) const;
+  /// Makes compute wait, with a SYNC appended now, for the store unit's instructions up to
+  /// `store` unless it already has: a later LOAD of what they wrote can then wait for this SYNC
+  /// rather than for one appended behind everything compute has queued by then.
+  void settleStores(std::int64_t store, std::int64_t origin);
   /// Appends END and returns the stream.
   std::vector<isa::Instruction> finish();
 
@@ -80,6 +86,10 @@ class TokenEmitter {
   /// Per instruction: its unit's m_satisfied row when it started (after its own pops), so a
   /// unit that waits for it also knows everything it had waited for.
   std::vector<Frontier> m_frontiers;
+  /// Indices of the compute unit's instructions, in order (their frontiers only grow).
+  std::vector<std::int64_t> m_computeIndices;
+  /// Per unit, its newest instruction (-1 for none).
+  std::array<std::int64_t, isa::kExecutingUnits> m_newest{-1, -1, -1};
 };
 
 }  // namespace npu::compiler
