@@ -30,11 +30,16 @@ void applyPops(isa::Instruction& instruction, const TokenEmitter::QueueSet& pops
 std::size_t TokenEmitter::append(const isa::Instruction& instruction, std::int64_t origin) {
   m_stream.push_back(instruction);
   m_origins.push_back(origin);
-  m_units.push_back(static_cast<std::uint8_t>(unitOf(instruction)));
-  m_frontiers.push_back(m_satisfied[unitOf(instruction)]);
+  const std::size_t unit = unitOf(instruction);
+  m_units.push_back(static_cast<std::uint8_t>(unit));
   const std::size_t index = m_stream.size() - 1;
-  m_newest[m_units.back()] = static_cast<std::int64_t>(index);
-  if (m_units.back() == kCompute) {
+  if (unit >= isa::kExecutingUnits) {  // END: fetch's, waits for nothing
+    m_frontiers.push_back(Frontier{-1, -1, -1});
+    return index;
+  }
+  m_frontiers.push_back(m_satisfied[unit]);
+  m_newest[unit] = static_cast<std::int64_t>(index);
+  if (unit == kCompute) {
     m_computeIndices.push_back(static_cast<std::int64_t>(index));
     if (!isa::isOverlapped(instruction)) {
       m_barrier = static_cast<std::int64_t>(index);
