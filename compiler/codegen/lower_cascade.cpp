@@ -613,10 +613,8 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
         parameterSram,
         parameterAt + (c.streamed ? 2 * c.blockParameters(c.block) : 0) + c.poolParameters(c.block),
         256);
-    std::vector<std::uint8_t> identity(256);
-    std::iota(identity.begin(), identity.end(), std::uint8_t{128});
-    ctx.loadFlat(2, copyLut, ctx.constants.add(fmt::format("{}.cascade.copy_lut", name), identity),
-                 256);
+    ctx.loadFlat(2, copyLut,
+                 ctx.constants.add(fmt::format("{}.cascade.copy_lut", name), identityLut()), 256);
   }
   ctx.slots.forget();
   // The constants of block [e0, e0 + block) at step `step` (loading them when streamed).
@@ -690,17 +688,7 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
   // through the identity) into the input SRAM (outBuf 1) or the output SRAM (0).
   const auto copyBytes = [&](std::int64_t from, std::int64_t to, std::int64_t count,
                              std::int64_t outBuf) {
-    isa::Eltwise copy;
-    copy.op = 2;
-    copy.a_addr = from;
-    copy.out_addr = to;
-    copy.out_buf = outBuf;
-    copy.lut_addr = copyLut;
-    copy.count = count;
-    copy.clip_lo = -128;
-    copy.clip_hi = 127;
-    copy.overlap = 1;
-    ctx.emit(copy);
+    ctx.emit(lutCopy(from, to, count, outBuf, copyLut));
   };
   const auto copyHalo = [&](std::int64_t from, std::int64_t to) {
     copyBytes(from, to, haloBytes, 1);

@@ -43,6 +43,16 @@ struct GatedProject {
   }
 };
 
+/// Vector cycles of replicating a gate of `block` bytes over `pixels` pixels by doubling copies
+/// (`cols` bytes a cycle, docs/timing.md's ELTWISE).
+std::int64_t gateCopyCycles(std::int64_t pixels, std::int64_t block, std::int64_t cols) {
+  std::int64_t cycles = 0;
+  for (std::int64_t done = block; done < pixels * block; done *= 2) {
+    cycles += ceilDiv(std::min(done, pixels * block - done), cols) + 4;
+  }
+  return cycles;
+}
+
 std::optional<GatedProject> planGatedProject(const LoweringContext& ctx, std::size_t first) {
   const QuantizedGraph& graph = ctx.graph;
   GatedProject g;
@@ -89,8 +99,9 @@ std::optional<GatedProject> planGatedProject(const LoweringContext& ctx, std::si
     return std::nullopt;
   }
   const auto lut = [](const golden::OutputStage& stage) { return stage.lut ? 256 : 0; };
+  // The project's records and LUT, the multiply's and the add's, the gate copies' identity LUT.
   const std::int64_t shared = 12 * g.kout + lut(p.output) + 24 + lut(g.mul->params.output) +
-                              (g.add != nullptr ? 24 + lut(g.add->params.output) : 0);
+                              (g.add != nullptr ? 24 + lut(g.add->params.output) : 0) + 256;
   if (shared > ctx.config.parameterSramBytes) {
     return std::nullopt;
   }
@@ -115,13 +126,15 @@ std::optional<GatedProject> planGatedProject(const LoweringContext& ctx, std::si
       // residual) and the store, plus the weights (every band when streamed, else the first).
       // Each block's multiply runs on the vector side beside the previous block's project, so
       // the first band takes the first multiply, then per block the longer of the two. Before
-      // the first multiply: the first block's weights, x and gate (a run of `b` bytes per pixel,
-      // column stride 0), in series.
+      // the first multiply: the first block's weights, then its x beside its gate (one run of
+      // `b` bytes, replicated over the band's pixels by the vector unit).
       const std::int64_t blocks = g.e / b;
       const double weightLoad = dmaCycles(ctx.config, 1, 1, g.kout * b, true);
-      const double gateLoad = dmaCycles(ctx.config, 1, r * g.w, b, false);
+      const double gateLoad = dmaCycles(ctx.config, 1, 1, b, true);
+      const auto gateCopies = static_cast<double>(gateCopyCycles(r * g.w, b, mc));
       double total =
-          weightLoad + gateLoad + dmaCycles(ctx.config, std::min(r, g.h), g.w, b, b == g.e);
+          weightLoad + std::max(dmaCycles(ctx.config, std::min(r, g.h), g.w, b, b == g.e),
+                                gateLoad + gateCopies);
       for (std::int64_t y = 0; y < g.h; y += r) {
         const std::int64_t rb = std::min(r, g.h - y);
         const std::int64_t mul = ceilDiv(rb * g.w * b, mc) + 4;
@@ -129,9 +142,13 @@ std::optional<GatedProject> planGatedProject(const LoweringContext& ctx, std::si
         // After the first band the vector side's multiplies (and the add of the band before)
         // run beside the MAC side's projects.
         const std::int64_t add = g.add != nullptr ? ceilDiv(rb * g.w * g.kout, mc) + 4 : 0;
-        double compute =
-            y > 0 ? static_cast<double>(std::max(blocks * mul + add, blocks * project))
-                  : static_cast<double>(mul + (blocks - 1) * std::max(mul, project) + project);
+        // The first band replicates every later block's gate beside the projects too.
+        double compute = y > 0 ? static_cast<double>(std::max(blocks * mul + add, blocks * project))
+                               : static_cast<double>(mul) +
+                                     static_cast<double>(blocks - 1) *
+                                         std::max(static_cast<double>(mul) + gateCopies,
+                                                  static_cast<double>(project)) +
+                                     static_cast<double>(project);
         const std::int64_t loaded = y > 0 ? blocks : blocks - 1;  // the first is counted above
         double dma = static_cast<double>(loaded) * dmaCycles(ctx.config, rb, g.w, b, b == g.e) +
                      dmaCycles(ctx.config, 1, 1, rb * g.w * g.kout, true);
@@ -257,6 +274,7 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
           ? placeParameters(g.addOp, "add_params",
                             eltwiseParameters(graph.ops[static_cast<std::size_t>(g.addOp)]))
           : 0;
+  const std::int64_t copyLut = placeParameters(g.mulOp, "copy_lut", identityLut());
   // Project weights per block, [kout][block]: all loaded once, or per block into two slots.
   std::vector<std::uint64_t> weightAddress;
   for (std::int64_t e0 = 0; e0 < g.e; e0 += g.block) {
@@ -273,8 +291,8 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
   ctx.slots.forget();
 
   // Input SRAM: two x slots, the replicated gate, two gated-block slots, two residual bands, two
-  // project bands. The gate is the same for every band: loaded once, block by block, with a
-  // column stride of 0 over a band's pixels.
+  // project bands. The gate is the same for every band: loaded once, block by block, and
+  // replicated over a band's pixels by the vector unit.
   const std::int64_t pixels = g.rows * g.w;
   const std::int64_t xBytes = pixels * g.block;
   // The third x slot after everything else, so the other buffers keep their places.
@@ -342,17 +360,25 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
   const auto emitLoads = [&](std::int64_t at, std::int64_t band, std::int64_t y, std::int64_t e0) {
     const std::int64_t rb = std::min(g.rows, g.h - y);
     ctx.op = g.projectOp;
-    // Loaded every band when streamed, else by the first band, just before its x, so the first
-    // CONV waits for one block's.
+    // Loaded every band when streamed, else by the first band, just before its gate and x, so
+    // the first CONV waits for one block's.
     if (g.streamed || band == 0) {
       ctx.loadFlat(1, weightsAt(at, e0), weightAddress[static_cast<std::size_t>(e0 / g.block)],
                    blockWeights);
     }
     ctx.op = g.mulOp;
-    ctx.load(0, xOf(at), {address(g.x) + y * g.w * g.e + e0, rb, g.w, g.block, g.w * g.e, g.e});
     if (band == 0) {
-      ctx.load(0, gateAt + pixels * e0, {address(g.gate) + e0, 1, pixels, g.block, 0, 0});
+      // The block's gate once, then doubled in place by the vector unit until it covers the
+      // band's pixels: a LOAD with column stride 0 would hold the DDR port for a burst or two
+      // per pixel (the gate's run of `block` bytes read again for each). Before the block's x,
+      // so that the copies run while x loads.
+      const std::int64_t at0 = gateAt + pixels * e0;
+      ctx.loadFlat(0, at0, static_cast<std::uint64_t>(address(g.gate) + e0), g.block);
+      for (std::int64_t done = g.block; done < pixels * g.block; done *= 2) {
+        ctx.emit(lutCopy(at0, at0 + done, std::min(done, pixels * g.block - done), 1, copyLut));
+      }
     }
+    ctx.load(0, xOf(at), {address(g.x) + y * g.w * g.e + e0, rb, g.w, g.block, g.w * g.e, g.e});
   };
   emitLoads(0, 0, 0, 0);
   std::int64_t step = 0;

@@ -155,6 +155,16 @@ struct LoweringContext {
                    std::int64_t bytes, std::int8_t value);
 };
 
+/// The 256-byte LUT that maps every byte to itself (ELTWISE op 2 maps v to LUT[v + 128]).
+std::vector<std::uint8_t> identityLut();
+
+/// A copy of `count` bytes by the vector unit through the identity LUT at parameter SRAM
+/// `lutAddress`, from input SRAM `from` to `to` in the input SRAM (`outBuf` 1) or the output
+/// SRAM (0); overlapped, to run beside the MAC side's CONVs (the emitter drops that on a
+/// conflict).
+isa::Eltwise lutCopy(std::int64_t from, std::int64_t to, std::int64_t count, std::int64_t outBuf,
+                     std::int64_t lutAddress);
+
 /// The LOAD of `block` into SRAM `buf` (0 input, 1 weight, 2 parameter) at `sramAddress`.
 isa::Load makeLoad(std::int64_t buf, std::int64_t sramAddress, const DdrBlock& block,
                    const LoadPadding& padding = {});

@@ -119,6 +119,27 @@ void LoweringContext::emitLoadsInReadyOrder(std::vector<std::vector<isa::Instruc
   }
 }
 
+std::vector<std::uint8_t> identityLut() {
+  std::vector<std::uint8_t> identity(256);
+  std::iota(identity.begin(), identity.end(), std::uint8_t{128});
+  return identity;
+}
+
+isa::Eltwise lutCopy(std::int64_t from, std::int64_t to, std::int64_t count, std::int64_t outBuf,
+                     std::int64_t lutAddress) {
+  isa::Eltwise copy;
+  copy.op = 2;
+  copy.a_addr = from;
+  copy.out_addr = to;
+  copy.out_buf = outBuf;
+  copy.lut_addr = lutAddress;
+  copy.count = count;
+  copy.clip_lo = -128;
+  copy.clip_hi = 127;
+  copy.overlap = 1;
+  return copy;
+}
+
 isa::Load makeLoad(std::int64_t buf, std::int64_t sramAddress, const DdrBlock& block,
                    const LoadPadding& padding) {
   isa::Load load;

@@ -104,7 +104,18 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
     layers[i].kind = compiler::opKindName(graph, graph.ops[i]);
     layers[i].macs = opMacs(graph, graph.ops[i]);
     layers[i].vectorElements = opVectorElements(graph, graph.ops[i]);
+    layers[i].arrayOutputs = layers[i].macs > 0
+                                 ? static_cast<std::uint64_t>(compiler::elementCount(
+                                       graph.tensors[compiler::opOutput(graph.ops[i])].shape))
+                                 : 0;
   }
+  // The MAC array's least cycles for a layer: its MACs at the full array, or its outputs at one
+  // vector of `cols` a cycle, whichever is more.
+  const double peak = static_cast<double>(hw.macRows * hw.macCols);
+  const auto arrayCycles = [&](const LayerStats& layer) {
+    return std::max(static_cast<double>(layer.macs) / peak,
+                    static_cast<double>(layer.arrayOutputs) / static_cast<double>(hw.macCols));
+  };
   const auto& instructions = compiled.program.instructions;
   for (std::size_t k = 0; k < instructions.size(); ++k) {
     const std::int64_t op = compiled.instructionOp[k];
@@ -131,7 +142,6 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
       layers[static_cast<std::size_t>(op)].computeCycles += span.end - span.start;
     }
   }
-  const double peak = static_cast<double>(hw.macRows * hw.macCols);
   // A concat moves only the inputs its producers did not store in place and no earlier member
   // of its family copied (concat by address): each read and written once.
   const auto zeroMacBytes = [&](std::size_t i) {
@@ -167,12 +177,12 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
                            : static_cast<double>(zeroMacBytes(i));
     // A layer without instructions (a concat whose producers stored its inputs in place) moved
     // nothing itself: no bound to be measured against.
-    layer.rooflineCycles = layer.instructions == 0
-                               ? 0.0
-                               : std::max({static_cast<double>(layer.macs) / peak,
-                                           ddr / static_cast<double>(hw.ddrBytesPerCycle),
-                                           static_cast<double>(layer.vectorElements) /
-                                               static_cast<double>(hw.macCols)});
+    layer.rooflineCycles =
+        layer.instructions == 0
+            ? 0.0
+            : std::max(
+                  {arrayCycles(layer), ddr / static_cast<double>(hw.ddrBytesPerCycle),
+                   static_cast<double>(layer.vectorElements) / static_cast<double>(hw.macCols)});
   }
   // Fused groups: consecutive layers whose instruction ranges overlap.
   std::vector<std::size_t> firstInstruction(layers.size(), instructions.size());
@@ -189,17 +199,17 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
   bool open = false;
   const auto closeGroup = [&](std::size_t end) {  // layers [groupFirst, end)
     std::size_t members = 0;
-    double cycles = 0, macs = 0, ddr = 0, vector = 0;
+    double cycles = 0, array = 0, ddr = 0, vector = 0;
     for (std::size_t i = groupFirst; i < end; ++i) {
       if (layers[i].instructions > 0) {
         ++members;
         cycles += static_cast<double>(layers[i].cycles);
-        macs += static_cast<double>(layers[i].macs);
+        array += arrayCycles(layers[i]);
         ddr += static_cast<double>(layers[i].ddrBytesRead + layers[i].ddrBytesWritten);
         vector += static_cast<double>(layers[i].vectorElements);
       }
     }
-    const double bound = std::max({macs / peak, ddr / static_cast<double>(hw.ddrBytesPerCycle),
+    const double bound = std::max({array, ddr / static_cast<double>(hw.ddrBytesPerCycle),
                                    vector / static_cast<double>(hw.macCols)});
     for (std::size_t i = groupFirst; members > 1 && i < end; ++i) {
       if (layers[i].instructions > 0) {

@@ -278,7 +278,8 @@ TEST(Cascade, ExpandAndDepthwiseEndingTheGraph) {
 TEST(Cascade, GatedProjectKeepsTheGatedTensorOnChip) {
   // EfficientNet's MBConv tail: the squeeze-excitation gate multiply writes the input SRAM
   // (ELTWISE out_buf) for the project CONV, and a residual add after the project runs on the
-  // band; with 7x7x1152 -> 192 the project's weights (221 KB) are streamed per block.
+  // band; with 7x7x1152 -> 192 the project's weights (221 KB) are streamed per block. The gate
+  // is replicated over a band's pixels by doubling copies of each block's one LOAD.
   struct Case {
     std::int64_t h, w, c, out;
     bool residual;
@@ -298,12 +299,20 @@ TEST(Cascade, GatedProjectKeepsTheGatedTensorOnChip) {
                                            k.residual ? " + residual" : "", hw);
       const CompiledProgram compiled = generateProgram(b.graph(), config(hw), b.randomInputs());
       int gatedOnChip = 0;
+      int gateCopies = 0;
       for (const isa::Instruction& instruction : compiled.program.instructions) {
         if (const auto* eltwise = std::get_if<isa::Eltwise>(&instruction)) {
-          gatedOnChip += eltwise->out_buf != 0 ? 1 : 0;
+          gatedOnChip += eltwise->out_buf != 0 && eltwise->op == 1 ? 1 : 0;
+          gateCopies += eltwise->op == 2 ? 1 : 0;
+        }
+        // The gate is loaded once per block and replicated over the band's pixels by the
+        // vector unit, never read again from DDR for each pixel (a LOAD with column stride 0).
+        if (const auto* load = std::get_if<isa::Load>(&instruction)) {
+          EXPECT_FALSE(load->x_size > 1 && load->ddr_col_stride == 0) << what;
         }
       }
       EXPECT_GT(gatedOnChip, 0) << what;
+      EXPECT_GT(gateCopies, 0) << what;
       EXPECT_TRUE(compiled.tensors[gated].onChip) << what;
       EXPECT_EQ(compiled.tensors[y].onChip, k.residual) << what;
       EXPECT_GT(compileRunVerify(b, config(hw), what), 0U);

@@ -2,6 +2,8 @@
 // close to fp32, per-layer figures consistent with the program's totals, reports well-formed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -267,6 +269,31 @@ TEST(MainJob, FusedLayersReportTheirGroupsBound) {
       EXPECT_EQ(layer["fused_with"], "expand");
     }
   }
+}
+
+TEST(MainJob, AFusedDepthwiseIsBoundByItsOutputVectors) {
+  // mbv2_inverted_residual_s1's 3x3 depthwise, cascaded (its input and output stay on chip):
+  // the array writes one output vector of `cols` a cycle, so its bound is its outputs over
+  // cols (its MACs over 9 * cols), not its MACs at the full array (9 of 16 rows per step),
+  // and the group's bound sums its members' array cycles.
+  const MainJobReport r = runMainJob(subnet("mbv2_inverted_residual_s1"));
+  const auto dw = std::find_if(r.layers.begin(), r.layers.end(),
+                               [](const LayerRow& row) { return row.kind == "depthwise"; });
+  ASSERT_NE(dw, r.layers.end());
+  const double cols = 16;  // npu-s
+  const double outputs = static_cast<double>(dw->macs) / 9.0;
+  EXPECT_DOUBLE_EQ(dw->rooflineCycles, outputs / cols);
+  EXPECT_GT(dw->rooflineCycles, static_cast<double>(dw->macs) / (cols * cols));
+  EXPECT_GT(dw->rooflineCycles, static_cast<double>(dw->ddrBytes) / 16.0);
+  double cycles = 0;
+  double bound = 0;
+  for (const LayerRow& row : r.layers) {
+    if (row.fusedWith == dw->fusedWith) {
+      cycles += static_cast<double>(row.cycles);
+      bound += row.macs > 0 ? row.rooflineCycles : 0.0;  // each compute-bound on the array
+    }
+  }
+  EXPECT_NEAR(dw->groupRooflineRatio, cycles / bound, 1e-9);
 }
 
 TEST(MainJob, NonClassifiersGetPerOutputAgreementNotTopOne) {

@@ -22,6 +22,9 @@ struct LayerStats {
   std::uint64_t macs = 0;
   /// Elements the vector unit must at least handle (opVectorElements).
   std::uint64_t vectorElements = 0;
+  /// Output elements the MAC array's post-processing must write, `cols` a cycle at most (one
+  /// output vector a cycle, docs/timing.md): a MAC layer's output, 0 for a zero-MAC op.
+  std::uint64_t arrayOutputs = 0;
   /// From the end of the previous layer's last instruction to the end of this layer's last one,
   /// so the layers' cycles add up to the program's. Units overlap across layers (a layer's
   /// loads run while the previous one computes), so this is not the layer's own time.
@@ -36,13 +39,16 @@ struct LayerStats {
   /// macs / (computeCycles * rows * cols): how full the array was while it worked on this
   /// layer; never above 1 (a step does at most rows * cols MACs).
   double macUtilization = 0.0;
-  /// max(macs / (rows * cols), DDR bytes / bytes per cycle, vectorElements / cols): no
-  /// schedule can do better (the vector unit handles `cols` elements a cycle). DDR bytes: the
-  /// program's for a conv, the op's tensors' (opTensorBytes) for a zero-MAC op.
+  /// max(array cycles, DDR bytes / bytes per cycle, vectorElements / cols), the array cycles
+  /// max(macs / (rows * cols), arrayOutputs / cols): no schedule can do better (the array does
+  /// rows * cols MACs and writes one output vector of `cols` a cycle, and the vector unit
+  /// handles `cols` elements a cycle; a 3x3 depthwise is bound by its outputs, 9 of 16 rows). DDR
+  /// bytes: the program's for a conv, the op's tensors' (opTensorBytes) for a zero-MAC op.
   double rooflineCycles = 0.0;
   /// Layers whose instructions interleave (a cascade, a gated project) form a fused group: its
   /// first layer's index (-1 alone), and the group's cycles over the group's roofline bound
-  /// (summed MACs, DDR bytes moved and vector elements), the only ratio that means anything for
+  /// (its members' array cycles summed, since the array runs one layer at a time, and its DDR
+  /// bytes moved and vector elements), the only ratio that means anything for
   /// a member, whose own cycles are charged partly to its neighbours.
   std::int64_t fusedWith = -1;
   double groupRooflineRatio = 0.0;
