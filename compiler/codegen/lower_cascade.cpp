@@ -470,7 +470,18 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
   const std::string& name = c.depthwise->name;
   // Every other cascade places each buffer from the top of its SRAM down, so that its first
   // loads overlap the previous cascade's last band instead of waiting for it.
-  const bool mirrored = ctx.slots.nextCascadeMirrored();
+  // Where the previous layer's constants still wait to be read decides it first: the weights
+  // go to the end of the weight SRAM whose last reader is older (a gated project before leaves
+  // its weights at the bottom), so that they load while that layer still computes.
+  const std::int64_t weightSpan = (c.streamed ? 2 * c.blockWeights(c.block) : c.blockWeights(c.e)) +
+                                  (c.pool != nullptr ? c.poolWeights(c.block, c.rows) : 0);
+  const auto lastReader = [&](std::int64_t at) {
+    return ctx.emitter.newestProducer(makeLoad(1, at, flatBlock(0, weightSpan)));
+  };
+  const std::int64_t bottomReader = lastReader(0);
+  const std::int64_t topReader = lastReader(ctx.config.weightSramBytes - weightSpan);
+  const bool alternate = ctx.slots.nextCascadeMirrored();
+  const bool mirrored = topReader != bottomReader ? topReader < bottomReader : alternate;
   const auto place = [mirrored](std::int64_t sramBytes, std::int64_t at, std::int64_t bytes) {
     return mirrored ? sramBytes - at - bytes : at;
   };
@@ -693,6 +704,15 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
   const auto copyHalo = [&](std::int64_t from, std::int64_t to) {
     copyBytes(from, to, haloBytes, 1);
   };
+  // Beside an expand CONV, a halo copy goes in pieces no longer than the CONV (an ELTWISE of n
+  // bytes takes ceil(n / cols) + 4 cycles, the CONV its steps + 4): the next CONV waits for the
+  // vector side to be free, so a longer copy would hold it up. The halo is one run of bytes.
+  const std::int64_t expandSteps =
+      c.expand != nullptr
+          ? c.w * ceilDiv(c.block, ctx.config.macCols) * ceilDiv(c.cin, ctx.config.macRows)
+          : 0;
+  const std::int64_t pieceBytes =
+      std::max<std::int64_t>(ctx.config.macCols, expandSteps * ctx.config.macCols);
   // With an expand the depthwise input is built in SRAM: the expand CONVs write each row's
   // interior, its padding columns are filled once, and its rows of padding (above the image or
   // below it) by each band; `written` is how many rows may hold data, not padding.
@@ -765,13 +785,26 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
   // next band's padding, an expand CONV of one of them).
   struct CopyOut {
     std::int64_t from, to, row0, row1;
+    std::int64_t done = 0;  ///< bytes already copied
+    /// The first row not wholly copied yet.
+    [[nodiscard]] std::int64_t pendingFrom(std::int64_t pitch) const { return row0 + done / pitch; }
   };
   std::optional<CopyOut> deferredCopyOut;
+  // Copies the next piece of the deferred copy out (rows from row0 on), or all of it.
+  const auto copyOutPiece = [&](bool all) {
+    CopyOut& out = *deferredCopyOut;
+    const std::int64_t left = (out.row1 - out.row0) * rowPitch - out.done;
+    const std::int64_t bytes = all ? left : std::min(pieceBytes, left);
+    ctx.op = c.depthwiseOp;
+    copyBytes(out.from + out.done, out.to + out.done, bytes, 1);
+    out.done += bytes;
+    if (bytes == left) {
+      deferredCopyOut.reset();
+    }
+  };
   const auto flushCopyOut = [&] {
     if (deferredCopyOut) {
-      ctx.op = c.depthwiseOp;
-      copyHalo(deferredCopyOut->from, deferredCopyOut->to);
-      deferredCopyOut.reset();
+      copyOutPiece(true);
     }
   };
   std::int64_t step = 0;
@@ -779,6 +812,9 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
   // have long ended by then), so that a later layer's LOAD of their data (a ShuffleNet shuffle's
   // other branch) need not wait for a SYNC behind the whole cascade.
   const std::int64_t storesBefore = ctx.emitter.newestOf(isa::Unit::Store);
+  const std::int64_t firstOp = c.expand != nullptr ? c.expandOp : c.depthwiseOp;
+  const bool slackBefore =
+      firstOp < 1 || leavesPortSlack(ctx.graph.ops[static_cast<std::size_t>(firstOp - 1)]);
   for (std::int64_t band = 0, oy = 0; oy < c.oh; ++band, oy += c.rows) {
     const std::int64_t rb = std::min(c.rows, c.oh - oy);
     const std::int64_t in = c.rowsIn(rb);
@@ -786,6 +822,14 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
     const std::int64_t realBegin = std::max<std::int64_t>(0, first);
     const std::int64_t realEnd = std::min(c.h, first + in);
     const std::int64_t x = xAt[static_cast<std::size_t>(band % 2)];
+    // The band's first block's streamed constants load before its input rows and padding: the
+    // padding waits for the block before's depthwise to have read its buffer, and behind it
+    // they would also wait for that block's STORE, which then holds the DDR port.
+    // In the first band only where the layer before leaves the port slack (leavesPortSlack).
+    std::optional<BlockConstants> firstConstants;
+    if (c.streamed && (band > 0 || slackBefore)) {
+      firstConstants = constantsOf(step, 0);
+    }
     if (c.expand != nullptr) {
       ctx.op = c.expandOp;
       if (inPixel == c.cin) {
@@ -799,7 +843,7 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
       // The band's padding rows: after a pending copy out of any of them.
       const auto overlapsCopyOut = [&](std::int64_t row0, std::int64_t n) {
         return deferredCopyOut && n > 0 && row0 < deferredCopyOut->row1 &&
-               deferredCopyOut->row0 < row0 + n;
+               deferredCopyOut->pendingFrom(rowPitch) < row0 + n;
       };
       if (overlapsCopyOut(0, realBegin - first) ||
           overlapsCopyOut(realEnd - first, first + in - realEnd)) {
@@ -812,21 +856,23 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
     const std::int64_t out = outAt[static_cast<std::size_t>(band % 2)];
     for (std::int64_t e0 = 0; e0 < c.e; e0 += c.block, ++step) {
       const bool lastBlock = e0 + c.block == c.e;
-      const BlockConstants k = constantsOf(step, e0);
+      const BlockConstants k = e0 == 0 && firstConstants ? *firstConstants : constantsOf(step, e0);
       std::int64_t d = dAt[0];
       if (c.expand != nullptr) {
         // After the first band the block's first halo() rows are the previous band's last ones.
         // The vector unit's copies go between the expand CONVs, each beside the CONV before it:
         // a copy out deferred from the block before (it reads rows this block's first CONV does
         // not write), then this block's copy in (rows no expand CONV of this band writes).
-        bool copyIn = c.keepHalo && band > 0;
+        std::int64_t copyInLeft = c.keepHalo && band > 0 ? haloBytes : 0;  // bytes to copy in
         const auto copyBeside = [&] {
           ctx.op = c.depthwiseOp;
           if (deferredCopyOut) {
-            flushCopyOut();
-          } else if (copyIn) {
-            copyHalo(keptHaloAt(e0), d);
-            copyIn = false;
+            copyOutPiece(false);
+          } else if (copyInLeft > 0) {
+            const std::int64_t done = haloBytes - copyInLeft;
+            const std::int64_t bytes = std::min(pieceBytes, copyInLeft);
+            copyBytes(keptHaloAt(e0) + done, d + done, bytes, 1);
+            copyInLeft -= bytes;
           }
           ctx.op = c.expandOp;
         };
@@ -847,7 +893,7 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
           expand.in_w = c.w;
           expand.in_c = c.cin;
           expand.out_c = c.block;
-          if (deferredCopyOut && y - first >= deferredCopyOut->row0 &&
+          if (deferredCopyOut && y - first >= deferredCopyOut->pendingFrom(rowPitch) &&
               y - first < deferredCopyOut->row1) {
             flushCopyOut();  // this CONV writes a row it still has to copy
           }
@@ -855,7 +901,8 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
           ctx.emit(expand);
           copyBeside();
         }
-        while (deferredCopyOut || copyIn) {  // fewer expand CONVs than copies: before the depthwise
+        while (deferredCopyOut || copyInLeft > 0) {  // fewer expand CONVs than pieces: before
+                                                     // the depthwise
           copyBeside();
         }
         written = std::max(written, realEnd - first);

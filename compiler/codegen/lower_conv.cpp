@@ -397,13 +397,6 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv,
   return plan;
 }
 
-/// Whether `op` computes long enough per byte it moves to leave the DDR port idle part of the
-/// time: a convolution, a matrix product, a NORM's three passes and serial arithmetic a row.
-bool leavesPortSlack(const QOp& op) {
-  return std::holds_alternative<QConv>(op) || std::holds_alternative<QMatMul>(op) ||
-         std::holds_alternative<QNorm>(op);
-}
-
 /// Emits `plan`: per unit its constants, then per tile and input-channel chunk the input LOAD,
 /// weight and parameter LOADs where their SRAM half holds something else, the CONV, and the
 /// tile's STORE.

@@ -155,6 +155,12 @@ struct LoweringContext {
                    std::int64_t bytes, std::int8_t value);
 };
 
+/// Whether `op` computes long enough per byte it moves to leave the DDR port idle part of the
+/// time (a convolution, a matrix product, a NORM's three passes and serial arithmetic a row):
+/// the next layer's constants may load during it. After a layer that only moves data they
+/// would only hold up its STOREs, moving port time into its span.
+bool leavesPortSlack(const QOp& op);
+
 /// The 256-byte LUT that maps every byte to itself (ELTWISE op 2 maps v to LUT[v + 128]).
 std::vector<std::uint8_t> identityLut();
 

@@ -119,6 +119,11 @@ void LoweringContext::emitLoadsInReadyOrder(std::vector<std::vector<isa::Instruc
   }
 }
 
+bool leavesPortSlack(const QOp& op) {
+  return std::holds_alternative<QConv>(op) || std::holds_alternative<QMatMul>(op) ||
+         std::holds_alternative<QNorm>(op);
+}
+
 std::vector<std::uint8_t> identityLut() {
   std::vector<std::uint8_t> identity(256);
   std::iota(identity.begin(), identity.end(), std::uint8_t{128});

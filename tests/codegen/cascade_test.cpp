@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "compile_run_verify.h"
+#include "npu/isa/tokens.h"
+#include "npu/simulator/timing.h"
 
 namespace npu::compiler {
 namespace {
@@ -97,6 +99,18 @@ TEST(Cascade, KeptHaloRowsAreExpandedOnce) {
       if (const auto* copy = std::get_if<isa::Eltwise>(&instruction);
           copy != nullptr && copy->op == 2 && copy->overlap != 0) {
         ++copies;
+      }
+    }
+    // A copy beside an expand CONV takes no longer than it: the next CONV waits for the
+    // vector side, so a longer copy goes in pieces of whole rows.
+    for (std::size_t i = 1; i < compiled.program.instructions.size(); ++i) {
+      const auto* copy = std::get_if<isa::Eltwise>(&compiled.program.instructions[i]);
+      const auto* conv = std::get_if<isa::Conv>(&compiled.program.instructions[i - 1]);
+      if (copy != nullptr && copy->op == 2 && conv != nullptr &&
+          compiled.instructionOp[i - 1] == 0) {
+        EXPECT_LE(sim::instructionCycles(*copy, config("npu-s")),
+                  sim::instructionCycles(*conv, config("npu-s")))
+            << what << ", instruction " << i;
       }
     }
     EXPECT_GT(copies, 0) << what;
@@ -332,9 +346,40 @@ TEST(Cascade, FusedOpsNeverStoreOverTheirInputs) {
     const TensorId d = b.conv(x, 0, 1, 5, 1, 1, 2);
     const TensorId gate =
         b.lut(b.conv(b.conv(b.globalPool(d), 32, 0, 1, 1, 1, 0), 120, 0, 1, 1, 1, 0));
-    const TensorId y = b.add(b.conv(b.mul(d, gate), 40, 0, 1, 1, 1, 0), b.input(32, 32, 40));
+    const TensorId projected = b.conv(b.mul(d, gate), 40, 0, 1, 1, 1, 0);
+    const TensorId y = b.add(projected, b.input(32, 32, 40));
     const TensorId e = b.conv(y, 240, 0, 1, 1, 1, 0);
     b.graph().outputs = {b.conv(b.conv(e, 0, 1, 3, 2, 1, 1), 80, 0, 1, 1, 1, 0)};
+    // The cascade puts its weights at the end of the weight SRAM the gated project's CONVs do
+    // not read, so that they load while the gated project still computes.
+    const CompiledProgram compiled = generateProgram(b.graph(), config(hw), b.randomInputs());
+    std::int64_t expandOp = -1;
+    std::int64_t projectOp = -1;
+    for (std::size_t i = 0; i < b.graph().ops.size(); ++i) {
+      expandOp = opOutput(b.graph().ops[i]) == e ? static_cast<std::int64_t>(i) : expandOp;
+      projectOp =
+          opOutput(b.graph().ops[i]) == projected ? static_cast<std::int64_t>(i) : projectOp;
+    }
+    std::vector<std::pair<std::int64_t, std::int64_t>> projectWeights;  // [begin, end)
+    int cascadeWeightLoads = 0;
+    for (std::size_t i = 0; i < compiled.program.instructions.size(); ++i) {
+      const isa::Instruction& instruction = compiled.program.instructions[i];
+      const std::int64_t op = compiled.instructionOp[i];
+      if (const auto* conv = std::get_if<isa::Conv>(&instruction);
+          conv != nullptr && op == projectOp) {
+        projectWeights.emplace_back(
+            conv->wgt_addr, conv->wgt_addr + conv->out_c * conv->in_c * conv->kh * conv->kw);
+      }
+      const auto* load = std::get_if<isa::Load>(&instruction);
+      if (load != nullptr && load->buf == 1 && op >= expandOp) {
+        ++cascadeWeightLoads;
+        const std::int64_t end = load->sram_addr + load->y_size * load->x_size * load->c_bytes;
+        for (const auto& [begin, stop] : projectWeights) {
+          EXPECT_TRUE(end <= begin || stop <= load->sram_addr) << hw << ", instruction " << i;
+        }
+      }
+    }
+    EXPECT_GT(cascadeWeightLoads, 0) << hw;
     EXPECT_GT(compileRunVerify(b, config(hw), std::string("gated block, then cascade, on ") + hw),
               0U);
   }
