@@ -80,8 +80,8 @@ struct LayerRow {
   std::uint64_t ddrBytes = 0;
   /// ddrBytes / the bytes the DDR port moved for them in whole bursts (1 when nothing moved).
   double ddrEfficiency = 1.0;
-  /// max(MACs / peak, DDR bytes / DDR bytes per cycle, vector elements / vector width)
-  /// (LayerStats::rooflineCycles).
+  /// max(array cycles, DDR bytes / DDR bytes per cycle, vector elements / vector width), the
+  /// array cycles max(MACs / peak, output elements / cols) (LayerStats::rooflineCycles).
   double rooflineCycles = 0.0;
   /// Cycles over the roofline bound (1 at the bound); nullopt for host rows and empty layers.
   [[nodiscard]] std::optional<double> rooflineRatio() const {
