@@ -166,20 +166,21 @@ double cascadeCost(const isa::NpuConfig& config, const Cascade& c, std::int64_t 
     compute += static_cast<double>(blocks * (depthwise + project));
     if (c.keepHalo) {
       // The halo copies run on the vector unit beside CONVs (emitCascade places them), costing
-      // only what they exceed them by: a block's copy in beside its expand CONVs, in pieces no
-      // longer than one; its copy out beside its depthwise, or, with the pool (whose block copy
-      // takes the vector unit beside the depthwise), in pieces beside the next block's expand
-      // CONVs, before its copy in.
+      // what they exceed a CONV beside them by: a block's copy in beside one of its expand CONVs
+      // (a row); its copy out beside its depthwise, or, with the pool (whose block copy takes
+      // the vector unit beside the depthwise), beside the next block's first expand CONV. The
+      // code cuts copies beside expand CONVs into pieces that each fit beside one, so this
+      // overcharges them; charging the pieces instead was measured (docs/performance.md): the
+      // same cycles, 1.5-2% more DDR traffic, so the conservative charge stays.
       const std::int64_t copy = ceilDiv(c.halo() * c.paddedW * b, mc) + 4;
       const std::int64_t expandRow = c.w * ceilDiv(b, mc) * ceilDiv(c.cin, mr) + 4;
-      const bool copyOut = oy + rb < c.oh;
-      if (copyOut && c.pool == nullptr) {
-        compute += static_cast<double>(blocks * std::max<std::int64_t>(0, copy - depthwise));
+      if (oy + rb < c.oh) {
+        const std::int64_t beside = c.pool != nullptr ? expandRow : depthwise;
+        compute += static_cast<double>(blocks * std::max<std::int64_t>(0, copy - beside));
       }
-      const std::int64_t besideExpand =
-          (oy > 0 ? copy : 0) + (copyOut && c.pool != nullptr ? copy : 0);
-      compute += static_cast<double>(
-          blocks * std::max<std::int64_t>(0, besideExpand - expanded * expandRow));
+      if (oy > 0) {
+        compute += static_cast<double>(blocks * std::max<std::int64_t>(0, copy - expandRow));
+      }
     }
     total += std::max(compute, dma);
   }
