@@ -479,7 +479,8 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
   const std::int64_t weightSpan = (c.streamed ? 2 * c.blockWeights(c.block) : c.blockWeights(c.e)) +
                                   (c.pool != nullptr ? c.poolWeights(c.block, c.rows) : 0);
   const auto lastReader = [&](std::int64_t at) {
-    return ctx.emitter.newestProducer(makeLoad(1, at, flatBlock(0, weightSpan)));
+    // From the constant pool, which no STORE writes: only the SRAM side can conflict.
+    return ctx.emitter.newestProducer(makeLoad(1, at, flatBlock(ctx.constants.base, weightSpan)));
   };
   const std::int64_t bottomReader = lastReader(0);
   const std::int64_t topReader = lastReader(ctx.config.weightSramBytes - weightSpan);
