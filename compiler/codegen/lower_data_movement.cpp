@@ -223,44 +223,42 @@ void shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle,
     // load before the input the previous layer has just stored.
     ctx.emitLoadsInReadyOrder(std::move(loads));
     const std::int64_t subPixels = (byRows ? perGroup : c) / sub;  // sub-pixels a row pixel
-    if (layout.interleaved) {
-      // One 1x1 CONV over the tile's chunks (subPixels of them a pixel), each a dense output
-      // block of the shuffled pixel.
+    // Every CONV places bytes: 0/1 weights, the records of kUnitMultiplier, the zero point kept.
+    const auto placing = [&] {
       isa::Conv conv;
-      conv.inp_addr = inputSram;
       conv.wgt_addr = weightSram;
-      conv.out_addr = outputSram;
       conv.param_addr = parameterSram;
-      conv.out_h = count;
-      conv.out_w = subPixels;
-      conv.in_w = subPixels;
-      conv.in_c = block;
-      conv.out_c = block;
-      conv.kh = 1;
-      conv.kw = 1;
-      conv.sh = 1;
-      conv.sw = 1;
-      conv.dh = 1;
-      conv.dw = 1;
+      conv.kh = conv.kw = conv.sh = conv.sw = conv.dh = conv.dw = 1;
       conv.in_zp = input.zeroPoint;
       conv.out_zp = input.zeroPoint;
       conv.clip_lo = -128;
       conv.clip_hi = 127;
       conv.acc_init = 1;
       conv.finalize = 1;
+      return conv;
+    };
+    if (layout.interleaved) {
+      // One 1x1 CONV over the tile's chunks (subPixels of them a pixel), each a dense output
+      // block of the shuffled pixel.
+      isa::Conv conv = placing();
+      conv.inp_addr = inputSram;
+      conv.out_addr = outputSram;
+      conv.out_h = count;
+      conv.out_w = subPixels;
+      conv.in_w = subPixels;
+      conv.in_c = block;
+      conv.out_c = block;
       ctx.emit(conv);
     }
     for (std::int64_t m = 0; !layout.interleaved && m < c / block; ++m) {
-      isa::Conv conv;
+      isa::Conv conv = placing();
       conv.inp_addr = inputSram + m * sub;
-      conv.wgt_addr = weightSram;
       // Block m is channels [m * block, + block) of the whole pixels, or of part
       // m * block / part.
       conv.out_addr = layout.wholePixels
                           ? outputSram + m * block
                           : outputSram + (m * block / part) * count * part + (m * block) % part;
       conv.out_gap = (layout.wholePixels ? c : part) / block - 1;
-      conv.param_addr = parameterSram;
       conv.out_h = 1;
       conv.out_w = count;
       conv.in_w = count * subPixels;
@@ -268,16 +266,8 @@ void shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle,
       conv.out_c = block;
       conv.kh = byRows ? groups : 1;
       conv.kw = byRows ? 1 : groups;
-      conv.sh = 1;
       conv.sw = subPixels;
-      conv.dh = 1;
       conv.dw = byRows ? 1 : perGroup / sub;
-      conv.in_zp = input.zeroPoint;
-      conv.out_zp = input.zeroPoint;
-      conv.clip_lo = -128;
-      conv.clip_hi = 127;
-      conv.acc_init = 1;
-      conv.finalize = 1;
       ctx.emit(conv);
     }
     // One STORE a part: a dense block, or its channels of the whole pixels (SRAM rows C apart).

@@ -43,12 +43,22 @@ struct GatedProject {
   }
 };
 
-/// Vector cycles of replicating a gate of `block` bytes over `pixels` pixels by doubling copies
-/// (`cols` bytes a cycle, docs/timing.md's ELTWISE).
+/// The vector unit's copies that replicate a gate of `block` bytes at input SRAM `at` over
+/// `pixels` pixels, doubling what is there each time (through the identity LUT at `lut`).
+std::vector<isa::Eltwise> gateCopies(std::int64_t at, std::int64_t pixels, std::int64_t block,
+                                     std::int64_t lut) {
+  std::vector<isa::Eltwise> copies;
+  for (std::int64_t done = block; done < pixels * block; done *= 2) {
+    copies.push_back(lutCopy(at, at + done, std::min(done, pixels * block - done), 1, lut));
+  }
+  return copies;
+}
+
+/// Their cycles (`cols` bytes a cycle, docs/timing.md's ELTWISE).
 std::int64_t gateCopyCycles(std::int64_t pixels, std::int64_t block, std::int64_t cols) {
   std::int64_t cycles = 0;
-  for (std::int64_t done = block; done < pixels * block; done *= 2) {
-    cycles += ceilDiv(std::min(done, pixels * block - done), cols) + 4;
+  for (const isa::Eltwise& copy : gateCopies(0, pixels, block, 0)) {
+    cycles += ceilDiv(copy.count, cols) + 4;
   }
   return cycles;
 }
@@ -374,8 +384,8 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
       // so that the copies run while x loads.
       const std::int64_t at0 = gateAt + pixels * e0;
       ctx.loadFlat(0, at0, static_cast<std::uint64_t>(address(g.gate) + e0), g.block);
-      for (std::int64_t done = g.block; done < pixels * g.block; done *= 2) {
-        ctx.emit(lutCopy(at0, at0 + done, std::min(done, pixels * g.block - done), 1, copyLut));
+      for (const isa::Eltwise& copy : gateCopies(at0, pixels, g.block, copyLut)) {
+        ctx.emit(copy);
       }
     }
     ctx.load(0, xOf(at), {address(g.x) + y * g.w * g.e + e0, rb, g.w, g.block, g.w * g.e, g.e});

@@ -105,14 +105,7 @@ void TokenEmitter::require(std::size_t unit, std::int64_t producer, std::int64_t
   } else {
     // Load and store are not neighbours: a SYNC on compute waits for the producer, then the
     // consumer waits for the SYNC.
-    QueueSet syncPops{};
-    require(kCompute, producer, origin, syncPops);
-    isa::Sync sync;
-    sync.unit = static_cast<std::int64_t>(kCompute);
-    isa::Instruction syncInstruction = sync;
-    applyPops(syncInstruction, syncPops);
-    const std::size_t index = append(syncInstruction, origin);
-    require(unit, static_cast<std::int64_t>(index), origin, pops);
+    require(unit, static_cast<std::int64_t>(syncComputeWith(producer, origin)), origin, pops);
   }
   // The producer ended after everything it had waited for ended: a later dependency of this unit
   // on any of those needs no token of its own (no SYNC placed late in compute's order, which
@@ -236,13 +229,17 @@ void TokenEmitter::settleStores(std::int64_t store, std::int64_t origin) {
   if (store < 0 || store <= m_satisfied[kCompute][kStore]) {
     return;
   }
+  syncComputeWith(store, origin);
+}
+
+std::size_t TokenEmitter::syncComputeWith(std::int64_t producer, std::int64_t origin) {
   QueueSet pops{};
-  require(kCompute, store, origin, pops);
+  require(kCompute, producer, origin, pops);
   isa::Sync sync;
   sync.unit = static_cast<std::int64_t>(kCompute);
   isa::Instruction instruction = sync;
   applyPops(instruction, pops);
-  append(instruction, origin);
+  return append(instruction, origin);
 }
 
 std::vector<isa::Instruction> TokenEmitter::finish() {

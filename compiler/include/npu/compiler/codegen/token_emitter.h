@@ -69,6 +69,8 @@ class TokenEmitter {
   /// The instruction that pushes the token for `producer`: itself, or for an overlapped ELTWISE
   /// the next compute instruction that waits for both sides (appending a SYNC when none).
   std::int64_t tokenSource(std::int64_t producer, std::int64_t origin);
+  /// Appends a SYNC on compute that waits for `producer` (of load or store), returning its index.
+  std::size_t syncComputeWith(std::int64_t producer, std::int64_t origin);
 
   std::vector<isa::Instruction> m_stream;
   std::vector<std::int64_t> m_origins;
