@@ -74,7 +74,7 @@ std::vector<fs::path> opcheckShards(const fs::path& dir, std::size_t shards) {
   SweepOptions options;
   options.count = 1000 * shards;
   SweepReport report;
-  for (const OpKind kind : {OpKind::Conv, OpKind::Add, OpKind::Mul, OpKind::MaxPool}) {
+  for (const CaseKind kind : {CaseKind::Conv, CaseKind::Add, CaseKind::Mul, CaseKind::MaxPool}) {
     SweepCounts& c = report.counts[kind];
     c.pass = 240;
     c.unsupported = 10;

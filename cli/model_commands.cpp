@@ -5,7 +5,7 @@
 //   (all three: [--quiet|--verbose] [--json]: cli/console.h)
 //   npu compile [MODEL] -o PROGRAM.npub [--dump-after STAGES] [--verify-each]
 //   (both, and export: [--calib-table FILE] [--dump-calib FILE] [--export-qdq FILE.onnx])
-//   npu export  [MODEL] --out DIR      (the bring-up bundle of docs/export-bundle.md)
+//   npu export  [MODEL] --out DIR      (the bring-up bundle: docs/main-job.md, "The export bundle")
 // No MODEL means the bundled digits model with its calibration and test data.
 #include <fmt/format.h>
 #include <unistd.h>

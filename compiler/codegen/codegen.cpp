@@ -306,24 +306,8 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
         i += static_cast<std::size_t>(cascaded - 1);  // an inverted residual as one cascade
       } else if (gated > 0) {
         i += static_cast<std::size_t>(gated - 1);  // a gate multiply feeding its project
-      } else if (const auto* conv = std::get_if<QConv>(&op)) {
-        lowerConv(ctx, *conv);
-      } else if (std::holds_alternative<QAdd>(op) || std::holds_alternative<QMul>(op) ||
-                 std::holds_alternative<QLut>(op)) {
-        lowerEltwise(ctx, op);
-      } else if (std::holds_alternative<QMaxPool>(op) || std::holds_alternative<QAvgPool>(op) ||
-                 std::holds_alternative<QGlobalAvgPool>(op)) {
-        lowerPool(ctx, op);
-      } else if (const auto* matmul = std::get_if<QMatMul>(&op)) {
-        lowerMatMul(ctx, *matmul);
-      } else if (const auto* reduce = std::get_if<QReduce>(&op)) {
-        lowerReduce(ctx, *reduce);
-      } else if (const auto* resize = std::get_if<QResizeLinear>(&op)) {
-        lowerResizeLinear(ctx, *resize);
-      } else if (const auto* norm = std::get_if<QNorm>(&op)) {
-        lowerNorm(ctx, *norm);
       } else {
-        lowerDataMovement(ctx, op);
+        std::visit([&ctx](const auto& typed) { lowerOp(ctx, typed); }, op);
       }
     } catch (const Error& e) {
       if (e.kind() != ErrorKind::Unsupported) {

@@ -27,17 +27,6 @@ std::size_t readers(const QuantizedGraph& graph, TensorId id) {
 
 }  // namespace
 
-bool im2colCandidate(std::int64_t channels, std::int64_t kernelH, std::int64_t kernelW,
-                     std::span<const std::int64_t> strides, std::span<const std::int64_t> dilations,
-                     std::span<const std::int64_t> pads, std::int64_t groups) {
-  const std::int64_t columns = kernelH * kernelW * channels;
-  const bool patchify =
-      strides[0] == kernelH && strides[1] == kernelW && dilations[0] == 1 && dilations[1] == 1 &&
-      std::all_of(pads.begin(), pads.end(), [](std::int64_t p) { return p == 0; });
-  return groups == 1 && channels < kIm2colMaxChannels && kernelH * kernelW > 1 &&
-         columns <= (patchify ? kIm2colMaxPatchColumns : kIm2colMaxColumns);
-}
-
 std::vector<std::optional<InputIm2col>> im2colGraphInputs(QuantizedGraph& graph) {
   std::vector<std::optional<InputIm2col>> result(graph.inputs.size());
   for (std::size_t i = 0; i < graph.inputs.size(); ++i) {

@@ -994,7 +994,7 @@ void emitCascade(LoweringContext& ctx, const Cascade& c) {
       ctx.op = c.addOp;
       const auto& q = c.add->params;
       isa::Eltwise add;
-      add.op = 0;
+      add.op = isa::kEltwiseAdd;
       const bool projectIsA = c.add->a == c.project->output;
       const std::int64_t residual = x + (oy - realBegin) * c.w * c.cin;
       add.a_addr = projectIsA ? qAt : residual;

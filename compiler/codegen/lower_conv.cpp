@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "lowering.h"
-#include "npu/compiler/codegen/live_taps.h"
+#include "npu/compiler/target/live_taps.h"
 #include "npu/support/error.h"
 
 namespace npu::compiler {

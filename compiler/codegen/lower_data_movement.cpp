@@ -59,7 +59,7 @@ void copyTiles(LoweringContext& ctx, const DdrBlock& window,
                    {first, tile.rows, tile.cols, tile.cn, window.rowStride, window.colStride});
         }
         isa::Pool copy;
-        copy.op = 0;
+        copy.op = isa::kPoolMax;
         copy.in_addr = inputSram;
         copy.out_addr = outputSram;
         copy.in_w = tile.cols;
@@ -100,7 +100,7 @@ bool sliceByPhase(LoweringContext& ctx, const QSlice& slice, const DdrBlock& win
     ctx.load(0, inputSram,
              {window.address + y * window.rowStride, rows, 1, span * pixel, window.rowStride, 0});
     isa::Pool pick;
-    pick.op = 0;
+    pick.op = isa::kPoolMax;
     pick.in_addr = inputSram;
     pick.out_addr = outputSram;
     pick.in_w = span;
@@ -317,14 +317,11 @@ bool shuffleByConv(LoweringContext& ctx, const QShuffle& shuffle) {
   return true;
 }
 
-}  // namespace
-
-void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
-  const std::string& name = opName(op);
-  const TensorId output = opOutput(op);
-  const auto& out = ctx.graph.tensors[output].shape;
-  const std::uint64_t outputAddress = ctx.tensors[output].address;
-  for (const TensorId id : opInputs(op)) {
+/// Throws unsupported unless every input shares the output's scale and zero point: the NPU
+/// moves these bytes without arithmetic.
+void checkSharedQuantization(const LoweringContext& ctx, const std::string& name,
+                             const std::vector<TensorId>& inputs, TensorId output) {
+  for (const TensorId id : inputs) {
     const QTensor& tensor = ctx.graph.tensors[id];
     if (tensor.zeroPoint != ctx.graph.tensors[output].zeroPoint ||
         tensor.scale != ctx.graph.tensors[output].scale) {
@@ -334,122 +331,148 @@ void lowerDataMovement(LoweringContext& ctx, const QOp& op) {
            name, tensor.name);
     }
   }
-  if (const auto* concat = std::get_if<QConcat>(&op); concat != nullptr && concat->axis == 1) {
-    // Along rows, each input is one contiguous block of the output: its bytes copied in order
-    // from the end of the one before (an input may hold whole output rows under another H x W).
-    std::int64_t offset = 0;
-    for (const TensorId id : concat->inputs) {
-      const auto& in = ctx.graph.tensors[id].shape;
-      const DdrBlock window = channelWindow(ctx, id, 0, in[3]);
-      const std::int64_t at = static_cast<std::int64_t>(outputAddress) + offset;
-      copyTiles(ctx, window, [&](std::int64_t sram, const CopyTile& t) {
-        const std::int64_t first = at + (t.y * in[2] + t.x) * in[3] + t.c0;
-        if (t.fullRows(window)) {
-          ctx.store(sram, flatBlock(static_cast<std::uint64_t>(first), t.rows * in[2] * in[3]));
-        } else {
-          ctx.store(sram, {first, t.rows, t.cols, t.cn, in[2] * in[3], in[3]});
-        }
-      });
-      offset += in[1] * in[2] * in[3];
-    }
-    if (offset != out[1] * out[2] * out[3]) {
-      fail("layer '{}': the inputs hold {} bytes, the output {}", name, offset,
-           out[1] * out[2] * out[3]);
-    }
+}
+
+/// Along rows, each input is one contiguous block of the output: its bytes copied in order
+/// from the end of the one before (an input may hold whole output rows under another H x W).
+void concatRows(LoweringContext& ctx, const QConcat& concat) {
+  const std::string& name = concat.name;
+  const auto& out = ctx.graph.tensors[concat.output].shape;
+  const std::uint64_t outputAddress = ctx.tensors[concat.output].address;
+  std::int64_t offset = 0;
+  for (const TensorId id : concat.inputs) {
+    const auto& in = ctx.graph.tensors[id].shape;
+    const DdrBlock window = channelWindow(ctx, id, 0, in[3]);
+    const std::int64_t at = static_cast<std::int64_t>(outputAddress) + offset;
+    copyTiles(ctx, window, [&](std::int64_t sram, const CopyTile& t) {
+      const std::int64_t first = at + (t.y * in[2] + t.x) * in[3] + t.c0;
+      if (t.fullRows(window)) {
+        ctx.store(sram, flatBlock(static_cast<std::uint64_t>(first), t.rows * in[2] * in[3]));
+      } else {
+        ctx.store(sram, {first, t.rows, t.cols, t.cn, in[2] * in[3], in[3]});
+      }
+    });
+    offset += in[1] * in[2] * in[3];
+  }
+  if (offset != out[1] * out[2] * out[3]) {
+    fail("layer '{}': the inputs hold {} bytes, the output {}", name, offset,
+         out[1] * out[2] * out[3]);
+  }
+}
+
+}  // namespace
+
+void lowerConcat(LoweringContext& ctx, const QConcat& concat) {
+  const TensorId output = concat.output;
+  checkSharedQuantization(ctx, concat.name, concat.inputs, output);
+  if (concat.axis == 1) {
+    concatRows(ctx, concat);
     return;
   }
-  if (std::holds_alternative<QConcat>(op) && ctx.shuffles.unassembled[output]) {
+  if (ctx.shuffles.unassembled[output]) {
     return;  // a concat its shuffle reads as its inputs: never assembled
   }
+  const auto& out = ctx.graph.tensors[output].shape;
+  const std::uint64_t outputAddress = ctx.tensors[output].address;
+  // A member of a concat family writes into its root's first channels (pixels of the root's
+  // width); an input is there already when its producer stored it (concat by address) or an
+  // earlier member of the family copied it.
+  const std::int64_t pixel = pixelStride(ctx, output);
+  std::int64_t offset = 0;
+  for (const TensorId id : concat.inputs) {
+    const std::int64_t c = ctx.graph.tensors[id].shape[3];
+    if (!concatCopies(ctx.graph, ctx.tensors, static_cast<std::size_t>(ctx.op), id)) {
+      offset += c;  // stored in place (concat by address), or copied by an earlier member
+      continue;
+    }
+    copyTiles(ctx, channelWindow(ctx, id, 0, c), [&](std::int64_t sram, const CopyTile& t) {
+      ctx.store(sram, {static_cast<std::int64_t>(outputAddress) + (t.y * out[2] + t.x) * pixel +
+                           offset + t.c0,
+                       t.rows, t.cols, t.cn, out[2] * pixel, pixel});
+    });
+    offset += c;
+  }
+}
+
+void lowerSlice(LoweringContext& ctx, const QSlice& slice) {
+  const TensorId output = slice.output;
+  checkSharedQuantization(ctx, slice.name, {slice.input}, output);
   if (ctx.shuffles.writtenBy[output] >= 0) {
     return;  // a slice its shuffle wrote
   }
-  if (const auto* concat = std::get_if<QConcat>(&op)) {
-    // A member of a concat family writes into its root's first channels (pixels of the root's
-    // width); an input is there already when its producer stored it (concat by address) or an
-    // earlier member of the family copied it.
-    const std::int64_t pixel = pixelStride(ctx, output);
-    std::int64_t offset = 0;
-    for (const TensorId id : concat->inputs) {
-      const std::int64_t c = ctx.graph.tensors[id].shape[3];
-      if (!concatCopies(ctx.graph, ctx.tensors, static_cast<std::size_t>(ctx.op), id)) {
-        offset += c;  // stored in place (concat by address), or copied by an earlier member
-        continue;
-      }
-      copyTiles(ctx, channelWindow(ctx, id, 0, c), [&](std::int64_t sram, const CopyTile& t) {
-        ctx.store(sram, {static_cast<std::int64_t>(outputAddress) + (t.y * out[2] + t.x) * pixel +
-                             offset + t.c0,
-                         t.rows, t.cols, t.cn, out[2] * pixel, pixel});
-      });
-      offset += c;
-    }
+  const auto& out = ctx.graph.tensors[output].shape;
+  const std::uint64_t outputAddress = ctx.tensors[output].address;
+  if (ctx.tensors[output].storedIn == static_cast<std::int64_t>(slice.input)) {
+    return;  // read in place by its conv (slice by address): nothing to move
+  }
+  const TensorPlacement& from = ctx.tensors[slice.input];
+  const TensorPlacement& to = ctx.tensors[output];
+  if (to.storedIn >= 0 && to.storedIn == from.storedIn &&
+      to.address == from.address + static_cast<std::uint64_t>(slice.channelBegin)) {
+    return;  // its source was stored into the same concat (a split stored into a concat)
+  }
+  const std::int64_t w = out[2], c = out[3];
+  const auto& in = ctx.graph.tensors[slice.input].shape;
+  const std::int64_t pixel = in[3], row = in[2] * in[3];
+  const DdrBlock window{static_cast<std::int64_t>(ctx.tensors[slice.input].address) +
+                            slice.rowBegin * row + slice.colBegin * pixel + slice.channelBegin,
+                        out[1],
+                        w,
+                        c,
+                        slice.rowStep * row,
+                        slice.colStep * pixel};
+  // Dense, or into a concat's output at a channel offset (stored by address).
+  const std::int64_t outPixel = pixelStride(ctx, output);
+  if (sliceByPhase(ctx, slice, window, outPixel)) {
     return;
   }
-  if (const auto* slice = std::get_if<QSlice>(&op)) {
-    if (ctx.tensors[output].storedIn == static_cast<std::int64_t>(slice->input)) {
-      return;  // read in place by its conv (slice by address): nothing to move
+  copyTiles(ctx, window, [&](std::int64_t sram, const CopyTile& t) {
+    const auto at = static_cast<std::int64_t>(outputAddress) + (t.y * w + t.x) * outPixel + t.c0;
+    if (t.fullRows(window) && outPixel == c) {
+      ctx.store(sram, flatBlock(static_cast<std::uint64_t>(at), t.rows * w * c));
+    } else {
+      ctx.store(sram, {at, t.rows, t.cols, t.cn, w * outPixel, outPixel});
     }
-    const TensorPlacement& from = ctx.tensors[slice->input];
-    const TensorPlacement& to = ctx.tensors[output];
-    if (to.storedIn >= 0 && to.storedIn == from.storedIn &&
-        to.address == from.address + static_cast<std::uint64_t>(slice->channelBegin)) {
-      return;  // its source was stored into the same concat (a split stored into a concat)
-    }
-    const std::int64_t w = out[2], c = out[3];
-    const auto& in = ctx.graph.tensors[slice->input].shape;
-    const std::int64_t pixel = in[3], row = in[2] * in[3];
-    const DdrBlock window{static_cast<std::int64_t>(ctx.tensors[slice->input].address) +
-                              slice->rowBegin * row + slice->colBegin * pixel + slice->channelBegin,
-                          out[1],
-                          w,
-                          c,
-                          slice->rowStep * row,
-                          slice->colStep * pixel};
-    // Dense, or into a concat's output at a channel offset (stored by address).
-    const std::int64_t outPixel = pixelStride(ctx, output);
-    if (sliceByPhase(ctx, *slice, window, outPixel)) {
-      return;
-    }
+  });
+}
+
+void lowerShuffle(LoweringContext& ctx, const QShuffle& shuffle) {
+  const TensorId output = shuffle.output;
+  checkSharedQuantization(ctx, shuffle.name, {shuffle.input}, output);
+  const auto& out = ctx.graph.tensors[output].shape;
+  const std::uint64_t outputAddress = ctx.tensors[output].address;
+  if (const std::optional<ShuffleLayout>& layout =
+          ctx.shuffles.byOp[static_cast<std::size_t>(ctx.op)]) {
+    shuffleBySubPixels(ctx, shuffle, *layout);
+    return;
+  }
+  if (shuffleByConv(ctx, shuffle)) {
+    return;
+  }
+  // Group g's channels (a channel slice) go to output channels g, g + groups, ...: one byte
+  // per column, columns `groups` bytes apart, one row per pixel.
+  const std::int64_t w = out[2], c = out[3], perGroup = c / shuffle.groups;
+  for (std::int64_t g = 0; g < shuffle.groups; ++g) {
+    const DdrBlock window = channelWindow(ctx, shuffle.input, g * perGroup, perGroup);
     copyTiles(ctx, window, [&](std::int64_t sram, const CopyTile& t) {
-      const auto at = static_cast<std::int64_t>(outputAddress) + (t.y * w + t.x) * outPixel + t.c0;
-      if (t.fullRows(window) && outPixel == c) {
-        ctx.store(sram, flatBlock(static_cast<std::uint64_t>(at), t.rows * w * c));
-      } else {
-        ctx.store(sram, {at, t.rows, t.cols, t.cn, w * outPixel, outPixel});
+      // Channel i of group g goes to output channel i * groups + g.
+      const auto at = static_cast<std::int64_t>(outputAddress) + g + t.c0 * shuffle.groups;
+      if (t.cols == w && t.rows * w <= isa::limits::kStoreRows) {
+        ctx.store(sram, {at + t.y * w * c, t.rows * w, t.cn, 1, c, shuffle.groups});
+        return;
+      }
+      for (std::int64_t r = 0; r < t.rows; ++r) {
+        ctx.store(sram + r * t.cols * t.cn,
+                  {at + ((t.y + r) * w + t.x) * c, t.cols, t.cn, 1, c, shuffle.groups});
       }
     });
-    return;
   }
-  if (const auto* shuffle = std::get_if<QShuffle>(&op)) {
-    if (const std::optional<ShuffleLayout>& layout =
-            ctx.shuffles.byOp[static_cast<std::size_t>(ctx.op)]) {
-      shuffleBySubPixels(ctx, *shuffle, *layout);
-      return;
-    }
-    if (shuffleByConv(ctx, *shuffle)) {
-      return;
-    }
-    // Group g's channels (a channel slice) go to output channels g, g + groups, ...: one byte
-    // per column, columns `groups` bytes apart, one row per pixel.
-    const std::int64_t w = out[2], c = out[3], perGroup = c / shuffle->groups;
-    for (std::int64_t g = 0; g < shuffle->groups; ++g) {
-      const DdrBlock window = channelWindow(ctx, shuffle->input, g * perGroup, perGroup);
-      copyTiles(ctx, window, [&](std::int64_t sram, const CopyTile& t) {
-        // Channel i of group g goes to output channel i * groups + g.
-        const auto at = static_cast<std::int64_t>(outputAddress) + g + t.c0 * shuffle->groups;
-        if (t.cols == w && t.rows * w <= isa::limits::kStoreRows) {
-          ctx.store(sram, {at + t.y * w * c, t.rows * w, t.cn, 1, c, shuffle->groups});
-          return;
-        }
-        for (std::int64_t r = 0; r < t.rows; ++r) {
-          ctx.store(sram + r * t.cols * t.cn,
-                    {at + ((t.y + r) * w + t.x) * c, t.cols, t.cn, 1, c, shuffle->groups});
-        }
-      });
-    }
-    return;
-  }
-  const auto& upsample = std::get<QUpsample>(op);
+}
+
+void lowerUpsample(LoweringContext& ctx, const QUpsample& upsample) {
+  const TensorId output = upsample.output;
+  checkSharedQuantization(ctx, upsample.name, {upsample.input}, output);
+  const std::uint64_t outputAddress = ctx.tensors[output].address;
   const auto& in = ctx.graph.tensors[upsample.input].shape;
   const std::int64_t w = in[2], c = in[3], fh = upsample.factorH, fw = upsample.factorW;
   const std::int64_t outW = w * fw;

@@ -23,12 +23,77 @@ std::int64_t elements(const std::vector<std::int64_t>& shape) {
   return n;
 }
 
-}  // namespace
+/// What one element-wise op asks of the ELTWISE instructions: its operands, the instruction's
+/// fixed fields and the parameter record (three multipliers, then the LUT if any).
+struct EltwiseJob {
+  const std::string* name = nullptr;
+  std::vector<TensorId> inputs;
+  TensorId output = 0;
+  isa::Eltwise base;
+  std::vector<std::uint8_t> parameters;
+};
 
-void lowerEltwise(LoweringContext& ctx, const QOp& op) {
-  const std::string& name = opName(op);
-  const std::vector<TensorId> inputs = opInputs(op);
-  const TensorId output = opOutput(op);
+/// The output stage's fields and LUT, for add and mul.
+void setOutputStage(EltwiseJob& job, const golden::OutputStage& stage) {
+  job.base.out_zp = stage.zeroPoint;
+  job.base.clip_lo = stage.clipLo;
+  job.base.clip_hi = stage.clipHi;
+  job.base.double_round = stage.rounding == golden::Rounding::Double ? 1 : 0;
+  if (stage.lut) {
+    job.base.use_lut = 1;
+    for (const std::int8_t v : *stage.lut) {
+      job.parameters.push_back(static_cast<std::uint8_t>(v));
+    }
+  }
+}
+
+EltwiseJob eltwiseJob(const QAdd& add) {
+  EltwiseJob job{&add.name, {add.a, add.b}, add.output, {}, {}};
+  job.base.op = isa::kEltwiseAdd;
+  job.base.a_zp = add.params.zeroPointA;
+  job.base.b_zp = add.params.zeroPointB;
+  job.base.left_shift = add.params.leftShift;
+  for (const auto& m :
+       {add.params.multiplierA, add.params.multiplierB, add.params.multiplierOut}) {
+    appendInt32(job.parameters, m.multiplier);
+    appendInt32(job.parameters, m.shift);
+  }
+  setOutputStage(job, add.params.output);
+  return job;
+}
+
+EltwiseJob eltwiseJob(const QMul& mul) {
+  EltwiseJob job{&mul.name, {mul.a, mul.b}, mul.output, {}, {}};
+  job.base.op = isa::kEltwiseMul;
+  job.base.a_zp = mul.params.zeroPointA;
+  job.base.b_zp = mul.params.zeroPointB;
+  for (int k = 0; k < 4; ++k) {
+    appendInt32(job.parameters, 0);
+  }
+  appendInt32(job.parameters, mul.params.multiplierOut.multiplier);
+  appendInt32(job.parameters, mul.params.multiplierOut.shift);
+  setOutputStage(job, mul.params.output);
+  return job;
+}
+
+EltwiseJob eltwiseJob(const QLut& lut) {
+  EltwiseJob job{&lut.name, {lut.input}, lut.output, {}, {}};
+  job.base.op = isa::kEltwiseLut;
+  job.parameters.assign(24, 0);
+  for (const std::int8_t v : lut.lut) {
+    job.parameters.push_back(static_cast<std::uint8_t>(v));
+  }
+  job.base.clip_lo = -128;
+  job.base.clip_hi = 127;
+  return job;
+}
+
+/// Streams the job's operands through the input SRAM in chunks, one ELTWISE (or one per
+/// broadcast strip) and one STORE per chunk.
+void emitEltwise(LoweringContext& ctx, const EltwiseJob& job) {
+  const std::string& name = *job.name;
+  const std::vector<TensorId>& inputs = job.inputs;
+  const TensorId output = job.output;
   const std::vector<std::int64_t>& outShape = ctx.graph.tensors[output].shape;
   const std::int64_t n = elements(outShape);
   const std::int64_t channels = outShape.back();
@@ -44,52 +109,8 @@ void lowerEltwise(LoweringContext& ctx, const QOp& op) {
     perChannel.push_back(size != n);
   }
   const bool broadcasts = std::find(perChannel.begin(), perChannel.end(), true) != perChannel.end();
-  isa::Eltwise base;
-  std::vector<std::uint8_t> parameters;
-  const golden::OutputStage* stage = nullptr;
-  if (const auto* add = std::get_if<QAdd>(&op)) {
-    base.op = 0;
-    base.a_zp = add->params.zeroPointA;
-    base.b_zp = add->params.zeroPointB;
-    base.left_shift = add->params.leftShift;
-    for (const auto& m :
-         {add->params.multiplierA, add->params.multiplierB, add->params.multiplierOut}) {
-      appendInt32(parameters, m.multiplier);
-      appendInt32(parameters, m.shift);
-    }
-    stage = &add->params.output;
-  } else if (const auto* mul = std::get_if<QMul>(&op)) {
-    base.op = 1;
-    base.a_zp = mul->params.zeroPointA;
-    base.b_zp = mul->params.zeroPointB;
-    for (int k = 0; k < 4; ++k) {
-      appendInt32(parameters, 0);
-    }
-    appendInt32(parameters, mul->params.multiplierOut.multiplier);
-    appendInt32(parameters, mul->params.multiplierOut.shift);
-    stage = &mul->params.output;
-  } else {
-    base.op = 2;
-    parameters.assign(24, 0);
-    for (const std::int8_t v : std::get<QLut>(op).lut) {
-      parameters.push_back(static_cast<std::uint8_t>(v));
-    }
-  }
-  if (stage != nullptr) {
-    base.out_zp = stage->zeroPoint;
-    base.clip_lo = stage->clipLo;
-    base.clip_hi = stage->clipHi;
-    base.double_round = stage->rounding == golden::Rounding::Double ? 1 : 0;
-    if (stage->lut) {
-      base.use_lut = 1;
-      for (const std::int8_t v : *stage->lut) {
-        parameters.push_back(static_cast<std::uint8_t>(v));
-      }
-    }
-  } else {
-    base.clip_lo = -128;
-    base.clip_hi = 127;
-  }
+  const isa::Eltwise& base = job.base;
+  const std::vector<std::uint8_t>& parameters = job.parameters;
   const std::uint64_t parameterAddress = ctx.constants.add(name + ".params", parameters);
   const std::int64_t operands = static_cast<std::int64_t>(inputs.size());
   // The broadcast strip: whole pixels of the per-channel operand, about kStripBytes (an
@@ -198,6 +219,20 @@ void lowerEltwise(LoweringContext& ctx, const QOp& op) {
     });
   }
   deferred.flush();
+}
+
+}  // namespace
+
+void lowerEltwise(LoweringContext& ctx, const QAdd& op) {
+  emitEltwise(ctx, eltwiseJob(op));
+}
+
+void lowerEltwise(LoweringContext& ctx, const QMul& op) {
+  emitEltwise(ctx, eltwiseJob(op));
+}
+
+void lowerEltwise(LoweringContext& ctx, const QLut& op) {
+  emitEltwise(ctx, eltwiseJob(op));
 }
 
 }  // namespace npu::compiler

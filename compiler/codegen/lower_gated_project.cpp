@@ -238,14 +238,14 @@ isa::Eltwise eltwiseBase(const QOp& op) {
   isa::Eltwise e;
   const golden::OutputStage* stage = nullptr;
   if (const auto* add = std::get_if<QAdd>(&op)) {
-    e.op = 0;
+    e.op = isa::kEltwiseAdd;
     e.a_zp = add->params.zeroPointA;
     e.b_zp = add->params.zeroPointB;
     e.left_shift = add->params.leftShift;
     stage = &add->params.output;
   } else {
     const auto& mul = std::get<QMul>(op);
-    e.op = 1;
+    e.op = isa::kEltwiseMul;
     e.a_zp = mul.params.zeroPointA;
     e.b_zp = mul.params.zeroPointB;
     stage = &mul.params.output;

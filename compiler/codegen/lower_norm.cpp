@@ -73,7 +73,7 @@ void lowerNorm(LoweringContext& ctx, const QNorm& op) {
   bool loadParameters = false;
   const std::int64_t parameterSram = ctx.slots.parameterSlot(op.name, loadParameters);
   isa::Norm base;
-  base.op = op.kind == QNorm::Kind::Softmax ? 0 : 1;
+  base.op = op.kind == QNorm::Kind::Softmax ? isa::kNormSoftmax : isa::kNormLayerNorm;
   base.length = length;
   base.param_addr = parameterSram;
   base.one_record = sharedRecord(op) ? 1 : 0;

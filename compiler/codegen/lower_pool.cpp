@@ -139,7 +139,7 @@ void emitPool(LoweringContext& ctx, const PoolJob& job) {
                       cn, w * c, c},
                      {rows.padBefore, rows.padAfter, cols.padBefore, cols.padAfter, job.padValue});
         isa::Pool pool;
-        pool.op = job.average ? 1 : 0;
+        pool.op = job.average ? isa::kPoolAverage : isa::kPoolMax;
         pool.in_addr = inputSram;
         pool.out_addr = outputSram;
         pool.in_w = cols.padded();
@@ -420,55 +420,62 @@ void emitGlobalPoolByConv(LoweringContext& ctx, const PoolJob& job, const Global
   deferred.flush();
 }
 
+/// A max or average pool's window, strides and padding.
+template <typename Pool>
+PoolJob windowedPoolJob(const Pool& op, bool average, std::int32_t padValue) {
+  PoolJob job;
+  job.name = op.name;
+  job.input = op.input;
+  job.output = op.output;
+  job.kh = op.params.kernel[0];
+  job.kw = op.params.kernel[1];
+  job.sh = op.params.strides[0];
+  job.sw = op.params.strides[1];
+  job.pads = op.params.pads;
+  job.average = average;
+  job.padValue = padValue;
+  return job;
+}
+
 }  // namespace
 
-void lowerPool(LoweringContext& ctx, const QOp& op) {
+void lowerPool(LoweringContext& ctx, const QMaxPool& op) {
+  emitPool(ctx, windowedPoolJob(op, false, -128));
+}
+
+void lowerPool(LoweringContext& ctx, const QAvgPool& op) {
+  emitPool(ctx, windowedPoolJob(op, true, ctx.graph.tensors[op.input].zeroPoint));
+}
+
+void lowerPool(LoweringContext& ctx, const QGlobalAvgPool& op) {
   PoolJob job;
-  job.name = opName(op);
-  job.input = opInputs(op)[0];
-  job.output = opOutput(op);
-  if (const auto* maxPool = std::get_if<QMaxPool>(&op)) {
-    job.kh = maxPool->params.kernel[0];
-    job.kw = maxPool->params.kernel[1];
-    job.sh = maxPool->params.strides[0];
-    job.sw = maxPool->params.strides[1];
-    job.pads = maxPool->params.pads;
-    job.average = false;
-    job.padValue = -128;
-  } else if (const auto* avgPool = std::get_if<QAvgPool>(&op)) {
-    job.kh = avgPool->params.kernel[0];
-    job.kw = avgPool->params.kernel[1];
-    job.sh = avgPool->params.strides[0];
-    job.sw = avgPool->params.strides[1];
-    job.pads = avgPool->params.pads;
-    job.average = true;
-    job.padValue = ctx.graph.tensors[job.input].zeroPoint;
-  } else {
-    const auto& in = ctx.graph.tensors[job.input].shape;
-    job.kh = in[1];
-    job.kw = in[2];
-    job.sh = 1;
-    job.sw = 1;
-    job.pads = {0, 0, 0, 0};
-    job.average = true;
-    job.padValue = 0;
-    const bool poolFits = isa::limits::poolWindowFits(job.kh, job.kw, 1, 1) &&
-                          job.kw <= kMaxTileDim && job.kh * job.kw <= ctx.slots.inputBytes();
-    // A plane of many pixels leaves POOL few channels a block (strided, burst-wasting loads of
-    // a few bytes a pixel, a vector unit mostly idle): summing whole-pixel tiles on the MAC array
-    // is then the cheaper plan, within the roofline bound.
-    double sumCycles = 0;
-    const GlobalSumPlan sum = bestGlobalSum(ctx, job.kh, job.kw, in[3], sumCycles);
-    if (!poolFits) {
-      emitGlobalPoolByConv(ctx, job, sum);
-      return;
-    }
-    double poolCycles = 0;
-    job.channelBlock = globalPoolBlock(ctx, job.kh, job.kw, in[3], poolCycles);
-    if (sum.fits && sumCycles < poolCycles) {
-      emitGlobalPoolByConv(ctx, job, sum);
-      return;
-    }
+  job.name = op.name;
+  job.input = op.input;
+  job.output = op.output;
+  const auto& in = ctx.graph.tensors[job.input].shape;
+  job.kh = in[1];
+  job.kw = in[2];
+  job.sh = 1;
+  job.sw = 1;
+  job.pads = {0, 0, 0, 0};
+  job.average = true;
+  job.padValue = 0;
+  const bool poolFits = isa::limits::poolWindowFits(job.kh, job.kw, 1, 1) &&
+                        job.kw <= kMaxTileDim && job.kh * job.kw <= ctx.slots.inputBytes();
+  // A plane of many pixels leaves POOL few channels a block (strided, burst-wasting loads of
+  // a few bytes a pixel, a vector unit mostly idle): summing whole-pixel tiles on the MAC array
+  // is then the cheaper plan, within the roofline bound.
+  double sumCycles = 0;
+  const GlobalSumPlan sum = bestGlobalSum(ctx, job.kh, job.kw, in[3], sumCycles);
+  if (!poolFits) {
+    emitGlobalPoolByConv(ctx, job, sum);
+    return;
+  }
+  double poolCycles = 0;
+  job.channelBlock = globalPoolBlock(ctx, job.kh, job.kw, in[3], poolCycles);
+  if (sum.fits && sumCycles < poolCycles) {
+    emitGlobalPoolByConv(ctx, job, sum);
+    return;
   }
   emitPool(ctx, job);
 }

@@ -388,12 +388,32 @@ std::int64_t lowerCascade(LoweringContext& ctx, std::size_t first, std::vector<T
 /// project"); returns the ops it lowered (0: none) and adds the tensors it kept on chip.
 std::int64_t lowerGatedProject(LoweringContext& ctx, std::size_t first,
                                std::vector<TensorId>& onChip);
-void lowerEltwise(LoweringContext& ctx, const QOp& op);
-void lowerPool(LoweringContext& ctx, const QOp& op);
-void lowerDataMovement(LoweringContext& ctx, const QOp& op);
+/// ELTWISE over flat chunks (lower_eltwise.cpp): add, mul, and a stand-alone LUT.
+void lowerEltwise(LoweringContext& ctx, const QAdd& op);
+void lowerEltwise(LoweringContext& ctx, const QMul& op);
+void lowerEltwise(LoweringContext& ctx, const QLut& op);
+/// POOL over padded tiles, or a global average as sums on the MAC array (lower_pool.cpp).
+void lowerPool(LoweringContext& ctx, const QMaxPool& op);
+void lowerPool(LoweringContext& ctx, const QAvgPool& op);
+void lowerPool(LoweringContext& ctx, const QGlobalAvgPool& op);
+/// Byte moves placed by STORE addressing (lower_data_movement.cpp).
+void lowerConcat(LoweringContext& ctx, const QConcat& op);
+void lowerSlice(LoweringContext& ctx, const QSlice& op);
+void lowerShuffle(LoweringContext& ctx, const QShuffle& op);
+void lowerUpsample(LoweringContext& ctx, const QUpsample& op);
 void lowerMatMul(LoweringContext& ctx, const QMatMul& op);
 void lowerReduce(LoweringContext& ctx, const QReduce& op);
 /// NORM (softmax or LayerNorm over channels): whole rows of C bytes per tile.
 void lowerNorm(LoweringContext& ctx, const QNorm& op);
+
+/// The lowering of each QOp type, as the op registry names it (target/npu_ops.def): one
+/// overload per NPU_QOP row, so codegen's std::visit over a QOp does not compile while a type
+/// lacks its row or a row names a lowering that does not exist.
+#define NPU_QOP(Type, Lowering)                                    \
+  inline void lowerOp(LoweringContext& ctx, const Type& op) {      \
+    Lowering(ctx, op);                                             \
+  }
+#include "npu/compiler/target/npu_ops.def"
+#undef NPU_QOP
 
 }  // namespace npu::compiler

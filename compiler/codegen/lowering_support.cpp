@@ -133,7 +133,7 @@ std::vector<std::uint8_t> identityLut() {
 isa::Eltwise lutCopy(std::int64_t from, std::int64_t to, std::int64_t count, std::int64_t outBuf,
                      std::int64_t lutAddress) {
   isa::Eltwise copy;
-  copy.op = 2;
+  copy.op = isa::kEltwiseLut;
   copy.a_addr = from;
   copy.out_addr = to;
   copy.out_buf = outBuf;

@@ -5,7 +5,7 @@
 
 #include <array>
 
-#include "npu/compiler/codegen/live_taps.h"
+#include "npu/compiler/target/live_taps.h"
 #include "npu/compiler/ir/head_matmul.h"
 #include "npu/compiler/ir/op_params.h"
 #include "npu/support/error.h"

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "npu/compiler/partition/npu_support.h"
+#include "npu/compiler/target/npu_support.h"
 #include "npu/compiler/quant/tensor_layout.h"
 #include "npu/support/error.h"
 

@@ -39,53 +39,75 @@ golden::Conv2dInt8Params bytePlacingParams(std::int64_t channels, std::int32_t z
   return params;
 }
 
-std::string opKindName(const QuantizedGraph& graph, const QOp& op) {
+namespace {
+
+/// How many NPU_OP rows name type T.
+template <typename T>
+constexpr int npuOpRowsOf() {
+  int rows = 0;
+#define NPU_OP(Op, name, Type, Family, anchor) rows += std::is_same_v<T, Type> ? 1 : 0;
+#include "npu/compiler/target/npu_ops.def"
+#undef NPU_OP
+  return rows;
+}
+
+/// The first NPU_OP row naming type T.
+template <typename T>
+constexpr NpuOp firstNpuOpOf() {
+#define NPU_OP(Op, name, Type, Family, anchor) \
+  if constexpr (std::is_same_v<T, Type>) {     \
+    return NpuOp::Op;                          \
+  }
+#include "npu/compiler/target/npu_ops.def"
+#undef NPU_OP
+  return NpuOp{};
+}
+
+// A type of several rows says which one by its kind.
+NpuOp npuOpOfKind(const QReduce& op) {
+  return op.kind == QReduce::Kind::Max ? NpuOp::ReduceMax : NpuOp::ReduceSum;
+}
+
+NpuOp npuOpOfKind(const QNorm& op) {
+  return op.kind == QNorm::Kind::Softmax ? NpuOp::Softmax : NpuOp::LayerNorm;
+}
+
+/// What kind of conv: a byte-placing one, depthwise, an FC (1x1 over a single pixel), grouped.
+std::string convKindName(const QuantizedGraph& graph, const QConv& conv) {
+  if (conv.movesBytes) {
+    return "space_to_depth";
+  }
+  const auto& in = graph.tensors[conv.input].shape;
+  if (conv.params.groups > 1 && conv.params.groups == in[3] && conv.weights.shape[3] == 1) {
+    return "depthwise";
+  }
+  if (in[1] == 1 && in[2] == 1 && conv.weights.shape[1] == 1 && conv.weights.shape[2] == 1) {
+    return "fc";
+  }
+  return conv.params.groups > 1 ? "grouped conv" : "conv";
+}
+
+}  // namespace
+
+NpuOp npuOpOf(const QOp& op) {
   return std::visit(
-      [&](const auto& o) -> std::string {
-        using T = std::decay_t<decltype(o)>;
-        if constexpr (std::is_same_v<T, QConv>) {
-          if (o.movesBytes) {
-            return "space_to_depth";
-          }
-          const auto& in = graph.tensors[o.input].shape;
-          if (o.params.groups > 1 && o.params.groups == in[3] && o.weights.shape[3] == 1) {
-            return "depthwise";
-          }
-          if (in[1] == 1 && in[2] == 1 && o.weights.shape[1] == 1 && o.weights.shape[2] == 1) {
-            return "fc";
-          }
-          return o.params.groups > 1 ? "grouped conv" : "conv";
-        } else if constexpr (std::is_same_v<T, QAdd>) {
-          return "add";
-        } else if constexpr (std::is_same_v<T, QMul>) {
-          return "mul";
-        } else if constexpr (std::is_same_v<T, QMaxPool>) {
-          return "maxpool";
-        } else if constexpr (std::is_same_v<T, QAvgPool>) {
-          return "avgpool";
-        } else if constexpr (std::is_same_v<T, QGlobalAvgPool>) {
-          return "globalavgpool";
-        } else if constexpr (std::is_same_v<T, QConcat>) {
-          return "concat";
-        } else if constexpr (std::is_same_v<T, QSlice>) {
-          return "slice";
-        } else if constexpr (std::is_same_v<T, QShuffle>) {
-          return "shuffle";
-        } else if constexpr (std::is_same_v<T, QUpsample>) {
-          return "upsample";
-        } else if constexpr (std::is_same_v<T, QMatMul>) {
-          return "matmul";
-        } else if constexpr (std::is_same_v<T, QReduce>) {
-          return o.kind == QReduce::Kind::Max ? "reducemax" : "reducesum";
-        } else if constexpr (std::is_same_v<T, QResizeLinear>) {
-          return "resize";
-        } else if constexpr (std::is_same_v<T, QNorm>) {
-          return o.kind == QNorm::Kind::Softmax ? "softmax" : "layernorm";
+      [](const auto& typed) {
+        using T = std::decay_t<decltype(typed)>;
+        static_assert(npuOpRowsOf<T>() > 0, "a QOp type without an NPU_OP row (npu_ops.def)");
+        if constexpr (npuOpRowsOf<T>() == 1) {
+          return firstNpuOpOf<T>();
         } else {
-          return "lut";
+          return npuOpOfKind(typed);  // a type of several rows needs an npuOpOfKind overload
         }
       },
       op);
+}
+
+std::string opKindName(const QuantizedGraph& graph, const QOp& op) {
+  if (const auto* conv = std::get_if<QConv>(&op)) {
+    return convKindName(graph, *conv);
+  }
+  return std::string(npuOpName(npuOpOf(op)));
 }
 
 TensorId opOutput(const QOp& op) {

@@ -1,7 +1,7 @@
 // NCHW fp32 <-> NHWC int8 conversions at the NPU borders.
 #include "npu/compiler/quant/tensor_layout.h"
 
-#include "npu/compiler/partition/npu_support.h"
+#include "npu/compiler/target/npu_support.h"
 #include "npu/support/error.h"
 
 namespace npu::compiler {

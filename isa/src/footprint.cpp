@@ -113,7 +113,7 @@ std::vector<Access> accessesOf(const Eltwise& eltwise) {
   const u64 count = static_cast<u64>(eltwise.count);
   std::vector<Access> accesses = {
       contiguous(MemorySpace::Input, false, static_cast<u64>(eltwise.a_addr), count)};
-  const bool isLut = eltwise.op == 2;
+  const bool isLut = eltwise.op == kEltwiseLut;
   if (!isLut) {
     accesses.push_back(
         contiguous(MemorySpace::Input, false, static_cast<u64>(eltwise.b_addr), count));
@@ -142,7 +142,7 @@ std::vector<Access> accessesOf(const Norm& norm) {
   // Softmax: 256 uint16 exp entries; LayerNorm: the uint64 epsilon term, then one 12-byte
   // record per position (or one for all).
   const u64 records = norm.one_record != 0 ? 1 : static_cast<u64>(norm.length);
-  const u64 paramBytes = norm.op == 0 ? 512 : 8 + 12 * records;
+  const u64 paramBytes = norm.op == kNormSoftmax ? 512 : 8 + 12 * records;
   return {contiguous(MemorySpace::Input, false, static_cast<u64>(norm.in_addr), values),
           contiguous(MemorySpace::Parameter, false, static_cast<u64>(norm.param_addr), paramBytes),
           contiguous(MemorySpace::Output, true, static_cast<u64>(norm.out_addr), values)};

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "npu/isa/tokens.h"
+#include "npu/support/error.h"
+#include "npu/support/overloaded.h"
 
 namespace npu::isa {
 namespace {
@@ -246,7 +248,21 @@ Unit executingUnit(const Instruction& instruction) {
 }
 
 bool onMacSide(const Instruction& instruction) {
-  return std::holds_alternative<Conv>(instruction) || std::holds_alternative<Sync>(instruction);
+  // One lambda per instruction, so a new one must say where it runs.
+  const auto notCompute = [](std::string_view mnemonic) -> bool {
+    fail(ErrorKind::Internal, "onMacSide: {} does not run on the compute unit", mnemonic);
+  };
+  return std::visit(Overloaded{
+                        [](const Conv&) { return true; },
+                        [](const Sync&) { return true; },
+                        [](const Eltwise&) { return false; },
+                        [](const Pool&) { return false; },
+                        [](const Norm&) { return false; },
+                        [&](const Load&) { return notCompute("LOAD"); },
+                        [&](const Store&) { return notCompute("STORE"); },
+                        [&](const End&) { return notCompute("END"); },
+                    },
+                    instruction);
 }
 
 bool isOverlapped(const Instruction& instruction) {

@@ -2,82 +2,114 @@
 #include "npu/runtime/layer_stats.h"
 
 #include <algorithm>
-#include <type_traits>
 #include <variant>
 
-#include "npu/compiler/codegen/live_taps.h"
+#include "npu/compiler/target/live_taps.h"
 #include "npu/compiler/ir/types.h"
 #include "npu/simulator/timing.h"
+#include "npu/support/overloaded.h"
 
 namespace npu::runtime {
 
+namespace {
+
+/// Products a conv computes: each output element sums kH * kW * (Cin / groups) of them, over the
+/// taps that read the map at all (compiler::liveTaps: the NPU skips the others, which read only
+/// padding). A space-to-depth moves bytes: none of the model's arithmetic.
+std::uint64_t convMacs(const compiler::QuantizedGraph& graph, const compiler::QConv& conv) {
+  if (conv.movesBytes) {
+    return 0;
+  }
+  const auto& w = conv.weights.shape;
+  const auto& in = graph.tensors[conv.input].shape;
+  const auto& out = graph.tensors[conv.output].shape;
+  const auto& p = conv.params;
+  const std::int64_t rows =
+      compiler::liveTaps(in[1], out[1], w[1], p.strides[0], p.dilations[0], p.pads[0]).second;
+  const std::int64_t cols =
+      compiler::liveTaps(in[2], out[2], w[2], p.strides[1], p.dilations[1], p.pads[1]).second;
+  return static_cast<std::uint64_t>(compiler::elementCount(out)) *
+         static_cast<std::uint64_t>(rows * cols * w[3]);
+}
+
+/// Each output position multiplies its live taps (one or two) for every element of the other
+/// axes: the depthwise CONVs a linear resize runs as.
+std::uint64_t resizeMacs(const compiler::QuantizedGraph& graph,
+                         const compiler::QResizeLinear& resize) {
+  const auto& out = graph.tensors[resize.output].shape;
+  std::uint64_t taps = 0;
+  for (const golden::LinearTap& tap : resize.params.taps) {
+    taps += static_cast<std::uint64_t>(compiler::liveLinearTaps(tap));
+  }
+  const auto axis = static_cast<std::size_t>(resize.params.axis);
+  return taps * static_cast<std::uint64_t>(compiler::elementCount(out) / out[axis]);
+}
+
+}  // namespace
+
 std::uint64_t opMacs(const compiler::QuantizedGraph& graph, const compiler::QOp& op) {
-  if (const auto* conv = std::get_if<compiler::QConv>(&op); conv != nullptr && conv->movesBytes) {
-    return 0;  // a space-to-depth: bytes moved, no arithmetic of the model's
-  }
-  if (const auto* conv = std::get_if<compiler::QConv>(&op)) {
-    // Each output element sums kH * kW * (Cin / groups) products, over the taps that read the
-    // map at all (compiler::liveTaps: the NPU skips the others, which read only padding).
-    const auto& w = conv->weights.shape;
-    const auto& in = graph.tensors[conv->input].shape;
-    const auto& out = graph.tensors[conv->output].shape;
-    const auto& p = conv->params;
-    const std::int64_t rows =
-        compiler::liveTaps(in[1], out[1], w[1], p.strides[0], p.dilations[0], p.pads[0]).second;
-    const std::int64_t cols =
-        compiler::liveTaps(in[2], out[2], w[2], p.strides[1], p.dilations[1], p.pads[1]).second;
-    return static_cast<std::uint64_t>(compiler::elementCount(out)) *
-           static_cast<std::uint64_t>(rows * cols * w[3]);
-  }
-  if (const auto* matmul = std::get_if<compiler::QMatMul>(&op)) {
-    // Every output element of every head sums K products (the CONVs it runs as).
-    const compiler::HeadMatMulGeometry g = compiler::matMulGeometry(graph, *matmul);
-    return static_cast<std::uint64_t>(g.heads * g.m * g.n) * static_cast<std::uint64_t>(g.k);
-  }
-  if (const auto* resize = std::get_if<compiler::QResizeLinear>(&op)) {
-    // Each output position multiplies its live taps (one or two) for every element of the
-    // other axes: the depthwise CONVs it runs as.
-    const auto& out = graph.tensors[resize->output].shape;
-    std::uint64_t taps = 0;
-    for (const golden::LinearTap& tap : resize->params.taps) {
-      taps += static_cast<std::uint64_t>(compiler::liveLinearTaps(tap));
-    }
-    const auto axis = static_cast<std::size_t>(resize->params.axis);
-    return taps * static_cast<std::uint64_t>(compiler::elementCount(out) / out[axis]);
-  }
-  return 0;
+  // One lambda per op type: a new QOp must say what it counts.
+  const auto none = [](const auto&) -> std::uint64_t { return 0; };  // the vector unit's work
+  return std::visit(
+      Overloaded{
+          [&](const compiler::QConv& conv) { return convMacs(graph, conv); },
+          [&](const compiler::QMatMul& matmul) -> std::uint64_t {
+            // Every output element of every head sums K products (the CONVs it runs as).
+            const compiler::HeadMatMulGeometry g = compiler::matMulGeometry(graph, matmul);
+            return static_cast<std::uint64_t>(g.heads * g.m * g.n) *
+                   static_cast<std::uint64_t>(g.k);
+          },
+          [&](const compiler::QResizeLinear& resize) { return resizeMacs(graph, resize); },
+          [&](const compiler::QAdd& o) { return none(o); },
+          [&](const compiler::QMul& o) { return none(o); },
+          [&](const compiler::QMaxPool& o) { return none(o); },
+          [&](const compiler::QAvgPool& o) { return none(o); },
+          [&](const compiler::QGlobalAvgPool& o) { return none(o); },
+          [&](const compiler::QConcat& o) { return none(o); },
+          [&](const compiler::QSlice& o) { return none(o); },
+          [&](const compiler::QShuffle& o) { return none(o); },
+          [&](const compiler::QUpsample& o) { return none(o); },
+          [&](const compiler::QLut& o) { return none(o); },
+          [&](const compiler::QReduce& o) { return none(o); },
+          [&](const compiler::QNorm& o) { return none(o); },
+      },
+      op);
 }
 
 std::uint64_t opVectorElements(const compiler::QuantizedGraph& graph, const compiler::QOp& op) {
   auto elements = [&](compiler::TensorId id) {
     return static_cast<std::uint64_t>(compiler::elementCount(graph.tensors[id].shape));
   };
-  return std::visit(
-      [&](const auto& o) -> std::uint64_t {
-        using T = std::decay_t<decltype(o)>;
-        if constexpr (std::is_same_v<T, compiler::QConv> ||
-                      std::is_same_v<T, compiler::QResizeLinear> ||
-                      std::is_same_v<T, compiler::QMatMul>) {
-          return 0;  // the MAC array's work: the MAC term of the bound
-        } else if constexpr (std::is_same_v<T, compiler::QMaxPool> ||
-                             std::is_same_v<T, compiler::QAvgPool>) {
-          // Every output element reads its whole window.
-          return elements(o.output) *
-                 static_cast<std::uint64_t>(o.params.kernel[0] * o.params.kernel[1]);
-        } else if constexpr (std::is_same_v<T, compiler::QNorm>) {
-          // Three passes over every row (the rows' serial reciprocal and square root are not
-          // in this bound).
-          return 3 * elements(o.output);
-        } else if constexpr (std::is_same_v<T, compiler::QGlobalAvgPool> ||
-                             std::is_same_v<T, compiler::QUpsample>) {
-          // Every input element once (an upsample's copies are the store's addressing).
-          return elements(o.input);
-        } else {
-          // Element-wise ops and byte moves pass every output element through once.
-          return elements(o.output);
-        }
-      },
-      op);
+  // The MAC array's work is the MAC term of the bound, not this one.
+  const auto onArray = [](const auto&) -> std::uint64_t { return 0; };
+  // Every output element reads its whole window.
+  const auto window = [&](const auto& o) {
+    return elements(o.output) * static_cast<std::uint64_t>(o.params.kernel[0] * o.params.kernel[1]);
+  };
+  // Every input element once (an upsample's copies are the store's addressing).
+  const auto inputOnce = [&](const auto& o) { return elements(o.input); };
+  // Element-wise ops and byte moves pass every output element through once.
+  const auto outputOnce = [&](const auto& o) { return elements(o.output); };
+  return std::visit(Overloaded{
+                        [&](const compiler::QConv& o) { return onArray(o); },
+                        [&](const compiler::QResizeLinear& o) { return onArray(o); },
+                        [&](const compiler::QMatMul& o) { return onArray(o); },
+                        [&](const compiler::QMaxPool& o) { return window(o); },
+                        [&](const compiler::QAvgPool& o) { return window(o); },
+                        // Three passes over every row (the rows' serial reciprocal and square
+                        // root are not in this bound).
+                        [&](const compiler::QNorm& o) { return 3 * elements(o.output); },
+                        [&](const compiler::QGlobalAvgPool& o) { return inputOnce(o); },
+                        [&](const compiler::QUpsample& o) { return inputOnce(o); },
+                        [&](const compiler::QAdd& o) { return outputOnce(o); },
+                        [&](const compiler::QMul& o) { return outputOnce(o); },
+                        [&](const compiler::QLut& o) { return outputOnce(o); },
+                        [&](const compiler::QConcat& o) { return outputOnce(o); },
+                        [&](const compiler::QSlice& o) { return outputOnce(o); },
+                        [&](const compiler::QShuffle& o) { return outputOnce(o); },
+                        [&](const compiler::QReduce& o) { return outputOnce(o); },
+                    },
+                    op);
 }
 
 std::uint64_t opTensorBytes(const compiler::QuantizedGraph& graph, const compiler::QOp& op) {

@@ -108,7 +108,7 @@ void executeNorm(const isa::Norm& n, SramState& sram) {
   for (std::int64_t r = 0; r < n.rows; ++r) {
     const std::int8_t* in = sram.input.data() + n.in_addr + r * n.length;
     std::int8_t* out = sram.output.data() + n.out_addr + r * n.length;
-    if (n.op == 0) {
+    if (n.op == isa::kNormSoftmax) {
       softmaxRow(n, in, out, sram.parameter);
     } else {
       layerNormRow(n, in, out, sram.parameter);

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "npu/isa/footprint.h"
+#include "npu/support/overloaded.h"
 
 namespace npu::sim {
 namespace {
@@ -91,46 +92,49 @@ u64 instructionCycles(const isa::Instruction& instruction, const isa::NpuConfig&
   const auto cols = static_cast<u64>(config.macCols);
   const auto width = static_cast<u64>(config.ddrBytesPerCycle);
   const auto latency = static_cast<u64>(config.ddrLatencyCycles);
-  if (const auto* load = std::get_if<isa::Load>(&instruction)) {
-    const u64 total = static_cast<u64>((load->pad_top + load->y_size + load->pad_bottom) *
-                                       (load->pad_left + load->x_size + load->pad_right));
-    const u64 padBytes =
-        (total - static_cast<u64>(load->y_size * load->x_size)) * static_cast<u64>(load->c_bytes);
-    return latency + transferBeats(instruction, config) + ceilDiv(padBytes, width);
-  }
-  if (std::holds_alternative<isa::Store>(instruction)) {
-    return latency + transferBeats(instruction, config);
-  }
-  if (const auto* conv = std::get_if<isa::Conv>(&instruction)) {
-    const u64 pixels = static_cast<u64>(conv->out_h * conv->out_w);
-    const u64 taps = static_cast<u64>(conv->kh * conv->kw);
-    const u64 channelBlocks = ceilDiv(static_cast<u64>(conv->out_c), cols);
-    if (conv->depthwise != 0) {
-      // Depthwise: columns take channels, rows take kernel taps.
-      return pixels * channelBlocks * ceilDiv(taps, rows) + kComputePipelineCycles;
-    }
-    return pixels * channelBlocks * taps * ceilDiv(static_cast<u64>(conv->in_c), rows) +
-           kComputePipelineCycles;
-  }
-  if (const auto* eltwise = std::get_if<isa::Eltwise>(&instruction)) {
-    return ceilDiv(static_cast<u64>(eltwise->count), cols) + kComputePipelineCycles;
-  }
-  if (const auto* pool = std::get_if<isa::Pool>(&instruction)) {
-    return static_cast<u64>(pool->out_h * pool->out_w * pool->kh * pool->kw) *
-               ceilDiv(static_cast<u64>(pool->channels), cols) +
-           kComputePipelineCycles;
-  }
-  if (const auto* norm = std::get_if<isa::Norm>(&instruction)) {
-    // Three passes over each row, C values per cycle, then the row's serial arithmetic.
-    const u64 perRow = norm->op == 0 ? kSoftmaxRowCycles : kLayerNormRowCycles;
-    return static_cast<u64>(norm->rows) *
-               (3 * ceilDiv(static_cast<u64>(norm->length), cols) + perRow) +
-           kComputePipelineCycles;
-  }
-  if (std::holds_alternative<isa::Sync>(instruction)) {
-    return 1;
-  }
-  return 0;
+  // One lambda per instruction: a new instruction without its formula does not compile.
+  return std::visit(
+      Overloaded{
+          [&](const isa::Load& load) -> u64 {
+            const u64 total = static_cast<u64>((load.pad_top + load.y_size + load.pad_bottom) *
+                                               (load.pad_left + load.x_size + load.pad_right));
+            const u64 padBytes = (total - static_cast<u64>(load.y_size * load.x_size)) *
+                                 static_cast<u64>(load.c_bytes);
+            return latency + transferBeats(instruction, config) + ceilDiv(padBytes, width);
+          },
+          [&](const isa::Store&) -> u64 { return latency + transferBeats(instruction, config); },
+          [&](const isa::Conv& conv) -> u64 {
+            const u64 pixels = static_cast<u64>(conv.out_h * conv.out_w);
+            const u64 taps = static_cast<u64>(conv.kh * conv.kw);
+            const u64 channelBlocks = ceilDiv(static_cast<u64>(conv.out_c), cols);
+            if (conv.depthwise != 0) {
+              // Depthwise: columns take channels, rows take kernel taps.
+              return pixels * channelBlocks * ceilDiv(taps, rows) + kComputePipelineCycles;
+            }
+            return pixels * channelBlocks * taps * ceilDiv(static_cast<u64>(conv.in_c), rows) +
+                   kComputePipelineCycles;
+          },
+          [&](const isa::Eltwise& eltwise) -> u64 {
+            return ceilDiv(static_cast<u64>(eltwise.count), cols) + kComputePipelineCycles;
+          },
+          [&](const isa::Pool& pool) -> u64 {
+            return static_cast<u64>(pool.out_h * pool.out_w * pool.kh * pool.kw) *
+                       ceilDiv(static_cast<u64>(pool.channels), cols) +
+                   kComputePipelineCycles;
+          },
+          [&](const isa::Norm& norm) -> u64 {
+            // Three passes over each row, C values per cycle, then the row's serial arithmetic.
+            const u64 perRow = norm.op == isa::kNormSoftmax ? kSoftmaxRowCycles
+                                                            : kLayerNormRowCycles;
+            return static_cast<u64>(norm.rows) *
+                       (3 * ceilDiv(static_cast<u64>(norm.length), cols) + perRow) +
+                   kComputePipelineCycles;
+          },
+          [](const isa::Sync&) -> u64 { return 1; },
+          // END only stops the fetch unit: no unit is busy for it.
+          [](const isa::End&) -> u64 { return 0; },
+      },
+      instruction);
 }
 
 u64 cycleBudget(std::span<const isa::Instruction> stream, const isa::NpuConfig& config) {

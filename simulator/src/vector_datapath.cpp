@@ -14,7 +14,7 @@ void executeEltwise(const isa::Eltwise& e, SramState& sram) {
   // out_buf: the result stays in the input SRAM for a cascade's next CONV (never overlapping
   // a or b).
   std::int8_t* out = (e.out_buf != 0 ? sram.input.data() : sram.output.data()) + e.out_addr;
-  if (e.op == 2) {
+  if (e.op == isa::kEltwiseLut) {
     for (std::int64_t i = 0; i < e.count; ++i) {
       out[i] = lookup(sram.parameter, e.lut_addr, a[i]);
     }
@@ -30,7 +30,7 @@ void executeEltwise(const isa::Eltwise& e, SramState& sram) {
     const std::int32_t da = a[i] - static_cast<std::int32_t>(e.a_zp);
     const std::int32_t db = b[i] - static_cast<std::int32_t>(e.b_zp);
     std::int32_t scaled = 0;
-    if (e.op == 0) {
+    if (e.op == isa::kEltwiseAdd) {
       const std::int32_t sa = requant(da * (1 << e.left_shift), aMult, aShift, doubleRound);
       const std::int32_t sb = requant(db * (1 << e.left_shift), bMult, bShift, doubleRound);
       scaled = requant(saturateInt32(static_cast<std::int64_t>(sa) + sb), outMult, outShift,
@@ -54,11 +54,11 @@ void executePool(const isa::Pool& p, SramState& sram) {
   std::vector<std::int32_t> acc(static_cast<std::size_t>(c));
   for (std::int64_t oy = 0; oy < p.out_h; ++oy) {
     for (std::int64_t ox = 0; ox < p.out_w; ++ox) {
-      std::fill(acc.begin(), acc.end(), p.op == 0 ? std::numeric_limits<std::int32_t>::min() : 0);
+      std::fill(acc.begin(), acc.end(), p.op == isa::kPoolMax ? std::numeric_limits<std::int32_t>::min() : 0);
       for (std::int64_t ky = 0; ky < p.kh; ++ky) {
         for (std::int64_t kx = 0; kx < p.kw; ++kx) {
           const std::int8_t* x = in + ((oy * p.sh + ky) * p.in_w + (ox * p.sw + kx)) * c;
-          if (p.op == 0) {
+          if (p.op == isa::kPoolMax) {
             for (std::int64_t ch = 0; ch < c; ++ch) {
               acc[static_cast<std::size_t>(ch)] =
                   std::max<std::int32_t>(acc[static_cast<std::size_t>(ch)], x[ch]);
@@ -73,7 +73,7 @@ void executePool(const isa::Pool& p, SramState& sram) {
       std::int8_t* o = out + (oy * p.out_w + ox) * c;
       for (std::int64_t ch = 0; ch < c; ++ch) {
         std::int32_t y = acc[static_cast<std::size_t>(ch)];
-        if (p.op == 1) {
+        if (p.op == isa::kPoolAverage) {
           y = std::clamp(requantSingle(y, static_cast<std::int32_t>(p.avg_mult),
                                        static_cast<int>(p.avg_shift)),
                          -128, 127);

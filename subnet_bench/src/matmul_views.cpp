@@ -60,7 +60,7 @@ void checkTokens(const std::optional<TokenView>& tokens, std::string_view key, s
 }  // namespace
 
 bool isStridedMatMul(const OpCase& c) {
-  return c.kind == OpKind::MatMul && (c.tokensA || c.tokensB || c.mergedY || c.bFromA);
+  return c.kind == CaseKind::MatMul && (c.tokensA || c.tokensB || c.mergedY || c.bFromA);
 }
 
 std::vector<std::int64_t> matMulShapeA(const OpCase& c) {

@@ -13,13 +13,6 @@
 namespace npu::bench {
 namespace {
 
-constexpr std::array<std::string_view, 17> kKindNames{
-    "conv",      "add",       "mul",      "maxpool", "avgpool",  "globalavgpool",
-    "lut",       "concat",    "upsample", "slice",   "shuffle",  "matmul",
-    "reducemax", "reducesum", "resize",   "softmax", "layernorm"};
-constexpr std::array<std::string_view, 12> kFamilyNames{"conv",   "eltwise",  "pool",   "lut",
-                                                        "concat", "upsample", "slice",  "shuffle",
-                                                        "matmul", "reduce",   "resize", "norm"};
 /// In golden::CoordinateTransform's order.
 constexpr std::array<std::string_view, 5> kTransformNames{
     "half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn"};
@@ -53,21 +46,21 @@ void checkRequant(const Requant& r, std::string_view what) {
   checkRange(r.shift, -31, 30, fmt::format("{} shift", what));
 }
 
-bool usesOutputStage(OpKind kind) {
-  return kind == OpKind::Conv || kind == OpKind::Add || kind == OpKind::Mul ||
-         kind == OpKind::MatMul || kind == OpKind::ReduceSum || kind == OpKind::Resize;
+bool usesOutputStage(CaseKind kind) {
+  return kind == CaseKind::Conv || kind == CaseKind::Add || kind == CaseKind::Mul ||
+         kind == CaseKind::MatMul || kind == CaseKind::ReduceSum || kind == CaseKind::Resize;
 }
 
-bool isNorm(OpKind kind) {
-  return kind == OpKind::Softmax || kind == OpKind::LayerNorm;
+bool isNorm(CaseKind kind) {
+  return kind == CaseKind::Softmax || kind == CaseKind::LayerNorm;
 }
 
-bool isEltwise(OpKind kind) {
-  return kind == OpKind::Add || kind == OpKind::Mul;
+bool isEltwise(CaseKind kind) {
+  return kind == CaseKind::Add || kind == CaseKind::Mul;
 }
 
-bool usesWindow(OpKind kind) {
-  return kind == OpKind::Conv || kind == OpKind::MaxPool || kind == OpKind::AvgPool;
+bool usesWindow(CaseKind kind) {
+  return kind == CaseKind::Conv || kind == CaseKind::MaxPool || kind == CaseKind::AvgPool;
 }
 
 /// Output rows or columns of a window op; may be < 1 for a window larger than the padded input.
@@ -182,57 +175,24 @@ compiler::QConv buildConv(const OpCase& c) {
 
 }  // namespace
 
-std::string_view opKindName(OpKind kind) {
-  return kKindNames[static_cast<std::size_t>(kind)];
+std::string_view caseKindName(CaseKind kind) {
+  return compiler::npuOpName(kind);
 }
 
-std::optional<OpKind> parseOpKind(std::string_view name) {
-  const auto i = indexOf(kKindNames, name);
-  return i ? std::optional<OpKind>(static_cast<OpKind>(*i)) : std::nullopt;
+std::optional<CaseKind> parseCaseKind(std::string_view name) {
+  return compiler::parseNpuOp(name);
 }
 
 std::string_view opFamilyName(OpFamily family) {
-  return kFamilyNames[static_cast<std::size_t>(family)];
+  return compiler::npuOpFamilyName(family);
 }
 
 std::optional<OpFamily> parseOpFamily(std::string_view name) {
-  const auto i = indexOf(kFamilyNames, name);
-  return i ? std::optional<OpFamily>(static_cast<OpFamily>(*i)) : std::nullopt;
+  return compiler::parseNpuOpFamily(name);
 }
 
-OpFamily familyOf(OpKind kind) {
-  switch (kind) {
-    case OpKind::Conv:
-      return OpFamily::Conv;
-    case OpKind::Add:
-    case OpKind::Mul:
-      return OpFamily::Eltwise;
-    case OpKind::MaxPool:
-    case OpKind::AvgPool:
-    case OpKind::GlobalAvgPool:
-      return OpFamily::Pool;
-    case OpKind::Lut:
-      return OpFamily::Lut;
-    case OpKind::Concat:
-      return OpFamily::Concat;
-    case OpKind::Upsample:
-      return OpFamily::Upsample;
-    case OpKind::Slice:
-      return OpFamily::Slice;
-    case OpKind::Shuffle:
-      return OpFamily::Shuffle;
-    case OpKind::MatMul:
-      return OpFamily::MatMul;
-    case OpKind::ReduceMax:
-    case OpKind::ReduceSum:
-      return OpFamily::Reduce;
-    case OpKind::Resize:
-      return OpFamily::Resize;
-    case OpKind::Softmax:
-    case OpKind::LayerNorm:
-      break;
-  }
-  return OpFamily::Norm;
+OpFamily familyOf(CaseKind kind) {
+  return compiler::npuOpInfo(kind).family;
 }
 
 std::string_view transformName(golden::CoordinateTransform transform) {
@@ -272,7 +232,7 @@ void validateCase(const OpCase& c) {
       fail("case: clip [{}, {}] is empty", c.clipLo, c.clipHi);
     }
   }
-  if (c.kind == OpKind::Add) {
+  if (c.kind == CaseKind::Add) {
     checkRequant(c.requantA, "input a");
     checkRequant(c.requantB, "input b");
     checkRange(c.leftShift, 0, 23, "left shift");
@@ -286,7 +246,7 @@ void validateCase(const OpCase& c) {
       checkRange(pad, 0, kMaxSize, "padding");
     }
   }
-  if (c.kind == OpKind::Conv) {
+  if (c.kind == CaseKind::Conv) {
     checkRange(c.outChannels, 1, kMaxSize, "output channels");
     checkRange(c.dilation[0], 1, kMaxSize, "dilation");
     checkRange(c.dilation[1], 1, kMaxSize, "dilation");
@@ -297,7 +257,7 @@ void validateCase(const OpCase& c) {
            c.groups, c.channels, c.outChannels);
     }
   }
-  if (c.kind == OpKind::MatMul) {
+  if (c.kind == CaseKind::MatMul) {
     checkRange(c.outChannels, 1, kMaxSize, "matmul columns");
     validateMatMulViews(c);
   }
@@ -314,7 +274,7 @@ void validateCase(const OpCase& c) {
       }
     };
     positive(c.inputScale, "input scale");
-    if (c.kind == OpKind::LayerNorm) {
+    if (c.kind == CaseKind::LayerNorm) {
       positive(c.outputScale, "output scale");
       if (!(c.epsilon >= 0 && c.epsilon < 1)) {
         fail("case: epsilon {} is outside [0, 1)", c.epsilon);
@@ -322,7 +282,7 @@ void validateCase(const OpCase& c) {
       checkRange(c.outputZeroPoint, -128, 127, "output zero point");
     }
   }
-  if (c.kind == OpKind::Concat) {
+  if (c.kind == CaseKind::Concat) {
     if (c.concatChannels.empty()) {
       fail("case: a concat needs at least two inputs");
     }
@@ -330,15 +290,15 @@ void validateCase(const OpCase& c) {
       checkRange(channels, 1, kMaxSize, "concat input channels");
     }
   }
-  if (c.kind == OpKind::Upsample) {
+  if (c.kind == CaseKind::Upsample) {
     checkRange(c.factor[0], 1, 64, "upsample factor");
     checkRange(c.factor[1], 1, 64, "upsample factor");
   }
-  if (c.kind == OpKind::Resize) {
+  if (c.kind == CaseKind::Resize) {
     checkRange(c.resizeAxis, 1, 2, "resize axis");
     checkRange(c.resizeLength, 1, kMaxSize, "resize length");
   }
-  if (c.kind == OpKind::Slice) {
+  if (c.kind == CaseKind::Slice) {
     checkRange(c.channelBegin, 0, c.channels - 1, "slice channel begin");
     checkRange(c.sliceChannels, 1, c.channels - c.channelBegin, "slice channels");
     checkRange(c.rowBegin, 0, c.height - 1, "slice row begin");
@@ -348,7 +308,7 @@ void validateCase(const OpCase& c) {
     checkRange(c.colStep, 1, kMaxSize, "slice column step");
     checkRange(c.sliceCols, 1, sliceCountToEnd(c.width, c.colBegin, c.colStep), "slice columns");
   }
-  if (c.kind == OpKind::Shuffle) {
+  if (c.kind == CaseKind::Shuffle) {
     checkRange(c.groups, 2, c.channels, "shuffle groups");
     if (c.channels % c.groups != 0) {
       fail("case: shuffle groups {} must divide the channels {}", c.groups, c.channels);
@@ -356,7 +316,7 @@ void validateCase(const OpCase& c) {
   }
   if (usesWindow(c.kind)) {
     const std::array<std::int64_t, 2> dilation =
-        c.kind == OpKind::Conv ? c.dilation : std::array<std::int64_t, 2>{1, 1};
+        c.kind == CaseKind::Conv ? c.dilation : std::array<std::int64_t, 2>{1, 1};
     const std::int64_t oh =
         windowOutput(c.height, c.pads[0], c.pads[2], c.kernel[0], dilation[0], c.stride[0]);
     const std::int64_t ow =
@@ -375,7 +335,7 @@ OpCase normalizedCase(OpCase c) {
     c.inputZeroPointB = defaults.inputZeroPointB;
     c.perChannelB = defaults.perChannelB;
   }
-  if (c.kind != OpKind::Slice) {
+  if (c.kind != CaseKind::Slice) {
     c.channelBegin = defaults.channelBegin;
     c.sliceChannels = defaults.sliceChannels;
     c.rowBegin = defaults.rowBegin;
@@ -385,13 +345,13 @@ OpCase normalizedCase(OpCase c) {
     c.colStep = defaults.colStep;
     c.sliceCols = defaults.sliceCols;
   }
-  if (c.kind != OpKind::Concat) {
+  if (c.kind != CaseKind::Concat) {
     c.concatChannels.clear();
   }
-  if (c.kind != OpKind::Conv && c.kind != OpKind::Shuffle) {
+  if (c.kind != CaseKind::Conv && c.kind != CaseKind::Shuffle) {
     c.groups = defaults.groups;
   }
-  if (c.kind != OpKind::MatMul) {
+  if (c.kind != CaseKind::MatMul) {
     c.transposedB = defaults.transposedB;
     c.producedB = defaults.producedB;
     c.tokensA = defaults.tokensA;
@@ -399,10 +359,10 @@ OpCase normalizedCase(OpCase c) {
     c.mergedY = defaults.mergedY;
     c.bFromA = defaults.bFromA;
   }
-  if (c.kind != OpKind::Conv && c.kind != OpKind::MatMul) {
+  if (c.kind != CaseKind::Conv && c.kind != CaseKind::MatMul) {
     c.outChannels = defaults.outChannels;
   }
-  if (c.kind != OpKind::Conv) {
+  if (c.kind != CaseKind::Conv) {
     c.dilation = defaults.dilation;
     c.biasRange = defaults.biasRange;
     c.fullRangeWeights = defaults.fullRangeWeights;
@@ -415,7 +375,7 @@ OpCase normalizedCase(OpCase c) {
   }
   if (!usesOutputStage(c.kind)) {
     c.requant = defaults.requant;
-    if (c.kind != OpKind::LayerNorm) {
+    if (c.kind != CaseKind::LayerNorm) {
       c.outputZeroPoint = defaults.outputZeroPoint;
     }
     if (!isNorm(c.kind)) {
@@ -428,19 +388,19 @@ OpCase normalizedCase(OpCase c) {
   if (!isNorm(c.kind)) {
     c.inputScale = defaults.inputScale;
   }
-  if (c.kind != OpKind::LayerNorm) {
+  if (c.kind != CaseKind::LayerNorm) {
     c.outputScale = defaults.outputScale;
     c.epsilon = defaults.epsilon;
   }
-  if (c.kind != OpKind::Add) {
+  if (c.kind != CaseKind::Add) {
     c.requantA = defaults.requantA;
     c.requantB = defaults.requantB;
     c.leftShift = defaults.leftShift;
   }
-  if (c.kind != OpKind::Upsample) {
+  if (c.kind != CaseKind::Upsample) {
     c.factor = defaults.factor;
   }
-  if (c.kind != OpKind::Resize) {
+  if (c.kind != CaseKind::Resize) {
     c.resizeAxis = defaults.resizeAxis;
     c.resizeLength = defaults.resizeLength;
     c.transform = defaults.transform;
@@ -457,43 +417,43 @@ std::int64_t sliceCountToEnd(std::int64_t extent, std::int64_t begin, std::int64
 
 std::vector<std::int64_t> caseOutputShape(const OpCase& c) {
   switch (c.kind) {
-    case OpKind::Conv:
-    case OpKind::MaxPool:
-    case OpKind::AvgPool: {
+    case CaseKind::Conv:
+    case CaseKind::MaxPool:
+    case CaseKind::AvgPool: {
       const std::array<std::int64_t, 2> dilation =
-          c.kind == OpKind::Conv ? c.dilation : std::array<std::int64_t, 2>{1, 1};
+          c.kind == CaseKind::Conv ? c.dilation : std::array<std::int64_t, 2>{1, 1};
       return {1,
               windowOutput(c.height, c.pads[0], c.pads[2], c.kernel[0], dilation[0], c.stride[0]),
               windowOutput(c.width, c.pads[1], c.pads[3], c.kernel[1], dilation[1], c.stride[1]),
-              c.kind == OpKind::Conv ? c.outChannels : c.channels};
+              c.kind == CaseKind::Conv ? c.outChannels : c.channels};
     }
-    case OpKind::GlobalAvgPool:
+    case CaseKind::GlobalAvgPool:
       return {1, 1, 1, c.channels};
-    case OpKind::Concat: {
+    case CaseKind::Concat: {
       std::int64_t total = c.channels;
       for (const std::int64_t more : c.concatChannels) {
         total += more;
       }
       return {1, c.height, c.width, total};
     }
-    case OpKind::Upsample:
+    case CaseKind::Upsample:
       return {1, c.height * c.factor[0], c.width * c.factor[1], c.channels};
-    case OpKind::Resize:
+    case CaseKind::Resize:
       return {1, c.resizeAxis == 1 ? c.resizeLength : c.height,
               c.resizeAxis == 2 ? c.resizeLength : c.width, c.channels};
-    case OpKind::Slice:
+    case CaseKind::Slice:
       return {1, c.sliceRows, c.sliceCols, c.sliceChannels};
-    case OpKind::MatMul:
+    case CaseKind::MatMul:
       return matMulShapeY(c);
-    case OpKind::ReduceMax:
-    case OpKind::ReduceSum:
+    case CaseKind::ReduceMax:
+    case CaseKind::ReduceSum:
       return {1, c.height, c.width, 1};
-    case OpKind::Add:
-    case OpKind::Mul:
-    case OpKind::Lut:
-    case OpKind::Shuffle:
-    case OpKind::Softmax:
-    case OpKind::LayerNorm:
+    case CaseKind::Add:
+    case CaseKind::Mul:
+    case CaseKind::Lut:
+    case CaseKind::Shuffle:
+    case CaseKind::Softmax:
+    case CaseKind::LayerNorm:
       break;
   }
   return {1, c.height, c.width, c.channels};
@@ -502,22 +462,22 @@ std::vector<std::int64_t> caseOutputShape(const OpCase& c) {
 std::int64_t caseWork(const OpCase& c) {
   const auto out = caseOutputShape(c);
   const std::int64_t elements = out[1] * out[2] * out[3];
-  if (c.kind == OpKind::Conv) {
+  if (c.kind == CaseKind::Conv) {
     return elements * c.kernel[0] * c.kernel[1] * (c.channels / c.groups);
   }
-  if (c.kind == OpKind::MatMul) {
+  if (c.kind == CaseKind::MatMul) {
     return elements * c.channels;
   }
-  if (c.kind == OpKind::ReduceMax || c.kind == OpKind::ReduceSum) {
+  if (c.kind == CaseKind::ReduceMax || c.kind == CaseKind::ReduceSum) {
     return c.height * c.width * c.channels;
   }
-  if (c.kind == OpKind::MaxPool || c.kind == OpKind::AvgPool) {
+  if (c.kind == CaseKind::MaxPool || c.kind == CaseKind::AvgPool) {
     return elements * c.kernel[0] * c.kernel[1];
   }
-  if (c.kind == OpKind::GlobalAvgPool) {
+  if (c.kind == CaseKind::GlobalAvgPool) {
     return c.height * c.width * c.channels;
   }
-  if (c.kind == OpKind::Resize) {
+  if (c.kind == CaseKind::Resize) {
     return 2 * elements;
   }
   if (isNorm(c.kind)) {
@@ -529,17 +489,17 @@ std::int64_t caseWork(const OpCase& c) {
 CaseGraph buildCaseGraph(const OpCase& c) {
   CaseGraph built;
   compiler::QuantizedGraph& g = built.graph;
-  const std::string name(opKindName(c.kind));
+  const std::string name(caseKindName(c.kind));
   Rng inputs(c.seed, "inputs");
   const compiler::TensorId x = addTensor(
       g, "x",
-      c.kind == OpKind::MatMul ? matMulShapeA(c)
+      c.kind == CaseKind::MatMul ? matMulShapeA(c)
                                : std::vector<std::int64_t>{1, c.height, c.width, c.channels},
       c.inputZeroPoint);
   g.inputs.push_back(x);
   built.inputs.push_back(drawTensor(inputs, g.tensors[x].shape, c.data, c.inputZeroPoint));
-  const std::int32_t outZeroPoint = c.kind == OpKind::Softmax ? golden::kSoftmaxOutputZeroPoint
-                                    : usesOutputStage(c.kind) || c.kind == OpKind::LayerNorm
+  const std::int32_t outZeroPoint = c.kind == CaseKind::Softmax ? golden::kSoftmaxOutputZeroPoint
+                                    : usesOutputStage(c.kind) || c.kind == CaseKind::LayerNorm
                                         ? c.outputZeroPoint
                                         : c.inputZeroPoint;
   std::vector<compiler::TensorId> concatInputs{x};
@@ -553,7 +513,7 @@ CaseGraph buildCaseGraph(const OpCase& c) {
     built.inputs.push_back(drawTensor(inputs, g.tensors[b].shape, c.data, c.inputZeroPointB));
   }
   compiler::TensorId a = x;
-  if (c.kind == OpKind::MatMul && c.bFromA) {
+  if (c.kind == CaseKind::MatMul && c.bFromA) {
     b = x;
     if (c.producedB) {
       // a and b = LUT[x]: one tensor the program wrote, read by both operands.
@@ -561,7 +521,7 @@ CaseGraph buildCaseGraph(const OpCase& c) {
       Rng table(c.seed, "b_lut");
       g.ops.emplace_back(compiler::QLut{"qkv_lut", x, a, drawLut(table)});
     }
-  } else if (c.kind == OpKind::MatMul) {
+  } else if (c.kind == CaseKind::MatMul) {
     const std::vector<std::int64_t> shapeB = matMulShapeB(c);
     if (c.producedB) {
       // b = LUT[raw]: written by the program before the matmul reads it as weights.
@@ -577,7 +537,7 @@ CaseGraph buildCaseGraph(const OpCase& c) {
       built.inputs.push_back(drawTensor(inputs, shapeB, c.data, 0));
     }
   }
-  if (c.kind == OpKind::Concat) {
+  if (c.kind == CaseKind::Concat) {
     for (std::size_t i = 0; i < c.concatChannels.size(); ++i) {
       const compiler::TensorId id =
           addTensor(g, fmt::format("x{}", i + 1), {1, c.height, c.width, c.concatChannels[i]},
@@ -594,7 +554,7 @@ CaseGraph buildCaseGraph(const OpCase& c) {
   pool.strides = c.stride;
   pool.pads = c.pads;
   switch (c.kind) {
-    case OpKind::Conv: {
+    case CaseKind::Conv: {
       compiler::QConv conv = buildConv(c);
       conv.name = name;
       conv.input = x;
@@ -602,7 +562,7 @@ CaseGraph buildCaseGraph(const OpCase& c) {
       g.ops.emplace_back(std::move(conv));
       break;
     }
-    case OpKind::Add: {
+    case CaseKind::Add: {
       golden::AddInt8Params p;
       p.zeroPointA = c.inputZeroPoint;
       p.zeroPointB = c.inputZeroPointB;
@@ -614,7 +574,7 @@ CaseGraph buildCaseGraph(const OpCase& c) {
       g.ops.emplace_back(compiler::QAdd{name, x, b, y, p});
       break;
     }
-    case OpKind::Mul: {
+    case CaseKind::Mul: {
       golden::MulInt8Params p;
       p.zeroPointA = c.inputZeroPoint;
       p.zeroPointB = c.inputZeroPointB;
@@ -623,37 +583,37 @@ CaseGraph buildCaseGraph(const OpCase& c) {
       g.ops.emplace_back(compiler::QMul{name, x, b, y, p});
       break;
     }
-    case OpKind::MaxPool:
+    case CaseKind::MaxPool:
       g.ops.emplace_back(compiler::QMaxPool{name, x, y, pool});
       break;
-    case OpKind::AvgPool:
+    case CaseKind::AvgPool:
       g.ops.emplace_back(compiler::QAvgPool{name, x, y, pool});
       break;
-    case OpKind::GlobalAvgPool:
+    case CaseKind::GlobalAvgPool:
       g.ops.emplace_back(compiler::QGlobalAvgPool{name, x, y});
       break;
-    case OpKind::Lut: {
+    case CaseKind::Lut: {
       Rng table(c.seed, "lut");
       g.ops.emplace_back(compiler::QLut{name, x, y, drawLut(table)});
       break;
     }
-    case OpKind::Concat:
+    case CaseKind::Concat:
       g.ops.emplace_back(compiler::QConcat{name, concatInputs, y});
       break;
-    case OpKind::Upsample:
+    case CaseKind::Upsample:
       g.ops.emplace_back(compiler::QUpsample{name, x, y, c.factor[0], c.factor[1]});
       break;
-    case OpKind::Slice:
+    case CaseKind::Slice:
       g.ops.emplace_back(compiler::QSlice{name, x, y, c.channelBegin, c.rowBegin, c.rowStep,
                                           c.colBegin, c.colStep});
       break;
-    case OpKind::Shuffle:
+    case CaseKind::Shuffle:
       g.ops.emplace_back(compiler::QShuffle{name, x, y, c.groups});
       break;
-    case OpKind::ReduceMax:
+    case CaseKind::ReduceMax:
       g.ops.emplace_back(compiler::QReduce{name, x, y, compiler::QReduce::Kind::Max, {}});
       break;
-    case OpKind::ReduceSum: {
+    case CaseKind::ReduceSum: {
       golden::ReduceSumInt8Params p;
       p.inputZeroPoint = c.inputZeroPoint;
       p.multiplier = toGolden(c.requant);
@@ -661,7 +621,7 @@ CaseGraph buildCaseGraph(const OpCase& c) {
       g.ops.emplace_back(compiler::QReduce{name, x, y, compiler::QReduce::Kind::Sum, p});
       break;
     }
-    case OpKind::Resize: {
+    case CaseKind::Resize: {
       golden::ResizeLinearInt8Params p;
       p.axis = c.resizeAxis;
       const std::int64_t from = c.resizeAxis == 1 ? c.height : c.width;
@@ -674,7 +634,7 @@ CaseGraph buildCaseGraph(const OpCase& c) {
       g.ops.emplace_back(compiler::QResizeLinear{name, x, y, p});
       break;
     }
-    case OpKind::Softmax: {
+    case CaseKind::Softmax: {
       compiler::QNorm norm{name, x, y, compiler::QNorm::Kind::Softmax, {}, {}};
       norm.softmax.expTable = golden::softmaxExpTable(c.inputScale);
       norm.softmax.clipLo = c.clipLo;
@@ -682,7 +642,7 @@ CaseGraph buildCaseGraph(const OpCase& c) {
       g.ops.emplace_back(std::move(norm));
       break;
     }
-    case OpKind::LayerNorm: {
+    case CaseKind::LayerNorm: {
       compiler::QNorm norm{name, x, y, compiler::QNorm::Kind::LayerNorm, {}, {}};
       golden::LayerNormInt8Params& p = norm.layerNorm;
       p.inputZeroPoint = c.inputZeroPoint;
@@ -699,7 +659,7 @@ CaseGraph buildCaseGraph(const OpCase& c) {
       g.ops.emplace_back(std::move(norm));
       break;
     }
-    case OpKind::MatMul: {
+    case CaseKind::MatMul: {
       golden::MatMulInt8Params p;
       p.zeroPointA = c.inputZeroPoint;
       p.layoutB = c.transposedB ? golden::MatMulLayout::NK : golden::MatMulLayout::KN;
@@ -718,15 +678,15 @@ CaseGraph buildCaseGraph(const OpCase& c) {
 
 std::string describeCase(const OpCase& c) {
   const auto out = caseOutputShape(c);
-  std::string text = fmt::format("{} {}x{}x{}", opKindName(c.kind), c.height, c.width, c.channels);
-  if (c.kind == OpKind::Concat) {
+  std::string text = fmt::format("{} {}x{}x{}", caseKindName(c.kind), c.height, c.width, c.channels);
+  if (c.kind == CaseKind::Concat) {
     text += fmt::format("+{}", fmt::join(c.concatChannels, "+"));
   }
   if (isEltwise(c.kind) && c.perChannelB) {
     text += fmt::format(" (b 1x1x{})", c.channels);
   }
   text += fmt::format(" -> {}x{}x{}", out[1], out[2], out[3]);
-  if (c.kind == OpKind::Slice) {
+  if (c.kind == CaseKind::Slice) {
     text += fmt::format(" channels [{},{})", c.channelBegin, c.channelBegin + c.sliceChannels);
     // Rows and columns as Python slices (begin:end:step, end past the last one kept), when the
     // slice does not keep them all.
@@ -739,10 +699,10 @@ std::string describeCase(const OpCase& c) {
                           c.colBegin + (c.sliceCols - 1) * c.colStep + 1, c.colStep);
     }
   }
-  if (c.kind == OpKind::Shuffle) {
+  if (c.kind == CaseKind::Shuffle) {
     text += fmt::format(" g{}", c.groups);
   }
-  if (c.kind == OpKind::MatMul) {
+  if (c.kind == CaseKind::MatMul) {
     text += fmt::format(" (b {}{})", c.transposedB ? "NK" : "KN", c.producedB ? ", produced" : "");
     const auto tokens = [&](std::string_view what, const std::optional<TokenView>& t) {
       if (t) {
@@ -763,20 +723,20 @@ std::string describeCase(const OpCase& c) {
     text += fmt::format(" k{}x{} s{}x{} p{}", c.kernel[0], c.kernel[1], c.stride[0], c.stride[1],
                         fmt::join(c.pads, ","));
   }
-  if (c.kind == OpKind::Conv) {
+  if (c.kind == CaseKind::Conv) {
     text += fmt::format(" d{}x{} g{}", c.dilation[0], c.dilation[1], c.groups);
   }
-  if (c.kind == OpKind::Upsample) {
+  if (c.kind == CaseKind::Upsample) {
     text += fmt::format(" x{}x{}", c.factor[0], c.factor[1]);
   }
-  if (c.kind == OpKind::Resize) {
+  if (c.kind == CaseKind::Resize) {
     text += fmt::format(" along {} {}", c.resizeAxis == 1 ? "rows" : "columns",
                         transformName(c.transform));
   }
-  if (c.kind == OpKind::Softmax) {
+  if (c.kind == CaseKind::Softmax) {
     text += fmt::format(" s_x {} clip [{},{}]", c.inputScale, c.clipLo, c.clipHi);
   }
-  if (c.kind == OpKind::LayerNorm) {
+  if (c.kind == CaseKind::LayerNorm) {
     text += fmt::format(" s_x {} s_y {} eps {} ->{} clip [{},{}]", c.inputScale, c.outputScale,
                         c.epsilon, c.outputZeroPoint, c.clipLo, c.clipHi);
   }

@@ -59,7 +59,7 @@ void injectIntoProgram(compiler::CompiledProgram& compiled, InjectedBug bug) {
     case InjectedBug::EltwiseZeroPoint:
       for (isa::Instruction& instruction : program.instructions) {
         if (auto* eltwise = std::get_if<isa::Eltwise>(&instruction);
-            eltwise && eltwise->op != 2 && eltwise->out_zp < 127) {
+            eltwise && eltwise->op != isa::kEltwiseLut && eltwise->out_zp < 127) {
           ++eltwise->out_zp;
         }
       }
@@ -99,7 +99,7 @@ std::uint32_t programFeatures(const isa::Program& program) {
       features |= conv->out_w < narrowest ? kFeatureColumnTiles : 0U;
     } else if (const auto* eltwise = std::get_if<isa::Eltwise>(&instruction)) {
       ++compute;
-      features |= eltwise->use_lut != 0 && eltwise->op != 2 ? kFeatureFusedLut : 0U;
+      features |= eltwise->use_lut != 0 && eltwise->op != isa::kEltwiseLut ? kFeatureFusedLut : 0U;
       features |= eltwise->double_round != 0 ? kFeatureDoubleRounding : 0U;
     } else if (const auto* pool = std::get_if<isa::Pool>(&instruction)) {
       ++compute;
@@ -265,7 +265,7 @@ std::vector<OpCase> simplifications(const OpCase& c) {
   for (const std::int64_t v : smaller(c.width, 1)) {
     tryWith([&](OpCase& n) { n.width = v; });
   }
-  if (c.kind == OpKind::Conv) {
+  if (c.kind == CaseKind::Conv) {
     const std::int64_t g = c.groups, cg = c.channels / g, kg = c.outChannels / g;
     auto shape = [&](std::int64_t ng, std::int64_t ncg, std::int64_t nkg) {
       tryWith([&](OpCase& n) {
@@ -286,7 +286,7 @@ std::vector<OpCase> simplifications(const OpCase& c) {
     if (g > 1) {
       shape(1, c.channels, c.outChannels);
     }
-  } else if (c.kind == OpKind::Shuffle) {
+  } else if (c.kind == CaseKind::Shuffle) {
     // Channels stay a multiple of the groups: shrink the channels per group, then the groups.
     const std::int64_t g = c.groups, perGroup = c.channels / g;
     for (const std::int64_t v : smaller(perGroup, 1)) {
@@ -299,7 +299,7 @@ std::vector<OpCase> simplifications(const OpCase& c) {
       });
     }
   } else {
-    if (c.kind == OpKind::Slice) {
+    if (c.kind == CaseKind::Slice) {
       // A one-pixel plane; then per axis: drop the rows (columns) after the window, move it to
       // the start dropping the rows before it, a smaller step, fewer rows. Each keeps the window
       // inside the input (a smaller step or count only ends it earlier).
@@ -380,7 +380,7 @@ std::vector<OpCase> simplifications(const OpCase& c) {
       tryWith([&](OpCase& n) { n.pads[i] = v; });
     }
   }
-  if (c.kind == OpKind::MatMul) {
+  if (c.kind == CaseKind::MatMul) {
     for (const std::int64_t v : smaller(c.outChannels, 1)) {
       tryWith([&](OpCase& n) { n.outChannels = v; });
     }

@@ -132,7 +132,7 @@ std::int64_t extent(Rng& r, std::int64_t span, std::int64_t before, std::int64_t
 
 OpCase convCase(Rng& r) {
   OpCase c;
-  c.kind = OpKind::Conv;
+  c.kind = CaseKind::Conv;
   for (int i = 0; i < 2; ++i) {
     c.kernel[i] = (i == 1 && r.chance(0.6)) ? c.kernel[0] : r.pick(1, 7);
     c.stride[i] = (i == 1 && r.chance(0.6)) ? c.stride[0] : r.pick(1, 3);
@@ -207,7 +207,7 @@ void eltwiseShape(Rng& r, OpCase& c) {
 
 OpCase addCase(Rng& r) {
   OpCase c;
-  c.kind = OpKind::Add;
+  c.kind = CaseKind::Add;
   eltwiseShape(r, c);
   c.inputZeroPoint = zeroPoint(r);
   c.inputZeroPointB = zeroPoint(r);
@@ -235,7 +235,7 @@ OpCase addCase(Rng& r) {
 
 OpCase mulCase(Rng& r) {
   OpCase c;
-  c.kind = OpKind::Mul;
+  c.kind = CaseKind::Mul;
   eltwiseShape(r, c);
   c.inputZeroPoint = zeroPoint(r);
   c.inputZeroPointB = zeroPoint(r);
@@ -245,14 +245,14 @@ OpCase mulCase(Rng& r) {
   return c;
 }
 
-OpCase poolCase(Rng& r, OpKind kind) {
+OpCase poolCase(Rng& r, CaseKind kind) {
   OpCase c;
   c.kind = kind;
   c.inputZeroPoint = zeroPoint(r);
   c.data = dataPattern(r);
   const bool large = r.chance(0.05);
   c.channels = large ? r.pick(16, 300) : r.pick(1, 48);
-  if (kind == OpKind::GlobalAvgPool) {
+  if (kind == CaseKind::GlobalAvgPool) {
     c.height = large ? r.pick(8, 60) : r.pick(1, 16);
     c.width = large ? r.pick(8, 60) : r.pick(1, 16);
   } else {
@@ -275,7 +275,7 @@ OpCase poolCase(Rng& r, OpKind kind) {
 
 OpCase lutCase(Rng& r) {
   OpCase c;
-  c.kind = OpKind::Lut;
+  c.kind = CaseKind::Lut;
   eltwiseShape(r, c);
   c.inputZeroPoint = zeroPoint(r);
   c.data = dataPattern(r);
@@ -287,7 +287,7 @@ OpCase lutCase(Rng& r) {
 /// produced by the program half the time; zero points and the output stage as conv.
 OpCase matMulCase(Rng& r) {
   OpCase c;
-  c.kind = OpKind::MatMul;
+  c.kind = CaseKind::MatMul;
   c.height = r.chance(0.1) ? r.pick(5, 12) : r.pick(1, 4);
   const bool large = r.chance(0.1);
   c.width = large ? r.pick(65, 200) : r.pick(1, 64);
@@ -373,17 +373,17 @@ void toTokenRows(Rng& r, OpCase& c, bool reshape) {
 /// Rows of 1-255 values (the sum 10%: 256-1500) on planes of 1-12 x 1-12 (10%: up to 3 x 200
 /// rows, attention's score rows); sums with a multiplier for about the row's spread, zero points
 /// and the output stage as conv.
-OpCase reduceCase(Rng& r, OpKind kind) {
+OpCase reduceCase(Rng& r, CaseKind kind) {
   OpCase c;
   c.kind = kind;
-  const bool longRows = kind == OpKind::ReduceSum && r.chance(0.1);
+  const bool longRows = kind == CaseKind::ReduceSum && r.chance(0.1);
   c.channels = longRows ? r.pick(256, 1500) : r.pick(1, 255);
   const bool many = r.chance(0.1);
   c.height = many ? r.pick(1, 3) : r.pick(1, 12);
   c.width = many ? r.pick(13, 200) : r.pick(1, 12);
   c.inputZeroPoint = zeroPoint(r);
   c.data = dataPattern(r);
-  if (kind == OpKind::ReduceSum) {
+  if (kind == CaseKind::ReduceSum) {
     c.requant = multiplier(r, std::sqrt(static_cast<double>(c.channels)) * 74.0);
     outputStage(r, c);
   }
@@ -394,7 +394,7 @@ OpCase reduceCase(Rng& r, OpKind kind) {
 /// of 1-12 x 1-12 (10%: up to 3 x 200 rows, attention's score rows); input scales from 2^-8 to 1
 /// (softmax tables from nearly flat to one-hot), LayerNorm output scales and epsilons across
 /// their useful ranges, and clips that are mostly open.
-OpCase normCase(Rng& r, OpKind kind) {
+OpCase normCase(Rng& r, CaseKind kind) {
   OpCase c;
   c.kind = kind;
   const std::int64_t length = r.pick(0, 49);
@@ -409,7 +409,7 @@ OpCase normCase(Rng& r, OpKind kind) {
   c.inputZeroPoint = zeroPoint(r);
   c.data = dataPattern(r);
   c.inputScale = std::ldexp(r.real(1.0, 2.0), static_cast<int>(r.pick(-8, -1)));
-  if (kind == OpKind::LayerNorm) {
+  if (kind == CaseKind::LayerNorm) {
     c.outputScale = std::ldexp(r.real(1.0, 2.0), static_cast<int>(r.pick(-7, -3)));
     c.epsilon = r.chance(0.2) ? 0.0 : std::ldexp(1.0, static_cast<int>(r.pick(-20, -4)));
     c.outputZeroPoint = zeroPoint(r);
@@ -425,7 +425,7 @@ OpCase normCase(Rng& r, OpKind kind) {
 
 OpCase concatCase(Rng& r) {
   OpCase c;
-  c.kind = OpKind::Concat;
+  c.kind = CaseKind::Concat;
   const bool large = r.chance(0.05);
   c.height = large ? r.pick(16, 48) : r.pick(1, 12);
   c.width = large ? r.pick(16, 48) : r.pick(1, 12);
@@ -441,7 +441,7 @@ OpCase concatCase(Rng& r) {
 
 OpCase upsampleCase(Rng& r) {
   OpCase c;
-  c.kind = OpKind::Upsample;
+  c.kind = CaseKind::Upsample;
   const bool large = r.chance(0.05);
   c.height = large ? r.pick(16, 40) : r.pick(1, 10);
   c.width = large ? r.pick(16, 40) : r.pick(1, 10);
@@ -462,7 +462,7 @@ OpCase upsampleCase(Rng& r) {
 /// multiplier the output stage takes.
 OpCase resizeCase(Rng& r) {
   OpCase c;
-  c.kind = OpKind::Resize;
+  c.kind = CaseKind::Resize;
   const bool large = r.chance(0.05);
   c.height = large ? r.pick(16, 64) : r.pick(1, 12);
   c.width = large ? r.pick(16, 64) : r.pick(1, 12);
@@ -498,7 +498,7 @@ bool movementPlane(Rng& r, OpCase& c) {
 
 OpCase sliceCase(Rng& r) {
   OpCase c;
-  c.kind = OpKind::Slice;
+  c.kind = CaseKind::Slice;
   const bool large = movementPlane(r, c);
   c.channels = r.pick(2, large ? 192 : 80);
   const std::int64_t mode = r.pick(0, 19);
@@ -570,7 +570,7 @@ void sliceWindow(Rng& r, OpCase& c) {
 
 OpCase shuffleCase(Rng& r) {
   OpCase c;
-  c.kind = OpKind::Shuffle;
+  c.kind = CaseKind::Shuffle;
   const bool large = movementPlane(r, c);
   c.groups = r.chance(0.6) ? 2 : r.pick(3, 8);
   // Mostly two or more channels per group (what the compiler folds); sometimes one, where the
@@ -593,7 +593,7 @@ void toWideMap(Rng& r, OpCase& c) {
                                     r.pick(1, 4));
   c.width = std::max<std::int64_t>(spanW, r.pick(600, 2600));
   c.channels = r.pick(16, 96);
-  if (c.kind == OpKind::Conv) {
+  if (c.kind == CaseKind::Conv) {
     const bool depthwise = r.chance(0.4);
     c.groups = depthwise ? c.channels : 1;
     c.outChannels = depthwise ? c.channels : r.pick(1, 16);
@@ -676,16 +676,16 @@ void toFieldLimit(Rng& r, OpCase& c) {
   c.groups = 1;
   c.outChannels = r.pick(1, 4);
   c.factor = {1, r.pick(1, 2)};
-  if (c.kind == OpKind::Concat) {
+  if (c.kind == CaseKind::Concat) {
     c.concatChannels = {r.pick(1, 4)};
   }
-  if (c.kind == OpKind::Slice) {  // a few channels or nearly all of a wide input
+  if (c.kind == CaseKind::Slice) {  // a few channels or nearly all of a wide input
     c.channels = which == 0 ? big : r.pick(2, 4);
     c.sliceChannels = r.chance(0.5) ? r.pick(1, c.channels - 1) : c.channels - r.pick(0, 1);
     c.channelBegin = r.pick(0, c.channels - c.sliceChannels);
     sliceWindow(r, c);  // of the long row or column: all of it, or strided
   }
-  if (c.kind == OpKind::Shuffle) {
+  if (c.kind == CaseKind::Shuffle) {
     c.groups = r.pick(2, 8);
     c.channels = which == 0 ? big / c.groups * c.groups : c.groups * r.pick(1, 2);
   }
@@ -693,37 +693,37 @@ void toFieldLimit(Rng& r, OpCase& c) {
 
 }  // namespace
 
-OpKind sweepKind(OpFamily family, std::uint64_t index) {
+CaseKind sweepKind(OpFamily family, std::uint64_t index) {
   switch (family) {
     case OpFamily::Conv:
-      return OpKind::Conv;
+      return CaseKind::Conv;
     case OpFamily::Eltwise:
-      return index % 2 == 0 ? OpKind::Add : OpKind::Mul;
+      return index % 2 == 0 ? CaseKind::Add : CaseKind::Mul;
     case OpFamily::Pool: {
-      constexpr std::array<OpKind, 5> kCycle{OpKind::MaxPool, OpKind::AvgPool, OpKind::MaxPool,
-                                             OpKind::AvgPool, OpKind::GlobalAvgPool};
+      constexpr std::array<CaseKind, 5> kCycle{CaseKind::MaxPool, CaseKind::AvgPool, CaseKind::MaxPool,
+                                             CaseKind::AvgPool, CaseKind::GlobalAvgPool};
       return kCycle[index % kCycle.size()];
     }
     case OpFamily::Lut:
-      return OpKind::Lut;
+      return CaseKind::Lut;
     case OpFamily::Concat:
-      return OpKind::Concat;
+      return CaseKind::Concat;
     case OpFamily::Upsample:
-      return OpKind::Upsample;
+      return CaseKind::Upsample;
     case OpFamily::Slice:
-      return OpKind::Slice;
+      return CaseKind::Slice;
     case OpFamily::Shuffle:
-      return OpKind::Shuffle;
+      return CaseKind::Shuffle;
     case OpFamily::MatMul:
-      return OpKind::MatMul;
+      return CaseKind::MatMul;
     case OpFamily::Reduce:
-      return index % 2 == 0 ? OpKind::ReduceMax : OpKind::ReduceSum;
+      return index % 2 == 0 ? CaseKind::ReduceMax : CaseKind::ReduceSum;
     case OpFamily::Resize:
-      return OpKind::Resize;
+      return CaseKind::Resize;
     case OpFamily::Norm:
       break;
   }
-  return index % 2 == 0 ? OpKind::Softmax : OpKind::LayerNorm;
+  return index % 2 == 0 ? CaseKind::Softmax : CaseKind::LayerNorm;
 }
 
 OpFamily sweepFamily(std::uint64_t index) {
@@ -735,55 +735,55 @@ OpFamily sweepFamily(std::uint64_t index) {
   return kCycle[index % kCycle.size()];
 }
 
-OpCase randomCase(OpKind kind, std::uint64_t seed, const GeneratorOptions& options) {
+OpCase randomCase(CaseKind kind, std::uint64_t seed, const GeneratorOptions& options) {
   Rng r(seed, "configuration");
   OpCase c;
   switch (kind) {
-    case OpKind::Conv:
+    case CaseKind::Conv:
       c = convCase(r);
       break;
-    case OpKind::Add:
+    case CaseKind::Add:
       c = addCase(r);
       break;
-    case OpKind::Mul:
+    case CaseKind::Mul:
       c = mulCase(r);
       break;
-    case OpKind::MaxPool:
-    case OpKind::AvgPool:
-    case OpKind::GlobalAvgPool:
+    case CaseKind::MaxPool:
+    case CaseKind::AvgPool:
+    case CaseKind::GlobalAvgPool:
       c = poolCase(r, kind);
       break;
-    case OpKind::Lut:
+    case CaseKind::Lut:
       c = lutCase(r);
       break;
-    case OpKind::Concat:
+    case CaseKind::Concat:
       c = concatCase(r);
       break;
-    case OpKind::Upsample:
+    case CaseKind::Upsample:
       c = upsampleCase(r);
       break;
-    case OpKind::Slice:
+    case CaseKind::Slice:
       c = sliceCase(r);
       break;
-    case OpKind::Shuffle:
+    case CaseKind::Shuffle:
       c = shuffleCase(r);
       break;
-    case OpKind::MatMul:
+    case CaseKind::MatMul:
       c = matMulCase(r);
       break;
-    case OpKind::ReduceMax:
-    case OpKind::ReduceSum:
+    case CaseKind::ReduceMax:
+    case CaseKind::ReduceSum:
       c = reduceCase(r, kind);
       break;
-    case OpKind::Resize:
+    case CaseKind::Resize:
       c = resizeCase(r);
       break;
-    case OpKind::Softmax:
-    case OpKind::LayerNorm:
+    case CaseKind::Softmax:
+    case CaseKind::LayerNorm:
       c = normCase(r, kind);
       break;
   }
-  if (kind == OpKind::Add || kind == OpKind::Mul) {
+  if (kind == CaseKind::Add || kind == CaseKind::Mul) {
     // A stream of its own, so the rest of an eltwise case is what it was before broadcasting.
     Rng broadcast(seed, "broadcast");
     c.perChannelB = broadcast.chance(kPerChannelBShare);
@@ -793,7 +793,7 @@ OpCase randomCase(OpKind kind, std::uint64_t seed, const GeneratorOptions& optio
       c.channels = broadcast.pick(49, 512);
     }
   }
-  if (kind == OpKind::Slice) {
+  if (kind == CaseKind::Slice) {
     // A stream of its own, so a slice's channels and plane are what they were before slices
     // had rows and columns.
     Rng window(seed, "slice_window");
@@ -801,25 +801,25 @@ OpCase randomCase(OpKind kind, std::uint64_t seed, const GeneratorOptions& optio
   }
   // Streams of their own, so every other case is what earlier builds drew.
   Rng reach(seed, "wide_maps");
-  if (kind == OpKind::Conv || kind == OpKind::MaxPool || kind == OpKind::AvgPool) {
+  if (kind == CaseKind::Conv || kind == CaseKind::MaxPool || kind == CaseKind::AvgPool) {
     if (reach.chance(kWideMapShare)) {
       toWideMap(reach, c);
-    } else if (kind == OpKind::Conv && reach.chance(kLargeDilationShare)) {
+    } else if (kind == CaseKind::Conv && reach.chance(kLargeDilationShare)) {
       toLargeDilation(reach, c);
-    } else if (kind == OpKind::Conv && reach.chance(kLargeKernelShare)) {
+    } else if (kind == CaseKind::Conv && reach.chance(kLargeKernelShare)) {
       toLargeKernel(reach, c);
     }
   }
   Rng limits(seed, "field_limits");
   // NORM's one field limit, the 4095-value row, is part of normCase's own draw.
   const bool fieldLimit = options.fieldLimits && limits.chance(kFieldLimitShare) &&
-                          kind != OpKind::Add && kind != OpKind::Mul && kind != OpKind::Lut &&
-                          kind != OpKind::Softmax && kind != OpKind::LayerNorm;
+                          kind != CaseKind::Add && kind != CaseKind::Mul && kind != CaseKind::Lut &&
+                          kind != CaseKind::Softmax && kind != CaseKind::LayerNorm;
   if (fieldLimit) {
     toFieldLimit(limits, c);
   }
   Rng views(seed, "matmul_views");
-  if (kind == OpKind::MatMul && views.chance(kTokenRowsShare)) {
+  if (kind == CaseKind::MatMul && views.chance(kTokenRowsShare)) {
     toTokenRows(views, c, !fieldLimit);
   }
   c.seed = Rng::mix(seed ^ 0xDA7A5EEDULL);

@@ -375,7 +375,7 @@ std::string opcheckJson(const SweepReport& report, const SweepOptions& options) 
     for (unsigned bit = 0; bit < kFeatureCount; ++bit) {
       features[std::string(featureName(bit))] = c.features[bit];
     }
-    kinds.push_back({{"kind", std::string(opKindName(kind))},
+    kinds.push_back({{"kind", std::string(caseKindName(kind))},
                      {"pass", c.pass},
                      {"fail", c.fail},
                      {"unsupported", c.unsupported},
@@ -394,7 +394,7 @@ std::string opcheckJson(const SweepReport& report, const SweepOptions& options) 
                 {"repro", f.repro.string()}};
     }
     failures.push_back({{"index", f.index},
-                        {"kind", std::string(opKindName(f.original.kind))},
+                        {"kind", std::string(caseKindName(f.original.kind))},
                         {"failure", f.result.kind},
                         {"message", f.result.message},
                         {"signature", f.signature},
@@ -480,7 +480,7 @@ std::string mergeOpcheckOutputs(const std::vector<fs::path>& dirs, bool allowPar
   }
   std::uint64_t cases = 0;
   double seconds = 0.0;
-  std::map<OpKind, Json> kinds;
+  std::map<CaseKind, Json> kinds;
   std::map<std::string, std::uint64_t> reasons;
   std::vector<Json> failures;
   std::uint64_t pass = 0;
@@ -498,7 +498,7 @@ std::string mergeOpcheckOutputs(const std::vector<fs::path>& dirs, bool allowPar
       unsupported += u64(s.at("totals"), "unsupported");
       for (const Json& k : s.at("kinds")) {
         const std::string name = k.at("kind").get<std::string>();
-        const std::optional<OpKind> kind = parseOpKind(name);
+        const std::optional<CaseKind> kind = parseCaseKind(name);
         if (!kind) {
           fail("{}: unknown op kind '{}'", dirs[i].string(), name);
         }

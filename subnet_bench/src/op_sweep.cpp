@@ -95,7 +95,7 @@ SweepReport runSweep(const SweepOptions& options, const SweepProgress& progress)
       case Verdict::Fail: {
         ++counts.fail;
         SweepFailure failure{i, opCase, result, "", std::nullopt, {}};
-        failure.signature = fmt::format("{} {}", opKindName(opCase.kind), failureSignature(result));
+        failure.signature = fmt::format("{} {}", caseKindName(opCase.kind), failureSignature(result));
         const bool seen =
             std::any_of(report.failures.begin(), report.failures.end(),
                         [&](const SweepFailure& f) { return f.signature == failure.signature; });
@@ -113,7 +113,7 @@ SweepReport runSweep(const SweepOptions& options, const SweepProgress& progress)
           failure.repro =
               options.outDir / fmt::format("{}-s{}-{}-{}.yaml",
                                            options.family ? opFamilyName(*options.family) : "all",
-                                           options.seed, i, opKindName(opCase.kind));
+                                           options.seed, i, caseKindName(opCase.kind));
           writeRepro(failure.repro, repro);
         }
         report.failures.push_back(std::move(failure));
@@ -150,7 +150,7 @@ std::string formatSweepSummary(const SweepReport& report, const SweepOptions& op
   }
   text += fmt::format("  {:<14} {:>9} {:>7} {:>12}\n", "op", "pass", "fail", "unsupported");
   for (const auto& [kind, c] : report.counts) {
-    text += fmt::format("  {:<14} {:>9} {:>7} {:>12}\n", opKindName(kind), c.pass, c.fail,
+    text += fmt::format("  {:<14} {:>9} {:>7} {:>12}\n", caseKindName(kind), c.pass, c.fail,
                         c.unsupported);
   }
   text +=
@@ -164,7 +164,7 @@ std::string formatSweepSummary(const SweepReport& report, const SweepOptions& op
       }
     }
     if (!parts.empty()) {
-      text += fmt::format("  {:<14} {}\n", opKindName(kind), fmt::join(parts, ", "));
+      text += fmt::format("  {:<14} {}\n", caseKindName(kind), fmt::join(parts, ", "));
     }
   }
   if (!report.unsupportedReasons.empty()) {

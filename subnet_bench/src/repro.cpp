@@ -19,25 +19,25 @@ namespace {
 
 constexpr int kVersion = 1;
 
-using K = OpKind;
+using K = CaseKind;
 
 /// One key of the `case` map: the kinds that use it, its text and its parser.
 struct CaseKey {
   std::string_view name;
-  std::vector<OpKind> kinds;
+  std::vector<CaseKind> kinds;
   std::function<std::string(const OpCase&)> write;
   std::function<void(const YAML::Node&, OpCase&, const std::string& where)> read;
 };
 
-const std::vector<OpKind> kAllKinds{
+const std::vector<CaseKind> kAllKinds{
     K::Conv,      K::Add,       K::Mul,      K::MaxPool, K::AvgPool,  K::GlobalAvgPool,
     K::Lut,       K::Concat,    K::Upsample, K::Slice,   K::Shuffle,  K::MatMul,
     K::ReduceMax, K::ReduceSum, K::Resize,   K::Softmax, K::LayerNorm};
-const std::vector<OpKind> kStageKinds{K::Conv, K::Add, K::Mul, K::MatMul, K::ReduceSum, K::Resize};
-const std::vector<OpKind> kWindowKinds{K::Conv, K::MaxPool, K::AvgPool};
-const std::vector<OpKind> kStageAndLayerNormKinds{K::Conv,      K::Add,    K::Mul,      K::MatMul,
+const std::vector<CaseKind> kStageKinds{K::Conv, K::Add, K::Mul, K::MatMul, K::ReduceSum, K::Resize};
+const std::vector<CaseKind> kWindowKinds{K::Conv, K::MaxPool, K::AvgPool};
+const std::vector<CaseKind> kStageAndLayerNormKinds{K::Conv,      K::Add,    K::Mul,      K::MatMul,
                                                   K::ReduceSum, K::Resize, K::LayerNorm};
-const std::vector<OpKind> kClipKinds{K::Conv,      K::Add,    K::Mul,     K::MatMul,
+const std::vector<CaseKind> kClipKinds{K::Conv,      K::Add,    K::Mul,     K::MatMul,
                                      K::ReduceSum, K::Resize, K::Softmax, K::LayerNorm};
 
 std::int64_t readInt(const YAML::Node& node, const std::string& where, std::string_view key) {
@@ -463,7 +463,7 @@ const std::vector<CaseKey>& caseKeys() {
   return keys;
 }
 
-bool applies(const CaseKey& key, OpKind kind) {
+bool applies(const CaseKey& key, CaseKind kind) {
   return std::find(key.kinds.begin(), key.kinds.end(), kind) != key.kinds.end();
 }
 
@@ -488,8 +488,8 @@ std::string scalar(std::string_view text) {
 
 std::string kindList() {
   std::vector<std::string_view> names;
-  for (const OpKind kind : kAllKinds) {
-    names.push_back(opKindName(kind));
+  for (const CaseKind kind : kAllKinds) {
+    names.push_back(caseKindName(kind));
   }
   return fmt::format("{}", fmt::join(names, ", "));
 }
@@ -563,16 +563,16 @@ class ReproReader {
     if (!op) {
       fail("{}: the case has no 'op'", at(keyNode));
     }
-    const auto kind = op.IsScalar() ? parseOpKind(op.Scalar()) : std::nullopt;
+    const auto kind = op.IsScalar() ? parseCaseKind(op.Scalar()) : std::nullopt;
     if (!kind) {
       fail("{}: unknown op '{}' (one of {})", at(op), op.IsScalar() ? op.Scalar() : "", kindList());
     }
     OpCase c;
     c.kind = *kind;
-    if (c.kind == OpKind::Concat) {
+    if (c.kind == CaseKind::Concat) {
       c.concatChannels = {1};
     }
-    if (c.kind == OpKind::Shuffle) {
+    if (c.kind == CaseKind::Shuffle) {
       c.groups = 2;  // the smallest shuffle, as QShuffle's default
     }
     std::vector<std::string> seen;
@@ -589,11 +589,11 @@ class ReproReader {
         fail("{}: unknown case key '{}'", at(entry.first), key);
       }
       if (!applies(*it, c.kind)) {
-        fail("{}: key '{}' does not apply to op '{}'", at(entry.first), key, opKindName(c.kind));
+        fail("{}: key '{}' does not apply to op '{}'", at(entry.first), key, caseKindName(c.kind));
       }
       it->read(entry.second, c, at(entry.first));
     }
-    if (c.kind == OpKind::Slice) {
+    if (c.kind == CaseKind::Slice) {
       // Without a count, a slice keeps the rows (columns) from its begin to the input's end:
       // files written before slices had rows and columns read as the channel slices they were.
       const auto has = [&](std::string_view key) {
@@ -626,7 +626,7 @@ std::string reproToYaml(const Repro& repro) {
   if (repro.bug != InjectedBug::None) {
     text += fmt::format("inject_bug: {}\n", bugName(repro.bug));
   }
-  text += fmt::format("case:\n  op: {}\n", opKindName(repro.opCase.kind));
+  text += fmt::format("case:\n  op: {}\n", caseKindName(repro.opCase.kind));
   for (const CaseKey& key : caseKeys()) {
     if (applies(key, repro.opCase.kind)) {
       text += fmt::format("  {}: {}\n", key.name, key.write(repro.opCase));

@@ -7,7 +7,7 @@
 #include <functional>
 
 #include "npu/compiler/driver/compile.h"
-#include "npu/compiler/partition/npu_support.h"
+#include "npu/compiler/target/npu_support.h"
 #include "npu/compiler/partition/partition.h"
 #include "npu/compiler/partition/partition_report.h"
 #include "npu/compiler/quant/quantize_model.h"

@@ -14,7 +14,7 @@
 #include "npu/compiler/driver/compile.h"
 #include "npu/compiler/frontend/import.h"
 #include "npu/compiler/frontend/npy.h"
-#include "npu/compiler/frontend/qdq_export.h"
+#include "npu/compiler/quant/qdq_export.h"
 #include "npu/compiler/quant/calibration_data.h"
 #include "npu/compiler/quant/calibration_table.h"
 #include "npu/compiler/quant/run_partitioned.h"

@@ -54,11 +54,11 @@ TEST(OpcheckSweep, AllOpsFunctionalOnNpuS) {
   options.check.hw = preset("npu-s");
   const SweepReport report = expectClean(options, "functional");
   // Every op kind is reached, and most cases are supported.
-  for (const OpKind kind : {OpKind::Conv, OpKind::Add, OpKind::Mul, OpKind::MaxPool,
-                            OpKind::AvgPool, OpKind::GlobalAvgPool, OpKind::Lut, OpKind::Concat,
-                            OpKind::Upsample, OpKind::Slice, OpKind::Shuffle}) {
-    ASSERT_TRUE(report.counts.contains(kind)) << opKindName(kind);
-    EXPECT_GT(report.counts.at(kind).pass, 10U) << opKindName(kind);
+  for (const CaseKind kind : {CaseKind::Conv, CaseKind::Add, CaseKind::Mul, CaseKind::MaxPool,
+                            CaseKind::AvgPool, CaseKind::GlobalAvgPool, CaseKind::Lut, CaseKind::Concat,
+                            CaseKind::Upsample, CaseKind::Slice, CaseKind::Shuffle}) {
+    ASSERT_TRUE(report.counts.contains(kind)) << caseKindName(kind);
+    EXPECT_GT(report.counts.at(kind).pass, 10U) << caseKindName(kind);
   }
   // Nothing the generator draws is refused on npu-s (issue 21: column tiles, padding fills,
   // dilation phases, global pools as CONVs).
@@ -84,7 +84,7 @@ TEST(OpcheckSweep, WideMapsAndLargeDilationsAreDrawnAndColumnTiled) {
   EXPECT_EQ(report.total().unsupported, 0U) << formatSweepSummary(report, options);
   constexpr unsigned kColumnTilesBit = 7;
   static_assert(kFeatureColumnTiles == 1U << kColumnTilesBit);
-  EXPECT_GE(report.counts.at(OpKind::Conv).features[kColumnTilesBit], 8U)
+  EXPECT_GE(report.counts.at(CaseKind::Conv).features[kColumnTilesBit], 8U)
       << formatSweepSummary(report, options);
 }
 
@@ -227,7 +227,7 @@ TEST(OpcheckSweep, NewFormsOnTinySrams) {
 
 TEST(OpcheckCase, NewFormsBuildTheirOps) {
   OpCase add;
-  add.kind = OpKind::Add;
+  add.kind = CaseKind::Add;
   add.height = 3;
   add.width = 2;
   add.channels = 5;
@@ -240,7 +240,7 @@ TEST(OpcheckCase, NewFormsBuildTheirOps) {
   EXPECT_EQ(caseOutputShape(add), (std::vector<std::int64_t>{1, 3, 2, 5}));
 
   OpCase slice;
-  slice.kind = OpKind::Slice;
+  slice.kind = CaseKind::Slice;
   slice.channels = 10;
   slice.channelBegin = 3;
   slice.sliceChannels = 4;
@@ -251,7 +251,7 @@ TEST(OpcheckCase, NewFormsBuildTheirOps) {
   EXPECT_EQ(describeCase(slice), "slice 1x1x10 -> 1x1x4 channels [3,7) zp 0 data uniform seed 0");
 
   OpCase shuffle;
-  shuffle.kind = OpKind::Shuffle;
+  shuffle.kind = CaseKind::Shuffle;
   shuffle.channels = 12;
   shuffle.groups = 3;
   const CaseGraph shuffled = buildCaseGraph(shuffle);
@@ -264,7 +264,7 @@ TEST(OpcheckCase, StridedSliceBuildsItsWindow) {
   // Odd rows (a Focus phase) and every third column from column 1, stopping before the last
   // one it could reach (column 7), of channels [2, 5).
   OpCase slice;
-  slice.kind = OpKind::Slice;
+  slice.kind = CaseKind::Slice;
   slice.height = 7;
   slice.width = 9;
   slice.channels = 6;
@@ -325,7 +325,7 @@ TEST(OpcheckCase, StridedSliceBuildsItsWindow) {
 
 TEST(OpcheckCase, SliceWindowOutsideTheInputIsAnError) {
   OpCase base;
-  base.kind = OpKind::Slice;
+  base.kind = CaseKind::Slice;
   base.height = 5;
   base.width = 4;
   base.channels = 2;
@@ -373,7 +373,7 @@ TEST(OpcheckSweep, SliceSweepDrawsSpatialWindows) {
   constexpr std::uint64_t kCases = 1000;
   for (std::uint64_t i = 0; i < kCases; ++i) {
     const OpCase c = sweepCase(OpFamily::Slice, 1, i);
-    ASSERT_EQ(c.kind, OpKind::Slice);
+    ASSERT_EQ(c.kind, CaseKind::Slice);
     ASSERT_NO_THROW(validateCase(c)) << describeCase(c);
     const bool wholeRows = c.rowBegin == 0 && c.rowStep == 1 && c.sliceRows == c.height;
     const bool wholeCols = c.colBegin == 0 && c.colStep == 1 && c.sliceCols == c.width;
@@ -404,7 +404,7 @@ TEST(OpcheckShrink, StridedSliceShrinksToASmallValidCase) {
   // A failure that does not depend on the window (the expected first byte is off by one):
   // every shrinking step must stay a valid slice, down to one pixel of one channel.
   OpCase c;
-  c.kind = OpKind::Slice;
+  c.kind = CaseKind::Slice;
   c.height = 9;
   c.width = 8;
   c.channels = 12;
@@ -424,7 +424,7 @@ TEST(OpcheckShrink, StridedSliceShrinksToASmallValidCase) {
   const ShrinkResult shrunk = shrinkCase(c, failure, check, 200);
   const OpCase& m = shrunk.minimal;
   ASSERT_NO_THROW(validateCase(m)) << describeCase(m);
-  EXPECT_EQ(m.kind, OpKind::Slice);
+  EXPECT_EQ(m.kind, CaseKind::Slice);
   EXPECT_EQ(caseOutputShape(m), (std::vector<std::int64_t>{1, 1, 1, 1})) << describeCase(m);
   EXPECT_EQ(m.height * m.width * m.channels, 1) << describeCase(m);
   EXPECT_EQ(checkCase(m, check).verdict, Verdict::Fail);
@@ -553,7 +553,7 @@ TEST(OpcheckCase, UnsupportedIsReportedSeparately) {
   // A stride past CONV's 4-bit field (padding past LOAD's fields is filled, kernels and dilations
   // past CONV's are split, so none of them serves as the example any more).
   OpCase c;
-  c.kind = OpKind::Conv;
+  c.kind = CaseKind::Conv;
   c.height = 33;
   c.width = 33;
   c.stride = {16, 16};
@@ -566,7 +566,7 @@ TEST(OpcheckCase, UnsupportedIsReportedSeparately) {
 
 TEST(OpcheckCase, InvalidCaseIsAnError) {
   OpCase c;
-  c.kind = OpKind::Conv;
+  c.kind = CaseKind::Conv;
   c.channels = 4;
   c.outChannels = 6;
   c.groups = 4;
@@ -583,7 +583,7 @@ TEST(OpcheckCase, InvalidCaseIsAnError) {
 
 TEST(OpcheckCase, RtlEngineRefusesAnotherHardwareConfig) {
   OpCase c;
-  c.kind = OpKind::Lut;
+  c.kind = CaseKind::Lut;
   CheckOptions check;
   check.hw = preset("npu-l");
   check.engine = Engine::Rtl;
@@ -631,7 +631,7 @@ TEST_P(OpcheckMatMulTest, SweepIsBitExact) {
   std::uint64_t transposed = 0, produced = 0, features = 0;
   for (std::uint64_t i = 0; i < run.count; ++i) {
     const OpCase c = sweepCase(OpFamily::MatMul, 16, i);
-    ASSERT_EQ(c.kind, OpKind::MatMul);
+    ASSERT_EQ(c.kind, CaseKind::MatMul);
     const CaseResult result = checkCase(c, check);
     EXPECT_EQ(result.verdict, Verdict::Pass)
         << describeCase(c) << ": " << result.kind << ": " << result.message;
@@ -663,7 +663,7 @@ TEST_P(OpcheckReduceTest, SweepIsBitExact) {
     const CaseResult result = checkCase(c, check);
     EXPECT_EQ(result.verdict, Verdict::Pass)
         << describeCase(c) << ": " << result.kind << ": " << result.message;
-    maxes += c.kind == OpKind::ReduceMax ? 1 : 0;
+    maxes += c.kind == CaseKind::ReduceMax ? 1 : 0;
   }
   EXPECT_GT(maxes, 0U);
   EXPECT_LT(maxes, run.count);
@@ -694,7 +694,7 @@ TEST_P(OpcheckResizeTest, SweepIsBitExact) {
     GeneratorOptions generator;
     generator.fieldLimits = false;
     const OpCase c = sweepCase(OpFamily::Resize, 18, i, generator);
-    ASSERT_EQ(c.kind, OpKind::Resize);
+    ASSERT_EQ(c.kind, CaseKind::Resize);
     const CaseResult result = checkCase(c, check);
     EXPECT_EQ(result.verdict, Verdict::Pass)
         << describeCase(c) << ": " << result.kind << ": " << result.message;
@@ -727,16 +727,16 @@ TEST_P(OpcheckNormTest, SweepIsBitExact) {
   CheckOptions check;
   check.hw = run.config == "npu-tiny" ? tiny() : preset(run.config);
   check.engine = run.engine;
-  std::set<OpKind> kinds;
+  std::set<CaseKind> kinds;
   std::uint64_t longRows = 0;
   std::uint64_t manyRows = 0;
   for (std::uint64_t i = 0; i < run.count; ++i) {
     const OpCase c = sweepCase(OpFamily::Norm, 23, i, GeneratorOptions{});
-    ASSERT_TRUE(c.kind == OpKind::Softmax || c.kind == OpKind::LayerNorm);
+    ASSERT_TRUE(c.kind == CaseKind::Softmax || c.kind == CaseKind::LayerNorm);
     const CaseResult result = checkCase(c, check);
     const bool rowTooBig =
         c.channels > check.hw.inputSramBytes / 2 || c.channels > check.hw.outputSramBytes / 2 ||
-        (c.kind == OpKind::LayerNorm && 8 + 12 * c.channels > check.hw.parameterSramBytes / 2);
+        (c.kind == CaseKind::LayerNorm && 8 + 12 * c.channels > check.hw.parameterSramBytes / 2);
     if (rowTooBig) {
       EXPECT_EQ(result.verdict, Verdict::Unsupported) << describeCase(c);
       EXPECT_NE(result.message.find("SRAM too small for"), std::string::npos) << result.message;
@@ -766,7 +766,7 @@ TEST(OpcheckMatMul, LongInnerDimensionSplitsOnTinySrams) {
   for (const Engine engine : {Engine::Functional, Engine::Timed}) {
     for (const bool transposed : {false, true}) {
       OpCase c;
-      c.kind = OpKind::MatMul;
+      c.kind = CaseKind::MatMul;
       c.seed = 99;
       c.height = 2;
       c.width = 9;
@@ -813,7 +813,7 @@ TEST(OpcheckMatMul, FindsAndShrinksAClipBugInTheMatMulsConv) {
   EXPECT_EQ(failing->second.kind, "mismatch");
   const ShrinkResult shrunk = shrinkCase(failing->first, failing->second, check, 400);
   EXPECT_EQ(shrunk.result.verdict, Verdict::Fail);
-  EXPECT_EQ(shrunk.minimal.kind, OpKind::MatMul);
+  EXPECT_EQ(shrunk.minimal.kind, CaseKind::MatMul);
   EXPECT_LE(caseWork(shrunk.minimal), caseWork(failing->first));
 }
 

@@ -35,7 +35,7 @@ constexpr std::int64_t kModel = kHeads * kHeadDim;  // D
 /// Self-attention of 5 tokens, 3 heads of 4: q, k and v packed in fused qkv rows [T][3D].
 OpCase attentionCase(bool scores) {
   OpCase c;
-  c.kind = OpKind::MatMul;
+  c.kind = CaseKind::MatMul;
   c.seed = 4242;
   c.height = kHeads;
   c.width = kTokens;
@@ -289,7 +289,7 @@ TEST(OpcheckTokenRows, AFailingCaseShrinksThroughValidViews) {
   ASSERT_TRUE(failing) << "the planted bug went unnoticed";
   const ShrinkResult shrunk = shrinkCase(failing->first, failing->second, check, 400);
   EXPECT_EQ(shrunk.result.verdict, Verdict::Fail);
-  EXPECT_EQ(shrunk.minimal.kind, OpKind::MatMul);
+  EXPECT_EQ(shrunk.minimal.kind, CaseKind::MatMul);
   EXPECT_NO_THROW(validateCase(shrunk.minimal));
   EXPECT_LE(caseWork(shrunk.minimal), caseWork(failing->first));
 }

@@ -17,9 +17,9 @@ namespace {
 const std::filesystem::path kData = std::filesystem::path(NPU_SOURCE_DIR) / "tests/data/opcheck";
 
 TEST(Repro, EveryKindRoundTrips) {
-  for (const OpKind kind : {OpKind::Conv, OpKind::Add, OpKind::Mul, OpKind::MaxPool,
-                            OpKind::AvgPool, OpKind::GlobalAvgPool, OpKind::Lut, OpKind::Concat,
-                            OpKind::Upsample, OpKind::Slice, OpKind::Shuffle}) {
+  for (const CaseKind kind : {CaseKind::Conv, CaseKind::Add, CaseKind::Mul, CaseKind::MaxPool,
+                            CaseKind::AvgPool, CaseKind::GlobalAvgPool, CaseKind::Lut, CaseKind::Concat,
+                            CaseKind::Upsample, CaseKind::Slice, CaseKind::Shuffle}) {
     for (std::uint64_t seed = 0; seed < 20; ++seed) {
       Repro repro;
       repro.opCase = randomCase(kind, seed);
@@ -41,7 +41,7 @@ TEST(Repro, NewFormsRoundTripWithTheirKeys) {
   // keys of its kind only, and read back to the same case.
   std::uint64_t perChannel = 0;
   for (std::uint64_t seed = 0; seed < 40; ++seed) {
-    for (const OpKind kind : {OpKind::Add, OpKind::Mul}) {
+    for (const CaseKind kind : {CaseKind::Add, CaseKind::Mul}) {
       Repro repro;
       repro.opCase = randomCase(kind, seed);
       perChannel += repro.opCase.perChannelB ? 1 : 0;
@@ -55,7 +55,7 @@ TEST(Repro, NewFormsRoundTripWithTheirKeys) {
   EXPECT_GT(perChannel, 5U);
 
   Repro slice;
-  slice.opCase.kind = OpKind::Slice;
+  slice.opCase.kind = CaseKind::Slice;
   slice.opCase.height = 2;
   slice.opCase.width = 3;
   slice.opCase.channels = 10;
@@ -89,7 +89,7 @@ TEST(Repro, NewFormsRoundTripWithTheirKeys) {
   EXPECT_EQ(parseRepro(stridedText, "strided").opCase, strided.opCase);
 
   Repro shuffle;
-  shuffle.opCase.kind = OpKind::Shuffle;
+  shuffle.opCase.kind = CaseKind::Shuffle;
   shuffle.opCase.channels = 12;
   shuffle.opCase.groups = 4;
   const std::string shuffleText = reproToYaml(shuffle);
@@ -109,7 +109,7 @@ TEST(Repro, OmittedKeysTakeTheirDefaults) {
   EXPECT_EQ(repro.hw, "npu-s");
   EXPECT_EQ(repro.engine, Engine::Functional);
   EXPECT_EQ(repro.bug, InjectedBug::None);
-  EXPECT_EQ(repro.opCase.kind, OpKind::Lut);
+  EXPECT_EQ(repro.opCase.kind, CaseKind::Lut);
   EXPECT_EQ(repro.opCase.channels, 4);
   EXPECT_EQ(repro.opCase.seed, 0U);
 }
@@ -349,7 +349,7 @@ namespace {
 TEST(Repro, NormsRoundTripWithTheirScales) {
   // Softmax and LayerNorm cases carry doubles (input scale, output scale, epsilon): the repro
   // file must give back the very same values, and only the keys each kind uses.
-  for (const OpKind kind : {OpKind::Softmax, OpKind::LayerNorm}) {
+  for (const CaseKind kind : {CaseKind::Softmax, CaseKind::LayerNorm}) {
     for (std::uint64_t seed = 0; seed < 20; ++seed) {
       Repro repro;
       repro.opCase = randomCase(kind, seed);
@@ -357,7 +357,7 @@ TEST(Repro, NormsRoundTripWithTheirScales) {
       const std::string text = reproToYaml(repro);
       EXPECT_EQ(parseRepro(text, "round-trip").opCase, repro.opCase) << text;
       EXPECT_NE(text.find("input_scale:"), std::string::npos) << text;
-      EXPECT_EQ(text.find("epsilon:") != std::string::npos, kind == OpKind::LayerNorm) << text;
+      EXPECT_EQ(text.find("epsilon:") != std::string::npos, kind == CaseKind::LayerNorm) << text;
       EXPECT_EQ(text.find("requant:"), std::string::npos) << text;
     }
   }
@@ -371,14 +371,14 @@ TEST(Repro, NormsRoundTripWithTheirScales) {
 }
 
 TEST(Repro, ReductionsRoundTrip) {
-  for (const OpKind kind : {OpKind::ReduceMax, OpKind::ReduceSum}) {
+  for (const CaseKind kind : {CaseKind::ReduceMax, CaseKind::ReduceSum}) {
     for (std::uint64_t seed = 0; seed < 20; ++seed) {
       Repro repro;
       repro.opCase = randomCase(kind, seed);
       repro.hw = "npu-s";
       const std::string text = reproToYaml(repro);
       EXPECT_EQ(parseRepro(text, "round-trip").opCase, repro.opCase) << text;
-      EXPECT_EQ(text.find("requant:") != std::string::npos, kind == OpKind::ReduceSum) << text;
+      EXPECT_EQ(text.find("requant:") != std::string::npos, kind == CaseKind::ReduceSum) << text;
     }
   }
 }
@@ -387,7 +387,7 @@ TEST(Repro, MatMulRoundTripsWithItsKeys) {
   std::uint64_t tokenRows = 0;
   for (std::uint64_t seed = 0; seed < 40; ++seed) {
     Repro repro;
-    repro.opCase = randomCase(OpKind::MatMul, seed);
+    repro.opCase = randomCase(CaseKind::MatMul, seed);
     tokenRows += isStridedMatMul(repro.opCase) ? 1 : 0;
     repro.hw = "npu-s";
     const std::string text = reproToYaml(repro);
@@ -398,7 +398,7 @@ TEST(Repro, MatMulRoundTripsWithItsKeys) {
   EXPECT_GT(tokenRows, 5U);
   EXPECT_LT(tokenRows, 35U);
   Repro repro;
-  repro.opCase.kind = OpKind::MatMul;
+  repro.opCase.kind = CaseKind::MatMul;
   repro.opCase.transposedB = true;
   repro.opCase.producedB = true;
   const std::string text = reproToYaml(repro);
@@ -420,7 +420,7 @@ TEST(Repro, TokenRowMatMulRoundTripsItsViews) {
   repro.hw = "npu-s";
   repro.engine = Engine::Rtl;
   OpCase& c = repro.opCase;
-  c.kind = OpKind::MatMul;
+  c.kind = CaseKind::MatMul;
   c.seed = 31;
   c.height = 2;
   c.width = 3;

@@ -125,6 +125,15 @@ struct VariantOf<std::tuple<Types...>> {
 };
 }  // namespace detail
 
+/// The values of the `op` fields (instructions.def states them in each field's meaning).
+inline constexpr std::int64_t kEltwiseAdd = 0;
+inline constexpr std::int64_t kEltwiseMul = 1;
+inline constexpr std::int64_t kEltwiseLut = 2;
+inline constexpr std::int64_t kPoolMax = 0;
+inline constexpr std::int64_t kPoolAverage = 1;
+inline constexpr std::int64_t kNormSoftmax = 0;
+inline constexpr std::int64_t kNormLayerNorm = 1;
+
 /// Any one instruction: a variant of every struct of the table, in table order.
 using Instruction = detail::VariantOf<decltype(std::tuple_cat(
 #define NPU_INSTRUCTION(Name, code, mnemonic, unit, summary) std::tuple<Name>{},
@@ -170,7 +179,8 @@ Instruction makeInstruction(Opcode opcode, std::span<const std::int64_t> values)
 Unit executingUnit(const Instruction& instruction);
 
 /// A compute-unit instruction that runs on the MAC side (CONV, compute SYNC); ELTWISE, POOL and
-/// NORM run on the vector side (docs/timing.md, "Units and handshakes").
+/// NORM run on the vector side (docs/timing.md, "Units and handshakes"). Throws an internal
+/// error for an instruction of another unit (LOAD, STORE, END).
 bool onMacSide(const Instruction& instruction);
 
 /// An ELTWISE with overlap = 1: it starts without waiting for the MAC side.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "npu/compiler/quant/quantized_graph.h"
+#include "npu/compiler/target/npu_op.h"
 #include "npu/golden/int8_ops.h"
 #include "npu/subnet_bench/matmul_views.h"
 
@@ -20,46 +21,16 @@ namespace npu::bench {
 /// keeps every product of sizes inside int64.
 inline constexpr std::int64_t kMaxCaseSize = 65535;
 
-/// The op a case checks.
-enum class OpKind : std::uint8_t {
-  Conv,
-  Add,
-  Mul,
-  MaxPool,
-  AvgPool,
-  GlobalAvgPool,
-  Lut,
-  Concat,
-  Upsample,
-  Slice,
-  Shuffle,
-  MatMul,
-  ReduceMax,
-  ReduceSum,
-  Resize,
-  Softmax,
-  LayerNorm
-};
+/// The op a case checks: an NPU op of the op registry (compiler/target/npu_ops.def), which
+/// also names its family and its repro-file name.
+using CaseKind = compiler::NpuOp;
 
-/// The groups `npu opcheck OP` sweeps: conv, eltwise (add, mul), pool (max, average, global),
-/// lut, concat, upsample, slice (a channel slice, possibly of strided rows and columns), shuffle
-/// (a channel shuffle), matmul (two activations, batched over heads), reduce (row max and
-/// row sum along the last axis), resize (linear, along rows or columns) and norm (softmax and
-/// LayerNorm along the last axis: the NORM instruction).
-enum class OpFamily : std::uint8_t {
-  Conv,
-  Eltwise,
-  Pool,
-  Lut,
-  Concat,
-  Upsample,
-  Slice,
-  Shuffle,
-  MatMul,
-  Reduce,
-  Resize,
-  Norm
-};
+/// The groups `npu opcheck OP` sweeps (the registry's NPU_FAMILY rows): conv, eltwise (add,
+/// mul), pool (max, average, global), lut, concat, upsample, slice (a channel slice, possibly of
+/// strided rows and columns), shuffle (a channel shuffle), matmul (two activations, batched over
+/// heads), reduce (row max and row sum along the last axis), resize (linear, along rows or
+/// columns) and norm (softmax and LayerNorm along the last axis: the NORM instruction).
+using OpFamily = compiler::NpuOpFamily;
 
 /// How input (and conv weight) values are drawn from the case's seed.
 enum class DataPattern : std::uint8_t {
@@ -79,7 +50,7 @@ struct Requant {
 /// Everything that defines one case. Fields a kind does not use keep their defaults (and are
 /// neither written to nor accepted in its repro file).
 struct OpCase {
-  OpKind kind = OpKind::Conv;
+  CaseKind kind = CaseKind::Conv;
   /// Seeds the data: inputs, weights, bias, LUT tables and per-channel multipliers.
   std::uint64_t seed = 0;
   DataPattern data = DataPattern::Uniform;
@@ -182,8 +153,8 @@ struct OpCase {
 /// Lower-case names used on the command line and in repro files ("conv", "add", "mul",
 /// "maxpool", "avgpool", "globalavgpool", "lut", "concat", "upsample", "slice", "shuffle",
 /// "matmul", "reducemax", "reducesum", "resize", "softmax", "layernorm").
-std::string_view opKindName(OpKind kind);
-std::optional<OpKind> parseOpKind(std::string_view name);
+std::string_view caseKindName(CaseKind kind);
+std::optional<CaseKind> parseCaseKind(std::string_view name);
 
 /// "conv", "eltwise", "pool", "lut", "concat", "upsample", "slice", "shuffle", "matmul",
 /// "reduce", "resize", "norm".
@@ -191,7 +162,7 @@ std::string_view opFamilyName(OpFamily family);
 std::optional<OpFamily> parseOpFamily(std::string_view name);
 
 /// The family an op kind belongs to.
-OpFamily familyOf(OpKind kind);
+OpFamily familyOf(CaseKind kind);
 
 /// "half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn"
 /// (ONNX's coordinate_transformation_mode values).

@@ -9,7 +9,7 @@ namespace npu::bench {
 
 /// The op kind case `index` of a sweep over `family` checks (add and mul alternate, pools cycle
 /// max, average, max, average, global).
-OpKind sweepKind(OpFamily family, std::uint64_t index);
+CaseKind sweepKind(OpFamily family, std::uint64_t index);
 
 /// The family case `index` of an `all` sweep checks: a fixed cycle weighted towards conv
 /// (8 conv, 3 eltwise, 4 pool, 2 lut, 2 concat, 1 slice, 1 shuffle, 1 upsample in every 22
@@ -37,6 +37,6 @@ struct GeneratorOptions {
 /// not hold. Half the matmul cases read a and b from, or write y into, token rows with 1-8
 /// heads interleaved in their columns (attention's Q x K^T and P x V on a fused qkv tensor, or
 /// views drawn at random: spaced, overlapping or shared heads at column offsets).
-OpCase randomCase(OpKind kind, std::uint64_t seed, const GeneratorOptions& options = {});
+OpCase randomCase(CaseKind kind, std::uint64_t seed, const GeneratorOptions& options = {});
 
 }  // namespace npu::bench

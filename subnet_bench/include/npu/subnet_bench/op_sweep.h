@@ -67,7 +67,7 @@ struct SweepFailure {
 };
 
 struct SweepReport {
-  std::map<OpKind, SweepCounts> counts;
+  std::map<CaseKind, SweepCounts> counts;
   /// Unsupported reasons with digits replaced by '#', and how often each occurred.
   std::map<std::string, std::uint64_t> unsupportedReasons;
   std::vector<SweepFailure> failures;

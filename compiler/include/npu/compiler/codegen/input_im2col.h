@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "npu/compiler/quant/quantized_graph.h"
+#include "npu/compiler/target/im2col_candidate.h"
 
 namespace npu::compiler {
 
@@ -26,21 +27,6 @@ struct InputIm2col {
   /// Padding positions hold the input zero point.
   std::int32_t zeroPoint = 0;
 };
-
-/// Convs with fewer input channels than this are candidates.
-inline constexpr std::int64_t kIm2colMaxChannels = 8;
-/// ... as long as the im2col channel count stays within this,
-inline constexpr std::int64_t kIm2colMaxColumns = 256;
-/// or this for a patchify conv (kernel = stride, no padding or dilation: a ViT's patch
-/// embedding), whose windows do not overlap, so the im2col input is the input's own bytes.
-inline constexpr std::int64_t kIm2colMaxPatchColumns = 1024;
-
-/// True when a conv with these OHWI weights and parameters, reading a graph input of `channels`
-/// channels that nothing else reads, becomes a 1x1 conv over im2col columns. Its strides then
-/// do not reach the CONV's fields, which is how a patch embedding's stride 16 runs on the NPU.
-bool im2colCandidate(std::int64_t channels, std::int64_t kernelH, std::int64_t kernelW,
-                     std::span<const std::int64_t> strides, std::span<const std::int64_t> dilations,
-                     std::span<const std::int64_t> pads, std::int64_t groups);
 
 /// Rewrites every candidate conv of `graph` (groups 1, kernel larger than 1x1, reading a graph
 /// input that nothing else reads) into a 1x1 conv over the im2col input, and changes that input's

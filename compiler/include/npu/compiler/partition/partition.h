@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "npu/compiler/ir/graph.h"
-#include "npu/compiler/partition/npu_support.h"
+#include "npu/compiler/target/npu_support.h"
 
 namespace npu::compiler {
 

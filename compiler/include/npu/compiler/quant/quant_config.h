@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "npu/compiler/ir/graph.h"
-#include "npu/compiler/partition/npu_support.h"
+#include "npu/compiler/target/npu_support.h"
 #include "npu/compiler/quant/observer.h"
 #include "npu/golden/requant.h"
 

@@ -6,10 +6,12 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <variant>
 #include <vector>
 
 #include "npu/compiler/ir/head_matmul.h"
+#include "npu/compiler/target/npu_op.h"
 #include "npu/golden/int8_ops.h"
 
 namespace npu::compiler {
@@ -194,8 +196,26 @@ struct QNorm {
   golden::LayerNormInt8Params layerNorm;  ///< Kind::LayerNorm
 };
 
-using QOp = std::variant<QConv, QAdd, QMul, QMaxPool, QAvgPool, QGlobalAvgPool, QConcat, QSlice,
-                         QShuffle, QUpsample, QLut, QMatMul, QReduce, QResizeLinear, QNorm>;
+namespace detail {
+template <typename Tuple>
+struct VariantOf;
+template <typename... Types>
+struct VariantOf<std::tuple<Types...>> {
+  using type = std::variant<Types...>;
+};
+}  // namespace detail
+
+/// Any one quantized op: a variant of the op registry's NPU_QOP types, in table order
+/// (target/npu_ops.def).
+using QOp = detail::VariantOf<decltype(std::tuple_cat(
+#define NPU_QOP(Type, Lowering) std::tuple<Type>{},
+#include "npu/compiler/target/npu_ops.def"
+#undef NPU_QOP
+    std::tuple<>{}))>::type;
+
+/// The NPU op `op` is (its NPU_OP row): the type's one row, or for a type of several rows
+/// (QReduce, QNorm) the row its kind names.
+NpuOp npuOpOf(const QOp& op);
 
 /// Ops in execution order over int8 tensors; `inputs` are fed from outside, `outputs` read back,
 /// constant tensors (QTensor::data) hold their values from the start.
@@ -215,9 +235,8 @@ std::vector<TensorId> opInputs(const QOp& op);
 /// The tensor an op writes.
 TensorId opOutput(const QOp& op);
 
-/// The op's kind as reports name it: "conv", "depthwise", "grouped conv", "fc", "add", "mul",
-/// "maxpool", "avgpool", "globalavgpool", "concat", "slice", "shuffle", "upsample", "lut",
-/// "matmul", "reducemax", "reducesum".
+/// The op's kind as reports name it: its NPU op's name (npuOpOf), except that a conv says what
+/// kind of conv it is: "conv", "depthwise", "grouped conv", "fc" or "space_to_depth".
 std::string opKindName(const QuantizedGraph& graph, const QOp& op);
 
 /// A requant multiplier of exactly 1 (2^30 at shift 1): with no bias and the same zero point on

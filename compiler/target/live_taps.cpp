@@ -1,5 +1,5 @@
 // Live kernel taps (see live_taps.h).
-#include "npu/compiler/codegen/live_taps.h"
+#include "npu/compiler/target/live_taps.h"
 
 namespace npu::compiler {
 

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "npu/compiler/ir/graph.h"
+#include "npu/compiler/target/npu_op.h"
 #include "npu/golden/fp32_pool.h"
 
 namespace npu::compiler {
@@ -31,28 +32,7 @@ std::string_view strategyName(DispatchStrategy strategy);
 /// The strategy named `name`, or nullopt.
 std::optional<DispatchStrategy> parseDispatchStrategy(std::string_view name);
 
-/// The quantized op a node becomes on the NPU.
-enum class NpuOpKind : std::uint8_t {
-  Conv,            ///< QConv (Conv with its fused activation; FC is a 1x1 conv)
-  Add,             ///< QAdd of two activations of one shape, or one of them [1, C, 1, 1], or
-                   ///< of an activation and a constant of its whole shape
-  Mul,             ///< QMul, the operands as for Add
-  MaxPool,         ///< QMaxPool (MaxPool, GlobalMaxPool)
-  AvgPool,         ///< QAvgPool
-  GlobalAvgPool,   ///< QGlobalAvgPool
-  Concat,          ///< QConcat along channels or rows (H); inputs may be constants
-  Slice,           ///< QSlice: consecutive channels, and rows and columns every step (Focus)
-  ChannelShuffle,  ///< QShuffle: a Gather of the channels in a shuffle's order
-  Upsample,        ///< QUpsample (nearest Resize by integer factors)
-  ResizeLinear,    ///< QResizeLinear (linear Resize along rows or columns)
-  Lut,             ///< QLut (a standalone activation)
-  Alias,           ///< no op: the output is the input's NHWC bytes ([1, C, H, W] -> [1, C, H', W']
-                   ///< with H' x W' = H x W keeps them too)
-  ChannelAffine,   ///< y = a[c] * x + b[c] as a depthwise 1x1 QConv (BN, op with a constant)
-  Softmax,         ///< QNorm softmax over channels (axis 1 of [1, C, H, W] or [1, C])
-  LayerNorm,       ///< QNorm LayerNorm over channels (ChannelLayerNorm)
-  MatMul,          ///< QMatMul of two activations at strides (HeadMatMul)
-};
+// NpuOpKind, the form a node takes on the NPU, is a list of the op registry (npu_op.h).
 
 /// Where a node can run: the NPU form, or the reason it stays on the host.
 struct NpuSupport {

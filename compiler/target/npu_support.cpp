@@ -1,5 +1,5 @@
 // The dispatcher's per-node rules: which nodes the NPU runs, in which quantized form.
-#include "npu/compiler/partition/npu_support.h"
+#include "npu/compiler/target/npu_support.h"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "npu/compiler/codegen/input_im2col.h"
+#include "npu/compiler/target/im2col_candidate.h"
 #include "npu/compiler/ir/op_kind.h"
 #include "npu/compiler/ir/op_params.h"
 #include "npu/compiler/passes/fold_channel_shuffle.h"

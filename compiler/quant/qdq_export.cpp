@@ -1,5 +1,5 @@
 // QDQ ONNX export: the optimised graph with Q/DQ at every NPU tensor and int8 weights.
-#include "npu/compiler/frontend/qdq_export.h"
+#include "npu/compiler/quant/qdq_export.h"
 
 #include <fmt/format.h>
 #include <onnx/onnx_pb.h>
