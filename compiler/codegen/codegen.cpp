@@ -11,6 +11,7 @@
 #include "lowering.h"
 #include "npu/isa/encoding.h"
 #include "npu/support/error.h"
+#include "npu/support/overloaded.h"
 
 namespace npu::compiler {
 namespace {
@@ -42,7 +43,8 @@ std::uint64_t tensorBytes(const QTensor& tensor) {
 /// a member of a concat family, a view of its root's first channels (placed, if not yet, when
 /// the member is made). A shuffle that writes its slices (`shuffles`) places them when it runs,
 /// and keeps the concat inputs it reads where they are alive until then.
-std::uint64_t planActivations(const QuantizedGraph& graph, std::uint64_t alignment,
+std::uint64_t planActivations(const QuantizedGraph& graph, const FusionPlan& fusion,
+                              std::uint64_t alignment,
                               const std::vector<std::optional<ConcatSlot>>& slots,
                               const std::vector<std::optional<SliceView>>& views,
                               const ShufflePlans& shuffles, std::vector<TensorPlacement>& placed,
@@ -83,7 +85,7 @@ std::uint64_t planActivations(const QuantizedGraph& graph, std::uint64_t alignme
   std::vector<std::int64_t> lastUse(n, -1);
   for (std::size_t i = 0; i < graph.ops.size(); ++i) {
     for (const TensorId id : opInputs(graph.ops[i])) {
-      lastUse[id] = static_cast<std::int64_t>(fusibleGroupEnd(graph, i));
+      lastUse[id] = static_cast<std::int64_t>(fusion.groupEnd(i));
     }
   }
   for (TensorId id = 0; id < n; ++id) {
@@ -262,15 +264,16 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
   program.config = config;
   const std::uint64_t alignment = placementAlignment(config);
   const ShufflePlans shuffles = planShuffles(graph, config);
-  ConcatFamilies families = planConcatFamilies(graph, shuffles);
+  const FusionPlan fusion = planFusion(graph, config);
+  ConcatFamilies families = planConcatFamilies(graph, shuffles, fusion);
   std::vector<std::optional<SliceView>> views = planSliceViews(graph, families.slots, shuffles);
   for (TensorId id = 0; id < views.size(); ++id) {
     if (families.views[id]) {
       views[id] = families.views[id];  // a concat's output: no slice view of its own
     }
   }
-  const std::uint64_t activationEnd = planActivations(graph, alignment, families.slots, views,
-                                                      shuffles, compiled.tensors, program.regions);
+  const std::uint64_t activationEnd = planActivations(
+      graph, fusion, alignment, families.slots, views, shuffles, compiled.tensors, program.regions);
 
   TokenEmitter emitter;
   ConstantPool constants;
@@ -291,33 +294,27 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
   }
   SramSlots slots(config);
   LoweringContext ctx{config, graph, compiled.tensors, emitter, constants, slots, shuffles};
-  std::vector<TensorId> onChip;
-  for (std::size_t i = 0; i < graph.ops.size(); ++i) {
-    ctx.op = static_cast<std::int64_t>(i);
-    const QOp& op = graph.ops[i];
+  for (const FusedGroup& group : fusion.groups) {
+    ctx.op = static_cast<std::int64_t>(group.first);
     try {
-      const std::int64_t cascaded = lowerCascade(ctx, i, onChip);
-      const std::int64_t gated = cascaded > 0 ? 0 : lowerGatedProject(ctx, i, onChip);
-      if (const std::int64_t fused = std::max(cascaded, gated);
-          fused > 1 && i + static_cast<std::size_t>(fused) - 1 > fusibleGroupEnd(graph, i)) {
-        fail("codegen: op {} fused {} ops, more than the activation plan allows", i, fused);
-      }
-      if (cascaded > 0) {
-        i += static_cast<std::size_t>(cascaded - 1);  // an inverted residual as one cascade
-      } else if (gated > 0) {
-        i += static_cast<std::size_t>(gated - 1);  // a gate multiply feeding its project
-      } else {
-        std::visit([&ctx](const auto& typed) { lowerOp(ctx, typed); }, op);
-      }
+      std::visit(Overloaded{
+                     [&](const SingleOp&) {
+                       std::visit([&ctx](const auto& op) { lowerOp(ctx, op); },
+                                  graph.ops[group.first]);
+                     },
+                     [&](const Cascade& cascade) { lowerCascade(ctx, cascade); },
+                     [&](const GatedProject& gated) { lowerGatedProject(ctx, gated); },
+                 },
+                 group.form);
     } catch (const Error& e) {
       if (e.kind() != ErrorKind::Unsupported) {
         throw;
       }
-      throw OpUnsupported(i, e.what());
+      throw OpUnsupported(group.first, e.what());
     }
-  }
-  for (const TensorId id : onChip) {
-    compiled.tensors[id].onChip = true;
+    for (const TensorId id : onChipTensors(group)) {
+      compiled.tensors[id].onChip = true;
+    }
   }
   for (TensorId id = 0; id < graph.tensors.size(); ++id) {
     if (shuffles.unassembled[id]) {

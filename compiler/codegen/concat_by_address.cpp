@@ -7,7 +7,8 @@
 namespace npu::compiler {
 
 std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph& graph,
-                                                           const ShufflePlans& shuffles) {
+                                                           const ShufflePlans& shuffles,
+                                                           const FusionPlan& fusion) {
   std::vector<std::optional<ConcatSlot>> slots(graph.tensors.size());
   const TensorUses uses(graph);
   const auto isInput = [&](TensorId id) {
@@ -39,16 +40,16 @@ std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph&
       offset += in.shape.size() == 4 ? in.shape[3] : 0;
     }
   }
-  planSplitsIntoConcats(graph, shuffles, slots);
+  planSplitsIntoConcats(graph, shuffles, fusion, slots);
   return slots;
 }
 
 namespace {
 
-/// Whether op `index` is an add or multiply of operands of its output's shape that no fused
-/// lowering (cascade, gated project) can take: lowerEltwise, which reads an operand at any pixel
-/// stride, lowers it.
-bool eltwiseAlone(const QuantizedGraph& graph, std::size_t index) {
+/// Whether op `index` is an add or multiply of operands of its output's shape lowered on its own
+/// (in no fused group of `fusion`): lowerEltwise, which reads an operand at any pixel stride,
+/// lowers it.
+bool eltwiseAlone(const QuantizedGraph& graph, const FusionPlan& fusion, std::size_t index) {
   const QOp& op = graph.ops[index];
   if (!std::holds_alternative<QAdd>(op) && !std::holds_alternative<QMul>(op)) {
     return false;
@@ -59,20 +60,13 @@ bool eltwiseAlone(const QuantizedGraph& graph, std::size_t index) {
       return false;
     }
   }
-  // In no group [first, fusibleGroupEnd(first)] of more than one op.
-  for (std::size_t first = 0; first <= index; ++first) {
-    const std::size_t end = fusibleGroupEnd(graph, first);
-    if (end > first && end >= index) {
-      return false;
-    }
-  }
-  return true;
+  return !fusion.fused(index);
 }
 
 }  // namespace
 
 void planSplitsIntoConcats(const QuantizedGraph& graph, const ShufflePlans& shuffles,
-                           std::vector<std::optional<ConcatSlot>>& slots) {
+                           const FusionPlan& fusion, std::vector<std::optional<ConcatSlot>>& slots) {
   const TensorUses uses(graph);
   const auto& producer = uses.producer;
   const auto& readers = uses.readers;
@@ -125,7 +119,7 @@ void planSplitsIntoConcats(const QuantizedGraph& graph, const ShufflePlans& shuf
         const bool othersConvs =
             std::all_of(readers[id].begin(), readers[id].end(), [&](const QOp* op) {
               return op == &graph.ops[index] || std::holds_alternative<QConv>(*op) ||
-                     eltwiseAlone(graph, static_cast<std::size_t>(op - graph.ops.data()));
+                     eltwiseAlone(graph, fusion, static_cast<std::size_t>(op - graph.ops.data()));
             });
         if (concatReads != 1 || !othersConvs ||
             std::count(concat->inputs.begin(), concat->inputs.end(), id) != 1) {
@@ -175,9 +169,10 @@ bool concatCopies(const QuantizedGraph& graph, const std::vector<TensorPlacement
   return true;
 }
 
-ConcatFamilies planConcatFamilies(const QuantizedGraph& graph, const ShufflePlans& shuffles) {
+ConcatFamilies planConcatFamilies(const QuantizedGraph& graph, const ShufflePlans& shuffles,
+                                  const FusionPlan& fusion) {
   ConcatFamilies plan;
-  plan.slots = planConcatByAddress(graph, shuffles);
+  plan.slots = planConcatByAddress(graph, shuffles, fusion);
   plan.views.assign(graph.tensors.size(), std::nullopt);
   const TensorUses uses(graph);
   const auto& producer = uses.producer;

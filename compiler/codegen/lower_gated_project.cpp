@@ -11,201 +11,14 @@
 #include <optional>
 #include <utility>
 
+#include "fusion_plan.h"
 #include "lowering.h"
+#include "npu/support/int_math.h"
 #include "npu/support/error.h"
 
 namespace npu::compiler {
 namespace {
 
-std::int64_t ceilDiv(std::int64_t a, std::int64_t b) {
-  return (a + b - 1) / b;
-}
-
-/// mul(x, gate) -> project 1x1 [-> add(project, residual)], and how it is cut: `block` channels
-/// of x per step (dividing them), `rows` rows per band.
-struct GatedProject {
-  const QMul* mul = nullptr;
-  const QConv* project = nullptr;
-  const QAdd* add = nullptr;
-  TensorId x = 0, gate = 0, residual = 0;
-  std::int64_t mulOp = 0, projectOp = 0, addOp = -1;
-  std::int64_t h = 0, w = 0, e = 0, kout = 0;
-  std::int64_t block = 0, rows = 0;
-  bool streamed = false;  ///< the project's weights per block into two slots, every band
-
-  /// Input SRAM bytes: three x slots (a block's x loads while the project two blocks back
-  /// runs: the multiply that last read its slot pushes no token, the project after it does),
-  /// the gate replicated over a band's pixels for every channel, two gated-block slots (a
-  /// block's multiply runs beside the previous block's project), and (with an add) two residual
-  /// bands and two project bands (a band's add runs beside the next band's first project).
-  [[nodiscard]] std::int64_t inputBytes(std::int64_t b, std::int64_t r) const {
-    return 5 * r * w * b + r * w * e + (add != nullptr ? 4 * r * w * kout : 0);
-  }
-};
-
-/// The vector unit's copies that replicate a gate of `block` bytes at input SRAM `at` over
-/// `pixels` pixels, doubling what is there each time (through the identity LUT at `lut`).
-std::vector<isa::Eltwise> gateCopies(std::int64_t at, std::int64_t pixels, std::int64_t block,
-                                     std::int64_t lut) {
-  std::vector<isa::Eltwise> copies;
-  for (std::int64_t done = block; done < pixels * block; done *= 2) {
-    copies.push_back(lutCopy(at, at + done, std::min(done, pixels * block - done), 1, lut));
-  }
-  return copies;
-}
-
-/// Their cycles (`cols` bytes a cycle, docs/timing.md's ELTWISE).
-std::int64_t gateCopyCycles(std::int64_t pixels, std::int64_t block, std::int64_t cols) {
-  std::int64_t cycles = 0;
-  for (const isa::Eltwise& copy : gateCopies(0, pixels, block, 0)) {
-    cycles += ceilDiv(copy.count, cols) + 4;
-  }
-  return cycles;
-}
-
-std::optional<GatedProject> planGatedProject(const LoweringContext& ctx, std::size_t first) {
-  const QuantizedGraph& graph = ctx.graph;
-  GatedProject g;
-  g.mul = std::get_if<QMul>(&graph.ops[first]);
-  if (g.mul == nullptr || first + 1 >= graph.ops.size()) {
-    return std::nullopt;
-  }
-  g.project = std::get_if<QConv>(&graph.ops[first + 1]);
-  const auto& sa = graph.tensors[g.mul->a].shape;
-  const auto& sb = graph.tensors[g.mul->b].shape;
-  const bool gateIsB = sb[1] == 1 && sb[2] == 1 && sa[3] == sb[3] && sa != sb;
-  const bool gateIsA = sa[1] == 1 && sa[2] == 1 && sa[3] == sb[3] && sa != sb;
-  if (g.project == nullptr || g.project->input != g.mul->output || (!gateIsA && !gateIsB) ||
-      !singleUse(graph, g.mul->output)) {
-    return std::nullopt;
-  }
-  const auto& p = g.project->params;
-  if (g.project->weights.shape[1] != 1 || g.project->weights.shape[2] != 1 || p.groups != 1 ||
-      p.strides[0] != 1 || p.strides[1] != 1 || p.pads[0] != 0 || p.pads[1] != 0 ||
-      p.pads[2] != 0 || p.pads[3] != 0) {
-    return std::nullopt;
-  }
-  g.x = gateIsB ? g.mul->a : g.mul->b;
-  g.gate = gateIsB ? g.mul->b : g.mul->a;
-  g.mulOp = static_cast<std::int64_t>(first);
-  g.projectOp = g.mulOp + 1;
-  const auto& xs = graph.tensors[g.x].shape;
-  g.h = xs[1];
-  g.w = xs[2];
-  g.e = xs[3];
-  g.kout = graph.tensors[g.project->output].shape[3];
-  if (first + 2 < graph.ops.size()) {
-    if (const auto* add = std::get_if<QAdd>(&graph.ops[first + 2]);
-        add != nullptr && singleUse(graph, g.project->output) &&
-        graph.tensors[add->a].shape == graph.tensors[add->b].shape &&
-        (add->a == g.project->output || add->b == g.project->output)) {
-      g.add = add;
-      g.addOp = g.projectOp + 1;
-      g.residual = add->a == g.project->output ? add->b : add->a;
-    }
-  }
-  const std::int64_t limit = kMaxTileDim;
-  if (g.e > limit || g.kout > limit || g.w > isa::limits::kLoadColumns) {
-    return std::nullopt;
-  }
-  const auto lut = [](const golden::OutputStage& stage) { return stage.lut ? 256 : 0; };
-  // The project's records and LUT, the multiply's and the add's, the gate copies' identity LUT.
-  const std::int64_t shared = 12 * g.kout + lut(p.output) + 24 + lut(g.mul->params.output) +
-                              (g.add != nullptr ? 24 + lut(g.add->params.output) : 0) + 256;
-  if (shared > ctx.config.parameterSramBytes) {
-    return std::nullopt;
-  }
-  const bool wholeFits = g.kout * g.e <= ctx.config.weightSramBytes;
-  const std::int64_t mr = ctx.config.macRows;
-  const std::int64_t mc = ctx.config.macCols;
-  double best = std::numeric_limits<double>::infinity();
-  for (std::int64_t b = g.e; b >= 1; --b) {
-    const bool streamed = !wholeFits;
-    if (g.e % b != 0 || (b % mc != 0 && b != g.e) ||
-        (streamed && 2 * g.kout * b > ctx.config.weightSramBytes)) {
-      continue;
-    }
-    for (std::int64_t r = std::min(g.h, limit); r >= 1; --r) {
-      const std::int64_t out = r * g.w * g.kout;
-      if (g.inputBytes(b, r) > ctx.config.inputSramBytes || r * g.w > isa::limits::kLoadColumns ||
-          out > ctx.config.outputSramBytes / 2 ||
-          (g.e / b > 1 && out > ctx.config.accumulatorSramBytes / 4)) {
-        continue;
-      }
-      // Per band: the gate multiplies and the project's MACs against the loads of x (and the
-      // residual) and the store, plus the weights (every band when streamed, else the first).
-      // Each block's multiply runs on the vector side beside the previous block's project, so
-      // the first band takes the first multiply, then per block the longer of the two. Before
-      // the first multiply: the first block's weights, then its x beside its gate (one run of
-      // `b` bytes, replicated over the band's pixels by the vector unit).
-      const std::int64_t blocks = g.e / b;
-      const double weightLoad = dmaCycles(ctx.config, 1, 1, g.kout * b, true);
-      const double gateLoad = dmaCycles(ctx.config, 1, 1, b, true);
-      const auto gateCopies = static_cast<double>(gateCopyCycles(r * g.w, b, mc));
-      double total =
-          weightLoad + std::max(dmaCycles(ctx.config, std::min(r, g.h), g.w, b, b == g.e),
-                                gateLoad + gateCopies);
-      for (std::int64_t y = 0; y < g.h; y += r) {
-        const std::int64_t rb = std::min(r, g.h - y);
-        const std::int64_t mul = ceilDiv(rb * g.w * b, mc) + 4;
-        const std::int64_t project = rb * g.w * ceilDiv(g.kout, mc) * ceilDiv(b, mr) + 4;
-        // After the first band the vector side's multiplies (and the add of the band before)
-        // run beside the MAC side's projects.
-        const std::int64_t add = g.add != nullptr ? ceilDiv(rb * g.w * g.kout, mc) + 4 : 0;
-        // The first band replicates every later block's gate beside the projects too.
-        double compute = y > 0 ? static_cast<double>(std::max(blocks * mul + add, blocks * project))
-                               : static_cast<double>(mul) +
-                                     static_cast<double>(blocks - 1) *
-                                         std::max(static_cast<double>(mul) + gateCopies,
-                                                  static_cast<double>(project)) +
-                                     static_cast<double>(project);
-        const std::int64_t loaded = y > 0 ? blocks : blocks - 1;  // the first is counted above
-        double dma = static_cast<double>(loaded) * dmaCycles(ctx.config, rb, g.w, b, b == g.e) +
-                     dmaCycles(ctx.config, 1, 1, rb * g.w * g.kout, true);
-        if (streamed || y == 0) {
-          dma += static_cast<double>(loaded) * weightLoad;
-        }
-        if (y == 0) {
-          dma += static_cast<double>(loaded) * gateLoad;
-        }
-        if (g.add != nullptr) {
-          dma += dmaCycles(ctx.config, 1, 1, rb * g.w * g.kout, true);
-        }
-        total += std::max(compute, dma);
-      }
-      if (total < best) {
-        best = total;
-        g.block = b;
-        g.rows = r;
-        g.streamed = streamed;
-      }
-      break;
-    }
-  }
-  if (g.block == 0) {
-    return std::nullopt;
-  }
-  // Lowered one by one: the multiply and the add move three tensors each through DDR, the
-  // project two and its weights, each transfer paying at least one DDR latency (as the fused
-  // estimate's do), and each layer waits for its first load and its last store in series (two
-  // more; measured on a 13x11x48 -> 16 gate on npu-l, where fusing saves 196 of 3,597 cycles).
-  const double ddr = static_cast<double>(ctx.config.ddrBytesPerCycle);
-  const double pixels = static_cast<double>(g.h * g.w);
-  const double latency = static_cast<double>(ctx.config.ddrLatencyCycles);
-  double separate = latency * (g.add != nullptr ? 9.0 + 6.0 : 6.0 + 4.0) +
-                    pixels * static_cast<double>(g.e) * 3.0 / ddr +
-                    pixels * static_cast<double>(ceilDiv(g.kout, mc) * ceilDiv(g.e, mr)) +
-                    pixels * static_cast<double>(g.e + g.kout) / ddr;
-  if (g.add != nullptr) {
-    separate += pixels * static_cast<double>(g.kout) * 3.0 / ddr;
-  }
-  if (best >= separate) {
-    return std::nullopt;
-  }
-  return g;
-}
-
-/// {a_mult, a_shift, b_mult, b_shift, out_mult, out_shift} then the LUT, as ELTWISE reads them.
 std::vector<std::uint8_t> eltwiseParameters(const QOp& op) {
   std::vector<std::uint8_t> blob;
   const golden::OutputStage* stage = nullptr;
@@ -456,18 +269,8 @@ void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
 
 }  // namespace
 
-std::int64_t lowerGatedProject(LoweringContext& ctx, std::size_t first,
-                               std::vector<TensorId>& onChip) {
-  const std::optional<GatedProject> gated = planGatedProject(ctx, first);
-  if (!gated) {
-    return 0;
-  }
-  emitGatedProject(ctx, *gated);
-  onChip.push_back(gated->mul->output);
-  if (gated->add != nullptr) {
-    onChip.push_back(gated->project->output);
-  }
-  return gated->add != nullptr ? 3 : 2;
+void lowerGatedProject(LoweringContext& ctx, const GatedProject& gated) {
+  emitGatedProject(ctx, gated);
 }
 
 }  // namespace npu::compiler

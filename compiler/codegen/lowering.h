@@ -12,6 +12,7 @@
 #include "npu/compiler/codegen/codegen.h"
 #include "npu/compiler/codegen/shuffle_plan.h"
 #include "npu/compiler/codegen/token_emitter.h"
+#include "fusion_plan.h"
 #include "npu/isa/limits.h"
 
 namespace npu::compiler {
@@ -288,13 +289,6 @@ double dmaCycles(const isa::NpuConfig& config, std::int64_t rows, std::int64_t c
 double planeCost(std::int64_t outH, std::int64_t outW, TileShape shape,
                  const std::function<double(std::int64_t, std::int64_t)>& tileCost);
 
-/// The last op a fused lowering starting at op `first` could run with it, by the graph's shape
-/// alone (`first` itself when none can start there): a cascade ([expand 1x1 ->] depthwise [->
-/// project 1x1 [-> residual add]]) or a gated project (multiply -> 1x1 conv [-> add]), each op
-/// reading the one before. lowerCascade and lowerGatedProject take at most that much; the
-/// activation plan keeps the inputs of `first` allocated until then, since a fused lowering
-/// stores the group's outputs band by band while it still loads its inputs.
-std::size_t fusibleGroupEnd(const QuantizedGraph& graph, std::size_t first);
 
 /// Where a concat's input is stored by address: channels [channelOffset, + its channels) of
 /// every pixel of `concatOutput`, whose pixels are `channels` bytes.
@@ -310,15 +304,17 @@ struct ConcatSlot {
 /// channel concat that only the concat reads, made by a conv or a slice (whose lowerings store
 /// at a channel offset) with the concat's scale and zero point; nullopt for every other tensor.
 std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph& graph,
-                                                           const ShufflePlans& shuffles);
+                                                           const ShufflePlans& shuffles,
+                                                           const FusionPlan& fusion);
 
 /// Splits stored into a concat (YOLOv8's C2f: cv1's output X, split in two, both halves
 /// concatenated first): where consecutive inputs of a channel concat are the channel slices of
 /// a conv's output X in order, covering it, and X has no other reader, X's conv stores it into
 /// the concat and each slice is its channels there (slots for X and the slices, added to
-/// `slots`), read in place by any conv that reads it too; the slices move no bytes.
+/// `slots`), read in place by any conv, or add or multiply lowered on its own (not in a fused
+/// group of `fusion`), that reads it too; the slices move no bytes.
 void planSplitsIntoConcats(const QuantizedGraph& graph, const ShufflePlans& shuffles,
-                           std::vector<std::optional<ConcatSlot>>& slots);
+                           const FusionPlan& fusion, std::vector<std::optional<ConcatSlot>>& slots);
 
 /// A channel slice read in place: channels [channelOffset, + its channels) of `source`.
 struct SliceView {
@@ -335,7 +331,8 @@ struct ConcatFamilies {
   std::vector<std::optional<ConcatSlot>> slots;
   std::vector<std::optional<SliceView>> views;
 };
-ConcatFamilies planConcatFamilies(const QuantizedGraph& graph, const ShufflePlans& shuffles);
+ConcatFamilies planConcatFamilies(const QuantizedGraph& graph, const ShufflePlans& shuffles,
+                                  const FusionPlan& fusion);
 
 /// Per tensor of `graph`: the source it is a view of, for every output of a channel slice (no
 /// row or column steps) whose only reader is a conv, of a source that owns its DDR space (not in
@@ -378,16 +375,12 @@ void lowerMappedConv(LoweringContext& ctx, const QConv& conv, const MappedConvAx
                      const MappedConvAxis& cols);
 /// Lowers a linear resize along one axis as two-tap depthwise CONVs (lower_resize.cpp).
 void lowerResizeLinear(LoweringContext& ctx, const QResizeLinear& op);
-/// Lowers the inverted residual starting at op `first` as one cascade when it can (see
-/// docs/cascade.md): [expand 1x1] -> depthwise -> project 1x1 with the intermediate tensors kept
-/// in the input SRAM. Returns the ops it lowered (0: none, lower them one by one) and adds the
-/// tensors it kept on chip to `onChip`.
-std::int64_t lowerCascade(LoweringContext& ctx, std::size_t first, std::vector<TensorId>& onChip);
-/// Lowers a squeeze-excitation gate multiply starting at op `first` together with the project
-/// 1x1 conv after it (and a residual add after that) when it can (docs/cascade.md, "Gated
-/// project"); returns the ops it lowered (0: none) and adds the tensors it kept on chip.
-std::int64_t lowerGatedProject(LoweringContext& ctx, std::size_t first,
-                               std::vector<TensorId>& onChip);
+/// Lowers a planned cascade (fusion_plan.h, docs/cascade.md): [expand 1x1] -> depthwise ->
+/// project 1x1 band by band, the intermediate tensors kept in the input SRAM.
+void lowerCascade(LoweringContext& ctx, const Cascade& cascade);
+/// Lowers a planned gate multiply together with the project 1x1 conv after it (and a residual
+/// add after that) (docs/cascade.md, "Gated project").
+void lowerGatedProject(LoweringContext& ctx, const GatedProject& gated);
 /// ELTWISE over flat chunks (lower_eltwise.cpp): add, mul, and a stand-alone LUT.
 void lowerEltwise(LoweringContext& ctx, const QAdd& op);
 void lowerEltwise(LoweringContext& ctx, const QMul& op);

@@ -8,15 +8,9 @@
 
 #include "lowering.h"
 #include "npu/isa/limits.h"
+#include "npu/support/int_math.h"
 
 namespace npu::compiler {
-namespace {
-
-std::int64_t ceilDiv(std::int64_t a, std::int64_t b) {
-  return (a + b - 1) / b;
-}
-
-}  // namespace
 
 std::int64_t shuffleDenseSteps(const isa::NpuConfig& config, std::int64_t channels) {
   return ceilDiv(channels, config.macRows) * ceilDiv(channels, config.macCols);
