@@ -20,6 +20,7 @@ void addImportCommand(CLI::App& app, Action& action) {
     bool verifyEach = false;
     bool noPasses = false;
     std::vector<std::string> dumpAfter;
+    std::vector<std::string> passes;
   };
   auto options = std::make_shared<Options>();
 
@@ -32,6 +33,10 @@ void addImportCommand(CLI::App& app, Action& action) {
       ->add_option("--dump-after", options->dumpAfter,
                    "Print the graph after this pass (repeatable; 'all' for every pass)")
       ->delimiter(',');
+  command
+      ->add_option("--passes", options->passes,
+                   "Run only these passes, in this order (a pass's text fixture test)")
+      ->delimiter(',');
   command->add_flag("--no-passes", options->noPasses,
                     "Stop after import (with --dump: as imported)");
   command->callback([&action, options] {
@@ -41,6 +46,7 @@ void addImportCommand(CLI::App& app, Action& action) {
         compiler::PipelineOptions pipeline;
         pipeline.verifyEach = options->verifyEach;
         pipeline.dumpAfter = options->dumpAfter;
+        pipeline.only = options->passes;
         compiler::runFrontEndPasses(graph, pipeline);
       }
       if (options->dump) {

@@ -40,12 +40,15 @@ for model in "${zoo[@]}"; do
 done
 for graph in subnet_bench/graphs/*.yaml; do
   name=$(basename "$graph" .yaml)
-  "$npu" compile -q "$graph" -o "$work/programs/$name.npub"
+  # A graph beyond npu-s (the hires suite's) is compiled for npu-l.
+  if ! "$npu" compile -q "$graph" -o "$work/programs/$name.npub" 2>/dev/null; then
+    "$npu" compile -q "$graph" --hw npu-l -o "$work/programs/$name.npub"
+  fi
   digest "$name"
 done
 # Reports: everything but wall times and provenance, one fingerprint per subnet and for the run.
 strip='walk(if type == "object" then del(.seconds, .wall_seconds, .provenance) else . end)'
-for suite in default full; do
+for suite in default full hires; do
   "$npu" bench -q --suite "subnet_bench/suites/$suite.yaml" --jobs "$(nproc)" \
     --out "$work/bench-$suite" >/dev/null || true  # a regression shows as a changed line below
   jq -c ".subnets[] | $strip" "$work/bench-$suite/bench.json" | while read -r line; do

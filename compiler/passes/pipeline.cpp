@@ -72,20 +72,49 @@ bool wantsDump(const PipelineOptions& options, std::string_view pass) {
                      [&](const std::string& name) { return name == pass || name == "all"; });
 }
 
-void checkDumpNames(const PipelineOptions& options) {
-  for (const std::string& name : options.dumpAfter) {
-    bool known = name == "all" || std::any_of(kPipeline.begin(), kPipeline.end(),
-                                              [&](const Pass& p) { return p.name == name; });
-    if (!known) {
-      std::vector<std::string_view> names;
-      for (const Pass& p : kPipeline) {
-        if (std::find(names.begin(), names.end(), p.name) == names.end()) {
-          names.push_back(p.name);
-        }
-      }
-      fail("--dump-after: unknown pass '{}' (passes: {}, or all)", name, fmt::join(names, ", "));
+/// The pipeline's pass names, each once, for error messages.
+std::string passNames() {
+  std::vector<std::string_view> names;
+  for (const Pass& p : kPipeline) {
+    if (std::find(names.begin(), names.end(), p.name) == names.end()) {
+      names.push_back(p.name);
     }
   }
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+/// The pass named `name`, or null.
+const Pass* findPass(std::string_view name) {
+  const auto* it = std::find_if(kPipeline.begin(), kPipeline.end(),
+                                [&](const Pass& p) { return p.name == name; });
+  return it == kPipeline.end() ? nullptr : it;
+}
+
+void checkDumpNames(const PipelineOptions& options) {
+  for (const std::string& name : options.dumpAfter) {
+    if (name != "all" && findPass(name) == nullptr) {
+      fail("--dump-after: unknown pass '{}' (passes: {}, or all)", name, passNames());
+    }
+  }
+}
+
+/// The passes to run: the whole pipeline, or those `options.only` names, in its order.
+std::vector<const Pass*> passesToRun(const PipelineOptions& options) {
+  std::vector<const Pass*> passes;
+  if (options.only.empty()) {
+    for (const Pass& pass : kPipeline) {
+      passes.push_back(&pass);
+    }
+    return passes;
+  }
+  for (const std::string& name : options.only) {
+    const Pass* pass = findPass(name);
+    if (pass == nullptr) {
+      fail("--passes: unknown pass '{}' (passes: {})", name, passNames());
+    }
+    passes.push_back(pass);
+  }
+  return passes;
 }
 
 }  // namespace
@@ -100,21 +129,21 @@ std::span<const Pass> frontEndPasses() {
 
 void runFrontEndPasses(Graph& graph, const PipelineOptions& options) {
   checkDumpNames(options);
-  for (const Pass& pass : kPipeline) {
-    pass.run(graph);
+  for (const Pass* pass : passesToRun(options)) {
+    pass->run(graph);
     if (verifiesEachStage(options)) {
       try {
         verifyGraph(graph);
       } catch (const Error& e) {
-        fail("after pass {}: {}", pass.name, e.what());
+        fail("after pass {}: {}", pass->name, e.what());
       }
     }
-    if (wantsDump(options, pass.name)) {
+    if (wantsDump(options, pass->name)) {
       std::string text = dumpGraph(graph);
       if (options.dumpSink) {
-        options.dumpSink(pass.name, text);
+        options.dumpSink(pass->name, text);
       } else {
-        fmt::print("; after {}\n{}", pass.name, text);
+        fmt::print("; after {}\n{}", pass->name, text);
       }
     }
   }
