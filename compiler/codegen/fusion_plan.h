@@ -34,8 +34,18 @@ struct Cascade {
   /// project (EfficientNet's squeeze): each block of a band is summed into the accumulator from
   /// the input SRAM, where the depthwise wrote it, instead of a pass over the whole tensor.
   const QGlobalAvgPool* pool = nullptr;
-  std::int64_t h = 0, w = 0, cin = 0, e = 0, oh = 0, ow = 0, kout = 0;
-  std::int64_t k = 0, stride = 1, padTop = 0, padLeft = 0, paddedW = 0;
+  /// Rows and columns of the chain's input and of the depthwise's (unpadded) input.
+  std::int64_t inputHeight = 0, inputWidth = 0;
+  /// Channels of the chain's input: the expand's input, or the depthwise's without an expand.
+  std::int64_t inputChannels = 0;
+  /// Channels of the expand's output, the depthwise's input and output.
+  std::int64_t expandedChannels = 0;
+  /// The depthwise's (and the project's) output rows and columns.
+  std::int64_t outputHeight = 0, outputWidth = 0;
+  /// The project's output channels (0 without a project).
+  std::int64_t outputChannels = 0;
+  /// The depthwise's square kernel, its stride, and its padding.
+  std::int64_t kernel = 0, stride = 1, padTop = 0, padLeft = 0, paddedW = 0;
   std::int64_t block = 0, rows = 0;
   /// Each block's weights and parameters are loaded per band into one of two slots, rather than
   /// all of them once (they do not fit, or the cost model found it cheaper; docs/cascade.md).
@@ -50,44 +60,50 @@ struct Cascade {
   std::int64_t expandOp = -1, depthwiseOp = 0, projectOp = 0, addOp = -1, poolOp = -1;
 
   /// Depthwise input rows (padding included) of a band of `r` output rows.
-  [[nodiscard]] std::int64_t rowsIn(std::int64_t r) const { return (r - 1) * stride + k; }
+  [[nodiscard]] std::int64_t rowsIn(std::int64_t r) const { return (r - 1) * stride + kernel; }
   /// Depthwise input rows two consecutive bands share.
-  [[nodiscard]] std::int64_t halo() const { return k - stride; }
+  [[nodiscard]] std::int64_t halo() const { return kernel - stride; }
   /// Whether the identity LUT of the vector unit's copies is loaded (kept halos, pooled blocks).
   [[nodiscard]] bool copies() const { return keepHalo || pool != nullptr; }
   /// Whether the halo can be kept: an expand builds the depthwise input, and bands overlap.
-  [[nodiscard]] bool haloKeepable() const { return expand != nullptr && k > stride; }
+  [[nodiscard]] bool haloKeepable() const { return expand != nullptr && kernel > stride; }
   /// Input SRAM bytes of the kept halo rows of every block.
-  [[nodiscard]] std::int64_t keptHaloBytes() const { return keepHalo ? e * halo() * paddedW : 0; }
+  [[nodiscard]] std::int64_t keptHaloBytes() const {
+    return keepHalo ? expandedChannels * halo() * paddedW : 0;
+  }
   /// Weight bytes of one block: its expand rows, depthwise taps and project columns.
   [[nodiscard]] std::int64_t blockWeights(std::int64_t b) const {
-    return b * ((expand != nullptr ? cin : 0) + k * k + kout);
+    return b * ((expand != nullptr ? inputChannels : 0) + kernel * kernel + outputChannels);
   }
   /// Parameter bytes of one block: its expand and depthwise records.
   [[nodiscard]] std::int64_t blockParameters(std::int64_t b) const {
-    return 12 * b * (expand != nullptr ? 2 : 1);
+    return kChannelRecordBytes * b * (expand != nullptr ? 2 : 1);
   }
   /// Input SRAM bytes: two expand-input slots, the depthwise input (two slots when it is
   /// loaded from DDR), the project input, the residual's project output, the pool's two
   /// depthwise-output slots, the kept halo.
   [[nodiscard]] std::int64_t inputBytes(std::int64_t b, std::int64_t r) const {
-    const std::int64_t x = expand != nullptr ? 2 * std::min(rowsIn(r), h) * w * cin : 0;
+    const std::int64_t x =
+        expand != nullptr ? 2 * std::min(rowsIn(r), inputHeight) * inputWidth * inputChannels : 0;
     const std::int64_t d = (expand != nullptr ? 1 : 2) * rowsIn(r) * paddedW * b;
-    return x + d + (project != nullptr ? r * ow * b : 0) + (add != nullptr ? r * ow * kout : 0) +
-           (pool != nullptr ? 2 * r * ow * b : 0) + keptHaloBytes();
+    return x + d + (project != nullptr ? r * outputWidth * b : 0) +
+           (add != nullptr ? r * outputWidth * outputChannels : 0) +
+           (pool != nullptr ? 2 * r * outputWidth * b : 0) + keptHaloBytes();
   }
   /// The pool's sum CONVs: blocks of at most poolRows x poolCols pixels of a band of `r` rows.
   [[nodiscard]] std::int64_t poolRows(std::int64_t r) const {
     return std::min(r, isa::limits::kConvKernelH);
   }
-  [[nodiscard]] std::int64_t poolCols() const { return std::min(ow, isa::limits::kConvKernelW); }
+  [[nodiscard]] std::int64_t poolCols() const {
+    return std::min(outputWidth, isa::limits::kConvKernelW);
+  }
   /// Weight bytes of the pool's all-ones depthwise kernel for blocks of `b` channels.
   [[nodiscard]] std::int64_t poolWeights(std::int64_t b, std::int64_t r) const {
     return pool != nullptr ? b * poolRows(r) * poolCols() : 0;
   }
   /// Parameter bytes of the pool's records (the same for every channel: one block's worth).
   [[nodiscard]] std::int64_t poolParameters(std::int64_t b) const {
-    return pool != nullptr ? 12 * b : 0;
+    return pool != nullptr ? kChannelRecordBytes * b : 0;
   }
   /// Output SRAM bytes kept at the top of each half for the pool's finished block.
   [[nodiscard]] std::int64_t poolOutputBytes(std::int64_t b) const {
@@ -96,10 +112,9 @@ struct Cascade {
   /// Output SRAM bytes of one store: a band of the project's output, or (no project) of one
   /// block of the depthwise's.
   [[nodiscard]] std::int64_t storeBytes(std::int64_t b, std::int64_t r) const {
-    return project != nullptr ? r * ow * kout : r * ow * b;
+    return project != nullptr ? r * outputWidth * outputChannels : r * outputWidth * b;
   }
 };
-
 
 /// The chain [expand 1x1] -> depthwise [-> project 1x1] [-> residual add | global average pool]
 /// starting at op `first`, cut to fit the SRAMs of `config`, when cascading it is estimated to
