@@ -122,15 +122,18 @@ struct Cascade {
 std::optional<Cascade> planCascade(const QuantizedGraph& graph, const isa::NpuConfig& config,
                                    std::size_t first);
 
-/// mul(x, gate) -> project 1x1 [-> add(project, residual)], and how it is cut: `block` channels
-/// of x per step (dividing them), `rows` rows per band.
+/// mul(input, gate) -> project 1x1 [-> add(project, residual)], and how it is cut: `block`
+/// channels of the input per step (dividing them), `rows` rows per band.
 struct GatedProject {
   const QMul* mul = nullptr;
   const QConv* project = nullptr;
   const QAdd* add = nullptr;
-  TensorId x = 0, gate = 0, residual = 0;
+  /// The multiply's operands: `input` [1, height, width, channels] (the depthwise's output, x in
+  /// docs/cascade.md) and the per-channel `gate` [1, 1, 1, channels]; the add's other operand.
+  TensorId input = 0, gate = 0, residual = 0;
   std::int64_t mulOp = 0, projectOp = 0, addOp = -1;
-  std::int64_t h = 0, w = 0, e = 0, kout = 0;
+  std::int64_t height = 0, width = 0, channels = 0;
+  std::int64_t outputChannels = 0;  ///< the project's
   std::int64_t block = 0, rows = 0;
   bool streamed = false;  ///< the project's weights per block into two slots, every band
 
@@ -140,14 +143,14 @@ struct GatedProject {
   /// block's multiply runs beside the previous block's project), and (with an add) two residual
   /// bands and two project bands (a band's add runs beside the next band's first project).
   [[nodiscard]] std::int64_t inputBytes(std::int64_t b, std::int64_t r) const {
-    return 5 * r * w * b + r * w * e + (add != nullptr ? 4 * r * w * kout : 0);
+    return 5 * r * width * b + r * width * channels +
+           (add != nullptr ? 4 * r * width * outputChannels : 0);
   }
 };
 
-
 /// The gate multiply at op `first` and the project 1x1 after it (and a residual add after that),
 /// cut to fit the SRAMs, when fusing them beats lowering them one by one
-/// (lower_gated_project_plan.cpp).
+/// (gated_project_plan.cpp).
 std::optional<GatedProject> planGatedProject(const QuantizedGraph& graph,
                                              const isa::NpuConfig& config, std::size_t first);
 

@@ -23,16 +23,6 @@ std::int64_t elements(const std::vector<std::int64_t>& shape) {
   return n;
 }
 
-/// What one element-wise op asks of the ELTWISE instructions: its operands, the instruction's
-/// fixed fields and the parameter record (three multipliers, then the LUT if any).
-struct EltwiseJob {
-  const std::string* name = nullptr;
-  std::vector<TensorId> inputs;
-  TensorId output = 0;
-  isa::Eltwise base;
-  std::vector<std::uint8_t> parameters;
-};
-
 /// The output stage's fields and LUT, for add and mul.
 void setOutputStage(EltwiseJob& job, const golden::OutputStage& stage) {
   job.base.out_zp = stage.zeroPoint;
@@ -47,14 +37,15 @@ void setOutputStage(EltwiseJob& job, const golden::OutputStage& stage) {
   }
 }
 
+}  // namespace
+
 EltwiseJob eltwiseJob(const QAdd& add) {
   EltwiseJob job{&add.name, {add.a, add.b}, add.output, {}, {}};
   job.base.op = isa::kEltwiseAdd;
   job.base.a_zp = add.params.zeroPointA;
   job.base.b_zp = add.params.zeroPointB;
   job.base.left_shift = add.params.leftShift;
-  for (const auto& m :
-       {add.params.multiplierA, add.params.multiplierB, add.params.multiplierOut}) {
+  for (const auto& m : {add.params.multiplierA, add.params.multiplierB, add.params.multiplierOut}) {
     appendInt32(job.parameters, m.multiplier);
     appendInt32(job.parameters, m.shift);
   }
@@ -76,6 +67,8 @@ EltwiseJob eltwiseJob(const QMul& mul) {
   return job;
 }
 
+namespace {
+
 EltwiseJob eltwiseJob(const QLut& lut) {
   EltwiseJob job{&lut.name, {lut.input}, lut.output, {}, {}};
   job.base.op = isa::kEltwiseLut;
@@ -88,41 +81,56 @@ EltwiseJob eltwiseJob(const QLut& lut) {
   return job;
 }
 
-/// Streams the job's operands through the input SRAM in chunks, one ELTWISE (or one per
-/// broadcast strip) and one STORE per chunk.
-void emitEltwise(LoweringContext& ctx, const EltwiseJob& job) {
-  const std::string& name = *job.name;
-  const std::vector<TensorId>& inputs = job.inputs;
-  const TensorId output = job.output;
-  const std::vector<std::int64_t>& outShape = ctx.graph.tensors[output].shape;
-  const std::int64_t n = elements(outShape);
-  const std::int64_t channels = outShape.back();
+/// How an element-wise op streams its operands through the input SRAM: chunks of `chunk`
+/// elements of the `n` of the output; a per-channel operand replicated over a strip of
+/// `stripPixels` pixels (`strip` bytes) at `stripOffset` in each input half.
+struct EltwiseTiling {
+  std::int64_t n = 0;
+  std::int64_t channels = 0;
+  /// Per operand: whether it holds one value per channel (else it has the output's shape).
   std::vector<bool> perChannel;
-  for (const TensorId id : inputs) {
+  bool broadcasts = false;
+  std::int64_t operands = 0;
+  std::int64_t stripPixels = 0;
+  std::int64_t strip = 0;
+  std::int64_t chunk = 0;
+  std::int64_t stripOffset = 0;
+};
+
+/// The output's size and, per operand, whether it is per channel; fails on any other shape.
+EltwiseTiling eltwiseOperands(const LoweringContext& ctx, const EltwiseJob& job) {
+  EltwiseTiling t;
+  const std::vector<std::int64_t>& outShape = ctx.graph.tensors[job.output].shape;
+  t.n = elements(outShape);
+  t.channels = outShape.back();
+  for (const TensorId id : job.inputs) {
     const std::int64_t size = elements(ctx.graph.tensors[id].shape);
-    if (size != n && (size != channels || ctx.graph.tensors[id].shape.back() != channels)) {
+    if (size != t.n && (size != t.channels || ctx.graph.tensors[id].shape.back() != t.channels)) {
       fail(ErrorKind::Unsupported,
            "layer '{}': element-wise operands must have the output's shape or hold one value per "
            "channel",
-           name);
+           *job.name);
     }
-    perChannel.push_back(size != n);
+    t.perChannel.push_back(size != t.n);
   }
-  const bool broadcasts = std::find(perChannel.begin(), perChannel.end(), true) != perChannel.end();
-  const isa::Eltwise& base = job.base;
-  const std::vector<std::uint8_t>& parameters = job.parameters;
-  const std::uint64_t parameterAddress = ctx.constants.add(name + ".params", parameters);
-  const std::int64_t operands = static_cast<std::int64_t>(inputs.size());
+  t.broadcasts = std::find(t.perChannel.begin(), t.perChannel.end(), true) != t.perChannel.end();
+  t.operands = static_cast<std::int64_t>(job.inputs.size());
+  return t;
+}
+
+/// The strip and the chunk of `t` (whose operands are known); fails when no chunk fits.
+void chooseChunk(const LoweringContext& ctx, const EltwiseJob& job, EltwiseTiling& t) {
+  const std::int64_t channels = t.channels;
   // The broadcast strip: whole pixels of the per-channel operand, about kStripBytes (an
   // ELTWISE's 4 cycles of drain are then a few percent of its steps), at most one LOAD's columns.
   constexpr std::int64_t kStripBytes = 2048;
-  const std::int64_t stripPixels =
-      broadcasts ? std::clamp<std::int64_t>(kStripBytes / channels, 1, isa::limits::kLoadColumns)
-                 : 0;
-  const std::int64_t strip = stripPixels * channels;
+  t.stripPixels =
+      t.broadcasts ? std::clamp<std::int64_t>(kStripBytes / channels, 1, isa::limits::kLoadColumns)
+                   : 0;
+  t.strip = t.stripPixels * channels;
   // Streamed operands: both, or the one that is not per channel.
-  const std::int64_t streamed = broadcasts ? 1 : operands;
-  std::int64_t chunk = std::min({n, (ctx.slots.inputBytes() - strip) / streamed,
+  const std::int64_t streamed = t.broadcasts ? 1 : t.operands;
+  std::int64_t chunk = std::min({t.n, (ctx.slots.inputBytes() - t.strip) / streamed,
                                  ctx.slots.outputBytes(), isa::limits::kEltwiseCount});
   // An operand or output stored in a concat's channels (a split's slice read in place) moves as
   // runs of its channels `pixelStride` apart: chunks of whole pixels then, within one LOAD's
@@ -130,88 +138,140 @@ void emitEltwise(LoweringContext& ctx, const EltwiseJob& job) {
   const auto storedInConcat = [&](TensorId id) {
     return pixelStride(ctx, id) != ctx.graph.tensors[id].shape.back();
   };
-  bool strided = storedInConcat(output);
-  for (std::size_t k = 0; k < inputs.size(); ++k) {
-    strided = strided || (!perChannel[k] && storedInConcat(inputs[k]));
+  bool strided = storedInConcat(job.output);
+  for (std::size_t k = 0; k < job.inputs.size(); ++k) {
+    strided = strided || (!t.perChannel[k] && storedInConcat(job.inputs[k]));
   }
   if (strided) {
     chunk = std::min(chunk, isa::limits::kLoadColumns * channels);
   }
-  if (broadcasts || strided) {
+  if (t.broadcasts || strided) {
     chunk = chunk / channels * channels;  // whole pixels
   }
-  if (chunk < 1 || static_cast<std::int64_t>(parameters.size()) > ctx.slots.parameterBytes()) {
-    fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for any element-wise tile", name);
+  if (chunk < 1 || static_cast<std::int64_t>(job.parameters.size()) > ctx.slots.parameterBytes()) {
+    fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for any element-wise tile", *job.name);
   }
+  t.chunk = chunk;
   // Each input half holds its own copy of the strip at its end, loaded on the half's first use.
-  const std::int64_t stripOffset = ctx.slots.inputBytes() - strip;
-  std::vector<std::int64_t> stripLoaded;
-  bool loadParameters = false;
-  const std::int64_t parameterSram = ctx.slots.parameterSlot(name, loadParameters);
+  t.stripOffset = ctx.slots.inputBytes() - t.strip;
+}
+
+/// The chunks of one element-wise op: each one's LOADs, and its ELTWISEs and STORE.
+class EltwiseSteps {
+ public:
+  /// Takes the parameter slot (the parameters at `parameterAddress` in DDR).
+  EltwiseSteps(LoweringContext& ctx, const EltwiseJob& job, const EltwiseTiling& tiling,
+               std::uint64_t parameterAddress)
+      : m_ctx(ctx), m_job(job), m_tiling(tiling), m_parameterAddress(parameterAddress) {
+    m_parameterSram = ctx.slots.parameterSlot(*job.name, m_loadParameters);
+  }
+
+  /// The LOADs of elements [at, at + count) into the input half at `inputSram`, one group per
+  /// operand (the strip only on the half's first use), then the parameters on the first step.
+  std::vector<std::vector<isa::Instruction>> loads(std::int64_t at, std::int64_t count,
+                                                   std::int64_t inputSram);
+  /// Their ELTWISEs (one per strip's worth when broadcasting) and the STORE from `outputSram`.
+  std::vector<isa::Instruction> compute(std::int64_t at, std::int64_t count, std::int64_t inputSram,
+                                        std::int64_t outputSram);
+
+ private:
+  LoweringContext& m_ctx;
+  const EltwiseJob& m_job;
+  const EltwiseTiling& m_tiling;
+  const std::uint64_t m_parameterAddress;
+  /// The input halves whose strip is loaded.
+  std::vector<std::int64_t> m_stripLoaded;
+  bool m_loadParameters = false;
+  std::int64_t m_parameterSram = 0;
+};
+
+std::vector<std::vector<isa::Instruction>> EltwiseSteps::loads(std::int64_t at, std::int64_t count,
+                                                               std::int64_t inputSram) {
+  LoweringContext& ctx = m_ctx;
+  const std::vector<TensorId>& inputs = m_job.inputs;
+  const EltwiseTiling& t = m_tiling;
+  std::vector<std::vector<isa::Instruction>> groups;
+  if (t.broadcasts) {
+    for (std::int64_t k = 0; k < t.operands; ++k) {
+      const auto index = static_cast<std::size_t>(k);
+      const std::uint64_t address = ctx.tensors[inputs[index]].address;
+      if (!t.perChannel[index]) {
+        groups.push_back(ctx.capture(
+            [&] { ctx.load(0, inputSram, tensorPixels(ctx, inputs[index], at, count)); }));
+      } else if (std::find(m_stripLoaded.begin(), m_stripLoaded.end(), inputSram) ==
+                 m_stripLoaded.end()) {
+        // Every pixel of the strip reads the same C bytes: a column stride of 0.
+        groups.push_back(ctx.capture([&] {
+          ctx.load(0, inputSram + t.stripOffset,
+                   {static_cast<std::int64_t>(address), 1, t.stripPixels, t.channels, 0, 0});
+        }));
+        m_stripLoaded.push_back(inputSram);
+      }
+    }
+  } else {
+    for (std::int64_t k = 0; k < t.operands; ++k) {
+      groups.push_back(ctx.capture([&] {
+        ctx.load(0, inputSram + k * count,
+                 tensorPixels(ctx, inputs[static_cast<std::size_t>(k)], at, count));
+      }));
+    }
+  }
+  if (m_loadParameters) {
+    groups.push_back(ctx.capture([&] {
+      ctx.loadFlat(2, m_parameterSram, m_parameterAddress,
+                   static_cast<std::int64_t>(m_job.parameters.size()));
+    }));
+    m_loadParameters = false;
+  }
+  return groups;
+}
+
+std::vector<isa::Instruction> EltwiseSteps::compute(std::int64_t at, std::int64_t count,
+                                                    std::int64_t inputSram,
+                                                    std::int64_t outputSram) {
+  LoweringContext& ctx = m_ctx;
+  const EltwiseTiling& t = m_tiling;
+  return ctx.capture([&] {
+    isa::Eltwise instruction = m_job.base;
+    instruction.param_addr = m_parameterSram;
+    instruction.lut_addr = m_parameterSram + 24;
+    if (t.broadcasts) {
+      // One ELTWISE per strip's worth of pixels, the per-channel operand read from the strip.
+      for (std::int64_t piece = 0; piece < count; piece += t.strip) {
+        const std::int64_t streamedAt = inputSram + piece;
+        const std::int64_t stripAt = inputSram + t.stripOffset;
+        instruction.a_addr = t.perChannel[0] ? stripAt : streamedAt;
+        instruction.b_addr = t.perChannel[0] ? streamedAt : stripAt;
+        instruction.out_addr = outputSram + piece;
+        instruction.count = std::min(t.strip, count - piece);
+        ctx.emit(instruction);
+      }
+    } else {
+      instruction.a_addr = inputSram;
+      instruction.b_addr = t.operands > 1 ? inputSram + count : inputSram;
+      instruction.out_addr = outputSram;
+      instruction.count = count;
+      ctx.emit(instruction);
+    }
+    ctx.store(outputSram, tensorPixels(ctx, m_job.output, at, count));
+  });
+}
+
+/// Streams the job's operands through the input SRAM in chunks, one ELTWISE (or one per
+/// broadcast strip) and one STORE per chunk.
+void emitEltwise(LoweringContext& ctx, const EltwiseJob& job) {
+  EltwiseTiling tiling = eltwiseOperands(ctx, job);
+  const std::uint64_t parameterAddress = ctx.constants.add(*job.name + ".params", job.parameters);
+  chooseChunk(ctx, job, tiling);
+  EltwiseSteps steps(ctx, job, tiling, parameterAddress);
   // Each step's LOADs in ready order (an operand written long ago before the one the previous
   // layer is still storing), its ELTWISEs and STORE after the next step's LOADs (TileLag).
   TileLag deferred;
-  for (std::int64_t at = 0; at < n; at += chunk) {
-    const std::int64_t count = std::min(chunk, n - at);
+  for (std::int64_t at = 0; at < tiling.n; at += tiling.chunk) {
+    const std::int64_t count = std::min(tiling.chunk, tiling.n - at);
     const auto [inputSram, outputSram] = ctx.slots.nextStep();
-    std::vector<std::vector<isa::Instruction>> loads;
-    if (broadcasts) {
-      for (std::int64_t k = 0; k < operands; ++k) {
-        const auto index = static_cast<std::size_t>(k);
-        const std::uint64_t address = ctx.tensors[inputs[index]].address;
-        if (!perChannel[index]) {
-          loads.push_back(ctx.capture(
-              [&] { ctx.load(0, inputSram, tensorPixels(ctx, inputs[index], at, count)); }));
-        } else if (std::find(stripLoaded.begin(), stripLoaded.end(), inputSram) ==
-                   stripLoaded.end()) {
-          // Every pixel of the strip reads the same C bytes: a column stride of 0.
-          loads.push_back(ctx.capture([&] {
-            ctx.load(0, inputSram + stripOffset,
-                     {static_cast<std::int64_t>(address), 1, stripPixels, channels, 0, 0});
-          }));
-          stripLoaded.push_back(inputSram);
-        }
-      }
-    } else {
-      for (std::int64_t k = 0; k < operands; ++k) {
-        loads.push_back(ctx.capture([&] {
-          ctx.load(0, inputSram + k * count,
-                   tensorPixels(ctx, inputs[static_cast<std::size_t>(k)], at, count));
-        }));
-      }
-    }
-    if (loadParameters) {
-      loads.push_back(ctx.capture([&] {
-        ctx.loadFlat(2, parameterSram, parameterAddress,
-                     static_cast<std::int64_t>(parameters.size()));
-      }));
-      loadParameters = false;
-    }
-    ctx.emitLoadsInReadyOrder(std::move(loads));
-    std::vector<isa::Instruction> step = ctx.capture([&] {
-      isa::Eltwise instruction = base;
-      instruction.param_addr = parameterSram;
-      instruction.lut_addr = parameterSram + 24;
-      if (broadcasts) {
-        // One ELTWISE per strip's worth of pixels, the per-channel operand read from the strip.
-        for (std::int64_t piece = 0; piece < count; piece += strip) {
-          const std::int64_t streamedAt = inputSram + piece;
-          const std::int64_t stripAt = inputSram + stripOffset;
-          instruction.a_addr = perChannel[0] ? stripAt : streamedAt;
-          instruction.b_addr = perChannel[0] ? streamedAt : stripAt;
-          instruction.out_addr = outputSram + piece;
-          instruction.count = std::min(strip, count - piece);
-          ctx.emit(instruction);
-        }
-      } else {
-        instruction.a_addr = inputSram;
-        instruction.b_addr = operands > 1 ? inputSram + count : inputSram;
-        instruction.out_addr = outputSram;
-        instruction.count = count;
-        ctx.emit(instruction);
-      }
-      ctx.store(outputSram, tensorPixels(ctx, output, at, count));
-    });
+    ctx.emitLoadsInReadyOrder(steps.loads(at, count, inputSram));
+    std::vector<isa::Instruction> step = steps.compute(at, count, inputSram, outputSram);
     deferred.next([&ctx, step = std::move(step)] {
       for (const isa::Instruction& instruction : step) {
         ctx.emit(instruction);

@@ -9,268 +9,345 @@
 #include <array>
 #include <limits>
 #include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "fusion_plan.h"
 #include "lowering.h"
-#include "npu/support/int_math.h"
 #include "npu/support/error.h"
+#include "npu/support/int_math.h"
 
 namespace npu::compiler {
 namespace {
 
-std::vector<std::uint8_t> eltwiseParameters(const QOp& op) {
-  std::vector<std::uint8_t> blob;
-  const golden::OutputStage* stage = nullptr;
-  if (const auto* add = std::get_if<QAdd>(&op)) {
-    for (const auto& m :
-         {add->params.multiplierA, add->params.multiplierB, add->params.multiplierOut}) {
-      appendInt32(blob, m.multiplier);
-      appendInt32(blob, m.shift);
-    }
-    stage = &add->params.output;
-  } else {
-    const auto& mul = std::get<QMul>(op);
-    for (int k = 0; k < 4; ++k) {
-      appendInt32(blob, 0);
-    }
-    appendInt32(blob, mul.params.multiplierOut.multiplier);
-    appendInt32(blob, mul.params.multiplierOut.shift);
-    stage = &mul.params.output;
-  }
-  if (stage->lut) {
-    for (const std::int8_t v : *stage->lut) {
-      blob.push_back(static_cast<std::uint8_t>(v));
-    }
-  }
-  return blob;
-}
+/// The gated project's parameters, placed one after another in the parameter SRAM and each
+/// loaded once.
+class ParameterPlacer {
+ public:
+  ParameterPlacer(LoweringContext& ctx, const std::string& name) : m_ctx(ctx), m_name(name) {}
 
-/// The ELTWISE fields of an add or multiply: zero points, shift, output stage.
-isa::Eltwise eltwiseBase(const QOp& op) {
-  isa::Eltwise e;
-  const golden::OutputStage* stage = nullptr;
-  if (const auto* add = std::get_if<QAdd>(&op)) {
-    e.op = isa::kEltwiseAdd;
-    e.a_zp = add->params.zeroPointA;
-    e.b_zp = add->params.zeroPointB;
-    e.left_shift = add->params.leftShift;
-    stage = &add->params.output;
-  } else {
-    const auto& mul = std::get<QMul>(op);
-    e.op = isa::kEltwiseMul;
-    e.a_zp = mul.params.zeroPointA;
-    e.b_zp = mul.params.zeroPointB;
-    stage = &mul.params.output;
-  }
-  e.out_zp = stage->zeroPoint;
-  e.clip_lo = stage->clipLo;
-  e.clip_hi = stage->clipHi;
-  e.use_lut = stage->lut ? 1 : 0;
-  e.double_round = stage->rounding == golden::Rounding::Double ? 1 : 0;
-  return e;
-}
-
-void emitGatedProject(LoweringContext& ctx, const GatedProject& g) {
-  const QuantizedGraph& graph = ctx.graph;
-  const std::string& name = g.project->name;
-  const auto address = [&](TensorId id) {
-    return static_cast<std::int64_t>(ctx.tensors[id].address);
-  };
-  // Parameters, loaded once: the project's records and LUT, the multiply's, the add's.
-  std::int64_t parameterAt = 0;
-  const auto placeParameters = [&](std::int64_t op, const std::string& what,
-                                   const std::vector<std::uint8_t>& blob) {
-    ctx.op = op;
-    const std::int64_t at = parameterAt;
-    ctx.loadFlat(2, at, ctx.constants.add(fmt::format("{}.gated.{}", name, what), blob),
-                 static_cast<std::int64_t>(blob.size()));
-    parameterAt += static_cast<std::int64_t>(blob.size());
+  /// Loads `blob` (charged to op `op`, named after `what`) after the blobs placed before it;
+  /// returns its parameter SRAM address.
+  std::int64_t place(std::int64_t op, const std::string& what,
+                     const std::vector<std::uint8_t>& blob) {
+    m_ctx.op = op;
+    const std::int64_t at = m_next;
+    m_ctx.loadFlat(2, at, m_ctx.constants.add(fmt::format("{}.gated.{}", m_name, what), blob),
+                   static_cast<std::int64_t>(blob.size()));
+    m_next += static_cast<std::int64_t>(blob.size());
     return at;
-  };
-  const std::int64_t projectParameters =
-      placeParameters(g.projectOp, "params", convParameterBlob(*g.project, 0, g.kout));
-  const std::int64_t mulParameters = placeParameters(
-      g.mulOp, "mul_params", eltwiseParameters(graph.ops[static_cast<std::size_t>(g.mulOp)]));
-  const std::int64_t addParameters =
-      g.add != nullptr
-          ? placeParameters(g.addOp, "add_params",
-                            eltwiseParameters(graph.ops[static_cast<std::size_t>(g.addOp)]))
-          : 0;
-  const std::int64_t copyLut = placeParameters(g.mulOp, "copy_lut", identityLut());
-  // Project weights per block, [kout][block]: all loaded once, or per block into two slots.
+  }
+
+ private:
+  LoweringContext& m_ctx;
+  const std::string& m_name;
+  std::int64_t m_next = 0;
+};
+
+/// Where the gated project's constants are.
+struct GatedConstants {
+  /// Parameter SRAM addresses: the project's records and LUT, the multiply's, the add's (0
+  /// without an add), the gate copies' identity LUT.
+  std::int64_t projectParameters = 0;
+  std::int64_t mulParameters = 0;
+  std::int64_t addParameters = 0;
+  std::int64_t copyLut = 0;
+  /// Per block of `block` channels: the DDR address of its project weights,
+  /// [outputChannels][block].
   std::vector<std::uint64_t> weightAddress;
-  for (std::int64_t e0 = 0; e0 < g.e; e0 += g.block) {
+  /// Bytes of one block's project weights.
+  std::int64_t blockWeights = 0;
+};
+
+/// Parameters, loaded once: the project's records and LUT, the multiply's, the add's (when
+/// `add` holds it), the copies' LUT. Then the project's weights per block, [outputChannels]
+/// [block], into the constant pool: all loaded once, or per block into two slots.
+GatedConstants placeConstants(LoweringContext& ctx, const GatedProject& g, const EltwiseJob& mul,
+                              const std::optional<EltwiseJob>& add) {
+  const std::string& name = g.project->name;
+  GatedConstants c;
+  ParameterPlacer parameters(ctx, name);
+  c.projectParameters =
+      parameters.place(g.projectOp, "params", convParameterBlob(*g.project, 0, g.outputChannels));
+  c.mulParameters = parameters.place(g.mulOp, "mul_params", mul.parameters);
+  c.addParameters = add ? parameters.place(g.addOp, "add_params", add->parameters) : 0;
+  c.copyLut = parameters.place(g.mulOp, "copy_lut", identityLut());
+  for (std::int64_t e0 = 0; e0 < g.channels; e0 += g.block) {
     std::vector<std::uint8_t> blob;
-    for (std::int64_t o = 0; o < g.kout; ++o) {
+    for (std::int64_t o = 0; o < g.outputChannels; ++o) {
       for (std::int64_t i = e0; i < e0 + g.block; ++i) {
         blob.push_back(static_cast<std::uint8_t>(
-            g.project->weights.data[static_cast<std::size_t>(o * g.e + i)]));
+            g.project->weights.data[static_cast<std::size_t>(o * g.channels + i)]));
       }
     }
-    weightAddress.push_back(ctx.constants.add(fmt::format("{}.gated.weights.e{}", name, e0), blob));
+    c.weightAddress.push_back(
+        ctx.constants.add(fmt::format("{}.gated.weights.e{}", name, e0), blob));
   }
-  const std::int64_t blockWeights = g.kout * g.block;
-  ctx.slots.forget();
+  c.blockWeights = g.outputChannels * g.block;
+  return c;
+}
 
-  // Input SRAM: two x slots, the replicated gate, two gated-block slots, two residual bands, two
-  // project bands. The gate is the same for every band: loaded once, block by block, and
-  // replicated over a band's pixels by the vector unit.
-  const std::int64_t pixels = g.rows * g.w;
-  const std::int64_t xBytes = pixels * g.block;
+/// Input SRAM: two x slots, the replicated gate, two gated-block slots, two residual bands, two
+/// project bands. The gate is the same for every band: loaded once, block by block, and
+/// replicated over a band's pixels by the vector unit.
+struct GatedLayout {
+  std::int64_t pixels = 0;  ///< of a band
+  std::int64_t xBytes = 0;  ///< one block of a band of x
+  std::int64_t gateAt = 0;
+  std::array<std::int64_t, 2> pAt{};  ///< the gated blocks
+  std::int64_t bandBytes = 0;         ///< a band of the project's output
+  std::array<std::int64_t, 2> residualAt{};
+  std::array<std::int64_t, 2> qAt{};  ///< the project's bands, with an add
+  std::array<std::int64_t, 3> xAt{};
+  std::int64_t half = 0;  ///< output SRAM bytes of one band's half
+};
+
+GatedLayout gatedLayout(const GatedProject& g, const isa::NpuConfig& config) {
+  GatedLayout l;
+  l.pixels = g.rows * g.width;
+  l.xBytes = l.pixels * g.block;
   // The third x slot after everything else, so the other buffers keep their places.
-  const std::int64_t gateAt = 2 * xBytes;
-  const std::array<std::int64_t, 2> pAt{gateAt + pixels * g.e, gateAt + pixels * g.e + xBytes};
-  const std::int64_t bandBytes = pixels * g.kout;
-  const std::array<std::int64_t, 2> residualAt{pAt[1] + xBytes, pAt[1] + xBytes + bandBytes};
-  const std::array<std::int64_t, 2> qAt{residualAt[1] + bandBytes, residualAt[1] + 2 * bandBytes};
-  const std::array<std::int64_t, 3> xAt{0, xBytes,
-                                        g.add != nullptr ? qAt[1] + bandBytes : pAt[1] + xBytes};
-  const std::int64_t half = ctx.config.outputSramBytes / 2;
-  // With an add, a band's add is emitted after the next band's first project, so that it runs
-  // beside it, and its store after the project after that, which pushes the token the
-  // overlapped add cannot (a SYNC right behind the add would hold the next multiply back). The
-  // residual is loaded with the add: loaded with its band, it would wait in the load queue for
-  // the add two bands back, which ends only beside this band's project, and hold up the next
-  // band's x behind it.
+  l.gateAt = 2 * l.xBytes;
+  l.pAt = {l.gateAt + l.pixels * g.channels, l.gateAt + l.pixels * g.channels + l.xBytes};
+  l.bandBytes = l.pixels * g.outputChannels;
+  l.residualAt = {l.pAt[1] + l.xBytes, l.pAt[1] + l.xBytes + l.bandBytes};
+  l.qAt = {l.residualAt[1] + l.bandBytes, l.residualAt[1] + 2 * l.bandBytes};
+  l.xAt = {0, l.xBytes, g.add != nullptr ? l.qAt[1] + l.bandBytes : l.pAt[1] + l.xBytes};
+  l.half = config.outputSramBytes / 2;
+  return l;
+}
+
+/// The bands of a gated project, step by step (a step: one block of one band).
+///
+/// With an add, a band's add is emitted after the next band's first project, so that it runs
+/// beside it, and its store after the project after that, which pushes the token the
+/// overlapped add cannot (a SYNC right behind the add would hold the next multiply back). The
+/// residual is loaded with the add: loaded with its band, it would wait in the load queue for
+/// the add two bands back, which ends only beside this band's project, and hold up the next
+/// band's x behind it.
+class GatedProjectEmitter {
+ public:
+  GatedProjectEmitter(LoweringContext& ctx, const GatedProject& g, GatedConstants constants,
+                      const isa::Eltwise& mulBase, const isa::Eltwise& addBase)
+      : m_ctx(ctx),
+        m_gated(g),
+        m_constants(std::move(constants)),
+        m_layout(gatedLayout(g, ctx.config)),
+        m_mulBase(mulBase),
+        m_addBase(addBase),
+        m_result(g.add != nullptr ? g.add->output : g.project->output),
+        m_gateIsA(g.mul->a == g.gate) {}
+
+  /// Every band, then the adds and stores still due.
+  void run() {
+    emitLoads(0, 0, 0, 0);
+    for (std::int64_t band = 0, y = 0; y < m_gated.height; ++band, y += m_gated.rows) {
+      emitBand(band, y);
+    }
+    afterProject();
+    afterProject();
+  }
+
+ private:
+  /// A band whose add (and then store) is still to be emitted.
   struct BandTail {
     std::int64_t y = 0, rows = 0, out = 0;
     std::size_t slot = 0;
   };
-  std::optional<BandTail> addDue;
-  std::optional<BandTail> storeDue;
-  const TensorId result = g.add != nullptr ? g.add->output : g.project->output;
-  const auto emitAdd = [&](const BandTail& t) {
-    ctx.op = g.addOp;
-    const std::int64_t count = t.rows * g.w * g.kout;
-    ctx.loadFlat(0, residualAt[t.slot],
-                 static_cast<std::uint64_t>(address(g.residual) + t.y * g.w * g.kout), count);
-    isa::Eltwise add = eltwiseBase(graph.ops[static_cast<std::size_t>(g.addOp)]);
-    const bool projectIsA = g.add->a == g.project->output;
-    add.a_addr = projectIsA ? qAt[t.slot] : residualAt[t.slot];
-    add.b_addr = projectIsA ? residualAt[t.slot] : qAt[t.slot];
-    add.out_addr = t.out;
-    add.param_addr = addParameters;
-    add.lut_addr = addParameters + 24;
-    add.count = count;
-    add.overlap = 1;
-    ctx.emit(add);
-  };
-  const auto afterProject = [&] {
-    if (storeDue) {
-      ctx.op = g.addOp;
-      ctx.store(storeDue->out, tensorRows(ctx, result, storeDue->y, storeDue->rows));
-      storeDue.reset();
-    }
-    if (addDue) {
-      emitAdd(*addDue);
-      storeDue = std::exchange(addDue, std::nullopt);
-    }
-  };
-  const bool gateIsA = g.mul->a == g.gate;
-  // Where step `at`'s project weights (of block e0) are: streamed weights in two slots, every
-  // band; otherwise each block's where the first band loads them.
-  const auto weightsAt = [&](std::int64_t at, std::int64_t e0) {
-    return g.streamed ? (at % 2) * blockWeights : e0 / g.block * blockWeights;
-  };
-  // The slot of step `at`'s slice of the depthwise's output.
-  const auto xOf = [&](std::int64_t at) { return xAt[static_cast<std::size_t>(at % 3)]; };
-  // A step's loads, those that need nothing computed before the gate first: its streamed
-  // project weights, its slice of the depthwise's output, then (first band) its slice of the
-  // gate, so that the first CONV waits for one block's loads, not the whole gate's. They are
-  // emitted before the previous step's add, whose residual LOAD waits for the add two bands
-  // back and would otherwise hold them up in the load queue.
-  const auto emitLoads = [&](std::int64_t at, std::int64_t band, std::int64_t y, std::int64_t e0) {
-    const std::int64_t rb = std::min(g.rows, g.h - y);
-    ctx.op = g.projectOp;
-    // Loaded every band when streamed, else by the first band, just before its gate and x, so
-    // the first CONV waits for one block's.
-    if (g.streamed || band == 0) {
-      ctx.loadFlat(1, weightsAt(at, e0), weightAddress[static_cast<std::size_t>(e0 / g.block)],
-                   blockWeights);
-    }
-    ctx.op = g.mulOp;
-    if (band == 0) {
-      // The block's gate once, then doubled in place by the vector unit until it covers the
-      // band's pixels: a LOAD with column stride 0 would hold the DDR port for a burst or two
-      // per pixel (the gate's run of `block` bytes read again for each). Before the block's x,
-      // so that the copies run while x loads.
-      const std::int64_t at0 = gateAt + pixels * e0;
-      ctx.loadFlat(0, at0, static_cast<std::uint64_t>(address(g.gate) + e0), g.block);
-      for (const isa::Eltwise& copy : gateCopies(at0, pixels, g.block, copyLut)) {
-        ctx.emit(copy);
-      }
-    }
-    ctx.load(0, xOf(at), {address(g.x) + y * g.w * g.e + e0, rb, g.w, g.block, g.w * g.e, g.e});
-  };
-  emitLoads(0, 0, 0, 0);
-  std::int64_t step = 0;
-  for (std::int64_t band = 0, y = 0; y < g.h; ++band, y += g.rows) {
-    const std::int64_t rb = std::min(g.rows, g.h - y);
-    const std::int64_t out = (band % 2) * half;
-    const std::int64_t count = rb * g.w * g.block;
-    for (std::int64_t e0 = 0; e0 < g.e; e0 += g.block, ++step) {
-      const bool last = e0 + g.block == g.e;
-      const std::int64_t x = xOf(step);
-      const std::int64_t weights = weightsAt(step, e0);
-      isa::Eltwise mul = eltwiseBase(graph.ops[static_cast<std::size_t>(g.mulOp)]);
-      mul.a_addr = gateIsA ? gateAt + pixels * e0 : x;
-      mul.b_addr = gateIsA ? x : gateAt + pixels * e0;
-      mul.out_addr = pAt[static_cast<std::size_t>(step % 2)];
-      mul.out_buf = 1;
-      // Beside the previous block's project CONV: it reads the other gated-block slot.
-      mul.overlap = 1;
-      mul.param_addr = mulParameters;
-      mul.lut_addr = mulParameters + 24;
-      mul.count = count;
-      ctx.emit(mul);
 
-      ctx.op = g.projectOp;
-      isa::Conv project;
-      const auto& p = g.project->params;
-      project.in_zp = p.inputZeroPoint;
-      project.out_zp = p.output.zeroPoint;
-      project.clip_lo = p.output.clipLo;
-      project.clip_hi = p.output.clipHi;
-      project.double_round = p.output.rounding == golden::Rounding::Double ? 1 : 0;
-      project.kh = project.kw = project.sh = project.sw = project.dh = project.dw = 1;
-      project.inp_addr = pAt[static_cast<std::size_t>(step % 2)];
-      project.wgt_addr = weights;
-      project.param_addr = projectParameters;
-      project.lut_addr = projectParameters + 12 * g.kout;
-      project.out_addr = g.add != nullptr ? qAt[static_cast<std::size_t>(band % 2)] : out;
-      project.out_buf = g.add != nullptr ? 1 : 0;
-      project.acc_addr = 0;
-      project.acc_init = e0 == 0 ? 1 : 0;
-      project.finalize = last ? 1 : 0;
-      project.use_lut = p.output.lut && last ? 1 : 0;
-      project.out_h = rb;
-      project.out_w = g.w;
-      project.in_w = g.w;
-      project.in_c = g.block;
-      project.out_c = g.kout;
-      ctx.emit(project);
-      if (!last) {
-        emitLoads(step + 1, band, y, e0 + g.block);
-      } else if (y + g.rows < g.h) {
-        emitLoads(step + 1, band + 1, y + g.rows, 0);
-      }
-      afterProject();
-    }
-    if (g.add == nullptr) {
-      ctx.store(out, tensorRows(ctx, result, y, rb));
-    } else {
-      addDue = BandTail{y, rb, out, static_cast<std::size_t>(band % 2)};
+  std::int64_t address(TensorId id) const {
+    return static_cast<std::int64_t>(m_ctx.tensors[id].address);
+  }
+
+  /// Where step `at`'s project weights (of block e0) are: streamed weights in two slots, every
+  /// band; otherwise each block's where the first band loads them.
+  std::int64_t weightsAt(std::int64_t at, std::int64_t e0) const {
+    return m_gated.streamed ? (at % 2) * m_constants.blockWeights
+                            : e0 / m_gated.block * m_constants.blockWeights;
+  }
+
+  /// The slot of step `at`'s slice of the depthwise's output.
+  std::int64_t xOf(std::int64_t at) const { return m_layout.xAt[static_cast<std::size_t>(at % 3)]; }
+
+  void emitAdd(const BandTail& t);
+  void afterProject();
+  void emitLoads(std::int64_t at, std::int64_t band, std::int64_t y, std::int64_t e0);
+  void emitMultiply(std::int64_t e0, std::int64_t count);
+  void emitProject(std::int64_t band, std::int64_t rb, std::int64_t e0, std::int64_t out);
+  void emitBand(std::int64_t band, std::int64_t y);
+
+  LoweringContext& m_ctx;
+  const GatedProject& m_gated;
+  const GatedConstants m_constants;
+  const GatedLayout m_layout;
+  /// The ELTWISE fields of the multiply and the add (unused without one).
+  const isa::Eltwise m_mulBase;
+  const isa::Eltwise m_addBase;
+  const TensorId m_result;
+  const bool m_gateIsA;
+  /// The step being emitted.
+  std::int64_t m_step = 0;
+  std::optional<BandTail> m_addDue;
+  std::optional<BandTail> m_storeDue;
+};
+
+void GatedProjectEmitter::emitAdd(const BandTail& t) {
+  const GatedProject& g = m_gated;
+  m_ctx.op = g.addOp;
+  const std::int64_t count = t.rows * g.width * g.outputChannels;
+  m_ctx.loadFlat(0, m_layout.residualAt[t.slot],
+                 static_cast<std::uint64_t>(address(g.residual) + t.y * g.width * g.outputChannels),
+                 count);
+  isa::Eltwise add = m_addBase;
+  const bool projectIsA = g.add->a == g.project->output;
+  add.a_addr = projectIsA ? m_layout.qAt[t.slot] : m_layout.residualAt[t.slot];
+  add.b_addr = projectIsA ? m_layout.residualAt[t.slot] : m_layout.qAt[t.slot];
+  add.out_addr = t.out;
+  add.param_addr = m_constants.addParameters;
+  add.lut_addr = m_constants.addParameters + 24;
+  add.count = count;
+  add.overlap = 1;
+  m_ctx.emit(add);
+}
+
+/// After each project: the store that is due, then the add that is due (its store due next).
+void GatedProjectEmitter::afterProject() {
+  if (m_storeDue) {
+    m_ctx.op = m_gated.addOp;
+    m_ctx.store(m_storeDue->out, tensorRows(m_ctx, m_result, m_storeDue->y, m_storeDue->rows));
+    m_storeDue.reset();
+  }
+  if (m_addDue) {
+    emitAdd(*m_addDue);
+    m_storeDue = std::exchange(m_addDue, std::nullopt);
+  }
+}
+
+/// A step's loads, those that need nothing computed before the gate first: its streamed
+/// project weights, its slice of the depthwise's output, then (first band) its slice of the
+/// gate, so that the first CONV waits for one block's loads, not the whole gate's. They are
+/// emitted before the previous step's add, whose residual LOAD waits for the add two bands
+/// back and would otherwise hold them up in the load queue.
+void GatedProjectEmitter::emitLoads(std::int64_t at, std::int64_t band, std::int64_t y,
+                                    std::int64_t e0) {
+  const GatedProject& g = m_gated;
+  const std::int64_t rb = std::min(g.rows, g.height - y);
+  m_ctx.op = g.projectOp;
+  // Loaded every band when streamed, else by the first band, just before its gate and x, so
+  // the first CONV waits for one block's.
+  if (g.streamed || band == 0) {
+    m_ctx.loadFlat(1, weightsAt(at, e0),
+                   m_constants.weightAddress[static_cast<std::size_t>(e0 / g.block)],
+                   m_constants.blockWeights);
+  }
+  m_ctx.op = g.mulOp;
+  if (band == 0) {
+    // The block's gate once, then doubled in place by the vector unit until it covers the
+    // band's pixels: a LOAD with column stride 0 would hold the DDR port for a burst or two
+    // per pixel (the gate's run of `block` bytes read again for each). Before the block's x,
+    // so that the copies run while x loads.
+    const std::int64_t at0 = m_layout.gateAt + m_layout.pixels * e0;
+    m_ctx.loadFlat(0, at0, static_cast<std::uint64_t>(address(g.gate) + e0), g.block);
+    for (const isa::Eltwise& copy :
+         gateCopies(at0, m_layout.pixels, g.block, m_constants.copyLut)) {
+      m_ctx.emit(copy);
     }
   }
-  afterProject();
-  afterProject();
+  m_ctx.load(0, xOf(at),
+             {address(g.input) + y * g.width * g.channels + e0, rb, g.width, g.block,
+              g.width * g.channels, g.channels});
+}
+
+/// The current step's gate multiply of block e0 (`count` bytes), into a gated-block slot.
+void GatedProjectEmitter::emitMultiply(std::int64_t e0, std::int64_t count) {
+  const std::int64_t x = xOf(m_step);
+  const std::int64_t gateAt = m_layout.gateAt;
+  const std::int64_t pixels = m_layout.pixels;
+  isa::Eltwise mul = m_mulBase;
+  mul.a_addr = m_gateIsA ? gateAt + pixels * e0 : x;
+  mul.b_addr = m_gateIsA ? x : gateAt + pixels * e0;
+  mul.out_addr = m_layout.pAt[static_cast<std::size_t>(m_step % 2)];
+  mul.out_buf = 1;
+  // Beside the previous block's project CONV: it reads the other gated-block slot.
+  mul.overlap = 1;
+  mul.param_addr = m_constants.mulParameters;
+  mul.lut_addr = m_constants.mulParameters + 24;
+  mul.count = count;
+  m_ctx.emit(mul);
+}
+
+/// The current step's project CONV of block e0 over the band's `rb` rows, accumulating the
+/// blocks; the last one writes the band to the output SRAM at `out` (or, with an add, to the
+/// input SRAM for it).
+void GatedProjectEmitter::emitProject(std::int64_t band, std::int64_t rb, std::int64_t e0,
+                                      std::int64_t out) {
+  const GatedProject& g = m_gated;
+  const bool last = e0 + g.block == g.channels;
+  const std::int64_t weights = weightsAt(m_step, e0);
+  m_ctx.op = g.projectOp;
+  isa::Conv project;
+  const auto& p = g.project->params;
+  project.in_zp = p.inputZeroPoint;
+  project.out_zp = p.output.zeroPoint;
+  project.clip_lo = p.output.clipLo;
+  project.clip_hi = p.output.clipHi;
+  project.double_round = p.output.rounding == golden::Rounding::Double ? 1 : 0;
+  project.kh = project.kw = project.sh = project.sw = project.dh = project.dw = 1;
+  project.inp_addr = m_layout.pAt[static_cast<std::size_t>(m_step % 2)];
+  project.wgt_addr = weights;
+  project.param_addr = m_constants.projectParameters;
+  project.lut_addr = m_constants.projectParameters + kChannelRecordBytes * g.outputChannels;
+  project.out_addr = g.add != nullptr ? m_layout.qAt[static_cast<std::size_t>(band % 2)] : out;
+  project.out_buf = g.add != nullptr ? 1 : 0;
+  project.acc_addr = 0;
+  project.acc_init = e0 == 0 ? 1 : 0;
+  project.finalize = last ? 1 : 0;
+  project.use_lut = p.output.lut && last ? 1 : 0;
+  project.out_h = rb;
+  project.out_w = g.width;
+  project.in_w = g.width;
+  project.in_c = g.block;
+  project.out_c = g.outputChannels;
+  m_ctx.emit(project);
+}
+
+/// Band `band` (rows from y): per block its multiply, its project, the next step's loads and
+/// what is due after a project; then the band's store, or its add (and store) made due.
+void GatedProjectEmitter::emitBand(std::int64_t band, std::int64_t y) {
+  const GatedProject& g = m_gated;
+  const std::int64_t rb = std::min(g.rows, g.height - y);
+  const std::int64_t out = (band % 2) * m_layout.half;
+  const std::int64_t count = rb * g.width * g.block;
+  for (std::int64_t e0 = 0; e0 < g.channels; e0 += g.block, ++m_step) {
+    const bool last = e0 + g.block == g.channels;
+    emitMultiply(e0, count);
+    emitProject(band, rb, e0, out);
+    if (!last) {
+      emitLoads(m_step + 1, band, y, e0 + g.block);
+    } else if (y + g.rows < g.height) {
+      emitLoads(m_step + 1, band + 1, y + g.rows, 0);
+    }
+    afterProject();
+  }
+  if (g.add == nullptr) {
+    m_ctx.store(out, tensorRows(m_ctx, m_result, y, rb));
+  } else {
+    m_addDue = BandTail{y, rb, out, static_cast<std::size_t>(band % 2)};
+  }
 }
 
 }  // namespace
 
 void lowerGatedProject(LoweringContext& ctx, const GatedProject& gated) {
-  emitGatedProject(ctx, gated);
+  // The multiply's and the add's ELTWISE fields and parameter records, as lowered on their own.
+  const EltwiseJob mul = eltwiseJob(*gated.mul);
+  const std::optional<EltwiseJob> add =
+      gated.add != nullptr ? std::optional<EltwiseJob>(eltwiseJob(*gated.add)) : std::nullopt;
+  GatedConstants constants = placeConstants(ctx, gated, mul, add);
+  ctx.slots.forget();
+  GatedProjectEmitter(ctx, gated, std::move(constants), mul.base, add ? add->base : isa::Eltwise{})
+      .run();
 }
 
 }  // namespace npu::compiler

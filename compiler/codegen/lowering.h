@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
+#include "fusion_plan.h"
 #include "npu/compiler/codegen/codegen.h"
 #include "npu/compiler/codegen/shuffle_plan.h"
 #include "npu/compiler/codegen/token_emitter.h"
-#include "fusion_plan.h"
 #include "npu/isa/limits.h"
 
 namespace npu::compiler {
@@ -289,7 +289,6 @@ double dmaCycles(const isa::NpuConfig& config, std::int64_t rows, std::int64_t c
 double planeCost(std::int64_t outH, std::int64_t outW, TileShape shape,
                  const std::function<double(std::int64_t, std::int64_t)>& tileCost);
 
-
 /// Where a concat's input is stored by address: channels [channelOffset, + its channels) of
 /// every pixel of `concatOutput`, whose pixels are `channels` bytes.
 struct ConcatSlot {
@@ -381,6 +380,20 @@ void lowerCascade(LoweringContext& ctx, const Cascade& cascade);
 /// Lowers a planned gate multiply together with the project 1x1 conv after it (and a residual
 /// add after that) (docs/cascade.md, "Gated project").
 void lowerGatedProject(LoweringContext& ctx, const GatedProject& gated);
+/// What one element-wise op asks of the ELTWISE instructions: its operands, the instruction's
+/// fixed fields and the parameter record (three multipliers, then the LUT if any).
+struct EltwiseJob {
+  const std::string* name = nullptr;
+  std::vector<TensorId> inputs;
+  TensorId output = 0;
+  isa::Eltwise base;
+  std::vector<std::uint8_t> parameters;
+};
+/// The job of an add or a multiply: {a_mult, a_shift, b_mult, b_shift, out_mult, out_shift}
+/// (a multiply's first four 0) then the output stage's LUT, as ELTWISE reads them; the gated
+/// project's multiply and add use them too (lower_eltwise.cpp).
+EltwiseJob eltwiseJob(const QAdd& add);
+EltwiseJob eltwiseJob(const QMul& mul);
 /// ELTWISE over flat chunks (lower_eltwise.cpp): add, mul, and a stand-alone LUT.
 void lowerEltwise(LoweringContext& ctx, const QAdd& op);
 void lowerEltwise(LoweringContext& ctx, const QMul& op);
@@ -402,9 +415,9 @@ void lowerNorm(LoweringContext& ctx, const QNorm& op);
 /// The lowering of each QOp type, as the op registry names it (target/npu_ops.def): one
 /// overload per NPU_QOP row, so codegen's std::visit over a QOp does not compile while a type
 /// lacks its row or a row names a lowering that does not exist.
-#define NPU_QOP(Type, Lowering)                                    \
-  inline void lowerOp(LoweringContext& ctx, const Type& op) {      \
-    Lowering(ctx, op);                                             \
+#define NPU_QOP(Type, Lowering)                               \
+  inline void lowerOp(LoweringContext& ctx, const Type& op) { \
+    Lowering(ctx, op);                                        \
   }
 #include "npu/compiler/target/npu_ops.def"
 #undef NPU_QOP
