@@ -118,7 +118,7 @@ struct Cascade {
 
 /// The chain [expand 1x1] -> depthwise [-> project 1x1] [-> residual add | global average pool]
 /// starting at op `first`, cut to fit the SRAMs of `config`, when cascading it is estimated to
-/// beat lowering its convs one by one (lower_cascade_plan.cpp).
+/// beat lowering its convs one by one (cascade_plan.cpp).
 std::optional<Cascade> planCascade(const QuantizedGraph& graph, const isa::NpuConfig& config,
                                    std::size_t first);
 
