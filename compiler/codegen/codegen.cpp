@@ -35,6 +35,207 @@ std::uint64_t tensorBytes(const QTensor& tensor) {
   return n;
 }
 
+/// planActivations' state: what is placed where, and the arena's busy spans and live tensors.
+class ActivationPlanner {
+ public:
+  ActivationPlanner(const QuantizedGraph& graph, const FusionPlan& fusion, std::uint64_t alignment,
+                    const std::vector<std::optional<ConcatSlot>>& slots,
+                    const std::vector<std::optional<SliceView>>& views,
+                    const ShufflePlans& shuffles, std::vector<TensorPlacement>& placed,
+                    std::vector<isa::Region>& regions)
+      : m_graph(graph),
+        m_fusion(fusion),
+        m_alignment(alignment),
+        m_slots(slots),
+        m_views(views),
+        m_shuffles(shuffles),
+        m_placed(placed),
+        m_regions(regions) {}
+
+  std::uint64_t run();
+
+ private:
+  void pin(TensorId id, isa::RegionKind kind);
+  [[nodiscard]] std::vector<std::int64_t> lastUses() const;
+  void freeBefore(std::size_t i);
+  void placeOutputs(std::size_t i);
+  void placeInArena(TensorId placing, std::size_t i, const std::optional<ConcatSlot>& slot);
+
+  const QuantizedGraph& m_graph;
+  const FusionPlan& m_fusion;
+  std::uint64_t m_alignment;
+  const std::vector<std::optional<ConcatSlot>>& m_slots;
+  const std::vector<std::optional<SliceView>>& m_views;
+  const ShufflePlans& m_shuffles;
+  std::vector<TensorPlacement>& m_placed;
+  std::vector<isa::Region>& m_regions;
+  std::vector<bool> m_pinned;
+  std::uint64_t m_next = 0;
+  std::vector<std::int64_t> m_lastUse;
+  std::vector<bool> m_placedYet;
+  std::uint64_t m_arenaBase = 0;
+  std::map<std::uint64_t, std::uint64_t> m_busy;  // offset -> end, within the arena
+  std::vector<std::pair<std::int64_t, TensorId>> m_live;
+  std::uint64_t m_arenaEnd = 0;
+};
+
+/// Places `id` in a region of its own (a graph input or output), once.
+void ActivationPlanner::pin(TensorId id, isa::RegionKind kind) {
+  if (m_pinned[id]) {
+    return;
+  }
+  m_pinned[id] = true;
+  const QTensor& tensor = m_graph.tensors[id];
+  m_placed[id] = {m_next, tensorBytes(tensor)};
+  isa::Region region;
+  region.name = tensor.name;
+  region.kind = kind;
+  region.base = m_next;
+  region.size = m_placed[id].bytes;
+  region.dtype = "int8";
+  region.shape = tensor.shape;
+  region.scale = tensor.scale;
+  region.zeroPoint = tensor.zeroPoint;
+  m_regions.push_back(region);
+  m_next = alignUp(m_next + m_placed[id].bytes, m_alignment);
+}
+
+/// Per tensor, the index of the last op it must stay alive through (-1: none).
+std::vector<std::int64_t> ActivationPlanner::lastUses() const {
+  const std::size_t n = m_graph.tensors.size();
+  // Liveness: an intermediate lives from its producer to its last reader, and on through the
+  // ops a fused lowering may run with that reader (a cascade or gated project interleaves its
+  // ops band by band: its last op's output bands are stored while its first op still loads
+  // input bands, so no output of the group may take an input's place).
+  std::vector<std::int64_t> lastUse(n, -1);
+  for (std::size_t i = 0; i < m_graph.ops.size(); ++i) {
+    for (const TensorId id : opInputs(m_graph.ops[i])) {
+      lastUse[id] = static_cast<std::int64_t>(m_fusion.groupEnd(i));
+    }
+  }
+  for (TensorId id = 0; id < n; ++id) {
+    if (m_views[id]) {
+      lastUse[m_views[id]->source] = std::max(lastUse[m_views[id]->source], lastUse[id]);
+    }
+    // A tensor stored into a concat may have readers besides the concat (a split's slice read
+    // by a conv in place): the concat's space lives until they have run.
+    if (m_slots[id]) {
+      const TensorId concat = m_slots[id]->concatOutput;
+      lastUse[concat] = std::max(lastUse[concat], lastUse[id]);
+    }
+  }
+  for (std::size_t i = 0; i < m_graph.ops.size(); ++i) {
+    if (const std::optional<ShuffleLayout>& layout = m_shuffles.byOp[i]) {
+      for (const TensorId id : layout->groupInputs) {
+        lastUse[id] = std::max(lastUse[id], static_cast<std::int64_t>(i));
+      }
+    }
+  }
+  return lastUse;
+}
+
+/// Frees the arena space of tensors whose last reader ran before op `i`.
+void ActivationPlanner::freeBefore(std::size_t i) {
+  for (auto it = m_live.begin(); it != m_live.end();) {
+    if (it->first < static_cast<std::int64_t>(i)) {
+      m_busy.erase(m_placed[it->second].address);
+      it = m_live.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+/// Places `placing`, made by op `i`, at the first arena gap that holds it (first fit).
+void ActivationPlanner::placeInArena(TensorId placing, std::size_t i,
+                                     const std::optional<ConcatSlot>& slot) {
+  const std::uint64_t size =
+      alignUp(std::max<std::uint64_t>(tensorBytes(m_graph.tensors[placing]), 1), m_alignment);
+  std::uint64_t at = m_arenaBase;
+  for (const auto& [start, end] : m_busy) {
+    if (start >= at + size) {
+      break;
+    }
+    at = std::max(at, alignUp(end, m_alignment));
+  }
+  m_placed[placing] = {at, tensorBytes(m_graph.tensors[placing])};
+  m_placedYet[placing] = true;
+  m_busy[at] = at + size;
+  // Placed early for a concat stored by address: alive through the concat itself, which
+  // still copies its other inputs in, even when nothing reads its output.
+  const std::int64_t until =
+      std::max({m_lastUse[placing], static_cast<std::int64_t>(i),
+                slot ? static_cast<std::int64_t>(slot->concatOp) : std::int64_t{-1}});
+  m_live.emplace_back(until, placing);
+  m_arenaEnd = std::max(m_arenaEnd, at + size);
+}
+
+/// Places what op `i` writes: its output, the tensor that output is stored in, a shuffle's slices.
+void ActivationPlanner::placeOutputs(std::size_t i) {
+  const TensorId produced = opOutput(m_graph.ops[i]);
+  const std::optional<SliceView>& view = m_views[produced];
+  const std::optional<ConcatSlot>& slot = m_slots[produced];
+  // Stored by address: the concat's output is placed now (its first producer), if not yet; a
+  // view of a concat family's root places the root too.
+  const TensorId out = view ? view->source : slot ? slot->concatOutput : produced;
+  std::vector<TensorId> outs{out};  // and the slices a shuffle writes
+  if (m_shuffles.byOp[i]) {
+    outs.insert(outs.end(), m_shuffles.byOp[i]->parts.begin(), m_shuffles.byOp[i]->parts.end());
+  }
+  for (const TensorId placing : outs) {
+    if (m_pinned[placing] || m_placedYet[placing]) {
+      continue;
+    }
+    placeInArena(placing, i, slot);
+  }
+  if (view) {
+    const TensorId source = view->source;
+    m_placed[produced] = {
+        m_placed[source].address + static_cast<std::uint64_t>(view->channelOffset),
+        tensorBytes(m_graph.tensors[produced])};
+    m_placed[produced].storedIn = static_cast<std::int64_t>(source);
+    m_placed[produced].pixelStride = m_graph.tensors[source].shape[3];
+    return;
+  }
+  if (slot) {
+    TensorPlacement& placement = m_placed[produced];
+    placement.address = m_placed[out].address + static_cast<std::uint64_t>(slot->channelOffset);
+    placement.bytes = tensorBytes(m_graph.tensors[produced]);
+    placement.storedIn = static_cast<std::int64_t>(out);
+    placement.pixelStride = slot->channels;
+  }
+}
+
+/// Pins the graph's inputs and outputs, places every op's outputs, adds the arena's region.
+std::uint64_t ActivationPlanner::run() {
+  const std::size_t n = m_graph.tensors.size();
+  m_placed.assign(n, {});
+  m_pinned.assign(n, false);
+  for (const TensorId id : m_graph.inputs) {
+    pin(id, isa::RegionKind::Input);
+  }
+  for (const TensorId id : m_graph.outputs) {
+    pin(id, isa::RegionKind::Output);
+  }
+  m_lastUse = lastUses();
+  m_placedYet.assign(n, false);
+  m_arenaBase = m_next;
+  m_arenaEnd = m_arenaBase;
+  for (std::size_t i = 0; i < m_graph.ops.size(); ++i) {
+    freeBefore(i);
+    placeOutputs(i);
+  }
+  if (m_arenaEnd > m_arenaBase) {
+    isa::Region scratch;
+    scratch.name = "activations";
+    scratch.kind = isa::RegionKind::Scratch;
+    scratch.base = m_arenaBase;
+    scratch.size = m_arenaEnd - m_arenaBase;
+    m_regions.push_back(scratch);
+  }
+  return alignUp(m_arenaEnd, m_alignment);
+}
+
 /// Places graph inputs and outputs in regions of their own and intermediates in a shared arena
 /// where a tensor's space is reused once its last reader has run (first fit). Returns the end.
 /// A concat's input stored by address (`slots`) takes no space of its own: its producer writes
@@ -49,137 +250,7 @@ std::uint64_t planActivations(const QuantizedGraph& graph, const FusionPlan& fus
                               const std::vector<std::optional<SliceView>>& views,
                               const ShufflePlans& shuffles, std::vector<TensorPlacement>& placed,
                               std::vector<isa::Region>& regions) {
-  const std::size_t n = graph.tensors.size();
-  placed.assign(n, {});
-  std::vector<bool> pinned(n, false);
-  std::uint64_t next = 0;
-  auto pin = [&](TensorId id, isa::RegionKind kind) {
-    if (pinned[id]) {
-      return;
-    }
-    pinned[id] = true;
-    const QTensor& tensor = graph.tensors[id];
-    placed[id] = {next, tensorBytes(tensor)};
-    isa::Region region;
-    region.name = tensor.name;
-    region.kind = kind;
-    region.base = next;
-    region.size = placed[id].bytes;
-    region.dtype = "int8";
-    region.shape = tensor.shape;
-    region.scale = tensor.scale;
-    region.zeroPoint = tensor.zeroPoint;
-    regions.push_back(region);
-    next = alignUp(next + placed[id].bytes, alignment);
-  };
-  for (const TensorId id : graph.inputs) {
-    pin(id, isa::RegionKind::Input);
-  }
-  for (const TensorId id : graph.outputs) {
-    pin(id, isa::RegionKind::Output);
-  }
-  // Liveness: an intermediate lives from its producer to its last reader, and on through the
-  // ops a fused lowering may run with that reader (a cascade or gated project interleaves its
-  // ops band by band: its last op's output bands are stored while its first op still loads
-  // input bands, so no output of the group may take an input's place).
-  std::vector<std::int64_t> lastUse(n, -1);
-  for (std::size_t i = 0; i < graph.ops.size(); ++i) {
-    for (const TensorId id : opInputs(graph.ops[i])) {
-      lastUse[id] = static_cast<std::int64_t>(fusion.groupEnd(i));
-    }
-  }
-  for (TensorId id = 0; id < n; ++id) {
-    if (views[id]) {
-      lastUse[views[id]->source] = std::max(lastUse[views[id]->source], lastUse[id]);
-    }
-    // A tensor stored into a concat may have readers besides the concat (a split's slice read
-    // by a conv in place): the concat's space lives until they have run.
-    if (slots[id]) {
-      const TensorId concat = slots[id]->concatOutput;
-      lastUse[concat] = std::max(lastUse[concat], lastUse[id]);
-    }
-  }
-  for (std::size_t i = 0; i < graph.ops.size(); ++i) {
-    if (const std::optional<ShuffleLayout>& layout = shuffles.byOp[i]) {
-      for (const TensorId id : layout->groupInputs) {
-        lastUse[id] = std::max(lastUse[id], static_cast<std::int64_t>(i));
-      }
-    }
-  }
-  std::vector<bool> placedYet(n, false);
-  const std::uint64_t arenaBase = next;
-  std::map<std::uint64_t, std::uint64_t> busy;  // offset -> end, within the arena
-  std::vector<std::pair<std::int64_t, TensorId>> live;
-  std::uint64_t arenaEnd = arenaBase;
-  for (std::size_t i = 0; i < graph.ops.size(); ++i) {
-    // Free tensors whose last reader ran before this op.
-    for (auto it = live.begin(); it != live.end();) {
-      if (it->first < static_cast<std::int64_t>(i)) {
-        busy.erase(placed[it->second].address);
-        it = live.erase(it);
-      } else {
-        ++it;
-      }
-    }
-    const TensorId produced = opOutput(graph.ops[i]);
-    const std::optional<SliceView>& view = views[produced];
-    const std::optional<ConcatSlot>& slot = slots[produced];
-    // Stored by address: the concat's output is placed now (its first producer), if not yet; a
-    // view of a concat family's root places the root too.
-    const TensorId out = view ? view->source : slot ? slot->concatOutput : produced;
-    std::vector<TensorId> outs{out};  // and the slices a shuffle writes
-    if (shuffles.byOp[i]) {
-      outs.insert(outs.end(), shuffles.byOp[i]->parts.begin(), shuffles.byOp[i]->parts.end());
-    }
-    for (const TensorId placing : outs) {
-      if (pinned[placing] || placedYet[placing]) {
-        continue;
-      }
-      const std::uint64_t size =
-          alignUp(std::max<std::uint64_t>(tensorBytes(graph.tensors[placing]), 1), alignment);
-      std::uint64_t at = arenaBase;
-      for (const auto& [start, end] : busy) {
-        if (start >= at + size) {
-          break;
-        }
-        at = std::max(at, alignUp(end, alignment));
-      }
-      placed[placing] = {at, tensorBytes(graph.tensors[placing])};
-      placedYet[placing] = true;
-      busy[at] = at + size;
-      // Placed early for a concat stored by address: alive through the concat itself, which
-      // still copies its other inputs in, even when nothing reads its output.
-      const std::int64_t until =
-          std::max({lastUse[placing], static_cast<std::int64_t>(i),
-                    slot ? static_cast<std::int64_t>(slot->concatOp) : std::int64_t{-1}});
-      live.emplace_back(until, placing);
-      arenaEnd = std::max(arenaEnd, at + size);
-    }
-    if (view) {
-      const TensorId source = view->source;
-      placed[produced] = {placed[source].address + static_cast<std::uint64_t>(view->channelOffset),
-                          tensorBytes(graph.tensors[produced])};
-      placed[produced].storedIn = static_cast<std::int64_t>(source);
-      placed[produced].pixelStride = graph.tensors[source].shape[3];
-      continue;
-    }
-    if (slot) {
-      TensorPlacement& view = placed[produced];
-      view.address = placed[out].address + static_cast<std::uint64_t>(slot->channelOffset);
-      view.bytes = tensorBytes(graph.tensors[produced]);
-      view.storedIn = static_cast<std::int64_t>(out);
-      view.pixelStride = slot->channels;
-    }
-  }
-  if (arenaEnd > arenaBase) {
-    isa::Region scratch;
-    scratch.name = "activations";
-    scratch.kind = isa::RegionKind::Scratch;
-    scratch.base = arenaBase;
-    scratch.size = arenaEnd - arenaBase;
-    regions.push_back(scratch);
-  }
-  return alignUp(arenaEnd, alignment);
+  return ActivationPlanner(graph, fusion, alignment, slots, views, shuffles, placed, regions).run();
 }
 
 void checkGraph(const QuantizedGraph& graph) {

@@ -170,15 +170,12 @@ std::int64_t shrink(std::int64_t n, std::int64_t unit) {
   return n > unit ? std::max(unit, (n / 2) / unit * unit) : std::max<std::int64_t>(1, n / 2);
 }
 
-/// Plans `conv`; with `mapped` the conv runs over that one phase (rows, columns) instead of its
-/// own: no padding, dilation 1, every tap live (lowerMappedConv).
-ConvPlan planConv(const LoweringContext& ctx, const QConv& conv,
-                  const std::optional<std::pair<PhaseAxis, PhaseAxis>>& mapped = std::nullopt) {
+/// The planes, kernel and groups of `conv`.
+ConvShape convShape(const LoweringContext& ctx, const QConv& conv) {
   const auto& in = ctx.graph.tensors[conv.input].shape;
   const auto& out = ctx.graph.tensors[conv.output].shape;
   const auto& p = conv.params;
-  ConvPlan plan;
-  ConvShape& s = plan.s;
+  ConvShape s{};
   s.h = in[1];
   s.w = in[2];
   s.c = in[3];
@@ -191,13 +188,15 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv,
   s.cg = s.c / s.groups;
   s.kg = s.k / s.groups;
   s.depthwise = s.groups == s.c && s.groups == s.k;
-  const std::string& name = conv.name;
-  // Dilations past CONV's field become phases of dilation 1 (space-to-batch addressing), and
-  // kernels past it parts that accumulate.
-  if (!isa::limits::convWindowFits(1, 1, p.strides[0], p.strides[1], 1, 1)) {
-    fail(ErrorKind::Unsupported, "layer '{}': stride must be at most {} on the NPU", name,
-         isa::limits::kConvStrideH);
-  }
+  return s;
+}
+
+/// Plans the live taps, kernel parts and phases; returns whether live taps trim the columns.
+bool planPartsAndPhases(const QConv& conv,
+                        const std::optional<std::pair<PhaseAxis, PhaseAxis>>& mapped,
+                        ConvPlan& plan) {
+  const ConvShape& s = plan.s;
+  const auto& p = conv.params;
   // Only the live taps: a kernel trimmed to them is the same conv (the dead taps read the zero
   // point), and one live tap needs no dilation.
   const auto [tapY0, liveH] =
@@ -216,10 +215,6 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv,
       plan.parts.push_back({tapY0 + ky0, kh, tapX0 + kx0, kw});
     }
   }
-  const std::int64_t partKh = plan.parts.front().kh;
-  const std::int64_t partKw = plan.parts.front().kw;
-  const std::int64_t partTaps = partKh * partKw;
-  const bool kernelParts = plan.parts.size() > 1;
   if (mapped) {
     plan.phases.push_back({mapped->first, mapped->second, 0, {}, {}});
   }
@@ -233,116 +228,160 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv,
       plan.phases.push_back({rowPhase, colPhase, p.pads[3], {}, {}});
     }
   }
+  return trimmedCols;
+}
+
+/// What planConv's unit and tile steps share: the largest kernel part and its window over the
+/// first phase, the MAC array, and the SRAM halves as error messages name them.
+struct ConvSizes {
+  std::int64_t partKh = 0, partKw = 0, partTaps = 0;
+  bool kernelParts = false;
+  bool trimmedCols = false;  ///< the live taps trim the kernel's columns
+  std::int64_t effKh = 0, effKw = 0, window = 0;
+  std::int64_t rows = 0, cols = 0;  ///< the MAC array's
+  std::int64_t lutBytes = 0;
+  std::string capacity;
+};
+
+/// The ConvSizes of `plan` once its parts and phases are planned.
+ConvSizes convSizes(const LoweringContext& ctx, const QConv& conv, const ConvPlan& plan,
+                    bool trimmedCols) {
+  ConvSizes z;
+  z.partKh = plan.parts.front().kh;
+  z.partKw = plan.parts.front().kw;
+  z.partTaps = z.partKh * z.partKw;
+  z.kernelParts = plan.parts.size() > 1;
+  z.trimmedCols = trimmedCols;
   const ConvPhase& whole = plan.phases.front();
-  const std::int64_t effKh = partAxis(whole.rows, 0, partKh).window;
-  const std::int64_t effKw = partAxis(whole.cols, 0, partKw).window;
-  const std::int64_t window = effKh * effKw;
-  const std::int64_t rows = ctx.config.macRows;
-  const std::int64_t cols = ctx.config.macCols;
-  const std::int64_t lutBytes = p.output.lut ? 256 : 0;
-  const std::string capacity =
+  z.effKh = partAxis(whole.rows, 0, z.partKh).window;
+  z.effKw = partAxis(whole.cols, 0, z.partKw).window;
+  z.window = z.effKh * z.effKw;
+  z.rows = ctx.config.macRows;
+  z.cols = ctx.config.macCols;
+  z.lutBytes = conv.params.output.lut ? 256 : 0;
+  z.capacity =
       fmt::format("input half {} B, output half {} B, weight half {} B", ctx.slots.inputBytes(),
                   ctx.slots.outputBytes(), ctx.slots.weightBytes());
-  if (effKw > kMaxTileDim) {
-    fail(ErrorKind::Unsupported, "layer '{}': a window {} columns wide exceeds a tile's {}", name,
-         effKw, kMaxTileDim);
-  }
+  return z;
+}
 
-  // Work units: (input channel range, output channel range) per group or channel block, sized so
-  // that one output pixel's working set fits: its window of input channels, its weights and
-  // parameters, its output (and partial sums) bytes.
-  std::int64_t& icChunk = plan.icChunk;
-  if (s.depthwise) {
-    // Channel blocks whose full-width band of one output row fits, as row bands always had;
-    // where not even one channel's does, blocks whose one output pixel fits (column tiles).
-    const std::int64_t fullCols =
-        whole.cols.split ? whole.cols.axis.span(whole.cols.axis.output) : whole.fullCols();
-    const std::int64_t fullOut = whole.cols.axis.output;
-    auto constantsFit = [&](std::int64_t n) {
-      return n * partTaps <= ctx.slots.weightBytes() &&
-             12 * n + lutBytes <= ctx.slots.parameterBytes();
-    };
-    bool band = true;
-    auto fits = [&](std::int64_t n) {
-      return constantsFit(n) &&
-             (band ? effKh * fullCols * n <= ctx.slots.inputBytes() &&
-                         fullOut * n <= ctx.slots.outputBytes() && fullCols <= kMaxTileDim
-                   : window * n <= ctx.slots.inputBytes() && n <= ctx.slots.outputBytes());
-    };
-    std::int64_t cb = std::min(s.c, kMaxTileDim);
+/// Plans the work units of a depthwise conv: blocks of channels.
+void planDepthwiseUnits(const LoweringContext& ctx, const std::string& name, const ConvSizes& z,
+                        ConvPlan& plan) {
+  // Channel blocks whose full-width band of one output row fits, as row bands always had;
+  // where not even one channel's does, blocks whose one output pixel fits (column tiles).
+  const ConvShape& s = plan.s;
+  const ConvPhase& whole = plan.phases.front();
+  const std::int64_t partTaps = z.partTaps, effKh = z.effKh, window = z.window, cols = z.cols;
+  const std::int64_t lutBytes = z.lutBytes;
+  const bool kernelParts = z.kernelParts;
+  const std::string& capacity = z.capacity;
+  const std::int64_t fullCols =
+      whole.cols.split ? whole.cols.axis.span(whole.cols.axis.output) : whole.fullCols();
+  const std::int64_t fullOut = whole.cols.axis.output;
+  auto constantsFit = [&](std::int64_t n) {
+    return n * partTaps <= ctx.slots.weightBytes() &&
+           12 * n + lutBytes <= ctx.slots.parameterBytes();
+  };
+  bool band = true;
+  auto fits = [&](std::int64_t n) {
+    return constantsFit(n) &&
+           (band ? effKh * fullCols * n <= ctx.slots.inputBytes() &&
+                       fullOut * n <= ctx.slots.outputBytes() && fullCols <= kMaxTileDim
+                 : window * n <= ctx.slots.inputBytes() && n <= ctx.slots.outputBytes());
+  };
+  std::int64_t cb = std::min(s.c, kMaxTileDim);
+  while (cb > 1 && !fits(cb)) {
+    cb = cb > cols ? std::max(cols, (cb / 2) / cols * cols) : cb / 2;
+  }
+  if (!fits(cb)) {
+    band = false;
+    cb = std::min(s.c, kMaxTileDim);
     while (cb > 1 && !fits(cb)) {
       cb = cb > cols ? std::max(cols, (cb / 2) / cols * cols) : cb / 2;
     }
-    if (!fits(cb)) {
-      band = false;
-      cb = std::min(s.c, kMaxTileDim);
-      while (cb > 1 && !fits(cb)) {
-        cb = cb > cols ? std::max(cols, (cb / 2) / cols * cols) : cb / 2;
-      }
-    }
-    while (kernelParts && cb > 1 && cb > ctx.slots.accumulatorEntries()) {
-      cb = cb > cols ? std::max(cols, (cb / 2) / cols * cols) : cb / 2;
-    }
-    if (!fits(cb) || (kernelParts && cb > ctx.slots.accumulatorEntries())) {
-      fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for one depthwise channel ({})",
-           name, capacity);
-    }
-    for (std::int64_t c0 = 0; c0 < s.c; c0 += cb) {
-      plan.units.push_back({c0, std::min(cb, s.c - c0), c0, std::min(cb, s.c - c0), 1});
-    }
-    icChunk = cb;
-  } else {
-    std::int64_t ob = std::min(s.kg, kMaxTileDim);
-    icChunk = std::min(s.cg, kMaxTileDim);
-    auto weightsFit = [&](std::int64_t o, std::int64_t i) {
-      return o * partTaps * i <= ctx.slots.weightBytes() &&
-             12 * o + lutBytes <= ctx.slots.parameterBytes();
-    };
-    while (!weightsFit(ob, icChunk) && ob > std::min(cols, s.kg)) {
-      ob = std::max(std::min(cols, s.kg), (ob / 2 + cols - 1) / cols * cols);
-      if (ob >= s.kg) {
-        ob = std::min(cols, s.kg);
-      }
-    }
-    while (!weightsFit(ob, icChunk) && icChunk > 1) {
-      icChunk = icChunk > rows ? std::max(rows, (icChunk / 2) / rows * rows) : icChunk / 2;
-    }
-    while (!weightsFit(ob, icChunk) && ob > 1) {
-      ob = shrink(ob, cols);
-    }
-    if (!weightsFit(ob, icChunk)) {
-      fail(ErrorKind::Unsupported,
-           "layer '{}': SRAM too small for one output channel's weights ({})", name, capacity);
-    }
-    // One output pixel: its window of the chunk in the input half, its channels in the output
-    // half and, when chunks accumulate, in the accumulator.
-    for (;;) {
-      const bool split = icChunk < s.cg || kernelParts;
-      if (window * icChunk > ctx.slots.inputBytes() && icChunk > 1) {
-        icChunk = shrink(icChunk, rows);
-      } else if ((ob > ctx.slots.outputBytes() || (split && ob > ctx.slots.accumulatorEntries())) &&
-                 ob > 1) {
-        ob = shrink(ob, cols);
-      } else {
-        break;
-      }
-    }
-    if (window * icChunk > ctx.slots.inputBytes() || ob > ctx.slots.outputBytes() ||
-        ((icChunk < s.cg || kernelParts) && ob > ctx.slots.accumulatorEntries())) {
-      fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for one output pixel ({})", name,
-           capacity);
-    }
-    for (std::int64_t g = 0; g < s.groups; ++g) {
-      for (std::int64_t o = 0; o < s.kg; o += ob) {
-        plan.units.push_back(
-            {g * s.cg, s.cg, g * s.kg + o, std::min(ob, s.kg - o), (s.cg + icChunk - 1) / icChunk});
-      }
+  }
+  while (kernelParts && cb > 1 && cb > ctx.slots.accumulatorEntries()) {
+    cb = cb > cols ? std::max(cols, (cb / 2) / cols * cols) : cb / 2;
+  }
+  if (!fits(cb) || (kernelParts && cb > ctx.slots.accumulatorEntries())) {
+    fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for one depthwise channel ({})", name,
+         capacity);
+  }
+  for (std::int64_t c0 = 0; c0 < s.c; c0 += cb) {
+    plan.units.push_back({c0, std::min(cb, s.c - c0), c0, std::min(cb, s.c - c0), 1});
+  }
+  plan.icChunk = cb;
+}
+
+/// Plans the work units of a dense or grouped conv: output-channel blocks and the input chunk.
+void planGroupedUnits(const LoweringContext& ctx, const std::string& name, const ConvSizes& z,
+                      ConvPlan& plan) {
+  const ConvShape& s = plan.s;
+  const std::int64_t partTaps = z.partTaps, window = z.window, rows = z.rows, cols = z.cols;
+  const std::int64_t lutBytes = z.lutBytes;
+  const bool kernelParts = z.kernelParts;
+  const std::string& capacity = z.capacity;
+  std::int64_t& icChunk = plan.icChunk;
+  std::int64_t ob = std::min(s.kg, kMaxTileDim);
+  icChunk = std::min(s.cg, kMaxTileDim);
+  auto weightsFit = [&](std::int64_t o, std::int64_t i) {
+    return o * partTaps * i <= ctx.slots.weightBytes() &&
+           12 * o + lutBytes <= ctx.slots.parameterBytes();
+  };
+  while (!weightsFit(ob, icChunk) && ob > std::min(cols, s.kg)) {
+    ob = std::max(std::min(cols, s.kg), (ob / 2 + cols - 1) / cols * cols);
+    if (ob >= s.kg) {
+      ob = std::min(cols, s.kg);
     }
   }
+  while (!weightsFit(ob, icChunk) && icChunk > 1) {
+    icChunk = icChunk > rows ? std::max(rows, (icChunk / 2) / rows * rows) : icChunk / 2;
+  }
+  while (!weightsFit(ob, icChunk) && ob > 1) {
+    ob = shrink(ob, cols);
+  }
+  if (!weightsFit(ob, icChunk)) {
+    fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for one output channel's weights ({})",
+         name, capacity);
+  }
+  // One output pixel: its window of the chunk in the input half, its channels in the output
+  // half and, when chunks accumulate, in the accumulator.
+  for (;;) {
+    const bool split = icChunk < s.cg || kernelParts;
+    if (window * icChunk > ctx.slots.inputBytes() && icChunk > 1) {
+      icChunk = shrink(icChunk, rows);
+    } else if ((ob > ctx.slots.outputBytes() || (split && ob > ctx.slots.accumulatorEntries())) &&
+               ob > 1) {
+      ob = shrink(ob, cols);
+    } else {
+      break;
+    }
+  }
+  if (window * icChunk > ctx.slots.inputBytes() || ob > ctx.slots.outputBytes() ||
+      ((icChunk < s.cg || kernelParts) && ob > ctx.slots.accumulatorEntries())) {
+    fail(ErrorKind::Unsupported, "layer '{}': SRAM too small for one output pixel ({})", name,
+         capacity);
+  }
+  for (std::int64_t g = 0; g < s.groups; ++g) {
+    for (std::int64_t o = 0; o < s.kg; o += ob) {
+      plan.units.push_back(
+          {g * s.cg, s.cg, g * s.kg + o, std::min(ob, s.kg - o), (s.cg + icChunk - 1) / icChunk});
+    }
+  }
+}
 
+/// Plans the tile of output rows x columns of every phase and unit.
+void planTiles(const LoweringContext& ctx, const std::string& name, const ConvSizes& z,
+               ConvPlan& plan) {
   // Tiles: as many output rows x columns as the input and output halves (and, when input-channel
   // chunks accumulate, the accumulator) hold; full-width row bands where one row fits, column
   // tiles chosen by the cost model where it does not.
+  const ConvShape& s = plan.s;
+  const std::int64_t partKh = z.partKh, partKw = z.partKw, partTaps = z.partTaps;
+  const std::int64_t rows = z.rows, cols = z.cols;
+  const bool kernelParts = z.kernelParts, trimmedCols = z.trimmedCols;
+  const std::int64_t icChunk = plan.icChunk;
   const auto& config = ctx.config;
   for (ConvPhase& phase : plan.phases) {
     // Tiles are planned for the largest kernel part.
@@ -391,21 +430,287 @@ ConvPlan planConv(const LoweringContext& ctx, const QConv& conv,
           [&](std::int64_t r, std::int64_t c) {
             return planeCost(rowAxis.output, colAxis.output, {r, c}, tileCost);
           },
-          capacity));
+          z.capacity));
     }
   }
+}
+
+/// Plans `conv`; with `mapped` the conv runs over that one phase (rows, columns) instead of its
+/// own: no padding, dilation 1, every tap live (lowerMappedConv).
+ConvPlan planConv(const LoweringContext& ctx, const QConv& conv,
+                  const std::optional<std::pair<PhaseAxis, PhaseAxis>>& mapped = std::nullopt) {
+  const auto& p = conv.params;
+  ConvPlan plan;
+  plan.s = convShape(ctx, conv);
+  const std::string& name = conv.name;
+  // Dilations past CONV's field become phases of dilation 1 (space-to-batch addressing), and
+  // kernels past it parts that accumulate.
+  if (!isa::limits::convWindowFits(1, 1, p.strides[0], p.strides[1], 1, 1)) {
+    fail(ErrorKind::Unsupported, "layer '{}': stride must be at most {} on the NPU", name,
+         isa::limits::kConvStrideH);
+  }
+  const bool trimmedCols = planPartsAndPhases(conv, mapped, plan);
+  const ConvSizes sizes = convSizes(ctx, conv, plan, trimmedCols);
+  if (sizes.effKw > kMaxTileDim) {
+    fail(ErrorKind::Unsupported, "layer '{}': a window {} columns wide exceeds a tile's {}", name,
+         sizes.effKw, kMaxTileDim);
+  }
+  // Work units: (input channel range, output channel range) per group or channel block, sized so
+  // that one output pixel's working set fits: its window of input channels, its weights and
+  // parameters, its output (and partial sums) bytes.
+  if (plan.s.depthwise) {
+    planDepthwiseUnits(ctx, name, sizes, plan);
+  } else {
+    planGroupedUnits(ctx, name, sizes, plan);
+  }
+  planTiles(ctx, name, sizes, plan);
   return plan;
+}
+
+/// Where one phase of a conv reads and writes in DDR: position j of the phase's input (output)
+/// axis is tensor row or column first + step * j.
+struct PhaseAddressing {
+  std::int64_t inRowStride = 0, inColStride = 0, inBase = 0;
+  std::int64_t outRowStride = 0, outColStride = 0, outBase = 0;
+};
+
+/// A tile of a phase: output rows [oy, oy + rows) x columns [ox, ox + cols).
+struct ConvTile {
+  std::int64_t oy = 0, rows = 0, ox = 0, cols = 0;
+};
+
+/// One accumulation step of a tile (index = part * chunks + chunk): the input it loads to
+/// `inputSram`, input channels [ic0, ic0 + icn).
+struct ConvStep {
+  std::int64_t index;
+  const KernelPart& part;
+  std::int64_t chunk;
+  AxisSpan rowSpan, colSpan;
+  std::int64_t inputSram, ic0, icn;
+};
+
+/// Emits one work unit of a ConvPlan: its constants, then per phase its tiles. The members hold
+/// what the unit's tiles share, among them whether its parameter block still has to load.
+class ConvUnitEmitter {
+ public:
+  ConvUnitEmitter(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan,
+                  const ConvPlan::Unit& unit, bool prefetch)
+      : m_ctx(ctx),
+        m_conv(conv),
+        m_plan(plan),
+        m_unit(unit),
+        m_unitIndex(static_cast<std::size_t>(&unit - plan.units.data())),
+        m_kernelParts(plan.parts.size() > 1),
+        m_prefetch(prefetch) {}
+
+  void addConstants();
+  void emitPhase(const ConvPhase& phase);
+
+ private:
+  [[nodiscard]] PhaseAddressing addressing(const ConvPhase& phase) const;
+  void emitTile(const ConvPhase& phase, const PhaseAddressing& at, const ConvTile& tile);
+  void emitStep(const ConvPhase& phase, const PhaseAddressing& at, const ConvTile& tile,
+                std::int64_t index, std::int64_t& outputSram);
+  std::int64_t emitStepLoads(const PhaseAddressing& at, const ConvStep& step);
+  [[nodiscard]] isa::Conv stepConv(const ConvPhase& phase, const ConvStep& step,
+                                   std::int64_t weightSram, std::int64_t outputSram) const;
+
+  LoweringContext& m_ctx;
+  const QConv& m_conv;
+  const ConvPlan& m_plan;
+  const ConvPlan::Unit& m_unit;
+  std::size_t m_unitIndex;
+  bool m_kernelParts;
+  bool m_prefetch;
+  bool m_loadParameters = false;
+  std::int64_t m_parameterSram = 0;
+  std::vector<std::uint8_t> m_parameters;
+  std::uint64_t m_parameterAddress = 0;
+  /// Per kernel part and input-channel chunk (step = part * chunks + chunk).
+  std::vector<std::uint64_t> m_weightAddress;
+};
+
+/// Takes the unit's parameter slot, then adds its parameter and weight blobs to the constants.
+void ConvUnitEmitter::addConstants() {
+  const ConvShape& s = m_plan.s;
+  const std::string& name = m_conv.name;
+  // The parameter block of this output-channel range.
+  const std::string parameterTag = fmt::format("{}/p{}", name, m_unit.oc0);
+  m_parameterSram = m_ctx.slots.parameterSlot(parameterTag, m_loadParameters);
+  m_parameters = convParameterBlob(m_conv, m_unit.oc0, m_unit.ocCount);
+  m_parameterAddress =
+      m_ctx.constants.add(fmt::format("{}.params.oc{}", name, m_unit.oc0), m_parameters);
+  for (std::size_t part = 0; part < m_plan.parts.size(); ++part) {
+    for (std::int64_t chunk = 0; chunk < m_unit.chunks; ++chunk) {
+      const std::int64_t ic0 = s.depthwise ? 0 : chunk * m_plan.icChunk;
+      const std::int64_t icn = s.depthwise ? 1 : std::min(m_plan.icChunk, m_unit.icCount - ic0);
+      const std::string blobName =
+          m_kernelParts ? fmt::format("{}.weights.oc{}.ic{}.k{}", name, m_unit.oc0, ic0, part)
+                        : fmt::format("{}.weights.oc{}.ic{}", name, m_unit.oc0, ic0);
+      m_weightAddress.push_back(m_ctx.constants.add(
+          blobName, weightBlob(m_conv, s, m_unit.oc0, m_unit.ocCount, s.depthwise ? 0 : ic0, icn,
+                               m_plan.parts[part])));
+    }
+  }
+}
+
+/// Emits the tiles of `phase`: per tile its accumulation steps and its STORE.
+void ConvUnitEmitter::emitPhase(const ConvPhase& phase) {
+  const TileShape tile = phase.tiles[m_unitIndex];
+  const std::int64_t outH = phase.rows.axis.output;
+  const std::int64_t outW = phase.cols.axis.output;
+  const PhaseAddressing at = addressing(phase);
+  for (std::int64_t oy = 0; oy < outH; oy += tile.rows) {
+    const std::int64_t tileRows = std::min(tile.rows, outH - oy);
+    for (std::int64_t ox = 0; ox < outW; ox += tile.cols) {
+      const std::int64_t tileCols = std::min(tile.cols, outW - ox);
+      emitTile(phase, at, {oy, tileRows, ox, tileCols});
+    }
+  }
+}
+
+/// The strides and first addresses of `phase` for this unit.
+PhaseAddressing ConvUnitEmitter::addressing(const ConvPhase& phase) const {
+  const ConvShape& s = m_plan.s;
+  const auto inputAddress = static_cast<std::int64_t>(m_ctx.tensors[m_conv.input].address);
+  const auto outputAddress = static_cast<std::int64_t>(m_ctx.tensors[m_conv.output].address);
+  PhaseAddressing at;
+  // Input pixels are s.c bytes apart, or its source's when the input is a slice read in place.
+  const std::int64_t inPixel = pixelStride(m_ctx, m_conv.input);
+  at.inRowStride = phase.rows.inStep * s.w * inPixel;
+  at.inColStride = phase.cols.inStep * inPixel;
+  // Output pixels are s.k bytes apart, or a concat's pixel when stored into it by address.
+  const std::int64_t outPixel = pixelStride(m_ctx, m_conv.output);
+  at.outRowStride = phase.rows.outStep * s.ow * outPixel;
+  at.outColStride = phase.cols.outStep * outPixel;
+  at.inBase = inputAddress + (phase.rows.inFirst * s.w + phase.cols.inFirst) * inPixel;
+  at.outBase =
+      outputAddress + (phase.rows.outFirst * s.ow + phase.cols.outFirst) * outPixel + m_unit.oc0;
+  return at;
+}
+
+/// Emits a tile's accumulation steps, then the STORE of its output.
+void ConvUnitEmitter::emitTile(const ConvPhase& phase, const PhaseAddressing& at,
+                               const ConvTile& tile) {
+  std::int64_t outputSram = 0;
+  const std::int64_t steps = m_plan.steps(m_unit);
+  for (std::int64_t step = 0; step < steps; ++step) {
+    emitStep(phase, at, tile, step, outputSram);
+  }
+  m_ctx.store(outputSram, {at.outBase + tile.oy * at.outRowStride + tile.ox * at.outColStride,
+                           tile.rows, tile.cols, m_unit.ocCount, at.outRowStride, at.outColStride});
+}
+
+/// Emits step `index` of a tile, its LOADs and its CONV; the first step sets `outputSram`.
+void ConvUnitEmitter::emitStep(const ConvPhase& phase, const PhaseAddressing& at,
+                               const ConvTile& tile, std::int64_t index, std::int64_t& outputSram) {
+  const ConvShape& s = m_plan.s;
+  const KernelPart& part = m_plan.parts[static_cast<std::size_t>(index / m_unit.chunks)];
+  const std::int64_t chunk = index % m_unit.chunks;
+  const AxisSpan rowSpan =
+      partAxis(phase.rows, part.ky0 - m_plan.tapY0, part.kh).at(tile.oy, tile.rows);
+  const AxisSpan colSpan =
+      m_kernelParts ? partAxis(phase.cols, part.kx0 - m_plan.tapX0, part.kw).at(tile.ox, tile.cols)
+                    : phase.colSpan(tile.ox, tile.cols, phase.wholeRows[m_unitIndex]);
+  const auto [inputSram, outSram] = m_ctx.slots.nextStep();
+  if (index == 0) {
+    outputSram = outSram;
+  }
+  const std::int64_t ic0 = m_unit.ic0 + (s.depthwise ? 0 : chunk * m_plan.icChunk);
+  const std::int64_t icn =
+      s.depthwise ? m_unit.icCount : std::min(m_plan.icChunk, m_unit.ic0 + m_unit.icCount - ic0);
+  const ConvStep step{index, part, chunk, rowSpan, colSpan, inputSram, ic0, icn};
+  const std::int64_t weightSram = emitStepLoads(at, step);
+  m_ctx.emit(stepConv(phase, step, weightSram, outputSram));
+}
+
+/// Emits a step's input, weight and parameter LOADs; returns the weights' SRAM address.
+std::int64_t ConvUnitEmitter::emitStepLoads(const PhaseAddressing& at, const ConvStep& step) {
+  const ConvShape& s = m_plan.s;
+  const auto& p = m_conv.params;
+  const std::string& name = m_conv.name;
+  const AxisSpan& rowSpan = step.rowSpan;
+  const AxisSpan& colSpan = step.colSpan;
+  std::vector<std::vector<isa::Instruction>> loads;
+  loads.push_back(m_ctx.capture([&] {
+    m_ctx.loadTile(
+        step.inputSram,
+        {at.inBase + rowSpan.in0 * at.inRowStride + colSpan.in0 * at.inColStride + step.ic0,
+         rowSpan.inCount, colSpan.inCount, step.icn, at.inRowStride, at.inColStride},
+        {rowSpan.padBefore, rowSpan.padAfter, colSpan.padBefore, colSpan.padAfter,
+         p.inputZeroPoint});
+  }));
+  bool loadWeights = false;
+  const std::string weightTag =
+      m_kernelParts
+          ? fmt::format("{}/w{}/{}/k{}", name, m_unit.oc0, step.chunk, step.index / m_unit.chunks)
+          : fmt::format("{}/w{}/{}", name, m_unit.oc0, step.chunk);
+  const std::int64_t weightSram = m_ctx.slots.weightSlot(weightTag, loadWeights);
+  const std::int64_t weightBytes =
+      m_unit.ocCount * step.part.kh * step.part.kw * (s.depthwise ? 1 : step.icn);
+  if (loadWeights) {
+    loads.push_back(
+        {makeLoad(1, weightSram,
+                  flatBlock(m_weightAddress[static_cast<std::size_t>(step.index)], weightBytes))});
+  }
+  if (m_loadParameters) {
+    loads.push_back(
+        {makeLoad(2, m_parameterSram,
+                  flatBlock(m_parameterAddress, static_cast<std::int64_t>(m_parameters.size())))});
+    m_loadParameters = false;
+  }
+  if (m_prefetch) {
+    m_ctx.emitLoadsInReadyOrder(std::move(loads));
+  } else {
+    for (const std::vector<isa::Instruction>& group : loads) {
+      for (const isa::Instruction& load : group) {
+        m_ctx.emit(load);
+      }
+    }
+  }
+  return weightSram;
+}
+
+/// The CONV of a step: acc_init on its tile's first step, finalize (and the LUT) on its last.
+isa::Conv ConvUnitEmitter::stepConv(const ConvPhase& phase, const ConvStep& step,
+                                    std::int64_t weightSram, std::int64_t outputSram) const {
+  const ConvShape& s = m_plan.s;
+  const auto& p = m_conv.params;
+  const std::int64_t steps = m_plan.steps(m_unit);
+  isa::Conv instruction;
+  instruction.inp_addr = step.inputSram;
+  instruction.wgt_addr = weightSram;
+  instruction.out_addr = outputSram;
+  instruction.acc_addr = 0;
+  instruction.param_addr = m_parameterSram;
+  instruction.lut_addr = m_parameterSram + 12 * m_unit.ocCount;
+  instruction.out_h = step.rowSpan.outCount;
+  instruction.out_w = step.colSpan.outCount;
+  instruction.in_w = step.colSpan.padded();
+  instruction.in_c = step.icn;
+  instruction.out_c = m_unit.ocCount;
+  instruction.kh = step.part.kh;
+  instruction.kw = step.part.kw;
+  instruction.sh = phase.rows.stride;
+  instruction.sw = phase.cols.stride;
+  instruction.dh = phase.rows.dilation;
+  instruction.dw = phase.cols.dilation;
+  instruction.in_zp = p.inputZeroPoint;
+  instruction.out_zp = p.output.zeroPoint;
+  instruction.clip_lo = p.output.clipLo;
+  instruction.clip_hi = p.output.clipHi;
+  instruction.depthwise = s.depthwise ? 1 : 0;
+  instruction.acc_init = step.index == 0 ? 1 : 0;
+  instruction.finalize = step.index + 1 == steps ? 1 : 0;
+  instruction.use_lut = p.output.lut && instruction.finalize != 0 ? 1 : 0;
+  instruction.double_round = p.output.rounding == golden::Rounding::Double ? 1 : 0;
+  return instruction;
 }
 
 /// Emits `plan`: per unit its constants, then per tile and input-channel chunk the input LOAD,
 /// weight and parameter LOADs where their SRAM half holds something else, the CONV, and the
 /// tile's STORE.
 void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
-  const ConvShape& s = plan.s;
-  const auto& p = conv.params;
-  const std::string& name = conv.name;
-  const auto inputAddress = static_cast<std::int64_t>(ctx.tensors[conv.input].address);
-  const auto outputAddress = static_cast<std::int64_t>(ctx.tensors[conv.output].address);
   // Constants whose data is ready load before the inputs still being written (in ready order)
   // where the layer before computes: its work leaves the DDR port idle for them. After a layer
   // that only moves data (a shuffle, a pool, an add) the port has no such slack: loading the
@@ -413,136 +718,10 @@ void emitConv(LoweringContext& ctx, const QConv& conv, const ConvPlan& plan) {
   const bool prefetch =
       ctx.op < 1 || leavesPortSlack(ctx.graph.ops[static_cast<std::size_t>(ctx.op - 1)]);
   for (const ConvPlan::Unit& unit : plan.units) {
-    // The parameter block of this output-channel range.
-    const std::string parameterTag = fmt::format("{}/p{}", name, unit.oc0);
-    bool loadParameters = false;
-    const std::int64_t parameterSram = ctx.slots.parameterSlot(parameterTag, loadParameters);
-    const std::vector<std::uint8_t> parameters = convParameterBlob(conv, unit.oc0, unit.ocCount);
-    const std::uint64_t parameterAddress =
-        ctx.constants.add(fmt::format("{}.params.oc{}", name, unit.oc0), parameters);
-    // Per kernel part and input-channel chunk (step = part * chunks + chunk).
-    const bool kernelParts = plan.parts.size() > 1;
-    std::vector<std::uint64_t> weightAddress;
-    for (std::size_t part = 0; part < plan.parts.size(); ++part) {
-      for (std::int64_t chunk = 0; chunk < unit.chunks; ++chunk) {
-        const std::int64_t ic0 = s.depthwise ? 0 : chunk * plan.icChunk;
-        const std::int64_t icn = s.depthwise ? 1 : std::min(plan.icChunk, unit.icCount - ic0);
-        const std::string blobName =
-            kernelParts ? fmt::format("{}.weights.oc{}.ic{}.k{}", name, unit.oc0, ic0, part)
-                        : fmt::format("{}.weights.oc{}.ic{}", name, unit.oc0, ic0);
-        weightAddress.push_back(
-            ctx.constants.add(blobName, weightBlob(conv, s, unit.oc0, unit.ocCount,
-                                                   s.depthwise ? 0 : ic0, icn, plan.parts[part])));
-      }
-    }
-    const auto unitIndex = static_cast<std::size_t>(&unit - plan.units.data());
+    ConvUnitEmitter emitter(ctx, conv, plan, unit, prefetch);
+    emitter.addConstants();
     for (const ConvPhase& phase : plan.phases) {
-      const TileShape tile = phase.tiles[unitIndex];
-      const std::int64_t outH = phase.rows.axis.output;
-      const std::int64_t outW = phase.cols.axis.output;
-      // Position j of the phase's input (output) axis is tensor row or column first + step * j.
-      // Input pixels are s.c bytes apart, or its source's when the input is a slice read in place.
-      const std::int64_t inPixel = pixelStride(ctx, conv.input);
-      const std::int64_t inRowStride = phase.rows.inStep * s.w * inPixel;
-      const std::int64_t inColStride = phase.cols.inStep * inPixel;
-      // Output pixels are s.k bytes apart, or a concat's pixel when stored into it by address.
-      const std::int64_t outPixel = pixelStride(ctx, conv.output);
-      const std::int64_t outRowStride = phase.rows.outStep * s.ow * outPixel;
-      const std::int64_t outColStride = phase.cols.outStep * outPixel;
-      const std::int64_t inBase =
-          inputAddress + (phase.rows.inFirst * s.w + phase.cols.inFirst) * inPixel;
-      const std::int64_t outBase =
-          outputAddress + (phase.rows.outFirst * s.ow + phase.cols.outFirst) * outPixel + unit.oc0;
-      for (std::int64_t oy = 0; oy < outH; oy += tile.rows) {
-        const std::int64_t tileRows = std::min(tile.rows, outH - oy);
-        for (std::int64_t ox = 0; ox < outW; ox += tile.cols) {
-          const std::int64_t tileCols = std::min(tile.cols, outW - ox);
-          std::int64_t outputSram = 0;
-          const std::int64_t steps = plan.steps(unit);
-          for (std::int64_t step = 0; step < steps; ++step) {
-            const KernelPart& part = plan.parts[static_cast<std::size_t>(step / unit.chunks)];
-            const std::int64_t chunk = step % unit.chunks;
-            const AxisSpan rowSpan =
-                partAxis(phase.rows, part.ky0 - plan.tapY0, part.kh).at(oy, tileRows);
-            const AxisSpan colSpan =
-                kernelParts ? partAxis(phase.cols, part.kx0 - plan.tapX0, part.kw).at(ox, tileCols)
-                            : phase.colSpan(ox, tileCols, phase.wholeRows[unitIndex]);
-            const auto [inputSram, outSram] = ctx.slots.nextStep();
-            if (step == 0) {
-              outputSram = outSram;
-            }
-            const std::int64_t ic0 = unit.ic0 + (s.depthwise ? 0 : chunk * plan.icChunk);
-            const std::int64_t icn =
-                s.depthwise ? unit.icCount : std::min(plan.icChunk, unit.ic0 + unit.icCount - ic0);
-            std::vector<std::vector<isa::Instruction>> loads;
-            loads.push_back(ctx.capture([&] {
-              ctx.loadTile(inputSram,
-                           {inBase + rowSpan.in0 * inRowStride + colSpan.in0 * inColStride + ic0,
-                            rowSpan.inCount, colSpan.inCount, icn, inRowStride, inColStride},
-                           {rowSpan.padBefore, rowSpan.padAfter, colSpan.padBefore,
-                            colSpan.padAfter, p.inputZeroPoint});
-            }));
-            bool loadWeights = false;
-            const std::string weightTag =
-                kernelParts
-                    ? fmt::format("{}/w{}/{}/k{}", name, unit.oc0, chunk, step / unit.chunks)
-                    : fmt::format("{}/w{}/{}", name, unit.oc0, chunk);
-            const std::int64_t weightSram = ctx.slots.weightSlot(weightTag, loadWeights);
-            const std::int64_t weightBytes =
-                unit.ocCount * part.kh * part.kw * (s.depthwise ? 1 : icn);
-            if (loadWeights) {
-              loads.push_back({makeLoad(
-                  1, weightSram,
-                  flatBlock(weightAddress[static_cast<std::size_t>(step)], weightBytes))});
-            }
-            if (loadParameters) {
-              loads.push_back({makeLoad(
-                  2, parameterSram,
-                  flatBlock(parameterAddress, static_cast<std::int64_t>(parameters.size())))});
-              loadParameters = false;
-            }
-            if (prefetch) {
-              ctx.emitLoadsInReadyOrder(std::move(loads));
-            } else {
-              for (const std::vector<isa::Instruction>& group : loads) {
-                for (const isa::Instruction& load : group) {
-                  ctx.emit(load);
-                }
-              }
-            }
-            isa::Conv instruction;
-            instruction.inp_addr = inputSram;
-            instruction.wgt_addr = weightSram;
-            instruction.out_addr = outputSram;
-            instruction.acc_addr = 0;
-            instruction.param_addr = parameterSram;
-            instruction.lut_addr = parameterSram + 12 * unit.ocCount;
-            instruction.out_h = rowSpan.outCount;
-            instruction.out_w = colSpan.outCount;
-            instruction.in_w = colSpan.padded();
-            instruction.in_c = icn;
-            instruction.out_c = unit.ocCount;
-            instruction.kh = part.kh;
-            instruction.kw = part.kw;
-            instruction.sh = phase.rows.stride;
-            instruction.sw = phase.cols.stride;
-            instruction.dh = phase.rows.dilation;
-            instruction.dw = phase.cols.dilation;
-            instruction.in_zp = p.inputZeroPoint;
-            instruction.out_zp = p.output.zeroPoint;
-            instruction.clip_lo = p.output.clipLo;
-            instruction.clip_hi = p.output.clipHi;
-            instruction.depthwise = s.depthwise ? 1 : 0;
-            instruction.acc_init = step == 0 ? 1 : 0;
-            instruction.finalize = step + 1 == steps ? 1 : 0;
-            instruction.use_lut = p.output.lut && instruction.finalize != 0 ? 1 : 0;
-            instruction.double_round = p.output.rounding == golden::Rounding::Double ? 1 : 0;
-            ctx.emit(instruction);
-          }
-          ctx.store(outputSram, {outBase + oy * outRowStride + ox * outColStride, tileRows,
-                                 tileCols, unit.ocCount, outRowStride, outColStride});
-        }
-      }
+      emitter.emitPhase(phase);
     }
   }
 }

@@ -132,156 +132,230 @@ bool sliceByPhase(LoweringContext& ctx, const QSlice& slice, const DdrBlock& win
 /// the slices the shuffle writes) as dense pixels, and each part's STORE is one dense run; a
 /// part that is no whole number of blocks is stored out of the tile's whole pixels instead
 /// (STORE's SRAM rows C apart). Each block costs groups steps a pixel instead of the dense
-/// permutation's C / R.
-void shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle,
-                        const ShuffleLayout& layout) {
-  const QTensor& input = ctx.graph.tensors[shuffle.input];
-  const std::int64_t pixels = input.shape[1] * input.shape[2], c = input.shape[3];
-  const std::int64_t groups = shuffle.groups, perGroup = c / groups, sub = layout.sub;
-  const std::int64_t block = groups * sub;  // output channels a CONV produces
-  const bool byRows = !layout.groupInputs.empty();
-  const std::vector<TensorId> parts =
-      layout.parts.empty() ? std::vector<TensorId>{shuffle.output} : layout.parts;
-  const auto partCount = static_cast<std::int64_t>(parts.size());
-  const std::int64_t part = c / partCount;  // channels of a part
-  // Weights [block][taps][sub]: output j of a block is channel j / groups of tap j % groups.
+/// permutation's C / R. The members hold what its tiles share, among them whether the weights
+/// and parameters still have to load.
+class SubPixelShuffle {
+ public:
+  SubPixelShuffle(LoweringContext& ctx, const QShuffle& shuffle, const ShuffleLayout& layout);
+  void emit();
+
+ private:
+  [[nodiscard]] std::vector<std::uint8_t> permutationWeights() const;
+  void checkDense() const;
+  void emitTileLoads(std::int64_t p0, std::int64_t count, std::int64_t inputSram);
+  [[nodiscard]] isa::Conv placing() const;
+  void emitTileConvs(std::int64_t count, std::int64_t inputSram, std::int64_t outputSram);
+  void storeTileParts(std::int64_t p0, std::int64_t count, std::int64_t outputSram);
+
+  LoweringContext& m_ctx;
+  const QShuffle& m_shuffle;
+  const ShuffleLayout& m_layout;
+  const QTensor& m_input;
+  std::int64_t m_pixels, m_c, m_groups, m_perGroup, m_sub;
+  std::int64_t m_block;  ///< output channels a CONV produces
+  bool m_byRows;
+  std::vector<TensorId> m_parts;
+  std::int64_t m_partCount;
+  std::int64_t m_part;  ///< channels of a part
+  std::vector<std::uint8_t> m_weights;
+  std::vector<std::uint8_t> m_parameters;
+  std::uint64_t m_weightAddress = 0, m_parameterAddress = 0;
+  bool m_loadWeights = false, m_loadParameters = false;
+  std::int64_t m_weightSram = 0, m_parameterSram = 0;
+};
+
+/// Reads the shuffle's shape and layout.
+SubPixelShuffle::SubPixelShuffle(LoweringContext& ctx, const QShuffle& shuffle,
+                                 const ShuffleLayout& layout)
+    : m_ctx(ctx), m_shuffle(shuffle), m_layout(layout), m_input(ctx.graph.tensors[shuffle.input]) {
+  m_pixels = m_input.shape[1] * m_input.shape[2];
+  m_c = m_input.shape[3];
+  m_groups = shuffle.groups;
+  m_perGroup = m_c / m_groups;
+  m_sub = layout.sub;
+  m_block = m_groups * m_sub;
+  m_byRows = !layout.groupInputs.empty();
+  m_parts = layout.parts.empty() ? std::vector<TensorId>{shuffle.output} : layout.parts;
+  m_partCount = static_cast<std::int64_t>(m_parts.size());
+  m_part = m_c / m_partCount;
+}
+
+/// Weights [block][taps][sub]: output j of a block is channel j / groups of tap j % groups.
+std::vector<std::uint8_t> SubPixelShuffle::permutationWeights() const {
+  const std::int64_t groups = m_groups, sub = m_sub, block = m_block;
   // Interleaved: [block][block], output j reads chunk channel (j % groups) * sub + j / groups.
   std::vector<std::uint8_t> weights(static_cast<std::size_t>(block * groups * sub), 0);
   for (std::int64_t j = 0; j < block; ++j) {
-    weights[static_cast<std::size_t>(layout.interleaved
+    weights[static_cast<std::size_t>(m_layout.interleaved
                                          ? j * block + (j % groups) * sub + j / groups
                                          : (j * groups + j % groups) * sub + j / groups)] = 1;
   }
+  return weights;
+}
+
+/// Emits the shuffle: its constants and slots, then per tile its LOADs, CONVs and STOREs.
+void SubPixelShuffle::emit() {
+  m_weights = permutationWeights();
   // No bias, kUnitMultiplier: y = x - zp + zp, the byte unchanged.
-  std::vector<std::uint8_t> parameters;
-  for (std::int64_t j = 0; j < block; ++j) {
-    appendInt32(parameters, 0);
-    appendInt32(parameters, kUnitMultiplier.multiplier);
-    appendInt32(parameters, kUnitMultiplier.shift);
+  for (std::int64_t j = 0; j < m_block; ++j) {
+    appendInt32(m_parameters, 0);
+    appendInt32(m_parameters, kUnitMultiplier.multiplier);
+    appendInt32(m_parameters, kUnitMultiplier.shift);
   }
-  const std::uint64_t weightAddress = ctx.constants.add(shuffle.name + ".permutation", weights);
-  const std::uint64_t parameterAddress = ctx.constants.add(shuffle.name + ".params", parameters);
-  bool loadWeights = false;
-  bool loadParameters = false;
-  const std::int64_t weightSram = ctx.slots.weightSlot(shuffle.name + "/permutation", loadWeights);
-  const std::int64_t parameterSram = ctx.slots.parameterSlot(shuffle.name, loadParameters);
+  m_weightAddress = m_ctx.constants.add(m_shuffle.name + ".permutation", m_weights);
+  m_parameterAddress = m_ctx.constants.add(m_shuffle.name + ".params", m_parameters);
+  m_weightSram = m_ctx.slots.weightSlot(m_shuffle.name + "/permutation", m_loadWeights);
+  m_parameterSram = m_ctx.slots.parameterSlot(m_shuffle.name, m_loadParameters);
+  checkDense();
+  for (std::int64_t p0 = 0; p0 < m_pixels; p0 += m_layout.tile) {
+    const std::int64_t count = std::min(m_layout.tile, m_pixels - p0);
+    const auto [inputSram, outputSram] = m_ctx.slots.nextStep();
+    emitTileLoads(p0, count, inputSram);
+    emitTileConvs(count, inputSram, outputSram);
+    storeTileParts(p0, count, outputSram);
+  }
+}
+
+/// Fails unless every tensor the shuffle reads or writes is dense in DDR.
+void SubPixelShuffle::checkDense() const {
   // Every tensor it reads or writes is dense in DDR (the plan never makes them views or stores
   // them into a concat; an internal error if that changes, not wrong bytes).
-  std::vector<TensorId> dense = parts;
-  if (byRows) {
-    dense.insert(dense.end(), layout.groupInputs.begin(), layout.groupInputs.end());
+  std::vector<TensorId> dense = m_parts;
+  if (m_byRows) {
+    dense.insert(dense.end(), m_layout.groupInputs.begin(), m_layout.groupInputs.end());
   } else {
-    dense.push_back(shuffle.input);
+    dense.push_back(m_shuffle.input);
   }
   for (const TensorId id : dense) {
-    if (ctx.tensors[id].storedIn >= 0) {
-      fail("layer '{}': tensor '{}' is not dense in DDR (stored in another tensor)", shuffle.name,
-           ctx.graph.tensors[id].name);
+    if (m_ctx.tensors[id].storedIn >= 0) {
+      fail("layer '{}': tensor '{}' is not dense in DDR (stored in another tensor)", m_shuffle.name,
+           m_ctx.graph.tensors[id].name);
     }
   }
-  for (std::int64_t p0 = 0; p0 < pixels; p0 += layout.tile) {
-    const std::int64_t count = std::min(layout.tile, pixels - p0);
-    const auto [inputSram, outputSram] = ctx.slots.nextStep();
-    std::vector<std::vector<isa::Instruction>> loads;
-    if (layout.interleaved) {
-      // Group g's chunks of `sub` channels go block bytes apart, g * sub into each.
-      for (std::int64_t g = 0; g < groups; ++g) {
-        const TensorId id = layout.groupInputs[static_cast<std::size_t>(g)];
-        isa::Load load =
-            makeLoad(0, inputSram + g * sub,
-                     {static_cast<std::int64_t>(ctx.tensors[id].address) + p0 * perGroup,
-                      count * perGroup / sub, 1, sub, sub, sub});
-        load.sram_row_stride = block;
-        loads.push_back({load});
-      }
-    } else if (byRows) {
-      for (std::int64_t g = 0; g < groups; ++g) {
-        const TensorId id = layout.groupInputs[static_cast<std::size_t>(g)];
-        loads.push_back(
-            {makeLoad(0, inputSram + g * count * perGroup,
-                      flatBlock(ctx.tensors[id].address + static_cast<std::uint64_t>(p0 * perGroup),
-                                count * perGroup))});
-      }
-    } else {
-      loads.push_back({makeLoad(
-          0, inputSram,
-          flatBlock(ctx.tensors[shuffle.input].address + static_cast<std::uint64_t>(p0 * c),
-                    count * c))});
+}
+
+/// Emits a tile's input LOADs and the constants' first LOADs, in ready order.
+void SubPixelShuffle::emitTileLoads(std::int64_t p0, std::int64_t count, std::int64_t inputSram) {
+  const std::int64_t groups = m_groups, perGroup = m_perGroup, sub = m_sub, block = m_block;
+  std::vector<std::vector<isa::Instruction>> loads;
+  if (m_layout.interleaved) {
+    // Group g's chunks of `sub` channels go block bytes apart, g * sub into each.
+    for (std::int64_t g = 0; g < groups; ++g) {
+      const TensorId id = m_layout.groupInputs[static_cast<std::size_t>(g)];
+      isa::Load load =
+          makeLoad(0, inputSram + g * sub,
+                   {static_cast<std::int64_t>(m_ctx.tensors[id].address) + p0 * perGroup,
+                    count * perGroup / sub, 1, sub, sub, sub});
+      load.sram_row_stride = block;
+      loads.push_back({load});
     }
-    if (loadWeights) {
-      loads.push_back({makeLoad(
-          1, weightSram, flatBlock(weightAddress, static_cast<std::int64_t>(weights.size())))});
-      loadWeights = false;
-    }
-    if (loadParameters) {
+  } else if (m_byRows) {
+    for (std::int64_t g = 0; g < groups; ++g) {
+      const TensorId id = m_layout.groupInputs[static_cast<std::size_t>(g)];
       loads.push_back(
-          {makeLoad(2, parameterSram,
-                    flatBlock(parameterAddress, static_cast<std::int64_t>(parameters.size())))});
-      loadParameters = false;
+          {makeLoad(0, inputSram + g * count * perGroup,
+                    flatBlock(m_ctx.tensors[id].address + static_cast<std::uint64_t>(p0 * perGroup),
+                              count * perGroup))});
     }
-    // An input written long ago (a ShuffleNet unit's identity half) and the permutation constants
-    // load before the input the previous layer has just stored.
-    ctx.emitLoadsInReadyOrder(std::move(loads));
-    const std::int64_t subPixels = (byRows ? perGroup : c) / sub;  // sub-pixels a row pixel
-    // Every CONV places bytes: 0/1 weights, the records of kUnitMultiplier, the zero point kept.
-    const auto placing = [&] {
-      isa::Conv conv;
-      conv.wgt_addr = weightSram;
-      conv.param_addr = parameterSram;
-      conv.kh = conv.kw = conv.sh = conv.sw = conv.dh = conv.dw = 1;
-      conv.in_zp = input.zeroPoint;
-      conv.out_zp = input.zeroPoint;
-      conv.clip_lo = -128;
-      conv.clip_hi = 127;
-      conv.acc_init = 1;
-      conv.finalize = 1;
-      return conv;
-    };
-    if (layout.interleaved) {
-      // One 1x1 CONV over the tile's chunks (subPixels of them a pixel), each a dense output
-      // block of the shuffled pixel.
-      isa::Conv conv = placing();
-      conv.inp_addr = inputSram;
-      conv.out_addr = outputSram;
-      conv.out_h = count;
-      conv.out_w = subPixels;
-      conv.in_w = subPixels;
-      conv.in_c = block;
-      conv.out_c = block;
-      ctx.emit(conv);
-    }
-    for (std::int64_t m = 0; !layout.interleaved && m < c / block; ++m) {
-      isa::Conv conv = placing();
-      conv.inp_addr = inputSram + m * sub;
-      // Block m is channels [m * block, + block) of the whole pixels, or of part
-      // m * block / part.
-      conv.out_addr = layout.wholePixels
-                          ? outputSram + m * block
-                          : outputSram + (m * block / part) * count * part + (m * block) % part;
-      conv.out_gap = (layout.wholePixels ? c : part) / block - 1;
-      conv.out_h = 1;
-      conv.out_w = count;
-      conv.in_w = count * subPixels;
-      conv.in_c = sub;
-      conv.out_c = block;
-      conv.kh = byRows ? groups : 1;
-      conv.kw = byRows ? 1 : groups;
-      conv.sw = subPixels;
-      conv.dw = byRows ? 1 : perGroup / sub;
-      ctx.emit(conv);
-    }
-    // One STORE a part: a dense block, or its channels of the whole pixels (SRAM rows C apart).
-    for (std::int64_t k = 0; k < partCount; ++k) {
-      const TensorId id = parts[static_cast<std::size_t>(k)];
-      const auto at = ctx.tensors[id].address + static_cast<std::uint64_t>(p0 * part);
-      if (layout.wholePixels) {
-        ctx.store(outputSram + k * part,
+  } else {
+    loads.push_back({makeLoad(
+        0, inputSram,
+        flatBlock(m_ctx.tensors[m_shuffle.input].address + static_cast<std::uint64_t>(p0 * m_c),
+                  count * m_c))});
+  }
+  if (m_loadWeights) {
+    loads.push_back({makeLoad(
+        1, m_weightSram, flatBlock(m_weightAddress, static_cast<std::int64_t>(m_weights.size())))});
+    m_loadWeights = false;
+  }
+  if (m_loadParameters) {
+    loads.push_back(
+        {makeLoad(2, m_parameterSram,
+                  flatBlock(m_parameterAddress, static_cast<std::int64_t>(m_parameters.size())))});
+    m_loadParameters = false;
+  }
+  // An input written long ago (a ShuffleNet unit's identity half) and the permutation constants
+  // load before the input the previous layer has just stored.
+  m_ctx.emitLoadsInReadyOrder(std::move(loads));
+}
+
+/// A CONV that places bytes: 0/1 weights, the records of kUnitMultiplier, the zero point kept.
+isa::Conv SubPixelShuffle::placing() const {
+  isa::Conv conv;
+  conv.wgt_addr = m_weightSram;
+  conv.param_addr = m_parameterSram;
+  conv.kh = conv.kw = conv.sh = conv.sw = conv.dh = conv.dw = 1;
+  conv.in_zp = m_input.zeroPoint;
+  conv.out_zp = m_input.zeroPoint;
+  conv.clip_lo = -128;
+  conv.clip_hi = 127;
+  conv.acc_init = 1;
+  conv.finalize = 1;
+  return conv;
+}
+
+/// Emits a tile's byte-placing CONVs: one over its chunks, or one per block of output channels.
+void SubPixelShuffle::emitTileConvs(std::int64_t count, std::int64_t inputSram,
+                                    std::int64_t outputSram) {
+  const std::int64_t c = m_c, groups = m_groups, perGroup = m_perGroup, sub = m_sub;
+  const std::int64_t block = m_block, part = m_part;
+  const bool byRows = m_byRows;
+  const std::int64_t subPixels = (byRows ? perGroup : c) / sub;  // sub-pixels a row pixel
+  if (m_layout.interleaved) {
+    // One 1x1 CONV over the tile's chunks (subPixels of them a pixel), each a dense output
+    // block of the shuffled pixel.
+    isa::Conv conv = placing();
+    conv.inp_addr = inputSram;
+    conv.out_addr = outputSram;
+    conv.out_h = count;
+    conv.out_w = subPixels;
+    conv.in_w = subPixels;
+    conv.in_c = block;
+    conv.out_c = block;
+    m_ctx.emit(conv);
+  }
+  for (std::int64_t m = 0; !m_layout.interleaved && m < c / block; ++m) {
+    isa::Conv conv = placing();
+    conv.inp_addr = inputSram + m * sub;
+    // Block m is channels [m * block, + block) of the whole pixels, or of part
+    // m * block / part.
+    conv.out_addr = m_layout.wholePixels
+                        ? outputSram + m * block
+                        : outputSram + (m * block / part) * count * part + (m * block) % part;
+    conv.out_gap = (m_layout.wholePixels ? c : part) / block - 1;
+    conv.out_h = 1;
+    conv.out_w = count;
+    conv.in_w = count * subPixels;
+    conv.in_c = sub;
+    conv.out_c = block;
+    conv.kh = byRows ? groups : 1;
+    conv.kw = byRows ? 1 : groups;
+    conv.sw = subPixels;
+    conv.dw = byRows ? 1 : perGroup / sub;
+    m_ctx.emit(conv);
+  }
+}
+
+/// Emits a tile's STOREs, one a part.
+void SubPixelShuffle::storeTileParts(std::int64_t p0, std::int64_t count, std::int64_t outputSram) {
+  const std::int64_t c = m_c, part = m_part;
+  // One STORE a part: a dense block, or its channels of the whole pixels (SRAM rows C apart).
+  for (std::int64_t k = 0; k < m_partCount; ++k) {
+    const TensorId id = m_parts[static_cast<std::size_t>(k)];
+    const auto at = m_ctx.tensors[id].address + static_cast<std::uint64_t>(p0 * part);
+    if (m_layout.wholePixels) {
+      m_ctx.store(outputSram + k * part,
                   {static_cast<std::int64_t>(at), count, 1, part, part, part}, c);
-      } else {
-        ctx.store(outputSram + k * count * part, flatBlock(at, count * part));
-      }
+    } else {
+      m_ctx.store(outputSram + k * count * part, flatBlock(at, count * part));
     }
   }
+}
+
+/// Lowers the channel shuffle as sub-pixel CONVs (SubPixelShuffle).
+void shuffleBySubPixels(LoweringContext& ctx, const QShuffle& shuffle,
+                        const ShuffleLayout& layout) {
+  SubPixelShuffle(ctx, shuffle, layout).emit();
 }
 
 /// The channel shuffle as a 1x1 CONV on the MAC array whose weights are the permutation (1 where

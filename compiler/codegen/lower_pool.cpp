@@ -24,80 +24,93 @@ struct PoolJob {
   std::int64_t channelBlock = 0;
 };
 
-/// Tiles of output rows x columns x channel blocks of one pooling window op: full-width row bands
-/// where one output row fits, column tiles chosen by the cost model where it does not.
-void emitPool(LoweringContext& ctx, const PoolJob& job) {
+/// A channel block of a pool, its tile, and whether its full-width tiles load whole padded rows.
+struct PoolBlock {
+  std::int64_t c0, cn;
+  TileShape tile;
+  bool whole;
+};
+
+/// The planes, window axes and SRAM halves of one pooling window op, and its tiling of them.
+struct PoolTiling {
+  PoolTiling(const LoweringContext& ctx, const PoolJob& job);
+  [[nodiscard]] std::int64_t inputCols(std::int64_t cols, bool whole) const;
+  [[nodiscard]] AxisSpan colSpan(std::int64_t ox, std::int64_t cols, bool whole) const;
+  [[nodiscard]] std::vector<PoolBlock> planBlocks(std::int64_t cb, double& total) const;
+  [[nodiscard]] std::vector<PoolBlock> chooseBlocks() const;
+
+  const LoweringContext& ctx;
+  const PoolJob& job;
+  std::int64_t h, w, c, oh, ow;
+  WindowAxis rowAxis, colAxis;
+  /// A full-width tile loads the whole padded row (as row bands always did), a narrower one its
+  /// window.
+  std::int64_t fullCols;
+  std::int64_t inputHalf, outputHalf, arrayCols;
+  std::string capacity;
+};
+
+/// Reads the planes of `job` and the SRAM halves of `ctx`.
+PoolTiling::PoolTiling(const LoweringContext& ctx, const PoolJob& job) : ctx(ctx), job(job) {
   const auto& in = ctx.graph.tensors[job.input].shape;
   const auto& out = ctx.graph.tensors[job.output].shape;
-  const std::int64_t h = in[1], w = in[2], c = in[3], oh = out[1], ow = out[2];
-  if (!isa::limits::poolWindowFits(job.kh, job.kw, job.sh, job.sw)) {
-    fail(ErrorKind::Unsupported,
-         "layer '{}': pooling window above {} or stride above {} is not supported", job.name,
-         isa::limits::kPoolWindowH, isa::limits::kPoolStrideH);
-  }
-  const WindowAxis rowAxis{h, oh, job.sh, job.kh, job.pads[0]};
-  const WindowAxis colAxis{w, ow, job.sw, job.kw, job.pads[1]};
-  // A full-width tile loads the whole padded row (as row bands always did), a narrower one its
-  // window.
-  const std::int64_t fullCols = w + job.pads[1] + job.pads[3];
-  // (`whole`: full-width tiles load whole padded rows where one such band fits.)
-  auto inputCols = [&](std::int64_t cols, bool whole) {
-    return whole && cols == ow ? fullCols : colAxis.span(cols);
-  };
-  auto colSpan = [&](std::int64_t ox, std::int64_t cols, bool whole) {
-    return whole && cols == ow ? AxisSpan{0, cols, 0, w, job.pads[1], job.pads[3]}
-                               : colAxis.at(ox, cols);
-  };
-  if (job.kw > kMaxTileDim) {
-    fail(ErrorKind::Unsupported, "layer '{}': a window {} columns wide exceeds a tile's {}",
-         job.name, job.kw, kMaxTileDim);
-  }
-  golden::QuantizedMultiplier reciprocal{};
-  if (job.average) {
-    reciprocal = golden::averagePoolMultiplier(job.kh, job.kw);
-  }
-  const auto inputAddress = static_cast<std::int64_t>(ctx.tensors[job.input].address);
-  const auto outputAddress = static_cast<std::int64_t>(ctx.tensors[job.output].address);
-  const std::int64_t inputHalf = ctx.slots.inputBytes();
-  const std::int64_t outputHalf = ctx.slots.outputBytes();
-  const std::int64_t arrayCols = ctx.config.macCols;
-  const std::string capacity =
-      fmt::format("input half {} B, output half {} B", inputHalf, outputHalf);
+  h = in[1];
+  w = in[2];
+  c = in[3];
+  oh = out[1];
+  ow = out[2];
+  rowAxis = WindowAxis{h, oh, job.sh, job.kh, job.pads[0]};
+  colAxis = WindowAxis{w, ow, job.sw, job.kw, job.pads[1]};
+  fullCols = w + job.pads[1] + job.pads[3];
+  inputHalf = ctx.slots.inputBytes();
+  outputHalf = ctx.slots.outputBytes();
+  arrayCols = ctx.config.macCols;
+  capacity = fmt::format("input half {} B, output half {} B", inputHalf, outputHalf);
+}
 
-  // The tiles of channel blocks of `cb` channels and their estimated cycles.
-  struct Block {
-    std::int64_t c0, cn;
-    TileShape tile;
-    bool whole;
-  };
-  auto plan = [&](std::int64_t cb, double& total) {
-    std::vector<Block> blocks;
-    total = 0;
-    for (std::int64_t c0 = 0; c0 < c; c0 += cb) {
-      const std::int64_t cn = std::min(cb, c - c0);
-      const bool whole = fullCols <= kMaxTileDim && rowAxis.span(1) * fullCols * cn <= inputHalf;
-      auto fits = [&](std::int64_t r, std::int64_t cols) {
-        const std::int64_t inCols = inputCols(cols, whole);
-        return inCols <= kMaxTileDim && rowAxis.span(r) * inCols * cn <= inputHalf &&
-               r * cols * cn <= outputHalf;
-      };
-      auto tileCost = [&](std::int64_t r, std::int64_t cols) {
-        const auto compute = static_cast<double>(
-            r * cols * job.kh * job.kw * ((cn + arrayCols - 1) / arrayCols) + 4);
-        const double load =
-            dmaCycles(ctx.config, rowAxis.span(r), inputCols(cols, whole), cn, cn == c);
-        const double store = dmaCycles(ctx.config, r, cols, cn, cn == c);
-        return std::max(compute, load + store);
-      };
-      auto cost = [&](std::int64_t r, std::int64_t cols) {
-        return planeCost(oh, ow, {r, cols}, tileCost);
-      };
-      const TileShape tile = chooseTile(job.name, oh, ow, fits, cost, capacity);
-      total += cost(tile.rows, tile.cols);
-      blocks.push_back({c0, cn, tile, whole});
-    }
-    return blocks;
-  };
+/// Input columns of a tile `cols` wide (`whole`: full-width tiles load whole padded rows).
+std::int64_t PoolTiling::inputCols(std::int64_t cols, bool whole) const {
+  return whole && cols == ow ? fullCols : colAxis.span(cols);
+}
+
+/// The input span of output columns [ox, ox + cols) (`whole` as for inputCols).
+AxisSpan PoolTiling::colSpan(std::int64_t ox, std::int64_t cols, bool whole) const {
+  return whole && cols == ow ? AxisSpan{0, cols, 0, w, job.pads[1], job.pads[3]}
+                             : colAxis.at(ox, cols);
+}
+
+/// The tiles of channel blocks of `cb` channels; `total` their estimated cycles.
+std::vector<PoolBlock> PoolTiling::planBlocks(std::int64_t cb, double& total) const {
+  std::vector<PoolBlock> blocks;
+  total = 0;
+  for (std::int64_t c0 = 0; c0 < c; c0 += cb) {
+    const std::int64_t cn = std::min(cb, c - c0);
+    const bool whole = fullCols <= kMaxTileDim && rowAxis.span(1) * fullCols * cn <= inputHalf;
+    auto fits = [&](std::int64_t r, std::int64_t cols) {
+      const std::int64_t inCols = inputCols(cols, whole);
+      return inCols <= kMaxTileDim && rowAxis.span(r) * inCols * cn <= inputHalf &&
+             r * cols * cn <= outputHalf;
+    };
+    auto tileCost = [&](std::int64_t r, std::int64_t cols) {
+      const auto compute =
+          static_cast<double>(r * cols * job.kh * job.kw * ((cn + arrayCols - 1) / arrayCols) + 4);
+      const double load =
+          dmaCycles(ctx.config, rowAxis.span(r), inputCols(cols, whole), cn, cn == c);
+      const double store = dmaCycles(ctx.config, r, cols, cn, cn == c);
+      return std::max(compute, load + store);
+    };
+    auto cost = [&](std::int64_t r, std::int64_t cols) {
+      return planeCost(oh, ow, {r, cols}, tileCost);
+    };
+    const TileShape tile = chooseTile(job.name, oh, ow, fits, cost, capacity);
+    total += cost(tile.rows, tile.cols);
+    blocks.push_back({c0, cn, tile, whole});
+  }
+  return blocks;
+}
+
+/// Chooses the channel blocks: row bands or pixel-sized blocks, whichever costs less.
+std::vector<PoolBlock> PoolTiling::chooseBlocks() const {
   // Channel blocks whose full-width band of one output row fits (as row bands always had), or,
   // where the cost model finds it cheaper or no band fits, the widest blocks whose one output
   // pixel fits, in column tiles.
@@ -116,23 +129,34 @@ void emitPool(LoweringContext& ctx, const PoolJob& job) {
     pixelBlock = job.channelBlock;
   }
   double pixelCost = 0;
-  std::vector<Block> blocks = plan(pixelBlock, pixelCost);
+  std::vector<PoolBlock> blocks = planBlocks(pixelBlock, pixelCost);
   if (job.channelBlock == 0 && bandFits && bandBlock != pixelBlock) {
     double bandCost = 0;
-    std::vector<Block> bands = plan(bandBlock, bandCost);
+    std::vector<PoolBlock> bands = planBlocks(bandBlock, bandCost);
     if (bandCost <= pixelCost) {
       blocks = std::move(bands);
     }
   }
+  return blocks;
+}
+
+/// Emits per block and tile the padded LOAD, then (a tile later) the POOL and its STORE.
+void emitPoolBlocks(LoweringContext& ctx, const PoolTiling& tiling,
+                    const std::vector<PoolBlock>& blocks,
+                    const golden::QuantizedMultiplier& reciprocal) {
+  const PoolJob& job = tiling.job;
+  const std::int64_t w = tiling.w, c = tiling.c, oh = tiling.oh, ow = tiling.ow;
+  const auto inputAddress = static_cast<std::int64_t>(ctx.tensors[job.input].address);
+  const auto outputAddress = static_cast<std::int64_t>(ctx.tensors[job.output].address);
   TileLag deferred;
-  for (const Block& block : blocks) {
+  for (const PoolBlock& block : blocks) {
     const std::int64_t c0 = block.c0;
     const std::int64_t cn = block.cn;
     const TileShape tile = block.tile;
     for (std::int64_t oy = 0; oy < oh; oy += tile.rows) {
-      const AxisSpan rows = rowAxis.at(oy, std::min(tile.rows, oh - oy));
+      const AxisSpan rows = tiling.rowAxis.at(oy, std::min(tile.rows, oh - oy));
       for (std::int64_t ox = 0; ox < ow; ox += tile.cols) {
-        const AxisSpan cols = colSpan(ox, std::min(tile.cols, ow - ox), block.whole);
+        const AxisSpan cols = tiling.colSpan(ox, std::min(tile.cols, ow - ox), block.whole);
         const auto [inputSram, outputSram] = ctx.slots.nextStep();
         ctx.loadTile(inputSram,
                      {inputAddress + (rows.in0 * w + cols.in0) * c + c0, rows.inCount, cols.inCount,
@@ -162,6 +186,26 @@ void emitPool(LoweringContext& ctx, const PoolJob& job) {
     }
   }
   deferred.flush();
+}
+
+/// Tiles of output rows x columns x channel blocks of one pooling window op: full-width row bands
+/// where one output row fits, column tiles chosen by the cost model where it does not.
+void emitPool(LoweringContext& ctx, const PoolJob& job) {
+  if (!isa::limits::poolWindowFits(job.kh, job.kw, job.sh, job.sw)) {
+    fail(ErrorKind::Unsupported,
+         "layer '{}': pooling window above {} or stride above {} is not supported", job.name,
+         isa::limits::kPoolWindowH, isa::limits::kPoolStrideH);
+  }
+  if (job.kw > kMaxTileDim) {
+    fail(ErrorKind::Unsupported, "layer '{}': a window {} columns wide exceeds a tile's {}",
+         job.name, job.kw, kMaxTileDim);
+  }
+  golden::QuantizedMultiplier reciprocal{};
+  if (job.average) {
+    reciprocal = golden::averagePoolMultiplier(job.kh, job.kw);
+  }
+  const PoolTiling tiling(ctx, job);
+  emitPoolBlocks(ctx, tiling, tiling.chooseBlocks(), reciprocal);
 }
 
 /// How emitGlobalPoolByConv cuts a plane: channel blocks of `cb`, summed in blocks of `bh` x `bw`
