@@ -87,7 +87,7 @@ double cascadeCost(const isa::NpuConfig& config, const Cascade& c, std::int64_t 
       // (a row); its copy out beside its depthwise, or, with the pool (whose block copy takes
       // the vector unit beside the depthwise), beside the next block's first expand CONV. The
       // code cuts copies beside expand CONVs into pieces that each fit beside one, so this
-      // overcharges them; charging the pieces instead was measured (docs/performance.md): the
+      // overcharges them; charging the pieces was measured (docs/notes/issue-15-zero-mac.md): the
       // same cycles, 1.5-2% more DDR traffic, so the conservative charge stays.
       const std::int64_t copy = ceilDiv(c.halo() * c.paddedW * b, mc) + 4;
       const std::int64_t expandRow =
