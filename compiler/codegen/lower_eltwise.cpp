@@ -39,18 +39,32 @@ void setOutputStage(EltwiseJob& job, const golden::OutputStage& stage) {
 
 }  // namespace
 
-EltwiseJob eltwiseJob(const QAdd& add) {
-  EltwiseJob job{&add.name, {add.a, add.b}, add.output, {}, {}};
-  job.base.op = isa::kEltwiseAdd;
-  job.base.a_zp = add.params.zeroPointA;
-  job.base.b_zp = add.params.zeroPointB;
-  job.base.left_shift = add.params.leftShift;
-  for (const auto& m : {add.params.multiplierA, add.params.multiplierB, add.params.multiplierOut}) {
+namespace {
+
+/// An add's or sub's job: the two inputs' rescales, then the output's (ELTWISE `op`).
+EltwiseJob rescaledJob(const std::string& name, TensorId a, TensorId b, TensorId output,
+                       const golden::AddInt8Params& params, std::int64_t op) {
+  EltwiseJob job{&name, {a, b}, output, {}, {}};
+  job.base.op = op;
+  job.base.a_zp = params.zeroPointA;
+  job.base.b_zp = params.zeroPointB;
+  job.base.left_shift = params.leftShift;
+  for (const auto& m : {params.multiplierA, params.multiplierB, params.multiplierOut}) {
     appendInt32(job.parameters, m.multiplier);
     appendInt32(job.parameters, m.shift);
   }
-  setOutputStage(job, add.params.output);
+  setOutputStage(job, params.output);
   return job;
+}
+
+}  // namespace
+
+EltwiseJob eltwiseJob(const QAdd& add) {
+  return rescaledJob(add.name, add.a, add.b, add.output, add.params, isa::kEltwiseAdd);
+}
+
+EltwiseJob eltwiseJob(const QSub& sub) {
+  return rescaledJob(sub.name, sub.a, sub.b, sub.output, sub.params, isa::kEltwiseSub);
 }
 
 EltwiseJob eltwiseJob(const QMul& mul) {
@@ -284,6 +298,10 @@ void emitEltwise(LoweringContext& ctx, const EltwiseJob& job) {
 }  // namespace
 
 void lowerEltwise(LoweringContext& ctx, const QAdd& op) {
+  emitEltwise(ctx, eltwiseJob(op));
+}
+
+void lowerEltwise(LoweringContext& ctx, const QSub& op) {
   emitEltwise(ctx, eltwiseJob(op));
 }
 

@@ -393,9 +393,11 @@ struct EltwiseJob {
 /// (a multiply's first four 0) then the output stage's LUT, as ELTWISE reads them; the gated
 /// project's multiply and add use them too (lower_eltwise.cpp).
 EltwiseJob eltwiseJob(const QAdd& add);
+EltwiseJob eltwiseJob(const QSub& sub);
 EltwiseJob eltwiseJob(const QMul& mul);
 /// ELTWISE over flat chunks (lower_eltwise.cpp): add, mul, and a stand-alone LUT.
 void lowerEltwise(LoweringContext& ctx, const QAdd& op);
+void lowerEltwise(LoweringContext& ctx, const QSub& op);
 void lowerEltwise(LoweringContext& ctx, const QMul& op);
 void lowerEltwise(LoweringContext& ctx, const QLut& op);
 /// POOL over padded tiles, or a global average as sums on the MAC array (lower_pool.cpp).

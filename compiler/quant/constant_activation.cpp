@@ -15,7 +15,8 @@ bool isConstantActivation(const Graph& graph, const Partition& partition, std::s
     return false;
   }
   const NpuOpKind kind = *partition.npuKind[n];
-  if (kind != NpuOpKind::Concat && kind != NpuOpKind::Add && kind != NpuOpKind::Mul) {
+  if (kind != NpuOpKind::Concat && kind != NpuOpKind::Add && kind != NpuOpKind::Sub &&
+      kind != NpuOpKind::Mul) {
     return false;
   }
   const Node& node = graph.nodes()[n];

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "npu/support/error.h"
+#include "npu/support/overloaded.h"
 
 namespace npu::compiler {
 
@@ -247,51 +248,69 @@ std::vector<golden::Int8Tensor> GoldenGraphRunner::run(
     const QOp& op = graph.ops[i];
     try {
       const TensorId out = opOutput(op);
-      if (const auto* conv = std::get_if<QConv>(&op)) {
-        const golden::Int8Tensor& x = values[conv->input];
-        values[out] = m_convs[i] && m_convs[i]->inputShape() == x.shape
-                          ? m_convs[i]->run(x)
-                          : golden::conv2dInt8(x, conv->weights, conv->params);
-      } else if (const auto* add = std::get_if<QAdd>(&op)) {
-        values[out] = golden::addInt8(values[add->a], values[add->b], add->params);
-      } else if (const auto* mul = std::get_if<QMul>(&op)) {
-        values[out] = golden::mulInt8(values[mul->a], values[mul->b], mul->params);
-      } else if (const auto* maxPool = std::get_if<QMaxPool>(&op)) {
-        values[out] = golden::maxPoolInt8(values[maxPool->input], maxPool->params);
-      } else if (const auto* avgPool = std::get_if<QAvgPool>(&op)) {
-        values[out] = golden::averagePoolInt8(values[avgPool->input], avgPool->params,
-                                              graph.tensors[avgPool->input].zeroPoint);
-      } else if (const auto* gap = std::get_if<QGlobalAvgPool>(&op)) {
-        values[out] = golden::globalAveragePoolInt8(values[gap->input]);
-      } else if (const auto* concat = std::get_if<QConcat>(&op)) {
-        values[out] = concatenate(graph, *concat, values);
-      } else if (const auto* slice = std::get_if<QSlice>(&op)) {
-        const auto& shape = graph.tensors[out].shape;  // NHWC
-        golden::Int8Tensor rows =
-            golden::sliceInt8(values[slice->input], 1, slice->rowBegin, shape[1], slice->rowStep);
-        golden::Int8Tensor cols =
-            golden::sliceInt8(rows, 2, slice->colBegin, shape[2], slice->colStep);
-        values[out] = golden::sliceInt8(cols, 3, slice->channelBegin, shape[3]);
-      } else if (const auto* shuffle = std::get_if<QShuffle>(&op)) {
-        values[out] = golden::shuffleChannelsInt8(values[shuffle->input], shuffle->groups);
-      } else if (const auto* upsample = std::get_if<QUpsample>(&op)) {
-        values[out] = golden::upsampleNearestInt8(values[upsample->input], upsample->factorH,
-                                                  upsample->factorW);
-      } else if (const auto* lut = std::get_if<QLut>(&op)) {
-        values[out] = golden::applyLut(values[lut->input], lut->lut);
-      } else if (const auto* matmul = std::get_if<QMatMul>(&op)) {
-        values[out] = runMatMul(graph, *matmul, values[matmul->a], values[matmul->b]);
-      } else if (const auto* resize = std::get_if<QResizeLinear>(&op)) {
-        values[out] = golden::resizeLinearAxisInt8(values[resize->input], resize->params);
-      } else if (const auto* reduce = std::get_if<QReduce>(&op)) {
-        values[out] = reduce->kind == QReduce::Kind::Max
-                          ? golden::reduceMaxLastAxisInt8(values[reduce->input])
-                          : golden::reduceSumLastAxisInt8(values[reduce->input], reduce->params);
-      } else if (const auto* norm = std::get_if<QNorm>(&op)) {
-        values[out] = norm->kind == QNorm::Kind::Softmax
-                          ? golden::softmaxRowsInt8(values[norm->input], norm->softmax)
-                          : golden::layerNormRowsInt8(values[norm->input], norm->layerNorm);
-      }
+      // One lambda per op type: an op without its golden kernel does not compile.
+      values[out] = std::visit(
+          Overloaded{
+              [&](const QConv& conv) {
+                const golden::Int8Tensor& x = values[conv.input];
+                return m_convs[i] && m_convs[i]->inputShape() == x.shape
+                           ? m_convs[i]->run(x)
+                           : golden::conv2dInt8(x, conv.weights, conv.params);
+              },
+              [&](const QAdd& add) {
+                return golden::addInt8(values[add.a], values[add.b], add.params);
+              },
+              [&](const QSub& sub) {
+                return golden::subInt8(values[sub.a], values[sub.b], sub.params);
+              },
+              [&](const QMul& mul) {
+                return golden::mulInt8(values[mul.a], values[mul.b], mul.params);
+              },
+              [&](const QMaxPool& pool) {
+                return golden::maxPoolInt8(values[pool.input], pool.params);
+              },
+              [&](const QAvgPool& pool) {
+                return golden::averagePoolInt8(values[pool.input], pool.params,
+                                               graph.tensors[pool.input].zeroPoint);
+              },
+              [&](const QGlobalAvgPool& pool) {
+                return golden::globalAveragePoolInt8(values[pool.input]);
+              },
+              [&](const QConcat& concat) { return concatenate(graph, concat, values); },
+              [&](const QSlice& slice) {
+                const auto& shape = graph.tensors[out].shape;  // NHWC
+                golden::Int8Tensor rows = golden::sliceInt8(values[slice.input], 1, slice.rowBegin,
+                                                            shape[1], slice.rowStep);
+                golden::Int8Tensor cols =
+                    golden::sliceInt8(rows, 2, slice.colBegin, shape[2], slice.colStep);
+                return golden::sliceInt8(cols, 3, slice.channelBegin, shape[3]);
+              },
+              [&](const QShuffle& shuffle) {
+                return golden::shuffleChannelsInt8(values[shuffle.input], shuffle.groups);
+              },
+              [&](const QUpsample& upsample) {
+                return golden::upsampleNearestInt8(values[upsample.input], upsample.factorH,
+                                                   upsample.factorW);
+              },
+              [&](const QLut& lut) { return golden::applyLut(values[lut.input], lut.lut); },
+              [&](const QMatMul& matmul) {
+                return runMatMul(graph, matmul, values[matmul.a], values[matmul.b]);
+              },
+              [&](const QResizeLinear& resize) {
+                return golden::resizeLinearAxisInt8(values[resize.input], resize.params);
+              },
+              [&](const QReduce& reduce) {
+                return reduce.kind == QReduce::Kind::Max
+                           ? golden::reduceMaxLastAxisInt8(values[reduce.input])
+                           : golden::reduceSumLastAxisInt8(values[reduce.input], reduce.params);
+              },
+              [&](const QNorm& norm) {
+                return norm.kind == QNorm::Kind::Softmax
+                           ? golden::softmaxRowsInt8(values[norm.input], norm.softmax)
+                           : golden::layerNormRowsInt8(values[norm.input], norm.layerNorm);
+              },
+          },
+          op);
     } catch (const Error& e) {
       fail("layer '{}': {}", opName(op), e.what());
     }

@@ -358,6 +358,7 @@ class SegmentBuilder {
       case NpuOpKind::ChannelAffine:
         return channelAffine(node, origin);
       case NpuOpKind::Add:
+      case NpuOpKind::Sub:
       case NpuOpKind::Mul:
         return elementwise(n, node, kind, origin);
       case NpuOpKind::MaxPool:
@@ -669,6 +670,12 @@ class SegmentBuilder {
     golden::QuantParams qo = tensorParams(out);
     if (kind == NpuOpKind::Add) {
       QAdd op{node.name, a, b, out, golden::makeAddParams(qa, qb, qo)};
+      op.params.output.rounding = m_config.rounding;
+      setClip(op.params.output, fusedActivation(node), qo);
+      add(std::move(op), origin);
+    } else if (kind == NpuOpKind::Sub) {
+      // The add's multipliers: a - b rescales both inputs as a + b does (docs/numerics.md).
+      QSub op{node.name, a, b, out, golden::makeAddParams(qa, qb, qo)};
       op.params.output.rounding = m_config.rounding;
       setClip(op.params.output, fusedActivation(node), qo);
       add(std::move(op), origin);

@@ -138,6 +138,11 @@ bool perChannelBroadcast(const Shape& shape, std::int64_t channels) {
   return shape[cAxis] == channels;
 }
 
+/// The element-wise form of an Add, Sub or Mul node.
+NpuOpKind elementwiseForm(OpKind op) {
+  return op == OpKind::Add ? NpuOpKind::Add : op == OpKind::Sub ? NpuOpKind::Sub : NpuOpKind::Mul;
+}
+
 NpuSupport binarySupport(const Graph& graph, const Node& node) {
   ValueId a = node.input(0);
   ValueId b = node.input(1);
@@ -147,7 +152,7 @@ NpuSupport binarySupport(const Graph& graph, const Node& node) {
   if (act.op != OpKind::Identity && act.op != OpKind::Relu && act.op != OpKind::Clip) {
     return host(fmt::format("fused activation {} has no element-wise NPU form", opName(act.op)));
   }
-  if (aAct && bAct && (node.op == OpKind::Add || node.op == OpKind::Mul)) {
+  if (aAct && bAct && (node.op == OpKind::Add || node.op == OpKind::Sub || node.op == OpKind::Mul)) {
     // One shape, or one operand [1, C, 1, 1] broadcast over the other's pixels (squeeze-
     // excitation, channel attention): the LOAD replicates it with a column stride of 0.
     const Shape& out = graph.value(node.outputs[0]).shape;
@@ -160,7 +165,7 @@ NpuSupport binarySupport(const Graph& graph, const Node& node) {
       return host(
           "operands are not two [1, C, H, W] tensors of one shape or one of them [1, C, 1, 1]");
     }
-    return npu(node.op == OpKind::Add ? NpuOpKind::Add : NpuOpKind::Mul);
+    return npu(elementwiseForm(node.op));
   }
   // One activation and one constant: a depthwise 1x1 conv (a per-channel affine).
   ValueId x = aAct ? a : b;
@@ -178,11 +183,12 @@ NpuSupport binarySupport(const Graph& graph, const Node& node) {
     if (graph.value(c).shape != graph.value(x).shape || constant->dtype() != DType::Float32) {
       return host("the constant is not per channel, scalar or of the activation's whole shape");
     }
-    if (node.op != OpKind::Add && node.op != OpKind::Mul) {
-      return host(fmt::format("{} with a whole-shape constant has no NPU form (Add and Mul have)",
-                              opName(node.op)));
+    if (node.op != OpKind::Add && node.op != OpKind::Sub && node.op != OpKind::Mul) {
+      return host(fmt::format(
+          "{} with a whole-shape constant has no NPU form (Add, Sub and Mul have)",
+          opName(node.op)));
     }
-    return npu(node.op == OpKind::Add ? NpuOpKind::Add : NpuOpKind::Mul);
+    return npu(elementwiseForm(node.op));
   }
   if (node.op == OpKind::Div) {
     if (!aAct) {

@@ -32,8 +32,13 @@ void checkZeroPoint(std::int32_t zp, const char* op, const char* which) {
 
 }  // namespace
 
-Int8Tensor addInt8(const Int8Tensor& a, const Int8Tensor& b, const AddInt8Params& p) {
-  const char* op = "addInt8";
+namespace {
+
+/// Add and sub: each input rescaled to a2 and b2, `combine(a2, b2)` saturated to int32, then
+/// the output stage (docs/numerics.md, "Add" and "Sub").
+template <typename Combine>
+Int8Tensor rescaledBinary(const Int8Tensor& a, const Int8Tensor& b, const AddInt8Params& p,
+                          const char* op, Combine combine) {
   checkZeroPoint(p.zeroPointA, op, "a");
   checkZeroPoint(p.zeroPointB, op, "b");
   if (p.leftShift < 0 || p.leftShift > 23) {
@@ -49,9 +54,19 @@ Int8Tensor addInt8(const Int8Tensor& a, const Int8Tensor& b, const AddInt8Params
     const std::int32_t b1 = (vb - p.zeroPointB) * (1 << p.leftShift);
     const std::int32_t a2 = requantize(a1, p.multiplierA, r);
     const std::int32_t b2 = requantize(b1, p.multiplierB, r);
-    const std::int32_t sum = saturateToInt32(std::int64_t{a2} + b2);
-    return finishOutput(requantize(sum, p.multiplierOut, r), p.output);
+    const std::int32_t s = saturateToInt32(combine(std::int64_t{a2}, std::int64_t{b2}));
+    return finishOutput(requantize(s, p.multiplierOut, r), p.output);
   });
+}
+
+}  // namespace
+
+Int8Tensor addInt8(const Int8Tensor& a, const Int8Tensor& b, const AddInt8Params& p) {
+  return rescaledBinary(a, b, p, "addInt8", [](std::int64_t x, std::int64_t y) { return x + y; });
+}
+
+Int8Tensor subInt8(const Int8Tensor& a, const Int8Tensor& b, const AddInt8Params& p) {
+  return rescaledBinary(a, b, p, "subInt8", [](std::int64_t x, std::int64_t y) { return x - y; });
 }
 
 AddInt8Params makeAddParams(const QuantParams& a, const QuantParams& b, const QuantParams& out,

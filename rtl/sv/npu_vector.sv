@@ -126,6 +126,7 @@ module npu_vector
         case (op)
           2'd0: val[l] = sat32(sext64(scaled_a[l]) + sext64(scaled_b[l]));
           2'd1: val[l] = da[l] * db[l];
+          2'd3: val[l] = sat32(sext64(scaled_a[l]) - sext64(scaled_b[l]));
           default: val[l] = x;
         endcase
       end

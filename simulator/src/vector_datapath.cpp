@@ -1,4 +1,4 @@
-// The vector unit's kernels: ELTWISE (add, mul, LUT) and POOL (max, average).
+// The vector unit's kernels: ELTWISE (add, sub, mul, LUT) and POOL (max, average).
 #include <algorithm>
 #include <limits>
 
@@ -30,11 +30,12 @@ void executeEltwise(const isa::Eltwise& e, SramState& sram) {
     const std::int32_t da = a[i] - static_cast<std::int32_t>(e.a_zp);
     const std::int32_t db = b[i] - static_cast<std::int32_t>(e.b_zp);
     std::int32_t scaled = 0;
-    if (e.op == isa::kEltwiseAdd) {
+    if (e.op == isa::kEltwiseAdd || e.op == isa::kEltwiseSub) {
       const std::int32_t sa = requant(da * (1 << e.left_shift), aMult, aShift, doubleRound);
       const std::int32_t sb = requant(db * (1 << e.left_shift), bMult, bShift, doubleRound);
-      scaled = requant(saturateInt32(static_cast<std::int64_t>(sa) + sb), outMult, outShift,
-                       doubleRound);
+      const std::int64_t combined = e.op == isa::kEltwiseAdd ? static_cast<std::int64_t>(sa) + sb
+                                                             : static_cast<std::int64_t>(sa) - sb;
+      scaled = requant(saturateInt32(combined), outMult, outShift, doubleRound);
     } else {
       scaled = requant(da * db, outMult, outShift, doubleRound);
     }

@@ -47,7 +47,8 @@ void checkRequant(const Requant& r, std::string_view what) {
 }
 
 bool usesOutputStage(CaseKind kind) {
-  return kind == CaseKind::Conv || kind == CaseKind::Add || kind == CaseKind::Mul ||
+  return kind == CaseKind::Conv || kind == CaseKind::Add || kind == CaseKind::Sub ||
+         kind == CaseKind::Mul ||
          kind == CaseKind::MatMul || kind == CaseKind::ReduceSum || kind == CaseKind::Resize;
 }
 
@@ -56,7 +57,12 @@ bool isNorm(CaseKind kind) {
 }
 
 bool isEltwise(CaseKind kind) {
-  return kind == CaseKind::Add || kind == CaseKind::Mul;
+  return kind == CaseKind::Add || kind == CaseKind::Sub || kind == CaseKind::Mul;
+}
+
+/// Add and sub rescale each input (requantA, requantB, leftShift).
+bool usesInputRescale(CaseKind kind) {
+  return kind == CaseKind::Add || kind == CaseKind::Sub;
 }
 
 bool usesWindow(CaseKind kind) {
@@ -232,7 +238,7 @@ void validateCase(const OpCase& c) {
       fail("case: clip [{}, {}] is empty", c.clipLo, c.clipHi);
     }
   }
-  if (c.kind == CaseKind::Add) {
+  if (usesInputRescale(c.kind)) {
     checkRequant(c.requantA, "input a");
     checkRequant(c.requantB, "input b");
     checkRange(c.leftShift, 0, 23, "left shift");
@@ -392,7 +398,7 @@ OpCase normalizedCase(OpCase c) {
     c.outputScale = defaults.outputScale;
     c.epsilon = defaults.epsilon;
   }
-  if (c.kind != CaseKind::Add) {
+  if (!usesInputRescale(c.kind)) {
     c.requantA = defaults.requantA;
     c.requantB = defaults.requantB;
     c.leftShift = defaults.leftShift;
@@ -449,6 +455,7 @@ std::vector<std::int64_t> caseOutputShape(const OpCase& c) {
     case CaseKind::ReduceSum:
       return {1, c.height, c.width, 1};
     case CaseKind::Add:
+    case CaseKind::Sub:
     case CaseKind::Mul:
     case CaseKind::Lut:
     case CaseKind::Shuffle:
@@ -562,7 +569,8 @@ CaseGraph buildCaseGraph(const OpCase& c) {
       g.ops.emplace_back(std::move(conv));
       break;
     }
-    case CaseKind::Add: {
+    case CaseKind::Add:
+    case CaseKind::Sub: {
       golden::AddInt8Params p;
       p.zeroPointA = c.inputZeroPoint;
       p.zeroPointB = c.inputZeroPointB;
@@ -571,7 +579,11 @@ CaseGraph buildCaseGraph(const OpCase& c) {
       p.multiplierB = toGolden(c.requantB);
       p.multiplierOut = toGolden(c.requant);
       p.output = outputStage(c);
-      g.ops.emplace_back(compiler::QAdd{name, x, b, y, p});
+      if (c.kind == CaseKind::Sub) {
+        g.ops.emplace_back(compiler::QSub{name, x, b, y, p});
+      } else {
+        g.ops.emplace_back(compiler::QAdd{name, x, b, y, p});
+      }
       break;
     }
     case CaseKind::Mul: {

@@ -205,9 +205,10 @@ void eltwiseShape(Rng& r, OpCase& c) {
   }
 }
 
-OpCase addCase(Rng& r) {
+/// An add or a sub: the same draw (both rescale each input with the add's multipliers).
+OpCase rescaledCase(Rng& r, CaseKind kind) {
   OpCase c;
-  c.kind = CaseKind::Add;
+  c.kind = kind;
   eltwiseShape(r, c);
   c.inputZeroPoint = zeroPoint(r);
   c.inputZeroPointB = zeroPoint(r);
@@ -698,7 +699,8 @@ CaseKind sweepKind(OpFamily family, std::uint64_t index) {
     case OpFamily::Conv:
       return CaseKind::Conv;
     case OpFamily::Eltwise:
-      return index % 2 == 0 ? CaseKind::Add : CaseKind::Mul;
+      // Every other add is a sub (the adds and muls that stay draw what they drew before).
+      return index % 4 == 2 ? CaseKind::Sub : index % 2 == 0 ? CaseKind::Add : CaseKind::Mul;
     case OpFamily::Pool: {
       constexpr std::array<CaseKind, 5> kCycle{CaseKind::MaxPool, CaseKind::AvgPool, CaseKind::MaxPool,
                                              CaseKind::AvgPool, CaseKind::GlobalAvgPool};
@@ -743,7 +745,8 @@ OpCase randomCase(CaseKind kind, std::uint64_t seed, const GeneratorOptions& opt
       c = convCase(r);
       break;
     case CaseKind::Add:
-      c = addCase(r);
+    case CaseKind::Sub:
+      c = rescaledCase(r, kind);
       break;
     case CaseKind::Mul:
       c = mulCase(r);
@@ -783,7 +786,7 @@ OpCase randomCase(CaseKind kind, std::uint64_t seed, const GeneratorOptions& opt
       c = normCase(r, kind);
       break;
   }
-  if (kind == CaseKind::Add || kind == CaseKind::Mul) {
+  if (kind == CaseKind::Add || kind == CaseKind::Sub || kind == CaseKind::Mul) {
     // A stream of its own, so the rest of an eltwise case is what it was before broadcasting.
     Rng broadcast(seed, "broadcast");
     c.perChannelB = broadcast.chance(kPerChannelBShare);
@@ -813,7 +816,8 @@ OpCase randomCase(CaseKind kind, std::uint64_t seed, const GeneratorOptions& opt
   Rng limits(seed, "field_limits");
   // NORM's one field limit, the 4095-value row, is part of normCase's own draw.
   const bool fieldLimit = options.fieldLimits && limits.chance(kFieldLimitShare) &&
-                          kind != CaseKind::Add && kind != CaseKind::Mul && kind != CaseKind::Lut &&
+                          kind != CaseKind::Add && kind != CaseKind::Sub && kind != CaseKind::Mul &&
+                          kind != CaseKind::Lut &&
                           kind != CaseKind::Softmax && kind != CaseKind::LayerNorm;
   if (fieldLimit) {
     toFieldLimit(limits, c);

@@ -1,4 +1,4 @@
-// int8 element-wise add and mul with per-input rescale (TFLite scheme), numpy broadcasting.
+// int8 element-wise add, sub and mul with per-input rescale (TFLite scheme), numpy broadcasting.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +25,10 @@ struct AddInt8Params {
 /// a2 = requant((a - zp_a) << leftShift, M_a); b2 likewise; s = sat32(a2 + b2);
 /// y = finishOutput(requant(s, M_out)). Shapes broadcast as in numpy.
 Int8Tensor addInt8(const Int8Tensor& a, const Int8Tensor& b, const AddInt8Params& params);
+
+/// The same with the difference: s = sat32(a2 - b2) (docs/numerics.md, "Sub"); the parameters
+/// are an add's (makeAddParams).
+Int8Tensor subInt8(const Int8Tensor& a, const Int8Tensor& b, const AddInt8Params& params);
 
 /// TFLite's add multipliers: twice_max = 2 * max(s_a, s_b); M_a = Q(s_a / twice_max),
 /// M_b = Q(s_b / twice_max), M_out = Q(twice_max / (2^leftShift * s_out)), Q = quantizeMultiplier,

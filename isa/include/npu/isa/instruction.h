@@ -129,6 +129,7 @@ struct VariantOf<std::tuple<Types...>> {
 inline constexpr std::int64_t kEltwiseAdd = 0;
 inline constexpr std::int64_t kEltwiseMul = 1;
 inline constexpr std::int64_t kEltwiseLut = 2;
+inline constexpr std::int64_t kEltwiseSub = 3;
 inline constexpr std::int64_t kPoolMax = 0;
 inline constexpr std::int64_t kPoolAverage = 1;
 inline constexpr std::int64_t kNormSoftmax = 0;

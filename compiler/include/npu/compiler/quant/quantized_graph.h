@@ -53,6 +53,16 @@ struct QAdd {
   golden::AddInt8Params params;
 };
 
+/// Element-wise difference a - b of two tensors of the same shape (the add's scheme and
+/// parameters; docs/numerics.md "Sub").
+struct QSub {
+  std::string name;
+  TensorId a = 0;
+  TensorId b = 0;
+  TensorId output = 0;
+  golden::AddInt8Params params;
+};
+
 /// Element-wise multiply of two tensors of the same shape.
 struct QMul {
   std::string name;
