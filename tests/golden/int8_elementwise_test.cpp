@@ -1,4 +1,4 @@
-// int8 add and mul: TFLite multipliers, the left-shift-20 rescale, tie rounding in both modes,
+// int8 add, sub and mul: TFLite multipliers, the left-shift-20 rescale, tie rounding in both modes,
 // saturation, clip, LUT and broadcasting.
 #include "npu/golden/int8_elementwise.h"
 
@@ -100,6 +100,37 @@ TEST(Int8Add, BroadcastsAndChecks) {
               addInt8(a, Int8Tensor{{3}, {1, 2, 3}}, p);
             }),
             "addInt8: shapes [1, 2, 1, 2] and [3] do not broadcast");
+}
+
+TEST(Int8Sub, RescalesEachInputThenTheDifference) {
+  // The add's multipliers: a2 = a * 2^19, b2 = b * 2^18, y = (a2 - b2) / 2^20.
+  AddInt8Params p = makeAddParams({0.5F, 0}, {0.25F, 0}, {1.0F, 0});
+  // 10 * 0.5 - 20 * 0.25 = 0; 3 * 0.5 = 1.5 rounds up; -3 * 0.5 = -1.5 and 0 - 6 * 0.25 = -1.5
+  // round up in single mode, away from zero in double mode.
+  const Int8Tensor a{{4}, {10, 3, -3, 0}};
+  const Int8Tensor b{{4}, {20, 0, 0, 6}};
+  EXPECT_EQ(subInt8(a, b, p).data, (Bytes{0, 2, -1, -1}));
+  p.output.rounding = Rounding::Double;
+  EXPECT_EQ(subInt8(a, b, p).data, (Bytes{0, 2, -2, -2}));
+}
+
+TEST(Int8Sub, IsNotAnAddOfTheSameOperands) {
+  // Swapping the operands negates the result; an add of them would not.
+  const AddInt8Params p = makeAddParams({1.0F, 0}, {1.0F, 0}, {1.0F, 0});
+  const Int8Tensor a{{2}, {7, -20}};
+  const Int8Tensor b{{2}, {3, 5}};
+  EXPECT_EQ(subInt8(a, b, p).data, (Bytes{4, -25}));
+  EXPECT_EQ(subInt8(b, a, p).data, (Bytes{-4, 25}));
+  EXPECT_EQ(addInt8(a, b, p).data, (Bytes{10, -15}));
+}
+
+TEST(Int8Sub, SaturatesAtBothEnds) {
+  // (255 - (-255)) / 0.5 and (-255 - 255) / 0.5 leave int8 on either side.
+  const AddInt8Params up = makeAddParams({1.0F, -128}, {1.0F, 127}, {0.5F, 0});
+  EXPECT_EQ(subInt8(Int8Tensor{{2}, {127, -128}}, Int8Tensor{{2}, {-128, 127}}, up).data,
+            (Bytes{127, 0}));
+  const AddInt8Params down = makeAddParams({1.0F, 127}, {1.0F, -128}, {0.5F, 0});
+  EXPECT_EQ(subInt8(Int8Tensor{{1}, {-128}}, Int8Tensor{{1}, {127}}, down).data, (Bytes{-128}));
 }
 
 TEST(Int8Mul, SubtractsZeroPointsMultipliesAndRequantizes) {
