@@ -10,18 +10,11 @@
 #include <algorithm>
 
 #include "lowering.h"
+#include "npu/compiler/ir/types.h"
 #include "npu/support/error.h"
 
 namespace npu::compiler {
 namespace {
-
-std::int64_t elements(const std::vector<std::int64_t>& shape) {
-  std::int64_t n = 1;
-  for (const std::int64_t d : shape) {
-    n *= d;
-  }
-  return n;
-}
 
 /// The output stage's fields and LUT, for add and mul.
 void setOutputStage(EltwiseJob& job, const golden::OutputStage& stage) {
@@ -115,10 +108,10 @@ struct EltwiseTiling {
 EltwiseTiling eltwiseOperands(const LoweringContext& ctx, const EltwiseJob& job) {
   EltwiseTiling t;
   const std::vector<std::int64_t>& outShape = ctx.graph.tensors[job.output].shape;
-  t.n = elements(outShape);
+  t.n = elementCount(outShape);
   t.channels = outShape.back();
   for (const TensorId id : job.inputs) {
-    const std::int64_t size = elements(ctx.graph.tensors[id].shape);
+    const std::int64_t size = elementCount(ctx.graph.tensors[id].shape);
     if (size != t.n && (size != t.channels || ctx.graph.tensors[id].shape.back() != t.channels)) {
       fail(ErrorKind::Unsupported,
            "layer '{}': element-wise operands must have the output's shape or hold one value per "

@@ -9,6 +9,7 @@
 #include "npu/compiler/codegen/codegen.h"
 #include "npu/compiler/codegen/input_im2col.h"
 #include "npu/compiler/codegen/space_to_depth_conv.h"
+#include "npu/compiler/ir/types.h"
 #include "npu/compiler/partition/capacity_check.h"
 #include "npu/compiler/partition/partition_report.h"
 #include "npu/compiler/quant/calibrate.h"
@@ -161,11 +162,7 @@ bool generatePrograms(const Graph& g, const QuantizedModel& model, const isa::Np
     for (TensorId id : segmentGraph.inputs) {
       golden::Int8Tensor t;
       t.shape = segmentGraph.tensors[id].shape;
-      std::int64_t count = 1;
-      for (std::int64_t d : t.shape) {
-        count *= d;
-      }
-      t.data.assign(static_cast<std::size_t>(count), 0);
+      t.data.assign(static_cast<std::size_t>(elementCount(t.shape)), 0);
       zeros.push_back(std::move(t));
     }
     try {

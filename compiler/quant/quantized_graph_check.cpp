@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "npu/compiler/ir/types.h"
 #include "npu/compiler/quant/quantized_graph.h"
 #include "npu/support/error.h"
 
@@ -25,11 +26,7 @@ void verifyQuantizedGraph(const QuantizedGraph& graph) {
     if (!t.data) {
       continue;
     }
-    std::int64_t count = 1;
-    for (const std::int64_t d : t.shape) {
-      count *= d;
-    }
-    if (static_cast<std::int64_t>(t.data->size()) != count) {
+    if (static_cast<std::int64_t>(t.data->size()) != elementCount(t.shape)) {
       fail("quantized graph: constant tensor '{}' holds {} values for shape [{}]", t.name,
            t.data->size(), fmt::join(t.shape, ", "));
     }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "npu/compiler/ir/types.h"
 #include "npu/subnet_bench/rng.h"
 #include "npu/support/error.h"
 
@@ -48,8 +49,8 @@ void checkRequant(const Requant& r, std::string_view what) {
 
 bool usesOutputStage(CaseKind kind) {
   return kind == CaseKind::Conv || kind == CaseKind::Add || kind == CaseKind::Sub ||
-         kind == CaseKind::Mul ||
-         kind == CaseKind::MatMul || kind == CaseKind::ReduceSum || kind == CaseKind::Resize;
+         kind == CaseKind::Mul || kind == CaseKind::MatMul || kind == CaseKind::ReduceSum ||
+         kind == CaseKind::Resize;
 }
 
 bool isNorm(CaseKind kind) {
@@ -93,10 +94,7 @@ std::int8_t drawValue(Rng& rng, DataPattern pattern, std::int32_t zeroPoint) {
 golden::Int8Tensor drawTensor(Rng& rng, std::vector<std::int64_t> shape, DataPattern pattern,
                               std::int32_t zeroPoint) {
   golden::Int8Tensor t;
-  std::int64_t n = 1;
-  for (const std::int64_t d : shape) {
-    n *= d;
-  }
+  const std::int64_t n = compiler::elementCount(shape);
   t.shape = std::move(shape);
   t.data.reserve(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) {
@@ -501,7 +499,7 @@ CaseGraph buildCaseGraph(const OpCase& c) {
   const compiler::TensorId x = addTensor(
       g, "x",
       c.kind == CaseKind::MatMul ? matMulShapeA(c)
-                               : std::vector<std::int64_t>{1, c.height, c.width, c.channels},
+                                 : std::vector<std::int64_t>{1, c.height, c.width, c.channels},
       c.inputZeroPoint);
   g.inputs.push_back(x);
   built.inputs.push_back(drawTensor(inputs, g.tensors[x].shape, c.data, c.inputZeroPoint));
@@ -690,7 +688,8 @@ CaseGraph buildCaseGraph(const OpCase& c) {
 
 std::string describeCase(const OpCase& c) {
   const auto out = caseOutputShape(c);
-  std::string text = fmt::format("{} {}x{}x{}", caseKindName(c.kind), c.height, c.width, c.channels);
+  std::string text =
+      fmt::format("{} {}x{}x{}", caseKindName(c.kind), c.height, c.width, c.channels);
   if (c.kind == CaseKind::Concat) {
     text += fmt::format("+{}", fmt::join(c.concatChannels, "+"));
   }
