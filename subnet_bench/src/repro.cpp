@@ -1,5 +1,5 @@
-// Repro files: writing the keys an op kind uses, and reading them back with errors that name the
-// file and line.
+// Repro files: writing the keys an op kind uses, and reading them back with the shared strict
+// reader (npu/support/yaml_reader.h), whose errors name the file and line.
 #include "npu/subnet_bench/repro.h"
 
 #include <fmt/format.h>
@@ -7,8 +7,12 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cmath>
+#include <array>
+#include <cctype>
 #include <functional>
+#include <limits>
+#include <optional>
+#include <vector>
 
 #include "npu/support/error.h"
 #include "npu/support/file_io.h"
@@ -18,6 +22,15 @@ namespace npu::bench {
 namespace {
 
 constexpr int kVersion = 1;
+constexpr std::string_view kWhat = "a repro";
+
+/// Integers are read within their field's type; the case's own ranges are validateCase's (shared
+/// with the generator and the shrinker), but for a requant's and the clip's, checked as they are
+/// read.
+constexpr std::int64_t kInt64Lo = std::numeric_limits<std::int64_t>::min();
+constexpr std::int64_t kInt64Hi = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kInt32Lo = std::numeric_limits<std::int32_t>::min();
+constexpr std::int64_t kInt32Hi = std::numeric_limits<std::int32_t>::max();
 
 using K = CaseKind;
 
@@ -26,117 +39,99 @@ struct CaseKey {
   std::string_view name;
   std::vector<CaseKind> kinds;
   std::function<std::string(const OpCase&)> write;
-  std::function<void(const YAML::Node&, OpCase&, const std::string& where)> read;
+  std::function<void(const yaml::Node&, OpCase&)> read;
 };
 
 const std::vector<CaseKind> kAllKinds{
     K::Conv,      K::Add,       K::Mul,      K::MaxPool, K::AvgPool,  K::GlobalAvgPool,
     K::Lut,       K::Concat,    K::Upsample, K::Slice,   K::Shuffle,  K::MatMul,
     K::ReduceMax, K::ReduceSum, K::Resize,   K::Softmax, K::LayerNorm};
-const std::vector<CaseKind> kStageKinds{K::Conv, K::Add, K::Mul, K::MatMul, K::ReduceSum, K::Resize};
+const std::vector<CaseKind> kStageKinds{K::Conv,   K::Add,       K::Mul,
+                                        K::MatMul, K::ReduceSum, K::Resize};
 const std::vector<CaseKind> kWindowKinds{K::Conv, K::MaxPool, K::AvgPool};
 const std::vector<CaseKind> kStageAndLayerNormKinds{K::Conv,      K::Add,    K::Mul,      K::MatMul,
-                                                  K::ReduceSum, K::Resize, K::LayerNorm};
+                                                    K::ReduceSum, K::Resize, K::LayerNorm};
 const std::vector<CaseKind> kClipKinds{K::Conv,      K::Add,    K::Mul,     K::MatMul,
-                                     K::ReduceSum, K::Resize, K::Softmax, K::LayerNorm};
+                                       K::ReduceSum, K::Resize, K::Softmax, K::LayerNorm};
 
-std::int64_t readInt(const YAML::Node& node, const std::string& where, std::string_view key) {
-  if (!node.IsScalar()) {
-    fail("{}: '{}' must be an integer", where, key);
-  }
+std::int64_t anyInteger(const yaml::Node& node) {
+  return node.integer(kInt64Lo, kInt64Hi);
+}
+
+std::int32_t int32(const yaml::Node& node) {
+  return static_cast<std::int32_t>(node.integer(kInt32Lo, kInt32Hi));
+}
+
+/// The case's seed: any unsigned 64-bit integer, which the shared reader's signed integers do not
+/// reach; the error is in their form.
+std::uint64_t unsigned64(const yaml::Node& node) {
   try {
-    return node.as<std::int64_t>();
+    return node.raw().as<std::uint64_t>();
   } catch (const YAML::Exception&) {
-    fail("{}: '{}' must be an integer, got '{}'", where, key, node.Scalar());
+    node.fail("{}: expected an unsigned 64-bit integer, got '{}'", node.name(), node.text());
   }
 }
 
-double readReal(const YAML::Node& node, const std::string& where, std::string_view key) {
-  if (!node.IsScalar()) {
-    fail("{}: '{}' must be a number", where, key);
+/// The items of a list of exactly `count` values: `FILE:LINE: 'PATH' must be a list of N
+/// integers` otherwise.
+std::vector<yaml::Node> listOf(const yaml::Node& node, std::size_t count) {
+  if (!node.raw().IsSequence() || node.raw().size() != count) {
+    node.fail("{} must be a list of {} integers", node.name(), count);
   }
-  try {
-    const auto v = node.as<double>();
-    if (!std::isfinite(v)) {
-      fail("{}: '{}' must be a finite number, got '{}'", where, key, node.Scalar());
-    }
-    return v;
-  } catch (const YAML::Exception&) {
-    fail("{}: '{}' must be a number, got '{}'", where, key, node.Scalar());
-  }
-}
-
-std::int32_t readInt32(const YAML::Node& node, const std::string& where, std::string_view key) {
-  const std::int64_t v = readInt(node, where, key);
-  if (v < std::numeric_limits<std::int32_t>::min() ||
-      v > std::numeric_limits<std::int32_t>::max()) {
-    fail("{}: '{}' = {} does not fit in 32 bits", where, key, v);
-  }
-  return static_cast<std::int32_t>(v);
+  return node.items();
 }
 
 template <std::size_t N>
-std::array<std::int64_t, N> readInts(const YAML::Node& node, const std::string& where,
-                                     std::string_view key) {
+std::array<std::int64_t, N> integers(const yaml::Node& node, std::int64_t lowest = kInt64Lo,
+                                     std::int64_t highest = kInt64Hi) {
+  const std::vector<yaml::Node> items = listOf(node, N);
   std::array<std::int64_t, N> out{};
-  bool ok = node.IsSequence() && node.size() == N;
-  for (std::size_t i = 0; ok && i < N; ++i) {
-    try {
-      ok = node[i].IsScalar();
-      out[i] = ok ? node[i].as<std::int64_t>() : 0;
-    } catch (const YAML::Exception&) {
-      ok = false;
-    }
-  }
-  if (!ok) {
-    fail("{}: '{}' must be a list of {} integers", where, key, N);
+  for (std::size_t i = 0; i < N; ++i) {
+    out[i] = items[i].integer(lowest, highest);
   }
   return out;
 }
 
-bool readBool(const YAML::Node& node, const std::string& where, std::string_view key) {
-  try {
-    if (node.IsScalar()) {
-      return node.as<bool>();
-    }
-  } catch (const YAML::Exception&) {
-  }
-  fail("{}: '{}' must be true or false", where, key);
+/// [multiplier, shift], the multiplier in [0, 2^31 - 1] and the shift in [-31, 30].
+Requant requant(const yaml::Node& node) {
+  const std::vector<yaml::Node> items = listOf(node, 2);
+  return {static_cast<std::int32_t>(items[0].integer(0, kInt32Hi)),
+          static_cast<std::int32_t>(items[1].integer(-31, 30))};
 }
 
-Requant readRequant(const YAML::Node& node, const std::string& where, std::string_view key) {
-  const auto v = readInts<2>(node, where, key);
-  if (v[0] < 0 || v[0] > std::numeric_limits<std::int32_t>::max() || v[1] < -31 || v[1] > 30) {
-    fail(
-        "{}: '{}' must be [multiplier, shift] with multiplier in [0, 2147483647] and shift in "
-        "[-31, 30]",
-        where, key);
+/// A single value `parse` knows: `FILE:LINE: 'PATH': expected CHOICES, got 'V'` otherwise.
+template <typename Parse>
+auto choice(const yaml::Node& node, Parse parse, std::string_view choices) {
+  const std::string text = node.text();
+  const auto value = parse(text);
+  if (!value) {
+    node.fail("{}: expected {}, got '{}'", node.name(), choices, text);
   }
-  return {static_cast<std::int32_t>(v[0]), static_cast<std::int32_t>(v[1])};
+  return *value;
+}
+
+/// Whether a single value that must be `off` or `on` is `on`.
+bool either(const yaml::Node& node, std::string_view off, std::string_view on) {
+  const auto parse = [&](std::string_view text) -> std::optional<bool> {
+    if (text == off || text == on) {
+      return text == on;
+    }
+    return std::nullopt;
+  };
+  return choice(node, parse, fmt::format("{} or {}", off, on));
 }
 
 /// A matmul operand's view: `planar`, or token rows [row width, column offset, head step].
-std::optional<TokenView> readTokenView(const YAML::Node& node, const std::string& where,
-                                       std::string_view key) {
-  if (node.IsScalar() && node.Scalar() == "planar") {
+std::optional<TokenView> tokenView(const yaml::Node& node) {
+  const YAML::Node& raw = node.raw();
+  if (raw.IsScalar() && raw.Scalar() == "planar") {
     return std::nullopt;
   }
-  if (node.IsSequence() && node.size() == 3) {
-    std::array<std::int64_t, 3> v{};
-    bool ok = true;
-    for (std::size_t i = 0; ok && i < 3; ++i) {
-      try {
-        ok = node[i].IsScalar();
-        v[i] = ok ? node[i].as<std::int64_t>() : 0;
-      } catch (const YAML::Exception&) {
-        ok = false;
-      }
-    }
-    if (ok) {
-      return TokenView{v[0], v[1], v[2]};
-    }
+  if (!raw.IsSequence() || raw.size() != 3) {
+    node.fail("{} must be planar or [row width, column offset, head step]", node.name());
   }
-  fail("{}: '{}' must be planar or [row width, column offset, head step]", where, key);
+  const auto v = integers<3>(node);
+  return TokenView{v[0], v[1], v[2]};
 }
 
 std::string tokenViewText(const std::optional<TokenView>& t) {
@@ -155,311 +150,165 @@ std::string requantText(const Requant& r) {
   return fmt::format("[{}, {}]", r.multiplier, r.shift);
 }
 
-const std::vector<CaseKey>& caseKeys() {
-  static const std::vector<CaseKey> keys{
-      {"seed", kAllKinds, [](const OpCase& c) { return fmt::format("{}", c.seed); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         try {
-           c.seed = n.as<std::uint64_t>();
-         } catch (const YAML::Exception&) {
-           fail("{}: 'seed' must be an unsigned 64-bit integer", where);
-         }
-       }},
-      {"data", kAllKinds, [](const OpCase& c) { return std::string(dataPatternName(c.data)); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         const auto p = n.IsScalar() ? parseDataPattern(n.Scalar()) : std::nullopt;
-         if (!p) {
-           fail("{}: 'data' must be uniform, extremes or near_zero_point", where);
-         }
-         c.data = *p;
-       }},
+/// A key holding one field, written with "{}" (a number, true or false) and read by `read`: a
+/// function of the node or a getter of the shared reader (&yaml::Node::boolean).
+template <typename T, typename Read>
+CaseKey fieldKey(std::string_view name, std::vector<CaseKind> kinds, T OpCase::*field, Read read) {
+  return {name, std::move(kinds), [field](const OpCase& c) { return fmt::format("{}", c.*field); },
+          [field, read](const yaml::Node& n, OpCase& c) { c.*field = std::invoke(read, n); }};
+}
+
+/// A key holding a [vertical, horizontal] pair of integers.
+CaseKey pairKey(std::string_view name, std::vector<CaseKind> kinds,
+                std::array<std::int64_t, 2> OpCase::*field) {
+  return {name, std::move(kinds), [field](const OpCase& c) { return pair(c.*field); },
+          [field](const yaml::Node& n, OpCase& c) { c.*field = integers<2>(n); }};
+}
+
+/// The keys every kind has, and those of eltwise, concat and slice, in the order files hold them.
+void addInputKeys(std::vector<CaseKey>& keys) {
+  keys.push_back({"seed", kAllKinds, [](const OpCase& c) { return fmt::format("{}", c.seed); },
+                  [](const yaml::Node& n, OpCase& c) { c.seed = unsigned64(n); }});
+  keys.push_back({"data", kAllKinds,
+                  [](const OpCase& c) { return std::string(dataPatternName(c.data)); },
+                  [](const yaml::Node& n, OpCase& c) {
+                    c.data = choice(n, parseDataPattern, "uniform, extremes or near_zero_point");
+                  }});
+  keys.push_back(
       {"input", kAllKinds,
        [](const OpCase& c) { return fmt::format("[{}, {}, {}]", c.height, c.width, c.channels); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         const auto v = readInts<3>(n, where, "input");
+       [](const yaml::Node& n, OpCase& c) {
+         const auto v = integers<3>(n);
          c.height = v[0];
          c.width = v[1];
          c.channels = v[2];
-       }},
-      {"input_zero_point", kAllKinds,
-       [](const OpCase& c) { return fmt::format("{}", c.inputZeroPoint); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.inputZeroPoint = readInt32(n, where, "input_zero_point");
-       }},
-      {"input_b_zero_point",
-       {K::Add, K::Mul},
-       [](const OpCase& c) { return fmt::format("{}", c.inputZeroPointB); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.inputZeroPointB = readInt32(n, where, "input_b_zero_point");
-       }},
-      {"input_b_per_channel",
-       {K::Add, K::Mul},
-       [](const OpCase& c) { return fmt::format("{}", c.perChannelB); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.perChannelB = readBool(n, where, "input_b_per_channel");
-       }},
+       }});
+  keys.push_back(fieldKey("input_zero_point", kAllKinds, &OpCase::inputZeroPoint, int32));
+  keys.push_back(fieldKey("input_b_zero_point", {K::Add, K::Mul}, &OpCase::inputZeroPointB, int32));
+  keys.push_back(fieldKey("input_b_per_channel", {K::Add, K::Mul}, &OpCase::perChannelB,
+                          &yaml::Node::boolean));
+  keys.push_back(
       {"concat_channels",
        {K::Concat},
        [](const OpCase& c) { return fmt::format("[{}]", fmt::join(c.concatChannels, ", ")); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
+       [](const yaml::Node& n, OpCase& c) {
+         if (!n.raw().IsSequence() || n.raw().size() == 0) {
+           n.fail("{} must be a non-empty list of integers", n.name());
+         }
          c.concatChannels.clear();
-         bool ok = n.IsSequence() && n.size() > 0;
-         for (std::size_t i = 0; ok && i < n.size(); ++i) {
-           try {
-             ok = n[i].IsScalar();
-             c.concatChannels.push_back(ok ? n[i].as<std::int64_t>() : 0);
-           } catch (const YAML::Exception&) {
-             ok = false;
-           }
+         for (const yaml::Node& item : n.items()) {
+           c.concatChannels.push_back(anyInteger(item));
          }
-         if (!ok) {
-           fail("{}: 'concat_channels' must be a non-empty list of integers", where);
-         }
-       }},
-      {"channel_begin",
-       {K::Slice},
-       [](const OpCase& c) { return fmt::format("{}", c.channelBegin); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.channelBegin = readInt(n, where, "channel_begin");
-       }},
-      {"slice_channels",
-       {K::Slice},
-       [](const OpCase& c) { return fmt::format("{}", c.sliceChannels); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.sliceChannels = readInt(n, where, "slice_channels");
-       }},
-      {"row_begin",
-       {K::Slice},
-       [](const OpCase& c) { return fmt::format("{}", c.rowBegin); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.rowBegin = readInt(n, where, "row_begin");
-       }},
-      {"row_step",
-       {K::Slice},
-       [](const OpCase& c) { return fmt::format("{}", c.rowStep); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.rowStep = readInt(n, where, "row_step");
-       }},
-      {"slice_rows",
-       {K::Slice},
-       [](const OpCase& c) { return fmt::format("{}", c.sliceRows); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.sliceRows = readInt(n, where, "slice_rows");
-       }},
-      {"col_begin",
-       {K::Slice},
-       [](const OpCase& c) { return fmt::format("{}", c.colBegin); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.colBegin = readInt(n, where, "col_begin");
-       }},
-      {"col_step",
-       {K::Slice},
-       [](const OpCase& c) { return fmt::format("{}", c.colStep); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.colStep = readInt(n, where, "col_step");
-       }},
-      {"slice_cols",
-       {K::Slice},
-       [](const OpCase& c) { return fmt::format("{}", c.sliceCols); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.sliceCols = readInt(n, where, "slice_cols");
-       }},
-      {"out_channels",
-       {K::Conv, K::MatMul},
-       [](const OpCase& c) { return fmt::format("{}", c.outChannels); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.outChannels = readInt(n, where, "out_channels");
-       }},
-      {"kernel", kWindowKinds, [](const OpCase& c) { return pair(c.kernel); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.kernel = readInts<2>(n, where, "kernel");
-       }},
-      {"stride", kWindowKinds, [](const OpCase& c) { return pair(c.stride); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.stride = readInts<2>(n, where, "stride");
-       }},
-      {"dilation",
-       {K::Conv},
-       [](const OpCase& c) { return pair(c.dilation); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.dilation = readInts<2>(n, where, "dilation");
-       }},
-      {"pads", kWindowKinds,
-       [](const OpCase& c) {
-         return fmt::format("[{}]  # top, left, bottom, right", fmt::join(c.pads, ", "));
-       },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.pads = readInts<4>(n, where, "pads");
-       }},
-      {"groups",
-       {K::Conv, K::Shuffle},
-       [](const OpCase& c) { return fmt::format("{}", c.groups); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.groups = readInt(n, where, "groups");
-       }},
+       }});
+  keys.push_back(fieldKey("channel_begin", {K::Slice}, &OpCase::channelBegin, anyInteger));
+  keys.push_back(fieldKey("slice_channels", {K::Slice}, &OpCase::sliceChannels, anyInteger));
+  keys.push_back(fieldKey("row_begin", {K::Slice}, &OpCase::rowBegin, anyInteger));
+  keys.push_back(fieldKey("row_step", {K::Slice}, &OpCase::rowStep, anyInteger));
+  keys.push_back(fieldKey("slice_rows", {K::Slice}, &OpCase::sliceRows, anyInteger));
+  keys.push_back(fieldKey("col_begin", {K::Slice}, &OpCase::colBegin, anyInteger));
+  keys.push_back(fieldKey("col_step", {K::Slice}, &OpCase::colStep, anyInteger));
+  keys.push_back(fieldKey("slice_cols", {K::Slice}, &OpCase::sliceCols, anyInteger));
+}
+
+/// The keys of windows (conv, pools), conv's own and the output stage's.
+void addWindowAndStageKeys(std::vector<CaseKey>& keys) {
+  keys.push_back(fieldKey("out_channels", {K::Conv, K::MatMul}, &OpCase::outChannels, anyInteger));
+  keys.push_back(pairKey("kernel", kWindowKinds, &OpCase::kernel));
+  keys.push_back(pairKey("stride", kWindowKinds, &OpCase::stride));
+  keys.push_back(pairKey("dilation", {K::Conv}, &OpCase::dilation));
+  keys.push_back({"pads", kWindowKinds,
+                  [](const OpCase& c) {
+                    return fmt::format("[{}]  # top, left, bottom, right", fmt::join(c.pads, ", "));
+                  },
+                  [](const yaml::Node& n, OpCase& c) { c.pads = integers<4>(n); }});
+  keys.push_back(fieldKey("groups", {K::Conv, K::Shuffle}, &OpCase::groups, anyInteger));
+  keys.push_back(
       {"weights",
        {K::Conv},
        [](const OpCase& c) { return std::string(c.fullRangeWeights ? "full" : "symmetric"); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         if (!n.IsScalar() || (n.Scalar() != "full" && n.Scalar() != "symmetric")) {
-           fail("{}: 'weights' must be symmetric or full", where);
-         }
-         c.fullRangeWeights = n.Scalar() == "full";
-       }},
-      {"bias_range",
-       {K::Conv},
-       [](const OpCase& c) { return fmt::format("{}", c.biasRange); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.biasRange = readInt(n, where, "bias_range");
-       }},
-      {"requant", kStageKinds,
-       [](const OpCase& c) { return requantText(c.requant) + "  # multiplier, shift"; },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.requant = readRequant(n, where, "requant");
-       }},
-      {"per_channel",
-       {K::Conv},
-       [](const OpCase& c) { return fmt::format("{}", c.perChannel); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.perChannel = readBool(n, where, "per_channel");
-       }},
-      {"requant_a",
-       {K::Add},
-       [](const OpCase& c) { return requantText(c.requantA); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.requantA = readRequant(n, where, "requant_a");
-       }},
-      {"requant_b",
-       {K::Add},
-       [](const OpCase& c) { return requantText(c.requantB); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.requantB = readRequant(n, where, "requant_b");
-       }},
-      {"left_shift",
-       {K::Add},
-       [](const OpCase& c) { return fmt::format("{}", c.leftShift); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.leftShift = readInt32(n, where, "left_shift");
-       }},
-      {"rounding", kStageKinds,
-       [](const OpCase& c) {
-         return std::string(c.rounding == golden::Rounding::Double ? "double" : "single");
-       },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         if (!n.IsScalar() || (n.Scalar() != "single" && n.Scalar() != "double")) {
-           fail("{}: 'rounding' must be single or double", where);
-         }
-         c.rounding = n.Scalar() == "double" ? golden::Rounding::Double : golden::Rounding::Single;
-       }},
-      {"output_zero_point", kStageAndLayerNormKinds,
-       [](const OpCase& c) { return fmt::format("{}", c.outputZeroPoint); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.outputZeroPoint = readInt32(n, where, "output_zero_point");
-       }},
-      {"clip", kClipKinds,
-       [](const OpCase& c) { return fmt::format("[{}, {}]", c.clipLo, c.clipHi); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         const auto v = readInts<2>(n, where, "clip");
-         if (v[0] < -128 || v[1] > 127) {
-           fail("{}: 'clip' bounds must be in [-128, 127]", where);
-         }
-         c.clipLo = static_cast<std::int32_t>(v[0]);
-         c.clipHi = static_cast<std::int32_t>(v[1]);
-       }},
-      {"lut", kStageKinds, [](const OpCase& c) { return fmt::format("{}", c.fusedLut); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.fusedLut = readBool(n, where, "lut");
-       }},
-      {"factor",
-       {K::Upsample},
-       [](const OpCase& c) { return pair(c.factor); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.factor = readInts<2>(n, where, "factor");
-       }},
-      {"input_scale",
-       {K::Softmax, K::LayerNorm},
-       [](const OpCase& c) { return fmt::format("{}", c.inputScale); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.inputScale = readReal(n, where, "input_scale");
-       }},
-      {"output_scale",
-       {K::LayerNorm},
-       [](const OpCase& c) { return fmt::format("{}", c.outputScale); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.outputScale = readReal(n, where, "output_scale");
-       }},
-      {"epsilon",
-       {K::LayerNorm},
-       [](const OpCase& c) { return fmt::format("{}", c.epsilon); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.epsilon = readReal(n, where, "epsilon");
-       }},
-      {"resize_axis",
-       {K::Resize},
-       [](const OpCase& c) { return fmt::format("{}", c.resizeAxis); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.resizeAxis = readInt(n, where, "resize_axis");
-       }},
-      {"resize_length",
-       {K::Resize},
-       [](const OpCase& c) { return fmt::format("{}", c.resizeLength); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.resizeLength = readInt(n, where, "resize_length");
-       }},
-      {"transform",
-       {K::Resize},
-       [](const OpCase& c) { return std::string(transformName(c.transform)); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         const std::optional<golden::CoordinateTransform> t =
-             n.IsScalar() ? parseTransform(n.Scalar()) : std::nullopt;
-         if (!t) {
-           fail(
-               "{}: 'transform' must be half_pixel, pytorch_half_pixel, align_corners, "
-               "asymmetric or tf_half_pixel_for_nn",
-               where);
-         }
-         c.transform = *t;
-       }},
-      {"b_transposed",
-       {K::MatMul},
-       [](const OpCase& c) { return fmt::format("{}", c.transposedB); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.transposedB = readBool(n, where, "b_transposed");
-       }},
-      {"b_produced",
-       {K::MatMul},
-       [](const OpCase& c) { return fmt::format("{}", c.producedB); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.producedB = readBool(n, where, "b_produced");
-       }},
-      {"a_view",
-       {K::MatMul},
-       [](const OpCase& c) { return tokenViewText(c.tokensA); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.tokensA = readTokenView(n, where, "a_view");
-       }},
-      {"b_view",
-       {K::MatMul},
-       [](const OpCase& c) { return tokenViewText(c.tokensB); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.tokensB = readTokenView(n, where, "b_view");
-       }},
+       [](const yaml::Node& n, OpCase& c) {
+         c.fullRangeWeights = either(n, "symmetric", "full");
+       }});
+  keys.push_back(fieldKey("bias_range", {K::Conv}, &OpCase::biasRange, anyInteger));
+  keys.push_back({"requant", kStageKinds,
+                  [](const OpCase& c) { return requantText(c.requant) + "  # multiplier, shift"; },
+                  [](const yaml::Node& n, OpCase& c) { c.requant = requant(n); }});
+  keys.push_back(fieldKey("per_channel", {K::Conv}, &OpCase::perChannel, &yaml::Node::boolean));
+  keys.push_back({"requant_a",
+                  {K::Add},
+                  [](const OpCase& c) { return requantText(c.requantA); },
+                  [](const yaml::Node& n, OpCase& c) { c.requantA = requant(n); }});
+  keys.push_back({"requant_b",
+                  {K::Add},
+                  [](const OpCase& c) { return requantText(c.requantB); },
+                  [](const yaml::Node& n, OpCase& c) { c.requantB = requant(n); }});
+  keys.push_back(fieldKey("left_shift", {K::Add}, &OpCase::leftShift, int32));
+  keys.push_back({"rounding", kStageKinds,
+                  [](const OpCase& c) {
+                    return std::string(c.rounding == golden::Rounding::Double ? "double"
+                                                                              : "single");
+                  },
+                  [](const yaml::Node& n, OpCase& c) {
+                    c.rounding = either(n, "single", "double") ? golden::Rounding::Double
+                                                               : golden::Rounding::Single;
+                  }});
+  keys.push_back(
+      fieldKey("output_zero_point", kStageAndLayerNormKinds, &OpCase::outputZeroPoint, int32));
+  keys.push_back({"clip", kClipKinds,
+                  [](const OpCase& c) { return fmt::format("[{}, {}]", c.clipLo, c.clipHi); },
+                  [](const yaml::Node& n, OpCase& c) {
+                    const auto v = integers<2>(n, -128, 127);
+                    c.clipLo = static_cast<std::int32_t>(v[0]);
+                    c.clipHi = static_cast<std::int32_t>(v[1]);
+                  }});
+  keys.push_back(fieldKey("lut", kStageKinds, &OpCase::fusedLut, &yaml::Node::boolean));
+}
+
+/// The keys of upsample, the norms, resize and matmul.
+void addOtherKeys(std::vector<CaseKey>& keys) {
+  keys.push_back(pairKey("factor", {K::Upsample}, &OpCase::factor));
+  keys.push_back(fieldKey("input_scale", {K::Softmax, K::LayerNorm}, &OpCase::inputScale,
+                          &yaml::Node::number));
+  keys.push_back(
+      fieldKey("output_scale", {K::LayerNorm}, &OpCase::outputScale, &yaml::Node::number));
+  keys.push_back(fieldKey("epsilon", {K::LayerNorm}, &OpCase::epsilon, &yaml::Node::number));
+  keys.push_back(fieldKey("resize_axis", {K::Resize}, &OpCase::resizeAxis, anyInteger));
+  keys.push_back(fieldKey("resize_length", {K::Resize}, &OpCase::resizeLength, anyInteger));
+  keys.push_back({"transform",
+                  {K::Resize},
+                  [](const OpCase& c) { return std::string(transformName(c.transform)); },
+                  [](const yaml::Node& n, OpCase& c) {
+                    c.transform = choice(n, parseTransform,
+                                         "half_pixel, pytorch_half_pixel, align_corners, "
+                                         "asymmetric or tf_half_pixel_for_nn");
+                  }});
+  keys.push_back(fieldKey("b_transposed", {K::MatMul}, &OpCase::transposedB, &yaml::Node::boolean));
+  keys.push_back(fieldKey("b_produced", {K::MatMul}, &OpCase::producedB, &yaml::Node::boolean));
+  keys.push_back({"a_view",
+                  {K::MatMul},
+                  [](const OpCase& c) { return tokenViewText(c.tokensA); },
+                  [](const yaml::Node& n, OpCase& c) { c.tokensA = tokenView(n); }});
+  keys.push_back({"b_view",
+                  {K::MatMul},
+                  [](const OpCase& c) { return tokenViewText(c.tokensB); },
+                  [](const yaml::Node& n, OpCase& c) { c.tokensB = tokenView(n); }});
+  keys.push_back(
       {"y_view",
        {K::MatMul},
        [](const OpCase& c) { return std::string(c.mergedY ? "merged" : "planar"); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         if (!n.IsScalar() || (n.Scalar() != "planar" && n.Scalar() != "merged")) {
-           fail("{}: 'y_view' must be planar or merged", where);
-         }
-         c.mergedY = n.Scalar() == "merged";
-       }},
-      {"b_from_a",
-       {K::MatMul},
-       [](const OpCase& c) { return fmt::format("{}", c.bFromA); },
-       [](const YAML::Node& n, OpCase& c, const std::string& where) {
-         c.bFromA = readBool(n, where, "b_from_a");
-       }},
-  };
+       [](const yaml::Node& n, OpCase& c) { c.mergedY = either(n, "planar", "merged"); }});
+  keys.push_back(fieldKey("b_from_a", {K::MatMul}, &OpCase::bFromA, &yaml::Node::boolean));
+}
+
+/// Every case key, in the order files hold them.
+const std::vector<CaseKey>& caseKeys() {
+  static const std::vector<CaseKey> keys = [] {
+    std::vector<CaseKey> all;
+    addInputKeys(all);
+    addWindowAndStageKeys(all);
+    addOtherKeys(all);
+    return all;
+  }();
   return keys;
 }
 
@@ -494,123 +343,96 @@ std::string kindList() {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-class ReproReader {
- public:
-  explicit ReproReader(std::string_view source) : m_source(source) {}
-
-  Repro read(const YAML::Node& root) {
-    if (!root.IsMap() || !root["opcheck_repro"]) {
-      fail("{}: not an opcheck repro file (no 'opcheck_repro: {}')", at(root), kVersion);
-    }
-    yaml::Node(root, std::string(m_source))
-        .expectMap("a repro", {"opcheck_repro", "hw", "mode", "inject_bug", "case"});
-    Repro repro;
-    std::string caseWhere;  // FILE:LINE of the 'case' key
-    for (const auto& entry : root) {
-      const std::string key = entry.first.as<std::string>();
-      const YAML::Node& value = entry.second;
-      const std::string where = at(entry.first);
-      if (key == "opcheck_repro") {
-        if (readInt(value, where, key) != kVersion) {
-          fail("{}: unsupported opcheck_repro version {} (this build reads {})", where,
-               value.Scalar(), kVersion);
-        }
-      } else if (key == "hw") {
-        if (!value.IsScalar() || value.Scalar().empty()) {
-          fail("{}: 'hw' must be a hardware preset name or config path", where);
-        }
-        repro.hw = value.Scalar();
-      } else if (key == "mode") {
-        const std::string mode = value.IsScalar() ? value.Scalar() : "";
-        if (const std::optional<Engine> engine = runtime::parseEngine(mode)) {
-          repro.engine = *engine;
-        } else {
-          fail("{}: mode '{}' is not functional, timed or rtl", where, mode);
-        }
-      } else if (key == "inject_bug") {
-        const auto bug = value.IsScalar() ? parseBug(value.Scalar()) : std::nullopt;
-        if (!bug) {
-          fail("{}: unknown injected bug '{}' (one of {})", where,
-               value.IsScalar() ? value.Scalar() : "", bugNames());
-        }
-        repro.bug = *bug;
-      } else if (key == "case") {
-        repro.opCase = readCase(entry.first, value);
-        caseWhere = where;
-      }
-    }
-    if (caseWhere.empty()) {
-      fail("{}: 'case' is missing", at(root));
-    }
-    try {
-      validateCase(repro.opCase);
-    } catch (const Error& e) {
-      fail("{}: {}", caseWhere, e.what());
-    }
-    return repro;
+/// The case map: its op, then its other keys, each of which must be one the op uses.
+OpCase readCase(const yaml::Node& node) {
+  if (!node.raw().IsMap()) {
+    node.fail("{} must be a mapping", node.name());
   }
-
- private:
-  std::string at(const YAML::Node& node) const {
-    return fmt::format("{}:{}", m_source, std::max(node.Mark().line, 0) + 1);
+  OpCase c;
+  c.kind =
+      choice(node.required("op", "the case"), parseCaseKind, fmt::format("an op ({})", kindList()));
+  if (c.kind == CaseKind::Concat) {
+    c.concatChannels = {1};
   }
-
-  OpCase readCase(const YAML::Node& keyNode, const YAML::Node& node) {
-    if (!node.IsMap()) {
-      fail("{}: 'case' must be a map", at(keyNode));
-    }
-    const YAML::Node op = node["op"];
-    if (!op) {
-      fail("{}: the case has no 'op'", at(keyNode));
-    }
-    const auto kind = op.IsScalar() ? parseCaseKind(op.Scalar()) : std::nullopt;
-    if (!kind) {
-      fail("{}: unknown op '{}' (one of {})", at(op), op.IsScalar() ? op.Scalar() : "", kindList());
-    }
-    OpCase c;
-    c.kind = *kind;
-    if (c.kind == CaseKind::Concat) {
-      c.concatChannels = {1};
-    }
-    if (c.kind == CaseKind::Shuffle) {
-      c.groups = 2;  // the smallest shuffle, as QShuffle's default
-    }
-    std::vector<std::string> seen;
-    for (const auto& entry : node) {
-      const std::string key = entry.first.as<std::string>();
-      if (key == "op") {
-        continue;
-      }
-      seen.push_back(key);
-      const auto& keys = caseKeys();
-      const auto it =
-          std::find_if(keys.begin(), keys.end(), [&](const CaseKey& k) { return k.name == key; });
-      if (it == keys.end()) {
-        fail("{}: unknown case key '{}'", at(entry.first), key);
-      }
-      if (!applies(*it, c.kind)) {
-        fail("{}: key '{}' does not apply to op '{}'", at(entry.first), key, caseKindName(c.kind));
-      }
-      it->read(entry.second, c, at(entry.first));
-    }
-    if (c.kind == CaseKind::Slice) {
-      // Without a count, a slice keeps the rows (columns) from its begin to the input's end:
-      // files written before slices had rows and columns read as the channel slices they were.
-      const auto has = [&](std::string_view key) {
-        return std::find(seen.begin(), seen.end(), key) != seen.end();
-      };
-      if (!has("slice_rows")) {
-        c.sliceRows = sliceCountToEnd(c.height, c.rowBegin, c.rowStep);
-      }
-      if (!has("slice_cols")) {
-        c.sliceCols = sliceCountToEnd(c.width, c.colBegin, c.colStep);
-      }
-    }
-    return c;
+  if (c.kind == CaseKind::Shuffle) {
+    c.groups = 2;  // the smallest shuffle, as QShuffle's default
   }
+  std::vector<std::string> seen;
+  // In the file's order: of a key given twice, the last counts.
+  for (const auto& entry : node.raw()) {
+    const yaml::Node keyNode(entry.first, node.source());
+    if (!entry.first.IsScalar()) {
+      keyNode.fail("a key of the case must be a single value");
+    }
+    const std::string key = entry.first.Scalar();
+    if (key == "op") {
+      continue;
+    }
+    seen.push_back(key);
+    const auto& keys = caseKeys();
+    const auto it =
+        std::find_if(keys.begin(), keys.end(), [&](const CaseKey& k) { return k.name == key; });
+    if (it == keys.end()) {
+      keyNode.fail("unknown case key '{}'", key);
+    }
+    if (!applies(*it, c.kind)) {
+      keyNode.fail("key '{}' does not apply to op '{}'", key, caseKindName(c.kind));
+    }
+    it->read(yaml::Node(entry.second, node.source(), fmt::format("{}.{}", node.path(), key)), c);
+  }
+  if (c.kind == CaseKind::Slice) {
+    // Without a count, a slice keeps the rows (columns) from its begin to the input's end:
+    // files written before slices had rows and columns read as the channel slices they were.
+    const auto has = [&](std::string_view key) {
+      return std::find(seen.begin(), seen.end(), key) != seen.end();
+    };
+    if (!has("slice_rows")) {
+      c.sliceRows = sliceCountToEnd(c.height, c.rowBegin, c.rowStep);
+    }
+    if (!has("slice_cols")) {
+      c.sliceCols = sliceCountToEnd(c.width, c.colBegin, c.colStep);
+    }
+  }
+  return c;
+}
 
-  std::string m_source;
-};
+Repro readRoot(const yaml::Node& root) {
+  if (!root.raw().IsMap() || !root.optional("opcheck_repro")) {
+    root.fail("not an opcheck repro file (no 'opcheck_repro: {}')", kVersion);
+  }
+  root.expectMap(kWhat, {"opcheck_repro", "hw", "mode", "inject_bug", "case"});
+  Repro repro;
+  std::optional<yaml::Node> caseKey;  // validation errors name the line of the 'case' key
+  // In the file's order: of a key given twice, the last counts.
+  for (const auto& entry : root.raw()) {
+    const std::string key = entry.first.Scalar();
+    const yaml::Node value(entry.second, root.source(), key);
+    if (key == "opcheck_repro") {
+      if (anyInteger(value) != kVersion) {
+        value.fail("unsupported opcheck_repro version {} (this build reads {})", value.text(),
+                   kVersion);
+      }
+    } else if (key == "hw") {
+      repro.hw = value.nonEmptyText();
+    } else if (key == "mode") {
+      repro.engine = choice(value, runtime::parseEngine, "functional, timed or rtl");
+    } else if (key == "inject_bug") {
+      repro.bug = choice(value, parseBug, fmt::format("an injected bug ({})", bugNames()));
+    } else if (key == "case") {
+      repro.opCase = readCase(value);
+      caseKey.emplace(entry.first, root.source());
+    }
+  }
+  if (!caseKey) {
+    (void)root.required("case", kWhat);  // throws: missing key 'case' in a repro
+  }
+  try {
+    validateCase(repro.opCase);
+  } catch (const Error& e) {
+    caseKey->fail("{}", e.what());
+  }
+  return repro;
+}
 
 }  // namespace
 
@@ -636,9 +458,9 @@ std::string reproToYaml(const Repro& repro) {
 }
 
 Repro parseRepro(std::string_view text, std::string_view source) {
-  const YAML::Node root = yaml::parse(text, source).raw();  // syntax errors FILE:LINE:COL
+  const yaml::Node root = yaml::parse(text, source);  // syntax errors FILE:LINE:COL
   try {
-    return ReproReader(source).read(root);
+    return readRoot(root);
   } catch (const YAML::Exception& e) {  // a conversion the reader did not check first
     yaml::failOnYamlException(e, source);
   }

@@ -17,9 +17,10 @@ namespace {
 const std::filesystem::path kData = std::filesystem::path(NPU_SOURCE_DIR) / "tests/data/opcheck";
 
 TEST(Repro, EveryKindRoundTrips) {
-  for (const CaseKind kind : {CaseKind::Conv, CaseKind::Add, CaseKind::Mul, CaseKind::MaxPool,
-                            CaseKind::AvgPool, CaseKind::GlobalAvgPool, CaseKind::Lut, CaseKind::Concat,
-                            CaseKind::Upsample, CaseKind::Slice, CaseKind::Shuffle}) {
+  for (const CaseKind kind :
+       {CaseKind::Conv, CaseKind::Add, CaseKind::Mul, CaseKind::MaxPool, CaseKind::AvgPool,
+        CaseKind::GlobalAvgPool, CaseKind::Lut, CaseKind::Concat, CaseKind::Upsample,
+        CaseKind::Slice, CaseKind::Shuffle}) {
     for (std::uint64_t seed = 0; seed < 20; ++seed) {
       Repro repro;
       repro.opCase = randomCase(kind, seed);
@@ -176,34 +177,34 @@ INSTANTIATE_TEST_SUITE_P(
         BadRepro{"unknown_top_level_key", "opcheck_repro: 1\nhardware: npu-s\n",
                  "bad.yaml:2: unknown key 'hardware' in a repro (keys: opcheck_repro, hw, mode, "
                  "inject_bug, case)"},
-        BadRepro{"missing_case", "opcheck_repro: 1\nhw: npu-s\n", "bad.yaml:1: 'case' is missing"},
+        BadRepro{"missing_case", "opcheck_repro: 1\nhw: npu-s\n",
+                 "bad.yaml:1: missing key 'case' in a repro"},
         BadRepro{"unknown_mode", "opcheck_repro: 1\nmode: fast\ncase: {op: lut}\n",
-                 "bad.yaml:2: mode 'fast' is not functional, timed or rtl"},
+                 "bad.yaml:2: 'mode': expected functional, timed or rtl, got 'fast'"},
         BadRepro{"unknown_injected_bug", "opcheck_repro: 1\ninject_bug: typo\ncase: {op: lut}\n",
-                 "bad.yaml:2: unknown injected bug 'typo' (one of none, conv-bias-bit, "
-                 "conv-clip-hi, eltwise-zero-point, expected-off-by-one)"},
+                 "bad.yaml:2: 'inject_bug': expected an injected bug (none, conv-bias-bit, "
+                 "conv-clip-hi, eltwise-zero-point, expected-off-by-one), got 'typo'"},
         BadRepro{"case_not_a_map", "opcheck_repro: 1\ncase: [1, 2]\n",
-                 "bad.yaml:2: 'case' must be a map"},
+                 "bad.yaml:2: 'case' must be a mapping"},
         BadRepro{"case_without_op", "opcheck_repro: 1\ncase:\n  input: [1, 1, 1]\n",
-                 "bad.yaml:2: the case has no 'op'"},
+                 "bad.yaml:3: missing key 'op' in the case"},
         BadRepro{"unknown_op", "opcheck_repro: 1\ncase:\n  op: deconv\n",
-                 "bad.yaml:3: unknown op 'deconv' (one of conv, add, mul, maxpool, avgpool, "
+                 "bad.yaml:3: 'case.op': expected an op (conv, add, mul, maxpool, avgpool, "
                  "globalavgpool, lut, concat, upsample, slice, shuffle, matmul, reducemax, "
-                 "reducesum, resize, softmax, layernorm)"},
+                 "reducesum, resize, softmax, layernorm), got 'deconv'"},
         BadRepro{"key_not_for_op", "opcheck_repro: 1\ncase:\n  op: maxpool\n  dilation: [2, 2]\n",
                  "bad.yaml:4: key 'dilation' does not apply to op 'maxpool'"},
         BadRepro{"unknown_case_key", "opcheck_repro: 1\ncase:\n  op: conv\n  kernal: [3, 3]\n",
                  "bad.yaml:4: unknown case key 'kernal'"},
         BadRepro{"kernel_wrong_length", "opcheck_repro: 1\ncase:\n  op: conv\n  kernel: [3]\n",
-                 "bad.yaml:4: 'kernel' must be a list of 2 integers"},
+                 "bad.yaml:4: 'case.kernel' must be a list of 2 integers"},
         BadRepro{"input_not_integers", "opcheck_repro: 1\ncase:\n  op: conv\n  input: [a, 2, 3]\n",
-                 "bad.yaml:4: 'input' must be a list of 3 integers"},
+                 "bad.yaml:4: 'case.input[0]': expected an integer, got 'a'"},
         BadRepro{"requant_out_of_range",
                  "opcheck_repro: 1\ncase:\n  op: conv\n  requant: [-1, 0]\n",
-                 "bad.yaml:4: 'requant' must be [multiplier, shift] with multiplier in [0, "
-                 "2147483647] and shift in [-31, 30]"},
+                 "bad.yaml:4: 'case.requant[0]': -1 is out of range [0, 2147483647]"},
         BadRepro{"lut_not_bool", "opcheck_repro: 1\ncase:\n  op: add\n  lut: maybe\n",
-                 "bad.yaml:4: 'lut' must be true or false"},
+                 "bad.yaml:4: 'case.lut': expected true or false, got 'maybe'"},
         BadRepro{"empty_clip", "opcheck_repro: 1\ncase:\n  op: conv\n  clip: [10, 5]\n",
                  "bad.yaml:2: case: clip [10, 5] is empty"},
         BadRepro{"groups_not_dividing",
@@ -220,10 +221,10 @@ INSTANTIATE_TEST_SUITE_P(
                  "bad.yaml:2: case: height 0 is outside [1, 65535]"},
         BadRepro{"empty_concat_channels",
                  "opcheck_repro: 1\ncase:\n  op: concat\n  concat_channels: []\n",
-                 "bad.yaml:4: 'concat_channels' must be a non-empty list of integers"},
+                 "bad.yaml:4: 'case.concat_channels' must be a non-empty list of integers"},
         BadRepro{"per_channel_b_not_bool",
                  "opcheck_repro: 1\ncase:\n  op: mul\n  input_b_per_channel: 3\n",
-                 "bad.yaml:4: 'input_b_per_channel' must be true or false"},
+                 "bad.yaml:4: 'case.input_b_per_channel': expected true or false, got '3'"},
         BadRepro{"per_channel_b_not_for_op",
                  "opcheck_repro: 1\ncase:\n  op: lut\n  input_b_per_channel: true\n",
                  "bad.yaml:4: key 'input_b_per_channel' does not apply to op 'lut'"},
@@ -249,7 +250,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "bad.yaml:2: case: slice column step 0 is outside [1, 65535]"},
         BadRepro{"slice_cols_not_an_integer",
                  "opcheck_repro: 1\ncase:\n  op: slice\n  slice_cols: two\n",
-                 "bad.yaml:4: 'slice_cols' must be an integer, got 'two'"},
+                 "bad.yaml:4: 'case.slice_cols': expected an integer, got 'two'"},
         BadRepro{"slice_window_key_not_for_op",
                  "opcheck_repro: 1\ncase:\n  op: upsample\n  row_step: 2\n",
                  "bad.yaml:4: key 'row_step' does not apply to op 'upsample'"},
@@ -259,16 +260,18 @@ INSTANTIATE_TEST_SUITE_P(
         BadRepro{"shuffle_one_group",
                  "opcheck_repro: 1\ncase:\n  op: shuffle\n  input: [1, 1, 10]\n  groups: 1\n",
                  "bad.yaml:2: case: shuffle groups 1 is outside [2, 10]"},
-        BadRepro{"a_view_not_a_view", "opcheck_repro: 1\ncase:\n  op: matmul\n  a_view: tokens\n",
-                 "bad.yaml:4: 'a_view' must be planar or [row width, column offset, head step]"},
+        BadRepro{
+            "a_view_not_a_view", "opcheck_repro: 1\ncase:\n  op: matmul\n  a_view: tokens\n",
+            "bad.yaml:4: 'case.a_view' must be planar or [row width, column offset, head step]"},
         BadRepro{"b_view_wrong_length",
                  "opcheck_repro: 1\ncase:\n  op: matmul\n  b_view: [12, 0]\n",
-                 "bad.yaml:4: 'b_view' must be planar or [row width, column offset, head step]"},
+                 "bad.yaml:4: 'case.b_view' must be planar or [row width, column offset, head "
+                 "step]"},
         BadRepro{"b_view_not_integers",
                  "opcheck_repro: 1\ncase:\n  op: matmul\n  b_view: [12, x, 1]\n",
-                 "bad.yaml:4: 'b_view' must be planar or [row width, column offset, head step]"},
+                 "bad.yaml:4: 'case.b_view[1]': expected an integer, got 'x'"},
         BadRepro{"y_view_unknown", "opcheck_repro: 1\ncase:\n  op: matmul\n  y_view: interleaved\n",
-                 "bad.yaml:4: 'y_view' must be planar or merged"},
+                 "bad.yaml:4: 'case.y_view': expected planar or merged, got 'interleaved'"},
         BadRepro{"a_view_past_the_row",
                  "opcheck_repro: 1\ncase:\n  op: matmul\n  input: [2, 3, 4]\n  a_view: [7, 0, 4]\n",
                  "bad.yaml:2: case: a_view head 1 reads columns [4, 8), past the token row's 7 "
@@ -285,7 +288,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "bad.yaml:2: case: y_view merged rows of 300 heads x 300 columns are wider than "
                  "65535"},
         BadRepro{"b_from_a_not_bool", "opcheck_repro: 1\ncase:\n  op: matmul\n  b_from_a: 1x\n",
-                 "bad.yaml:4: 'b_from_a' must be true or false"},
+                 "bad.yaml:4: 'case.b_from_a': expected true or false, got '1x'"},
         BadRepro{
             "b_from_a_of_planes", "opcheck_repro: 1\ncase:\n  op: matmul\n  b_from_a: true\n",
             "bad.yaml:2: case: b_from_a needs a_view and b_view in token rows of one width and "
