@@ -189,8 +189,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadRepro{"case_without_op", "opcheck_repro: 1\ncase:\n  input: [1, 1, 1]\n",
                  "bad.yaml:3: missing key 'op' in the case"},
         BadRepro{"unknown_op", "opcheck_repro: 1\ncase:\n  op: deconv\n",
-                 "bad.yaml:3: 'case.op': expected an op (conv, add, mul, maxpool, avgpool, "
-                 "globalavgpool, lut, concat, upsample, slice, shuffle, matmul, reducemax, "
+                 "bad.yaml:3: 'case.op': expected an op (conv, add, mul, sub, maxpool, "
+                 "avgpool, globalavgpool, lut, concat, upsample, slice, shuffle, matmul, reducemax, "
                  "reducesum, resize, softmax, layernorm), got 'deconv'"},
         BadRepro{"key_not_for_op", "opcheck_repro: 1\ncase:\n  op: maxpool\n  dilation: [2, 2]\n",
                  "bad.yaml:4: key 'dilation' does not apply to op 'maxpool'"},
