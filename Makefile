@@ -4,7 +4,7 @@ PRESET ?= release
 BUILD_DIR := $(if $(filter debug,$(PRESET)),build-debug,$(if $(filter asan-ubsan,$(PRESET)),build-asan,build))
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test test-farm bench asan fuzz fuzz-smoke clean format
+.PHONY: all deps configure build run test test-farm bench asan fuzz fuzz-smoke clean format tidy
 
 all: build
 
@@ -64,6 +64,12 @@ asan: deps
 
 format:
 	git ls-files '*.cpp' '*.h' | xargs clang-format -i
+
+# clang-tidy (.clang-tidy): on the lines changed since BASE (default: the newest commit), as the
+# test style.clang_tidy does; `cmake --preset tidy` builds everything through clang-tidy instead.
+BASE ?= HEAD~1
+tidy: build
+	tests/style/check_tidy.sh . $(BUILD_DIR) $(BASE)
 
 clean:
 	rm -rf build build-debug build-asan
