@@ -120,7 +120,7 @@ Placement choosePlacement(LoweringContext& ctx, const Cascade& c) {
       (c.pool != nullptr ? c.poolWeights(c.block, c.rows) : 0);
   const auto lastReader = [&](std::int64_t at) {
     // From the constant pool, which no STORE writes: only the SRAM side can conflict.
-    return ctx.emitter.newestProducer(makeLoad(1, at, flatBlock(ctx.constants.base, weightSpan)));
+    return ctx.emitter.newestProducer(makeLoad(LoadSram::Weight, at, flatBlock(ctx.constants.base, weightSpan)));
   };
   const std::int64_t bottomReader = lastReader(0);
   const std::int64_t topReader = lastReader(ctx.config.weightSramBytes - weightSpan);
@@ -220,7 +220,7 @@ std::int64_t ConstantPlacer::placeWeights(std::int64_t op, const std::string& wh
   ctx.op = op;
   const std::int64_t at = place(weightSram, weightAt, static_cast<std::int64_t>(blob.size()));
   if (!blob.empty()) {  // a chain without a project has no project weights
-    ctx.loadFlat(1, at, ctx.constants.add(fmt::format("{}.cascade.{}", name, what), blob),
+    ctx.loadFlat(LoadSram::Weight, at, ctx.constants.add(fmt::format("{}.cascade.{}", name, what), blob),
                  static_cast<std::int64_t>(blob.size()));
   }
   weightAt += static_cast<std::int64_t>(blob.size());
@@ -232,7 +232,7 @@ std::int64_t ConstantPlacer::placeParameters(std::int64_t op, const std::string&
   ctx.op = op;
   const std::int64_t at = place(parameterSram, parameterAt, static_cast<std::int64_t>(blob.size()));
   if (!blob.empty()) {
-    ctx.loadFlat(2, at, ctx.constants.add(fmt::format("{}.cascade.{}", name, what), blob),
+    ctx.loadFlat(LoadSram::Parameter, at, ctx.constants.add(fmt::format("{}.cascade.{}", name, what), blob),
                  static_cast<std::int64_t>(blob.size()));
   }
   parameterAt += static_cast<std::int64_t>(blob.size());
@@ -307,7 +307,7 @@ void ConstantPlacer::placePool() {
   ctx.op = c.poolOp;
   layout.poolWeights =
       place(weightSram, c.streamed ? 2 * c.blockWeights(c.block) : weightAt, onesBytes);
-  ctx.loadFlat(1, layout.poolWeights,
+  ctx.loadFlat(LoadSram::Weight, layout.poolWeights,
                ctx.constants.add(fmt::format("{}.cascade.pool_ones", name),
                                  std::vector<std::uint8_t>(static_cast<std::size_t>(onesBytes), 1)),
                onesBytes);
@@ -316,7 +316,7 @@ void ConstantPlacer::placePool() {
   layout.poolParameters =
       place(parameterSram, parameterAt + (c.streamed ? 2 * c.blockParameters(c.block) : 0),
             c.poolParameters(c.block));
-  ctx.loadFlat(2, layout.poolParameters,
+  ctx.loadFlat(LoadSram::Parameter, layout.poolParameters,
                ctx.constants.add(fmt::format("{}.cascade.pool_params", name), records),
                c.poolParameters(c.block));
 }
@@ -330,7 +330,7 @@ void ConstantPlacer::placeCopyLut() {
       parameterSram,
       parameterAt + (c.streamed ? 2 * c.blockParameters(c.block) : 0) + c.poolParameters(c.block),
       kLutBytes);
-  ctx.loadFlat(2, layout.copyLut,
+  ctx.loadFlat(LoadSram::Parameter, layout.copyLut,
                ctx.constants.add(fmt::format("{}.cascade.copy_lut", name), identityLut()),
                kLutBytes);
 }
@@ -541,8 +541,8 @@ BlockConstants CascadeEmitter::constantsOf(std::int64_t e0) {
   const auto s = static_cast<std::size_t>(step % 2);
   const auto index = static_cast<std::size_t>(e0 / c.block);
   ctx.op = c.depthwiseOp;
-  ctx.loadFlat(1, placed.weightSlot[s], placed.blockWeightAddress[index], c.blockWeights(c.block));
-  ctx.loadFlat(2, placed.parameterSlot[s], placed.blockParameterAddress[index],
+  ctx.loadFlat(LoadSram::Weight, placed.weightSlot[s], placed.blockWeightAddress[index], c.blockWeights(c.block));
+  ctx.loadFlat(LoadSram::Parameter, placed.parameterSlot[s], placed.blockParameterAddress[index],
                c.blockParameters(c.block));
   const std::int64_t expandRows = c.expand != nullptr ? c.block * c.inputChannels : 0;
   k.expandWeights = placed.weightSlot[s];
@@ -663,11 +663,11 @@ void CascadeEmitter::loadBandInput(const Band& band) {
   ctx.op = c.expandOp;
   if (buf.inPixel == c.inputChannels) {
     ctx.loadFlat(
-        0, band.x,
+        LoadSram::Input, band.x,
         static_cast<std::uint64_t>(buf.inputAddress + realBegin * c.inputWidth * c.inputChannels),
         (realEnd - realBegin) * c.inputWidth * c.inputChannels);
   } else {
-    ctx.load(0, band.x,
+    ctx.load(LoadSram::Input, band.x,
              {buf.inputAddress + realBegin * c.inputWidth * buf.inPixel, realEnd - realBegin,
               c.inputWidth, c.inputChannels, c.inputWidth * buf.inPixel, buf.inPixel});
   }

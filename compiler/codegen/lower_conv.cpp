@@ -650,12 +650,12 @@ std::int64_t ConvUnitEmitter::emitStepLoads(const PhaseAddressing& at, const Con
       m_unit.ocCount * step.part.kh * step.part.kw * (s.depthwise ? 1 : step.icn);
   if (loadWeights) {
     loads.push_back(
-        {makeLoad(1, weightSram,
+        {makeLoad(LoadSram::Weight, weightSram,
                   flatBlock(m_weightAddress[static_cast<std::size_t>(step.index)], weightBytes))});
   }
   if (m_loadParameters) {
     loads.push_back(
-        {makeLoad(2, m_parameterSram,
+        {makeLoad(LoadSram::Parameter, m_parameterSram,
                   flatBlock(m_parameterAddress, static_cast<std::int64_t>(m_parameters.size())))});
     m_loadParameters = false;
   }

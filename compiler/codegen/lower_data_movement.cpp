@@ -53,9 +53,9 @@ void copyTiles(LoweringContext& ctx, const DdrBlock& window,
         const std::int64_t first =
             window.address + y * window.rowStride + x * window.colStride + c0;
         if (dense && tile.fullRows(window)) {
-          ctx.loadFlat(0, inputSram, static_cast<std::uint64_t>(first), tile.rows * w * c);
+          ctx.loadFlat(LoadSram::Input, inputSram, static_cast<std::uint64_t>(first), tile.rows * w * c);
         } else {
-          ctx.load(0, inputSram,
+          ctx.load(LoadSram::Input, inputSram,
                    {first, tile.rows, tile.cols, tile.cn, window.rowStride, window.colStride});
         }
         isa::Pool copy;
@@ -97,7 +97,7 @@ bool sliceByPhase(LoweringContext& ctx, const QSlice& slice, const DdrBlock& win
   for (std::int64_t y = 0; y < h; y += th) {
     const std::int64_t rows = std::min(th, h - y);
     const auto [inputSram, outputSram] = ctx.slots.nextStep();
-    ctx.load(0, inputSram,
+    ctx.load(LoadSram::Input, inputSram,
              {window.address + y * window.rowStride, rows, 1, span * pixel, window.rowStride, 0});
     isa::Pool pick;
     pick.op = isa::kPoolMax;
@@ -243,7 +243,7 @@ void SubPixelShuffle::emitTileLoads(std::int64_t p0, std::int64_t count, std::in
     for (std::int64_t g = 0; g < groups; ++g) {
       const TensorId id = m_layout.groupInputs[static_cast<std::size_t>(g)];
       isa::Load load =
-          makeLoad(0, inputSram + g * sub,
+          makeLoad(LoadSram::Input, inputSram + g * sub,
                    {static_cast<std::int64_t>(m_ctx.tensors[id].address) + p0 * perGroup,
                     count * perGroup / sub, 1, sub, sub, sub});
       load.sram_row_stride = block;
@@ -253,24 +253,24 @@ void SubPixelShuffle::emitTileLoads(std::int64_t p0, std::int64_t count, std::in
     for (std::int64_t g = 0; g < groups; ++g) {
       const TensorId id = m_layout.groupInputs[static_cast<std::size_t>(g)];
       loads.push_back(
-          {makeLoad(0, inputSram + g * count * perGroup,
+          {makeLoad(LoadSram::Input, inputSram + g * count * perGroup,
                     flatBlock(m_ctx.tensors[id].address + static_cast<std::uint64_t>(p0 * perGroup),
                               count * perGroup))});
     }
   } else {
     loads.push_back({makeLoad(
-        0, inputSram,
+        LoadSram::Input, inputSram,
         flatBlock(m_ctx.tensors[m_shuffle.input].address + static_cast<std::uint64_t>(p0 * m_c),
                   count * m_c))});
   }
   if (m_loadWeights) {
     loads.push_back({makeLoad(
-        1, m_weightSram, flatBlock(m_weightAddress, static_cast<std::int64_t>(m_weights.size())))});
+        LoadSram::Weight, m_weightSram, flatBlock(m_weightAddress, static_cast<std::int64_t>(m_weights.size())))});
     m_loadWeights = false;
   }
   if (m_loadParameters) {
     loads.push_back(
-        {makeLoad(2, m_parameterSram,
+        {makeLoad(LoadSram::Parameter, m_parameterSram,
                   flatBlock(m_parameterAddress, static_cast<std::int64_t>(m_parameters.size())))});
     m_loadParameters = false;
   }

@@ -204,12 +204,12 @@ std::vector<std::vector<isa::Instruction>> EltwiseSteps::loads(std::int64_t at, 
       const std::uint64_t address = ctx.tensors[inputs[index]].address;
       if (!t.perChannel[index]) {
         groups.push_back(ctx.capture(
-            [&] { ctx.load(0, inputSram, tensorPixels(ctx, inputs[index], at, count)); }));
+            [&] { ctx.load(LoadSram::Input, inputSram, tensorPixels(ctx, inputs[index], at, count)); }));
       } else if (std::find(m_stripLoaded.begin(), m_stripLoaded.end(), inputSram) ==
                  m_stripLoaded.end()) {
         // Every pixel of the strip reads the same C bytes: a column stride of 0.
         groups.push_back(ctx.capture([&] {
-          ctx.load(0, inputSram + t.stripOffset,
+          ctx.load(LoadSram::Input, inputSram + t.stripOffset,
                    {static_cast<std::int64_t>(address), 1, t.stripPixels, t.channels, 0, 0});
         }));
         m_stripLoaded.push_back(inputSram);
@@ -218,14 +218,14 @@ std::vector<std::vector<isa::Instruction>> EltwiseSteps::loads(std::int64_t at, 
   } else {
     for (std::int64_t k = 0; k < t.operands; ++k) {
       groups.push_back(ctx.capture([&] {
-        ctx.load(0, inputSram + k * count,
+        ctx.load(LoadSram::Input, inputSram + k * count,
                  tensorPixels(ctx, inputs[static_cast<std::size_t>(k)], at, count));
       }));
     }
   }
   if (m_loadParameters) {
     groups.push_back(ctx.capture([&] {
-      ctx.loadFlat(2, m_parameterSram, m_parameterAddress,
+      ctx.loadFlat(LoadSram::Parameter, m_parameterSram, m_parameterAddress,
                    static_cast<std::int64_t>(m_job.parameters.size()));
     }));
     m_loadParameters = false;

@@ -33,7 +33,7 @@ class ParameterPlacer {
                      const std::vector<std::uint8_t>& blob) {
     m_ctx.op = op;
     const std::int64_t at = m_next;
-    m_ctx.loadFlat(2, at, m_ctx.constants.add(fmt::format("{}.gated.{}", m_name, what), blob),
+    m_ctx.loadFlat(LoadSram::Parameter, at, m_ctx.constants.add(fmt::format("{}.gated.{}", m_name, what), blob),
                    static_cast<std::int64_t>(blob.size()));
     m_next += static_cast<std::int64_t>(blob.size());
     return at;
@@ -196,7 +196,7 @@ void GatedProjectEmitter::emitAdd(const BandTail& t) {
   const GatedProject& g = m_gated;
   m_ctx.op = g.addOp;
   const std::int64_t count = t.rows * g.width * g.outputChannels;
-  m_ctx.loadFlat(0, m_layout.residualAt[t.slot],
+  m_ctx.loadFlat(LoadSram::Input, m_layout.residualAt[t.slot],
                  static_cast<std::uint64_t>(address(g.residual) + t.y * g.width * g.outputChannels),
                  count);
   isa::Eltwise add = m_addBase;
@@ -237,7 +237,7 @@ void GatedProjectEmitter::emitLoads(std::int64_t at, std::int64_t band, std::int
   // Loaded every band when streamed, else by the first band, just before its gate and x, so
   // the first CONV waits for one block's.
   if (g.streamed || band == 0) {
-    m_ctx.loadFlat(1, weightsAt(at, e0),
+    m_ctx.loadFlat(LoadSram::Weight, weightsAt(at, e0),
                    m_constants.weightAddress[static_cast<std::size_t>(e0 / g.block)],
                    m_constants.blockWeights);
   }
@@ -248,13 +248,13 @@ void GatedProjectEmitter::emitLoads(std::int64_t at, std::int64_t band, std::int
     // per pixel (the gate's run of `block` bytes read again for each). Before the block's x,
     // so that the copies run while x loads.
     const std::int64_t at0 = m_layout.gateAt + m_layout.pixels * e0;
-    m_ctx.loadFlat(0, at0, static_cast<std::uint64_t>(address(g.gate) + e0), g.block);
+    m_ctx.loadFlat(LoadSram::Input, at0, static_cast<std::uint64_t>(address(g.gate) + e0), g.block);
     for (const isa::Eltwise& copy :
          gateCopies(at0, m_layout.pixels, g.block, m_constants.copyLut)) {
       m_ctx.emit(copy);
     }
   }
-  m_ctx.load(0, xOf(at),
+  m_ctx.load(LoadSram::Input, xOf(at),
              {address(g.input) + y * g.width * g.channels + e0, rb, g.width, g.block,
               g.width * g.channels, g.channels});
 }

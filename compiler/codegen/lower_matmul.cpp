@@ -96,7 +96,7 @@ void lowerMatMul(LoweringContext& ctx, const QMatMul& op) {
             outputSram = outSram;
           }
           // Rows m0.. of a, columns k0..: mb runs of kb bytes, a row stride apart.
-          ctx.load(0, inputSram,
+          ctx.load(LoadSram::Input, inputSram,
                    {aAddress + s.a.offset + h * s.a.headStride + m0 * s.a.rowStride + k0, mb, 1, kb,
                     s.a.rowStride, 0});
           bool loadWeights = false;
@@ -108,10 +108,10 @@ void lowerMatMul(LoweringContext& ctx, const QMatMul& op) {
             const DdrBlock block =
                 kn ? DdrBlock{bHead + k0 * s.b.rowStride + n0, kb, 1, nb, s.b.rowStride, 0}
                    : DdrBlock{bHead + n0 * s.b.rowStride + k0, nb, 1, kb, s.b.rowStride, 0};
-            ctx.load(1, weightSram, block);
+            ctx.load(LoadSram::Weight, weightSram, block);
           }
           if (loadParameters) {
-            ctx.loadFlat(2, parameterSram, parameterAddress,
+            ctx.loadFlat(LoadSram::Parameter, parameterSram, parameterAddress,
                          static_cast<std::int64_t>(parameters.size()));
             loadParameters = false;
           }

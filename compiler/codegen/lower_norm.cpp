@@ -93,9 +93,9 @@ void lowerNorm(LoweringContext& ctx, const QNorm& op) {
     const std::int64_t count = std::min(rowsPerTile, rows - row);
     const auto offset = static_cast<std::uint64_t>(row * length);
     const auto [inputSram, outputSram] = ctx.slots.nextStep();
-    ctx.loadFlat(0, inputSram, inAddress + offset, count * length);
+    ctx.loadFlat(LoadSram::Input, inputSram, inAddress + offset, count * length);
     if (loadParameters) {
-      ctx.loadFlat(2, parameterSram, parameterAddress,
+      ctx.loadFlat(LoadSram::Parameter, parameterSram, parameterAddress,
                    static_cast<std::int64_t>(parameters.size()));
       loadParameters = false;
     }

@@ -78,6 +78,11 @@ class SramSlots {
   std::int64_t m_cascades = 0;
 };
 
+/// The SRAM a LOAD fills: the values of its `buf` field (isa/instructions.def).
+enum class LoadSram : std::int64_t { Input = 0, Weight = 1, Parameter = 2 };
+static_assert(static_cast<std::int64_t>(LoadSram::Parameter) == isa::fieldMax<&isa::Load::buf>(),
+              "LoadSram lists every SRAM a LOAD's buf field can name");
+
 /// A block of bytes in DDR as LOAD and STORE address it: `rows` x `cols` runs of `bytes`
 /// consecutive bytes, the first at `address`, runs `colStride` and rows `rowStride` bytes apart.
 struct DdrBlock {
@@ -132,11 +137,11 @@ struct LoweringContext {
   /// the load unit runs its LOADs in order, so none that could run waits behind one that cannot
   /// (a layer's weights behind the input waiting for the previous layer's last STORE).
   void emitLoadsInReadyOrder(std::vector<std::vector<isa::Instruction>> groups);
-  /// A LOAD of `block` into SRAM `buf` (0 input, 1 weight, 2 parameter) at `sramAddress`.
-  void load(std::int64_t buf, std::int64_t sramAddress, const DdrBlock& block,
+  /// A LOAD of `block` into SRAM `buf` at `sramAddress`.
+  void load(LoadSram buf, std::int64_t sramAddress, const DdrBlock& block,
             const LoadPadding& padding = {});
-  /// A flat LOAD of `bytes` bytes from DDR into an SRAM (0 input, 1 weight, 2 parameter).
-  void loadFlat(std::int64_t buf, std::int64_t sramAddress, std::uint64_t ddrAddress,
+  /// A flat LOAD of `bytes` bytes from DDR into SRAM `buf`.
+  void loadFlat(LoadSram buf, std::int64_t sramAddress, std::uint64_t ddrAddress,
                 std::int64_t bytes) {
     load(buf, sramAddress, flatBlock(ddrAddress, bytes));
   }
@@ -172,8 +177,8 @@ std::vector<std::uint8_t> identityLut();
 isa::Eltwise lutCopy(std::int64_t from, std::int64_t to, std::int64_t count, std::int64_t outBuf,
                      std::int64_t lutAddress);
 
-/// The LOAD of `block` into SRAM `buf` (0 input, 1 weight, 2 parameter) at `sramAddress`.
-isa::Load makeLoad(std::int64_t buf, std::int64_t sramAddress, const DdrBlock& block,
+/// The LOAD of `block` into SRAM `buf` at `sramAddress`.
+isa::Load makeLoad(LoadSram buf, std::int64_t sramAddress, const DdrBlock& block,
                    const LoadPadding& padding = {});
 
 /// Software pipelining by one tile in emission order: a tile's compute and STORE are emitted

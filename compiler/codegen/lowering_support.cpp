@@ -86,7 +86,7 @@ DdrBlock channelBand(std::uint64_t address, std::int64_t row, std::int64_t rows,
           channels};
 }
 
-void LoweringContext::load(std::int64_t buf, std::int64_t sramAddress, const DdrBlock& block,
+void LoweringContext::load(LoadSram buf, std::int64_t sramAddress, const DdrBlock& block,
                            const LoadPadding& padding) {
   emit(makeLoad(buf, sramAddress, block, padding));
 }
@@ -145,10 +145,10 @@ isa::Eltwise lutCopy(std::int64_t from, std::int64_t to, std::int64_t count, std
   return copy;
 }
 
-isa::Load makeLoad(std::int64_t buf, std::int64_t sramAddress, const DdrBlock& block,
+isa::Load makeLoad(LoadSram buf, std::int64_t sramAddress, const DdrBlock& block,
                    const LoadPadding& padding) {
   isa::Load load;
-  load.buf = buf;
+  load.buf = static_cast<std::int64_t>(buf);
   load.sram_addr = sramAddress;
   load.ddr_addr = block.address;
   load.y_size = block.rows;
@@ -187,7 +187,7 @@ void LoweringContext::loadTile(std::int64_t sramAddress, const DdrBlock& block,
   const bool empty = block.rows < 1 || block.cols < 1;
   if (!empty &&
       isa::limits::paddingFits(padding.top, padding.left, padding.bottom, padding.right)) {
-    load(0, sramAddress, block, padding);
+    load(LoadSram::Input, sramAddress, block, padding);
     return;
   }
   // Rows [row0, row0 + n) of the tile, all padding: one run of pad bytes per tile row (or per
@@ -202,7 +202,7 @@ void LoweringContext::loadTile(std::int64_t sramAddress, const DdrBlock& block,
         static_cast<std::int64_t>(constants.padRun(static_cast<std::int8_t>(padding.value), run));
     for (std::int64_t r = 0; r < n; r += isa::limits::kLoadRows) {
       const std::int64_t m = std::min(n - r, isa::limits::kLoadRows);
-      load(0, sramAddress + (row0 + r) * pitch,
+      load(LoadSram::Input, sramAddress + (row0 + r) * pitch,
            DdrBlock{address, m, wholeRows ? 1 : cols, run, 0, 0});
     }
   };
@@ -222,7 +222,7 @@ void LoweringContext::loadTile(std::int64_t sramAddress, const DdrBlock& block,
       fill(padding.top + block.rows, padding.bottom);
       rest.bottom = 0;
     }
-    load(0, sramAddress + (padding.top - rest.top) * pitch, block, rest);
+    load(LoadSram::Input, sramAddress + (padding.top - rest.top) * pitch, block, rest);
     return;
   }
   // Columns of padding beyond the fields: fill the whole tile, then each real row on its own
@@ -232,7 +232,7 @@ void LoweringContext::loadTile(std::int64_t sramAddress, const DdrBlock& block,
     DdrBlock row = block;
     row.address = block.address + r * block.rowStride;
     row.rows = 1;
-    load(0, sramAddress + ((padding.top + r) * cols + padding.left) * c, row);
+    load(LoadSram::Input, sramAddress + ((padding.top + r) * cols + padding.left) * c, row);
   }
 }
 
