@@ -167,6 +167,214 @@ Agreement AgreementAccumulator::result() const {
   return a;
 }
 
+namespace {
+
+/// Each sample's sums on their own (samples run on `jobs` threads), merged in sample order.
+struct SampleSums {
+  std::vector<AgreementAccumulator> isolated, accumulated, outputs;
+  std::vector<std::size_t> top1Equal;
+};
+
+/// The layers, each op alone, and the fp32 values the comparisons need.
+struct MeasuredLayers {
+  std::vector<SingleOp> single;
+  std::vector<const QOp*> ops;
+  std::unordered_map<std::string, std::size_t> layerOf;
+  std::unordered_map<std::string, golden::FloatTensor> fp32;
+  // A requantizing step's output is no fp32 value: its fp32 counterpart is its input's.
+  std::vector<std::pair<std::string, std::string>> requantOf;
+};
+
+/// Op i of `segment` as a report layer, its agreement not yet measured.
+LayerAccuracy describeLayer(const Graph& graph, const NpuSegment& segment, std::size_t i) {
+  const QuantizedGraph& g = segment.graph;
+  const QOp& op = g.ops[i];
+  const QOpOrigin& origin = segment.origins.at(i);
+  LayerAccuracy layer;
+  layer.layer = opName(op);
+  layer.op = opDescription(graph.nodes().at(origin.node));
+  layer.output = g.tensors[opOutput(op)].name;
+  layer.segment = segment.segment;
+  layer.weightSqnrDb = origin.weightSqnrDb;
+  layer.weightChannelRangeRatio = origin.weightChannelRangeRatio;
+  layer.perChannel = origin.perChannel;
+  layer.lut = origin.lut;
+  return layer;
+}
+
+/// `op` of `segment` as a graph of its own (report layer `layer`): its non-constant inputs in,
+/// its output out.
+SingleOp singleOp(const NpuSegment& segment, const QOp& op, std::size_t layer) {
+  const QuantizedGraph& g = segment.graph;
+  SingleOp s;
+  s.layer = layer;
+  s.segment = &segment;
+  s.graph.tensors = g.tensors;
+  s.graph.ops = {op};
+  for (TensorId id : opInputs(op)) {
+    if (!g.tensors[id].data) {  // a constant holds its values already
+      s.graph.inputs.push_back(id);
+    }
+  }
+  s.graph.outputs = {opOutput(op)};
+  return s;
+}
+
+/// Adds every op of the NPU segments to report.layers, each also as an op alone.
+MeasuredLayers collectLayers(const QuantizedModel& model, AccuracyReport& report) {
+  const Graph& graph = model.graph;
+  MeasuredLayers layers;
+  for (const NpuSegment& segment : model.npuSegments) {
+    const QuantizedGraph& g = segment.graph;
+    for (const QTensor& t : g.tensors) {
+      layers.fp32.emplace(t.name, golden::FloatTensor{});
+    }
+    for (std::size_t i = 0; i < g.ops.size(); ++i) {
+      const QOp& op = g.ops[i];
+      LayerAccuracy layer = describeLayer(graph, segment, i);
+      layers.layerOf.emplace(layer.output, report.layers.size());
+      // "<x>#requant" and "<y>#pre_requant" (realizeSegments) hold x's and y's values.
+      if (!graph.findValue(layer.output) && layer.output.find('#') != std::string::npos) {
+        layers.requantOf.emplace_back(layer.output, layer.output.substr(0, layer.output.find('#')));
+      }
+      layers.single.push_back(singleOp(segment, op, report.layers.size()));
+      layers.ops.push_back(&op);
+      report.layers.push_back(std::move(layer));
+    }
+  }
+  return layers;
+}
+
+/// Runs a sample in fp32, through the int8 model and through each int8 op alone, and sums how
+/// far each layer and output is from fp32.
+class SampleMeasurer {
+ public:
+  /// Prepares the fp32 interpreter and the golden runners of the model and of each op alone.
+  SampleMeasurer(const QuantizedModel& model, const MeasuredLayers& layers)
+      : m_model(model), m_layers(layers), m_interpreter(model.graph), m_golden(model) {
+    m_singleRunners.reserve(layers.single.size());
+    for (const SingleOp& s : layers.single) {
+      m_singleRunners.emplace_back(s.graph);
+    }
+  }
+
+  /// One sample's sums over `layerCount` layers and every graph output.
+  void measure(const TensorMap& sample, std::size_t layerCount, SampleSums& out) const {
+    const Graph& graph = m_model.graph;
+    out.isolated.resize(layerCount);
+    out.accumulated.resize(layerCount);
+    out.outputs.resize(graph.outputs().size());
+    out.top1Equal.assign(graph.outputs().size(), 0);
+    std::unordered_map<std::string, golden::FloatTensor> values = m_layers.fp32;
+    TensorMap reference =
+        m_interpreter.run(sample, [&](const Value& value, const golden::FloatTensor& tensor) {
+          auto it = values.find(value.name);
+          if (it != values.end()) {
+            it->second = tensor;
+          }
+        });
+    for (const auto& [requant, source] : m_layers.requantOf) {
+      values[requant] = values.at(source);
+    }
+    TensorMap quantized = runPartitionedModelGolden(
+        m_model, sample,
+        [&](const Value& value, const golden::FloatTensor& tensor) {
+          auto it = m_layers.layerOf.find(value.name);
+          if (it != m_layers.layerOf.end()) {
+            out.accumulated[it->second].add(values.at(value.name).data, tensor.data);
+          }
+        },
+        &m_golden);
+    measureSingleOps(values, out);
+    for (std::size_t o = 0; o < graph.outputs().size(); ++o) {
+      const std::string& name = graph.value(graph.outputs()[o]).name;
+      const golden::FloatTensor& r = reference.at(name);
+      const golden::FloatTensor& q = quantized.at(name);
+      out.outputs[o].add(r.data, q.data);
+      out.top1Equal[o] += !r.data.empty() && argMax(r.data) == argMax(q.data);
+    }
+  }
+
+ private:
+  /// Each op alone on its fp32 inputs quantized, against its fp32 output.
+  void measureSingleOps(const std::unordered_map<std::string, golden::FloatTensor>& values,
+                        SampleSums& out) const {
+    for (std::size_t i = 0; i < m_layers.single.size(); ++i) {
+      const QuantizedGraph& g = m_layers.single[i].graph;
+      std::vector<golden::Int8Tensor> in;
+      for (TensorId id : g.inputs) {
+        in.push_back(quantizeToNhwc(values.at(g.tensors[id].name), paramsOf(g.tensors[id])));
+      }
+      std::vector<golden::Int8Tensor> result = m_singleRunners[i].run(in);
+      const QTensor& output = g.tensors[g.outputs[0]];
+      const golden::FloatTensor& expected = values.at(output.name);
+      golden::FloatTensor actual =
+          dequantizeToNchw(result[g.outputs[0]], paramsOf(output), expected.shape);
+      out.isolated[m_layers.single[i].layer].add(expected.data, actual.data);
+    }
+  }
+
+  const QuantizedModel& m_model;
+  const MeasuredLayers& m_layers;
+  Interpreter m_interpreter;
+  const GoldenModelRunner m_golden;
+  std::vector<GoldenGraphRunner> m_singleRunners;
+};
+
+/// The samples' sums added up in sample order.
+SampleSums mergeSums(const std::vector<SampleSums>& sums, std::size_t layerCount,
+                     std::size_t outputCount) {
+  SampleSums total;
+  total.isolated.resize(layerCount);
+  total.accumulated.resize(layerCount);
+  total.outputs.resize(outputCount);
+  total.top1Equal.assign(outputCount, 0);
+  for (const SampleSums& sample : sums) {
+    for (std::size_t i = 0; i < layerCount; ++i) {
+      total.isolated[i].merge(sample.isolated[i]);
+      total.accumulated[i].merge(sample.accumulated[i]);
+    }
+    for (std::size_t o = 0; o < total.outputs.size(); ++o) {
+      total.outputs[o].merge(sample.outputs[o]);
+      total.top1Equal[o] += sample.top1Equal[o];
+    }
+  }
+  return total;
+}
+
+/// Each layer's agreement, flagged (with its likely reasons) when under the thresholds.
+void judgeLayers(AccuracyReport& report, const SampleSums& total, const QuantizedModel& model,
+                 const MeasuredLayers& layers, const AccuracyThresholds& thresholds) {
+  for (std::size_t i = 0; i < report.layers.size(); ++i) {
+    LayerAccuracy& layer = report.layers[i];
+    layer.isolated = total.isolated[i].result();
+    layer.accumulated = total.accumulated[i].result();
+    layer.flagged =
+        under(layer.isolated, thresholds, true) || under(layer.accumulated, thresholds, false);
+    if (layer.flagged) {
+      layer.reasons =
+          likelyReasons(layer, model, *layers.single[i].segment, *layers.ops[i], thresholds);
+    }
+  }
+}
+
+/// Each graph output's agreement, and its top-1 agreement when it is one row of class scores.
+void addOutputs(AccuracyReport& report, const Graph& graph, const SampleSums& total,
+                std::size_t samples) {
+  for (std::size_t o = 0; o < graph.outputs().size(); ++o) {
+    const Value& v = graph.value(graph.outputs()[o]);
+    OutputAccuracy out;
+    out.name = v.name;
+    out.agreement = total.outputs[o].result();
+    if (v.shape.size() == 2 && v.shape[0] == 1 && v.shape[1] > 1) {
+      out.top1Agreement = static_cast<double>(total.top1Equal[o]) / static_cast<double>(samples);
+    }
+    report.outputs.push_back(std::move(out));
+  }
+}
+
+}  // namespace
+
 AccuracyReport accuracyReport(const QuantizedModel& model, const std::vector<TensorMap>& samples,
                               const AccuracyThresholds& thresholds, std::size_t jobs) {
   const Graph& graph = model.graph;
@@ -176,150 +384,17 @@ AccuracyReport accuracyReport(const QuantizedModel& model, const std::vector<Ten
   AccuracyReport report;
   report.samples = samples.size();
   report.thresholds = thresholds;
-
-  // The layers, each op alone, and the fp32 values the comparisons need.
-  std::vector<SingleOp> single;
-  std::vector<const QOp*> ops;
-  std::unordered_map<std::string, std::size_t> layerOf;
-  std::unordered_map<std::string, golden::FloatTensor> fp32;
-  // A requantizing step's output is no fp32 value: its fp32 counterpart is its input's.
-  std::vector<std::pair<std::string, std::string>> requantOf;
-  for (const NpuSegment& segment : model.npuSegments) {
-    const QuantizedGraph& g = segment.graph;
-    for (const QTensor& t : g.tensors) {
-      fp32.emplace(t.name, golden::FloatTensor{});
-    }
-    for (std::size_t i = 0; i < g.ops.size(); ++i) {
-      const QOp& op = g.ops[i];
-      const QOpOrigin& origin = segment.origins.at(i);
-      LayerAccuracy layer;
-      layer.layer = opName(op);
-      layer.op = opDescription(graph.nodes().at(origin.node));
-      layer.output = g.tensors[opOutput(op)].name;
-      layer.segment = segment.segment;
-      layer.weightSqnrDb = origin.weightSqnrDb;
-      layer.weightChannelRangeRatio = origin.weightChannelRangeRatio;
-      layer.perChannel = origin.perChannel;
-      layer.lut = origin.lut;
-      layerOf.emplace(layer.output, report.layers.size());
-      // "<x>#requant" and "<y>#pre_requant" (realizeSegments) hold x's and y's values.
-      if (!graph.findValue(layer.output) && layer.output.find('#') != std::string::npos) {
-        requantOf.emplace_back(layer.output, layer.output.substr(0, layer.output.find('#')));
-      }
-      SingleOp s;
-      s.layer = report.layers.size();
-      s.segment = &segment;
-      s.graph.tensors = g.tensors;
-      s.graph.ops = {op};
-      for (TensorId id : opInputs(op)) {
-        if (!g.tensors[id].data) {  // a constant holds its values already
-          s.graph.inputs.push_back(id);
-        }
-      }
-      s.graph.outputs = {opOutput(op)};
-      single.push_back(std::move(s));
-      ops.push_back(&op);
-      report.layers.push_back(std::move(layer));
-    }
-  }
-  Interpreter interpreter(graph);
-  const GoldenModelRunner golden(model);
-  std::vector<GoldenGraphRunner> singleRunners;
-  singleRunners.reserve(single.size());
-  for (const SingleOp& s : single) {
-    singleRunners.emplace_back(s.graph);
-  }
-  // Each sample's sums on their own (samples run on `jobs` threads), merged in sample order.
-  struct SampleSums {
-    std::vector<AgreementAccumulator> isolated, accumulated, outputs;
-    std::vector<std::size_t> top1Equal;
-  };
+  const MeasuredLayers layers = collectLayers(model, report);
+  const SampleMeasurer measurer(model, layers);
   std::vector<SampleSums> sums(samples.size());
   const InterruptibleScope interruptible;
   parallelFor(samples.size(), jobs, [&](std::size_t k) {
     throwIfInterrupted();
-    const TensorMap& sample = samples[k];
-    SampleSums& out = sums[k];
-    out.isolated.resize(report.layers.size());
-    out.accumulated.resize(report.layers.size());
-    out.outputs.resize(graph.outputs().size());
-    out.top1Equal.assign(graph.outputs().size(), 0);
-    std::unordered_map<std::string, golden::FloatTensor> values = fp32;
-    TensorMap reference =
-        interpreter.run(sample, [&](const Value& value, const golden::FloatTensor& tensor) {
-          auto it = values.find(value.name);
-          if (it != values.end()) {
-            it->second = tensor;
-          }
-        });
-    for (const auto& [requant, source] : requantOf) {
-      values[requant] = values.at(source);
-    }
-    TensorMap quantized = runPartitionedModelGolden(
-        model, sample,
-        [&](const Value& value, const golden::FloatTensor& tensor) {
-          auto it = layerOf.find(value.name);
-          if (it != layerOf.end()) {
-            out.accumulated[it->second].add(values.at(value.name).data, tensor.data);
-          }
-        },
-        &golden);
-    for (std::size_t i = 0; i < single.size(); ++i) {
-      const QuantizedGraph& g = single[i].graph;
-      std::vector<golden::Int8Tensor> in;
-      for (TensorId id : g.inputs) {
-        in.push_back(quantizeToNhwc(values.at(g.tensors[id].name), paramsOf(g.tensors[id])));
-      }
-      std::vector<golden::Int8Tensor> result = singleRunners[i].run(in);
-      const QTensor& output = g.tensors[g.outputs[0]];
-      const golden::FloatTensor& expected = values.at(output.name);
-      golden::FloatTensor actual =
-          dequantizeToNchw(result[g.outputs[0]], paramsOf(output), expected.shape);
-      out.isolated[single[i].layer].add(expected.data, actual.data);
-    }
-    for (std::size_t o = 0; o < graph.outputs().size(); ++o) {
-      const std::string& name = graph.value(graph.outputs()[o]).name;
-      const golden::FloatTensor& r = reference.at(name);
-      const golden::FloatTensor& q = quantized.at(name);
-      out.outputs[o].add(r.data, q.data);
-      out.top1Equal[o] += !r.data.empty() && argMax(r.data) == argMax(q.data);
-    }
+    measurer.measure(samples[k], report.layers.size(), sums[k]);
   });
-  std::vector<AgreementAccumulator> isolated(report.layers.size());
-  std::vector<AgreementAccumulator> accumulated(report.layers.size());
-  std::vector<AgreementAccumulator> outputs(graph.outputs().size());
-  std::vector<std::size_t> top1Equal(graph.outputs().size(), 0);
-  for (const SampleSums& sample : sums) {
-    for (std::size_t i = 0; i < report.layers.size(); ++i) {
-      isolated[i].merge(sample.isolated[i]);
-      accumulated[i].merge(sample.accumulated[i]);
-    }
-    for (std::size_t o = 0; o < outputs.size(); ++o) {
-      outputs[o].merge(sample.outputs[o]);
-      top1Equal[o] += sample.top1Equal[o];
-    }
-  }
-
-  for (std::size_t i = 0; i < report.layers.size(); ++i) {
-    LayerAccuracy& layer = report.layers[i];
-    layer.isolated = isolated[i].result();
-    layer.accumulated = accumulated[i].result();
-    layer.flagged =
-        under(layer.isolated, thresholds, true) || under(layer.accumulated, thresholds, false);
-    if (layer.flagged) {
-      layer.reasons = likelyReasons(layer, model, *single[i].segment, *ops[i], thresholds);
-    }
-  }
-  for (std::size_t o = 0; o < graph.outputs().size(); ++o) {
-    const Value& v = graph.value(graph.outputs()[o]);
-    OutputAccuracy out;
-    out.name = v.name;
-    out.agreement = outputs[o].result();
-    if (v.shape.size() == 2 && v.shape[0] == 1 && v.shape[1] > 1) {
-      out.top1Agreement = static_cast<double>(top1Equal[o]) / static_cast<double>(samples.size());
-    }
-    report.outputs.push_back(std::move(out));
-  }
+  const SampleSums total = mergeSums(sums, report.layers.size(), graph.outputs().size());
+  judgeLayers(report, total, model, layers, thresholds);
+  addOutputs(report, graph, total, samples.size());
   return report;
 }
 

@@ -241,6 +241,152 @@ Graph calibrationGraph(const Graph& graph, const Partition& partition) {
   return copy;
 }
 
+namespace {
+
+/// Runs calibration sample k and adds every observed tensor's values to its observer; a NaN or
+/// Inf fails.
+void observeSample(const Graph& graph, const Interpreter& interpreter, const TensorMap& sample,
+                   std::size_t k, const std::unordered_map<std::string, std::size_t>& index,
+                   std::vector<TensorObserver>& observers) {
+  interpreter.run(sample, [&](const Value& value, const golden::FloatTensor& tensor) {
+    auto it = index.find(value.name);
+    if (it == index.end()) {
+      return;
+    }
+    for (std::size_t i = 0; i < tensor.data.size(); ++i) {
+      if (!std::isfinite(tensor.data[i])) {
+        fail("{}: tensor '{}' holds {} at element {} for calibration sample {}", graph.source(),
+             value.name, std::isnan(tensor.data[i]) ? "NaN" : "Inf", i, k);
+      }
+    }
+    observers[it->second].observe(tensor.data);
+  });
+}
+
+/// The NPU's matmul reads its second operand as CONV weights, which have no zero point: those
+/// tensors are quantized symmetric (their alignment groups too).
+std::set<std::string, std::less<>> matMulWeightNames(const Graph& graph,
+                                                     const Partition& partition) {
+  std::set<std::string, std::less<>> matMulWeights;
+  for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
+    if (partition.device[n] == Device::Npu && partition.npuKind[n] == NpuOpKind::MatMul) {
+      matMulWeights.insert(graph.value(graph.nodes()[n].input(1)).name);
+    }
+  }
+  return matMulWeights;
+}
+
+/// A constant activation is the same in every sample: its values, observed once, give its
+/// range as they are (min/max whatever the method: nothing in them is an outlier to clip).
+/// Returns their names.
+std::set<std::string, std::less<>> observeConstants(
+    const Graph& graph, const Partition& partition,
+    const std::unordered_map<std::string, std::size_t>& index,
+    std::vector<TensorObserver>& observers) {
+  std::set<std::string, std::less<>> constants;
+  for (const std::string& name : constantActivationNames(graph, partition)) {
+    std::span<const float> values = graph.value(*graph.findValue(name)).data->floats();
+    observers[index.at(name)].observe(values);
+    constants.insert(name);
+  }
+  return constants;
+}
+
+/// One observed tensor's statistics, range and int8 parameters (before alignment).
+TensorCalibration tensorCalibration(const Graph& graph, const QuantConfig& config,
+                                    const std::string& name, const Node* producer,
+                                    const TensorObserver& o, bool matMulWeight, bool constant) {
+  TensorCalibration t;
+  t.name = name;
+  std::string_view valueName = name;
+  t.settings = activationSettingsFor(config, graph, producer, valueName);
+  if (matMulWeight) {
+    t.settings.symmetric = true;
+  }
+  t.min = o.min();
+  t.max = o.max();
+  t.absPercentile99 = percentileRange(o, 99.0, true).hi;
+  t.absPercentile999 = percentileRange(o, 99.9, true).hi;
+  t.absPercentile9999 = percentileRange(o, 99.99, true).hi;
+  t.range = constant ? minMaxRange(o, t.settings.symmetric) : rangeFor(o, t.settings);
+  t.alignedRange = t.range;
+  const TensorObserver* observed[] = {&o};
+  t.params = t.settings.powerOfTwo
+                 ? powerOfTwoParamsForRange(t.range, t.settings.symmetric, observed)
+                 : quantParamsForRange(t.range, t.settings.symmetric, false);
+  return t;
+}
+
+/// NORM's fixed output quantization of a softmax: scale 1/256, zero point -128.
+golden::QuantParams softmaxParams() {
+  return golden::QuantParams{static_cast<float>(golden::kSoftmaxOutputScale),
+                             golden::kSoftmaxOutputZeroPoint};
+}
+
+/// A softmax on the NPU writes probabilities at scale 1/256, zero point -128 (NORM's fixed
+/// output quantization, docs/numerics.md): its output takes those. Returns those outputs.
+std::set<std::string, std::less<>> fixSoftmaxOutputs(const Graph& graph, const Partition& partition,
+                                                     const std::vector<std::string>& names,
+                                                     const std::vector<const Node*>& producers,
+                                                     CalibrationResult& result) {
+  std::set<std::string, std::less<>> softmaxOutputs;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const Node* producer = producers[i];
+    if (producer == nullptr || producer->op != OpKind::Softmax) {
+      continue;
+    }
+    const auto n = static_cast<std::size_t>(producer - graph.nodes().data());
+    if (partition.device[n] == Device::Npu && partition.npuKind[n] == NpuOpKind::Softmax) {
+      TensorCalibration& t = result.tensors.find(names[i])->second;
+      t.params = softmaxParams();
+      t.alignedRange = representableRange(t.params);
+      softmaxOutputs.insert(names[i]);
+    }
+  }
+  return softmaxOutputs;
+}
+
+/// Every alignment group's members share one range and parameters; a group holding a softmax's
+/// output (a flatten or pool after it) takes the softmax's, so no requant follows the softmax.
+void alignGroups(const Graph& graph, const Partition& partition,
+                 const std::unordered_map<std::string, std::size_t>& index,
+                 const std::vector<TensorObserver>& observers,
+                 const std::set<std::string, std::less<>>& softmaxOutputs,
+                 CalibrationResult& result) {
+  std::vector<std::vector<std::string>> groups = alignmentGroups(graph, partition);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    Range aligned{0.0F, 0.0F};
+    bool symmetric = false;
+    bool powerOfTwo = false;
+    bool first = true;
+    std::vector<const TensorObserver*> members;
+    for (const std::string& name : groups[g]) {
+      const TensorCalibration& t = result.at(name);
+      members.push_back(&observers[index.at(name)]);
+      aligned.lo = first ? t.range.lo : std::min(aligned.lo, t.range.lo);
+      aligned.hi = first ? t.range.hi : std::max(aligned.hi, t.range.hi);
+      symmetric = symmetric || t.settings.symmetric;
+      powerOfTwo = powerOfTwo || t.settings.powerOfTwo;
+      first = false;
+    }
+    golden::QuantParams params = powerOfTwo ? powerOfTwoParamsForRange(aligned, symmetric, members)
+                                            : quantParamsForRange(aligned, symmetric, false);
+    if (std::any_of(groups[g].begin(), groups[g].end(),
+                    [&](const std::string& name) { return softmaxOutputs.contains(name); })) {
+      params = softmaxParams();
+      aligned = representableRange(params);
+    }
+    for (const std::string& name : groups[g]) {
+      TensorCalibration& t = result.tensors.find(name)->second;
+      t.alignedRange = aligned;
+      t.params = params;
+      t.group = static_cast<std::int64_t>(g);
+    }
+  }
+}
+
+}  // namespace
+
 CalibrationResult calibrate(const Graph& graph, const Partition& partition,
                             const std::vector<TensorMap>& samples, const QuantConfig& config) {
   if (samples.empty()) {
@@ -263,115 +409,23 @@ CalibrationResult calibrate(const Graph& graph, const Partition& partition,
   const InterruptibleScope interruptible;
   for (std::size_t k = 0; k < count; ++k) {
     throwIfInterrupted();  // Ctrl-C between samples of a long calibration
-    interpreter.run(samples[k], [&](const Value& value, const golden::FloatTensor& tensor) {
-      auto it = index.find(value.name);
-      if (it == index.end()) {
-        return;
-      }
-      for (std::size_t i = 0; i < tensor.data.size(); ++i) {
-        if (!std::isfinite(tensor.data[i])) {
-          fail("{}: tensor '{}' holds {} at element {} for calibration sample {}", graph.source(),
-               value.name, std::isnan(tensor.data[i]) ? "NaN" : "Inf", i, k);
-        }
-      }
-      observers[it->second].observe(tensor.data);
-    });
+    observeSample(graph, interpreter, samples[k], k, index, observers);
   }
-
-  // The NPU's matmul reads its second operand as CONV weights, which have no zero point: those
-  // tensors are quantized symmetric (their alignment groups too, below).
-  std::set<std::string, std::less<>> matMulWeights;
-  for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
-    if (partition.device[n] == Device::Npu && partition.npuKind[n] == NpuOpKind::MatMul) {
-      matMulWeights.insert(graph.value(graph.nodes()[n].input(1)).name);
-    }
-  }
-
-  // A constant activation is the same in every sample: its values, observed once, give its
-  // range as they are (min/max whatever the method: nothing in them is an outlier to clip).
-  std::set<std::string, std::less<>> constants;
-  for (const std::string& name : constantActivationNames(graph, partition)) {
-    std::span<const float> values = graph.value(*graph.findValue(name)).data->floats();
-    observers[index.at(name)].observe(values);
-    constants.insert(name);
-  }
+  const std::set<std::string, std::less<>> matMulWeights = matMulWeightNames(graph, partition);
+  const std::set<std::string, std::less<>> constants =
+      observeConstants(graph, partition, index, observers);
 
   CalibrationResult result;
   result.samples = count;
   for (std::size_t i = 0; i < names.size(); ++i) {
-    TensorCalibration t;
-    t.name = names[i];
-    std::string_view valueName = names[i];
-    t.settings = activationSettingsFor(config, graph, producers[i], valueName);
-    if (matMulWeights.contains(valueName)) {
-      t.settings.symmetric = true;
-    }
-    const TensorObserver& o = observers[i];
-    t.min = o.min();
-    t.max = o.max();
-    t.absPercentile99 = percentileRange(o, 99.0, true).hi;
-    t.absPercentile999 = percentileRange(o, 99.9, true).hi;
-    t.absPercentile9999 = percentileRange(o, 99.99, true).hi;
-    t.range = constants.contains(names[i]) ? minMaxRange(o, t.settings.symmetric)
-                                           : rangeFor(o, t.settings);
-    t.alignedRange = t.range;
-    const TensorObserver* observed[] = {&o};
-    t.params = t.settings.powerOfTwo
-                   ? powerOfTwoParamsForRange(t.range, t.settings.symmetric, observed)
-                   : quantParamsForRange(t.range, t.settings.symmetric, false);
+    TensorCalibration t =
+        tensorCalibration(graph, config, names[i], producers[i], observers[i],
+                          matMulWeights.contains(names[i]), constants.contains(names[i]));
     result.tensors.emplace(t.name, t);
   }
-
-  // A softmax on the NPU writes probabilities at scale 1/256, zero point -128 (NORM's fixed
-  // output quantization, docs/numerics.md); an alignment group holding its output (a flatten or
-  // pool after it) takes the same, so no requant follows the softmax.
-  const golden::QuantParams softmaxParams{static_cast<float>(golden::kSoftmaxOutputScale),
-                                          golden::kSoftmaxOutputZeroPoint};
-  std::set<std::string, std::less<>> softmaxOutputs;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    const Node* producer = producers[i];
-    if (producer == nullptr || producer->op != OpKind::Softmax) {
-      continue;
-    }
-    const auto n = static_cast<std::size_t>(producer - graph.nodes().data());
-    if (partition.device[n] == Device::Npu && partition.npuKind[n] == NpuOpKind::Softmax) {
-      TensorCalibration& t = result.tensors.find(names[i])->second;
-      t.params = softmaxParams;
-      t.alignedRange = representableRange(t.params);
-      softmaxOutputs.insert(names[i]);
-    }
-  }
-
-  std::vector<std::vector<std::string>> groups = alignmentGroups(graph, partition);
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    Range aligned{0.0F, 0.0F};
-    bool symmetric = false;
-    bool powerOfTwo = false;
-    bool first = true;
-    std::vector<const TensorObserver*> members;
-    for (const std::string& name : groups[g]) {
-      const TensorCalibration& t = result.at(name);
-      members.push_back(&observers[index.at(name)]);
-      aligned.lo = first ? t.range.lo : std::min(aligned.lo, t.range.lo);
-      aligned.hi = first ? t.range.hi : std::max(aligned.hi, t.range.hi);
-      symmetric = symmetric || t.settings.symmetric;
-      powerOfTwo = powerOfTwo || t.settings.powerOfTwo;
-      first = false;
-    }
-    golden::QuantParams params = powerOfTwo ? powerOfTwoParamsForRange(aligned, symmetric, members)
-                                            : quantParamsForRange(aligned, symmetric, false);
-    if (std::any_of(groups[g].begin(), groups[g].end(),
-                    [&](const std::string& name) { return softmaxOutputs.contains(name); })) {
-      params = softmaxParams;
-      aligned = representableRange(params);
-    }
-    for (const std::string& name : groups[g]) {
-      TensorCalibration& t = result.tensors.find(name)->second;
-      t.alignedRange = aligned;
-      t.params = params;
-      t.group = static_cast<std::int64_t>(g);
-    }
-  }
+  const std::set<std::string, std::less<>> softmaxOutputs =
+      fixSoftmaxOutputs(graph, partition, names, producers, result);
+  alignGroups(graph, partition, index, observers, softmaxOutputs, result);
   return result;
 }
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <variant>
 
-#include "npu/compiler/target/live_taps.h"
 #include "npu/compiler/ir/types.h"
+#include "npu/compiler/target/live_taps.h"
 #include "npu/simulator/timing.h"
 #include "npu/support/overloaded.h"
 
@@ -125,12 +125,11 @@ std::uint64_t opTensorBytes(const compiler::QuantizedGraph& graph, const compile
   return bytes + outputBytes;
 }
 
-std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
-                                   const compiler::QuantizedGraph& graph, const isa::NpuConfig& hw,
-                                   std::span<const std::uint64_t> endCycles,
-                                   std::span<const sim::TraceSpan> trace) {
+namespace {
+
+/// Each op's name, kind, MACs, vector elements and array outputs; the rest still zero.
+std::vector<LayerStats> opLayers(const compiler::QuantizedGraph& graph) {
   std::vector<LayerStats> layers(graph.ops.size());
-  std::vector<std::uint64_t> layerEnd(graph.ops.size(), 0);
   for (std::size_t i = 0; i < graph.ops.size(); ++i) {
     layers[i].layer = compiler::opName(graph.ops[i]);
     layers[i].kind = compiler::opKindName(graph, graph.ops[i]);
@@ -141,13 +140,23 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
                                        graph.tensors[compiler::opOutput(graph.ops[i])].shape))
                                  : 0;
   }
-  // The MAC array's least cycles for a layer: its MACs at the full array, or its outputs at one
-  // vector of `cols` a cycle, whichever is more.
+  return layers;
+}
+
+/// The MAC array's least cycles for a layer: its MACs at the full array, or its outputs at one
+/// vector of `cols` a cycle, whichever is more.
+double arrayCycles(const LayerStats& layer, const isa::NpuConfig& hw) {
   const double peak = static_cast<double>(hw.macRows * hw.macCols);
-  const auto arrayCycles = [&](const LayerStats& layer) {
-    return std::max(static_cast<double>(layer.macs) / peak,
-                    static_cast<double>(layer.arrayOutputs) / static_cast<double>(hw.macCols));
-  };
+  return std::max(static_cast<double>(layer.macs) / peak,
+                  static_cast<double>(layer.arrayOutputs) / static_cast<double>(hw.macCols));
+}
+
+/// Counts each layer's instructions and DDR traffic; returns each layer's last end cycle.
+std::vector<std::uint64_t> addInstructionTraffic(const compiler::CompiledProgram& compiled,
+                                                 const isa::NpuConfig& hw,
+                                                 std::span<const std::uint64_t> endCycles,
+                                                 std::vector<LayerStats>& layers) {
+  std::vector<std::uint64_t> layerEnd(layers.size(), 0);
   const auto& instructions = compiled.program.instructions;
   for (std::size_t k = 0; k < instructions.size(); ++k) {
     const std::int64_t op = compiled.instructionOp[k];
@@ -165,6 +174,12 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
           std::max(layerEnd[static_cast<std::size_t>(op)], endCycles[k]);
     }
   }
+  return layerEnd;
+}
+
+/// Adds the compute unit's traced busy cycles to the layer of each instruction.
+void addComputeCycles(const compiler::CompiledProgram& compiled,
+                      std::span<const sim::TraceSpan> trace, std::vector<LayerStats>& layers) {
   for (const sim::TraceSpan& span : trace) {
     if (span.unit != "compute" || span.instruction >= compiled.instructionOp.size()) {
       continue;
@@ -174,21 +189,34 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
       layers[static_cast<std::size_t>(op)].computeCycles += span.end - span.start;
     }
   }
-  // A concat moves only the inputs its producers did not store in place and no earlier member
-  // of its family copied (concat by address): each read and written once.
-  const auto zeroMacBytes = [&](std::size_t i) {
-    const auto* concat = std::get_if<compiler::QConcat>(&graph.ops[i]);
-    if (concat == nullptr) {
-      return opTensorBytes(graph, graph.ops[i]);
+}
+
+/// The bytes zero-MAC op i must move. A concat moves only the inputs its producers did not store
+/// in place and no earlier member of its family copied (concat by address): each read and
+/// written once.
+std::uint64_t zeroMacBytes(const compiler::CompiledProgram& compiled,
+                           const compiler::QuantizedGraph& graph, std::size_t i) {
+  const auto* concat = std::get_if<compiler::QConcat>(&graph.ops[i]);
+  if (concat == nullptr) {
+    return opTensorBytes(graph, graph.ops[i]);
+  }
+  std::uint64_t bytes = 0;
+  for (const compiler::TensorId id : concat->inputs) {
+    if (concat->axis != 3 || compiler::concatCopies(graph, compiled.tensors, i, id)) {
+      bytes += 2 * static_cast<std::uint64_t>(compiler::elementCount(graph.tensors[id].shape));
     }
-    std::uint64_t bytes = 0;
-    for (const compiler::TensorId id : concat->inputs) {
-      if (concat->axis != 3 || compiler::concatCopies(graph, compiled.tensors, i, id)) {
-        bytes += 2 * static_cast<std::uint64_t>(compiler::elementCount(graph.tensors[id].shape));
-      }
-    }
-    return bytes;
-  };
+  }
+  return bytes;
+}
+
+/// Each layer's cycles (from the previous layer's end to its own), MAC utilization and roofline
+/// bound.
+void addCyclesAndBounds(const compiler::CompiledProgram& compiled,
+                        const compiler::QuantizedGraph& graph, const isa::NpuConfig& hw,
+                        std::span<const std::uint64_t> endCycles,
+                        const std::vector<std::uint64_t>& layerEnd,
+                        std::vector<LayerStats>& layers) {
+  const double peak = static_cast<double>(hw.macRows * hw.macCols);
   std::uint64_t previousEnd = 0;
   for (std::size_t i = 0; i < layers.size(); ++i) {
     LayerStats& layer = layers[i];
@@ -206,17 +234,47 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
     // lowering chooses to load (a global pool's all-ones weights) never loosen the bound.
     const double ddr = layer.macs > 0
                            ? static_cast<double>(layer.ddrBytesRead + layer.ddrBytesWritten)
-                           : static_cast<double>(zeroMacBytes(i));
+                           : static_cast<double>(zeroMacBytes(compiled, graph, i));
     // A layer without instructions (a concat whose producers stored its inputs in place) moved
     // nothing itself: no bound to be measured against.
     layer.rooflineCycles =
         layer.instructions == 0
             ? 0.0
             : std::max(
-                  {arrayCycles(layer), ddr / static_cast<double>(hw.ddrBytesPerCycle),
+                  {arrayCycles(layer, hw), ddr / static_cast<double>(hw.ddrBytesPerCycle),
                    static_cast<double>(layer.vectorElements) / static_cast<double>(hw.macCols)});
   }
-  // Fused groups: consecutive layers whose instruction ranges overlap.
+}
+
+/// Marks layers [first, end) as one fused group with the group's cycles over its roofline bound,
+/// when more than one of them has instructions.
+void closeFusedGroup(const isa::NpuConfig& hw, std::size_t first, std::size_t end,
+                     std::vector<LayerStats>& layers) {
+  std::size_t members = 0;
+  double cycles = 0, array = 0, ddr = 0, vector = 0;
+  for (std::size_t i = first; i < end; ++i) {
+    if (layers[i].instructions > 0) {
+      ++members;
+      cycles += static_cast<double>(layers[i].cycles);
+      array += arrayCycles(layers[i], hw);
+      ddr += static_cast<double>(layers[i].ddrBytesRead + layers[i].ddrBytesWritten);
+      vector += static_cast<double>(layers[i].vectorElements);
+    }
+  }
+  const double bound = std::max({array, ddr / static_cast<double>(hw.ddrBytesPerCycle),
+                                 vector / static_cast<double>(hw.macCols)});
+  for (std::size_t i = first; members > 1 && i < end; ++i) {
+    if (layers[i].instructions > 0) {
+      layers[i].fusedWith = static_cast<std::int64_t>(first);
+      layers[i].groupRooflineRatio = bound > 0 ? cycles / bound : 0.0;
+    }
+  }
+}
+
+/// Fused groups: consecutive layers whose instruction ranges overlap.
+void markFusedGroups(const compiler::CompiledProgram& compiled, const isa::NpuConfig& hw,
+                     std::vector<LayerStats>& layers) {
+  const auto& instructions = compiled.program.instructions;
   std::vector<std::size_t> firstInstruction(layers.size(), instructions.size());
   std::vector<std::size_t> lastInstruction(layers.size(), 0);
   for (std::size_t k = 0; k < instructions.size(); ++k) {
@@ -229,27 +287,6 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
   std::size_t groupFirst = 0;
   std::size_t groupLast = 0;  // the group's last instruction
   bool open = false;
-  const auto closeGroup = [&](std::size_t end) {  // layers [groupFirst, end)
-    std::size_t members = 0;
-    double cycles = 0, array = 0, ddr = 0, vector = 0;
-    for (std::size_t i = groupFirst; i < end; ++i) {
-      if (layers[i].instructions > 0) {
-        ++members;
-        cycles += static_cast<double>(layers[i].cycles);
-        array += arrayCycles(layers[i]);
-        ddr += static_cast<double>(layers[i].ddrBytesRead + layers[i].ddrBytesWritten);
-        vector += static_cast<double>(layers[i].vectorElements);
-      }
-    }
-    const double bound = std::max({array, ddr / static_cast<double>(hw.ddrBytesPerCycle),
-                                   vector / static_cast<double>(hw.macCols)});
-    for (std::size_t i = groupFirst; members > 1 && i < end; ++i) {
-      if (layers[i].instructions > 0) {
-        layers[i].fusedWith = static_cast<std::int64_t>(groupFirst);
-        layers[i].groupRooflineRatio = bound > 0 ? cycles / bound : 0.0;
-      }
-    }
-  };
   for (std::size_t i = 0; i < layers.size(); ++i) {
     if (layers[i].instructions == 0) {
       continue;
@@ -259,15 +296,29 @@ std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
       continue;
     }
     if (open) {
-      closeGroup(i);
+      closeFusedGroup(hw, groupFirst, i, layers);
     }
     open = true;
     groupFirst = i;
     groupLast = lastInstruction[i];
   }
   if (open) {
-    closeGroup(layers.size());
+    closeFusedGroup(hw, groupFirst, layers.size(), layers);
   }
+}
+
+}  // namespace
+
+std::vector<LayerStats> layerStats(const compiler::CompiledProgram& compiled,
+                                   const compiler::QuantizedGraph& graph, const isa::NpuConfig& hw,
+                                   std::span<const std::uint64_t> endCycles,
+                                   std::span<const sim::TraceSpan> trace) {
+  std::vector<LayerStats> layers = opLayers(graph);
+  const std::vector<std::uint64_t> layerEnd =
+      addInstructionTraffic(compiled, hw, endCycles, layers);
+  addComputeCycles(compiled, trace, layers);
+  addCyclesAndBounds(compiled, graph, hw, endCycles, layerEnd, layers);
+  markFusedGroups(compiled, hw, layers);
   return layers;
 }
 

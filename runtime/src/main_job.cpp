@@ -14,11 +14,11 @@
 
 #include "npu/compiler/frontend/import.h"
 #include "npu/compiler/frontend/npy.h"
-#include "npu/compiler/quant/qdq_export.h"
 #include "npu/compiler/partition/partition_report.h"
 #include "npu/compiler/quant/accuracy_report.h"
 #include "npu/compiler/quant/calibration_data.h"
 #include "npu/compiler/quant/calibration_table.h"
+#include "npu/compiler/quant/qdq_export.h"
 #include "npu/compiler/quant/run_partitioned.h"
 #include "npu/isa/encoding.h"
 #include "npu/isa/npu_config.h"
@@ -227,23 +227,8 @@ void describeCompilation(MainJobReport& report, const MainJobOptions& options,
   report.ddrBytesPerCycle = compiled.hw.ddrBytesPerCycle;
 }
 
-/// Every input on the engine, verified; accuracy against fp32 and the labels. Returns the first
-/// input's segment runs (their cycles serve the per-layer table).
-std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& options,
-                                  const compiler::CompiledModel& compiled, const Inputs& data) {
-  const compiler::QuantizedModel& model = compiled.model;
-  const compiler::Graph& graph = model.graph;
-  const compiler::Interpreter fp32(graph);
-  const std::optional<ModelGolden> prepared =
-      options.verify ? std::optional<ModelGolden>(std::in_place, compiled) : std::nullopt;
-  const ModelGolden* golden = prepared ? &*prepared : nullptr;
-  std::size_t fp32Correct = 0;
-  std::size_t int8Correct = 0;
-  std::size_t fp32Top5 = 0;
-  std::size_t int8Top5 = 0;
-  std::size_t agree = 0;
-  compiler::AgreementAccumulator outputAgreement;
-  std::vector<compiler::AgreementAccumulator> perOutput(graph.outputs().size());
+/// Sets whether the first output holds class scores (one row of values), which labels need.
+void checkClassScores(MainJobReport& report, const compiler::Graph& graph, const Inputs& data) {
   const compiler::Shape& firstShape = graph.value(graph.outputs().front()).shape;
   report.classScores =
       !firstShape.empty() && firstShape.back() > 1 &&
@@ -252,52 +237,97 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
     fail("labels given, but the first output '{}' {} holds no class scores (one row of values)",
          graph.value(graph.outputs().front()).name, compiler::formatShape(firstShape));
   }
-  // What one input contributes; inputs run on options.jobs threads and are combined in input
-  // order, so the report does not depend on the number of jobs.
-  struct Outcome {
-    bool bitExact = false;
-    std::string mismatch;
-    compiler::AgreementAccumulator all;
-    std::vector<compiler::AgreementAccumulator> perOutput;
-    std::size_t predicted = 0;
-    std::size_t expected = 0;
-    bool fp32Top5 = false;
-    bool int8Top5 = false;
-    std::vector<SegmentRun> segments;
-  };
-  std::vector<Outcome> outcomes(data.samples.size());
-  std::optional<SavedOutputs> saved;
-  if (!options.saveOutputs.empty()) {
-    createDirectories(options.saveOutputs);  // a bad folder fails before the run
-    saved.emplace(model, data.samples.size(), options.saveLayers);
+}
+
+/// What one input contributes; inputs run on options.jobs threads and are combined in input
+/// order, so the report does not depend on the number of jobs.
+struct InputOutcome {
+  bool bitExact = false;
+  std::string mismatch;
+  compiler::AgreementAccumulator all;
+  std::vector<compiler::AgreementAccumulator> perOutput;
+  std::size_t predicted = 0;
+  std::size_t expected = 0;
+  bool fp32Top5 = false;
+  bool int8Top5 = false;
+  std::vector<SegmentRun> segments;
+};
+
+/// Runs every input on the engine and in fp32, one outcome per input, and keeps what
+/// --save-outputs asks for.
+class InputRunner {
+ public:
+  /// Creates the --save-outputs folder and store, when asked for.
+  InputRunner(const MainJobOptions& options, const compiler::CompiledModel& compiled,
+              const Inputs& data, const compiler::Interpreter& fp32, const ModelGolden* golden)
+      : m_options(options),
+        m_compiled(compiled),
+        m_data(data),
+        m_fp32(fp32),
+        m_golden(golden),
+        m_outcomes(data.samples.size()) {
+    if (!options.saveOutputs.empty()) {
+      createDirectories(options.saveOutputs);  // a bad folder fails before the run
+      m_saved.emplace(compiled.model, data.samples.size(), options.saveLayers);
+    }
   }
-  std::mutex progressMutex;
-  std::size_t done = 0;
-  const auto start = std::chrono::steady_clock::now();
-  const InterruptibleScope interruptible;
-  parallelFor(data.samples.size(), options.jobs, [&](std::size_t k) {
+
+  /// Runs the inputs on options.jobs threads.
+  void runAll() {
+    parallelFor(m_data.samples.size(), m_options.jobs, [&](std::size_t k) { runInput(k); });
+  }
+
+  /// Every input's outcome, in input order.
+  [[nodiscard]] const std::vector<InputOutcome>& outcomes() const { return m_outcomes; }
+
+  /// Writes the --save-outputs files (when asked for).
+  void writeSaved() {
+    if (m_saved) {
+      m_saved->write(m_options.saveOutputs);
+    }
+  }
+
+  /// The first input's segment runs, moved out.
+  std::vector<SegmentRun> takeFirstRun() {
+    return m_outcomes.empty() ? std::vector<SegmentRun>{} : std::move(m_outcomes.front().segments);
+  }
+
+ private:
+  /// Runs input k on the engine and in fp32 and records what it contributes.
+  void runInput(std::size_t k) {
     throwIfInterrupted();  // nothing is written yet: an interrupted run leaves no reports
-    const compiler::TensorMap& input = data.samples[k];
-    sim::SimOptions simOptions = simOptionsFor(options.engine);
+    const compiler::TensorMap& input = m_data.samples[k];
+    sim::SimOptions simOptions = simOptionsFor(m_options.engine);
     // The first input's spans give each layer its own busy time (the per-layer table).
-    simOptions.collectTrace = k == 0 && options.engine == Engine::Timed;
-    InferenceRun run = runInference(compiled, input, simOptions, golden, options.verify,
-                                    saved && options.saveLayers);
+    simOptions.collectTrace = k == 0 && m_options.engine == Engine::Timed;
+    InferenceRun run = runInference(m_compiled, input, simOptions, m_golden, m_options.verify,
+                                    m_saved && m_options.saveLayers);
     compiler::TensorMap kept;  // the NPU segments' outputs in fp32, for --save-outputs
     const compiler::TensorMap reference =
-        saved ? fp32.run(input,
-                         [&](const compiler::Value& value, const golden::FloatTensor& tensor) {
-                           if (saved->keepsReference(value.name)) {
-                             kept.emplace(value.name, tensor);
-                           }
-                         })
-              : fp32.run(input);
-    if (saved) {
+        m_saved ? m_fp32.run(input,
+                             [&](const compiler::Value& value, const golden::FloatTensor& tensor) {
+                               if (m_saved->keepsReference(value.name)) {
+                                 kept.emplace(value.name, tensor);
+                               }
+                             })
+                : m_fp32.run(input);
+    if (m_saved) {
       kept.insert(reference.begin(), reference.end());
-      saved->record(k, std::move(kept), run);
+      m_saved->record(k, std::move(kept), run);
     }
-    Outcome& outcome = outcomes[k];
-    outcome.bitExact = options.verify && run.bitExact();
+    scoreInput(k, run, reference, m_outcomes[k]);
+    if (m_options.progress) {
+      const std::lock_guard<std::mutex> lock(m_progressMutex);
+      m_options.progress(++m_done, m_data.samples.size());
+    }
+  }
+
+  /// Fills input k's outcome from its NPU run and its fp32 reference outputs.
+  void scoreInput(std::size_t k, InferenceRun& run, const compiler::TensorMap& reference,
+                  InputOutcome& outcome) const {
+    const compiler::QuantizedModel& model = m_compiled.model;
+    const compiler::Graph& graph = model.graph;
+    outcome.bitExact = m_options.verify && run.bitExact();
     for (const SegmentRun& s : run.segments) {
       if (s.mismatch) {
         outcome.mismatch =
@@ -315,62 +345,111 @@ std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& o
     const std::string& outName = graph.value(graph.outputs().front()).name;
     outcome.predicted = argmax(run.outputs.at(outName));
     outcome.expected = argmax(reference.at(outName));
-    if (!data.labels.empty()) {
-      outcome.fp32Top5 = inTop5(reference.at(outName), data.labels[k]);
-      outcome.int8Top5 = inTop5(run.outputs.at(outName), data.labels[k]);
+    if (!m_data.labels.empty()) {
+      outcome.fp32Top5 = inTop5(reference.at(outName), m_data.labels[k]);
+      outcome.int8Top5 = inTop5(run.outputs.at(outName), m_data.labels[k]);
     }
     if (k == 0) {
       outcome.segments = std::move(run.segments);
     }
-    if (options.progress) {
-      const std::lock_guard<std::mutex> lock(progressMutex);
-      options.progress(++done, data.samples.size());
-    }
-  });
-  report.inputSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
+  const MainJobOptions& m_options;
+  const compiler::CompiledModel& m_compiled;
+  const Inputs& m_data;
+  const compiler::Interpreter& m_fp32;
+  const ModelGolden* m_golden;
+  std::vector<InputOutcome> m_outcomes;
+  std::optional<SavedOutputs> m_saved;
+  std::mutex m_progressMutex;
+  std::size_t m_done = 0;
+};
+
+/// The inputs' outcomes summed in input order.
+struct InputTally {
+  std::size_t fp32Correct = 0;
+  std::size_t int8Correct = 0;
+  std::size_t fp32Top5 = 0;
+  std::size_t int8Top5 = 0;
+  std::size_t agree = 0;
+  compiler::AgreementAccumulator outputAgreement;
+  std::vector<compiler::AgreementAccumulator> perOutput;
+};
+
+/// Counts the inputs and bit-exact ones (and the first mismatch) into the report and sums the
+/// outcomes' agreement and accuracy counts.
+InputTally tallyOutcomes(MainJobReport& report, const MainJobOptions& options, const Inputs& data,
+                         const std::vector<InputOutcome>& outcomes, std::size_t outputCount) {
+  InputTally tally;
+  tally.perOutput.resize(outputCount);
   for (std::size_t k = 0; k < outcomes.size(); ++k) {
-    const Outcome& outcome = outcomes[k];
+    const InputOutcome& outcome = outcomes[k];
     ++report.inputs;
     if (outcome.bitExact) {
       ++report.bitExactInputs;
     } else if (options.verify && report.firstMismatch.empty()) {
       report.firstMismatch = outcome.mismatch;
     }
-    outputAgreement.merge(outcome.all);
-    for (std::size_t o = 0; o < perOutput.size(); ++o) {
-      perOutput[o].merge(outcome.perOutput[o]);
+    tally.outputAgreement.merge(outcome.all);
+    for (std::size_t o = 0; o < tally.perOutput.size(); ++o) {
+      tally.perOutput[o].merge(outcome.perOutput[o]);
     }
-    agree += outcome.predicted == outcome.expected ? 1 : 0;
+    tally.agree += outcome.predicted == outcome.expected ? 1 : 0;
     if (!data.labels.empty()) {
-      fp32Correct += static_cast<std::int64_t>(outcome.expected) == data.labels[k] ? 1 : 0;
-      int8Correct += static_cast<std::int64_t>(outcome.predicted) == data.labels[k] ? 1 : 0;
-      fp32Top5 += outcome.fp32Top5 ? 1 : 0;
-      int8Top5 += outcome.int8Top5 ? 1 : 0;
+      tally.fp32Correct += static_cast<std::int64_t>(outcome.expected) == data.labels[k] ? 1 : 0;
+      tally.int8Correct += static_cast<std::int64_t>(outcome.predicted) == data.labels[k] ? 1 : 0;
+      tally.fp32Top5 += outcome.fp32Top5 ? 1 : 0;
+      tally.int8Top5 += outcome.int8Top5 ? 1 : 0;
     }
   }
-  if (saved) {
-    saved->write(options.saveOutputs);
-  }
-  std::vector<SegmentRun> firstRun =
-      outcomes.empty() ? std::vector<SegmentRun>{} : std::move(outcomes.front().segments);
+  return tally;
+}
+
+/// The report's agreement and accuracy percentages over the inputs run.
+void reportAccuracy(MainJobReport& report, const compiler::Graph& graph, const Inputs& data,
+                    const InputTally& tally) {
+  const compiler::Shape& firstShape = graph.value(graph.outputs().front()).shape;
   if (report.inputs > 0) {
     const double n = static_cast<double>(report.inputs);
-    report.top1Agreement = 100.0 * static_cast<double>(agree) / n;
-    report.outputCosine = outputAgreement.result().cosine;
+    report.top1Agreement = 100.0 * static_cast<double>(tally.agree) / n;
+    report.outputCosine = tally.outputAgreement.result().cosine;
     for (std::size_t o = 0; o < graph.outputs().size(); ++o) {
-      const compiler::Agreement a = perOutput[o].result();
+      const compiler::Agreement a = tally.perOutput[o].result();
       report.outputs.push_back({graph.value(graph.outputs()[o]).name, a.cosine, a.sqnrDb});
     }
     if (!data.labels.empty()) {
-      report.fp32Top1 = 100.0 * static_cast<double>(fp32Correct) / n;
+      report.fp32Top1 = 100.0 * static_cast<double>(tally.fp32Correct) / n;
       if (firstShape.back() > 5) {
-        report.fp32Top5 = 100.0 * static_cast<double>(fp32Top5) / n;
-        report.int8Top5 = 100.0 * static_cast<double>(int8Top5) / n;
+        report.fp32Top5 = 100.0 * static_cast<double>(tally.fp32Top5) / n;
+        report.int8Top5 = 100.0 * static_cast<double>(tally.int8Top5) / n;
       }
-      report.int8Top1 = 100.0 * static_cast<double>(int8Correct) / n;
+      report.int8Top1 = 100.0 * static_cast<double>(tally.int8Correct) / n;
     }
   }
+}
+
+/// Every input on the engine, verified; accuracy against fp32 and the labels. Returns the first
+/// input's segment runs (their cycles serve the per-layer table).
+std::vector<SegmentRun> runInputs(MainJobReport& report, const MainJobOptions& options,
+                                  const compiler::CompiledModel& compiled, const Inputs& data) {
+  const compiler::QuantizedModel& model = compiled.model;
+  const compiler::Graph& graph = model.graph;
+  const compiler::Interpreter fp32(graph);
+  const std::optional<ModelGolden> prepared =
+      options.verify ? std::optional<ModelGolden>(std::in_place, compiled) : std::nullopt;
+  const ModelGolden* golden = prepared ? &*prepared : nullptr;
+  checkClassScores(report, graph, data);
+  InputRunner runner(options, compiled, data, fp32, golden);
+  const auto start = std::chrono::steady_clock::now();
+  const InterruptibleScope interruptible;
+  runner.runAll();
+  report.inputSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const InputTally tally =
+      tallyOutcomes(report, options, data, runner.outcomes(), graph.outputs().size());
+  runner.writeSaved();
+  std::vector<SegmentRun> firstRun = runner.takeFirstRun();
+  reportAccuracy(report, graph, data, tally);
   return firstRun;
 }
 

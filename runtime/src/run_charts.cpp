@@ -40,93 +40,130 @@ void spread(std::uint64_t begin, std::uint64_t end, std::uint64_t bucketCycles, 
   }
 }
 
-}  // namespace
+/// The timeline's SVG for a run of `total` cycles: the spans' busy cycles gathered into buckets
+/// of equal cycles, then a row of layers, one of host segments, one per unit, and the axis.
+class TimelineChart {
+ public:
+  /// Gathers the spans' busy cycles into at most kBuckets buckets.
+  TimelineChart(const MainJobReport& r, std::uint64_t total)
+      : m_r(r),
+        m_total(total),
+        m_bucketCycles((total + kBuckets - 1) / kBuckets),
+        m_buckets(static_cast<std::size_t>((total + m_bucketCycles - 1) / m_bucketCycles)),
+        m_layerBusy(m_buckets),
+        m_scale(kPlotWidth / static_cast<double>(m_buckets * m_bucketCycles)) {
+    for (const std::string_view unit : kUnits) {
+      m_busy[unit].assign(m_buckets, 0.0);
+    }
+    bucketSpans();
+  }
 
-std::string timelineSvg(const MainJobReport& r) {
-  std::uint64_t total = 0;
-  for (const TimelineSegment& slot : r.timeline) {
-    total = std::max(total, slot.start + slot.cycles);
+  /// The whole chart, from <svg> to </svg>.
+  std::string svg() {
+    const std::size_t rows = 2 + kUnits.size();
+    const double height = 30.0 + static_cast<double>(rows) * kRowHeight + 30.0;
+    m_svg = fmt::format(
+        "<svg xmlns='http://www.w3.org/2000/svg' width='{:.0f}' height='{:.0f}' font-size='11' "
+        "font-family='sans-serif'>\n<text x='4' y='14'>first input, {} cycles end to end ({} per "
+        "bucket); unit rows: busy share of each bucket (dark = busy, light = idle or stalled)"
+        "</text>\n",
+        kLeft + kPlotWidth + 20.0, height, m_total, m_bucketCycles);
+    layerRow();
+    hostRow();
+    unitRows();
+    const double axis = rowY(rows) + 12;
+    for (int tick = 0; tick <= 4; ++tick) {
+      const std::uint64_t cycle = m_total * static_cast<std::uint64_t>(tick) / 4;
+      m_svg += fmt::format("<text x='{:.1f}' y='{:.1f}' text-anchor='middle'>{}</text>\n",
+                           px(cycle), axis, cycle);
+    }
+    m_svg += "</svg>\n";
+    return std::move(m_svg);
   }
-  if (total == 0) {
-    return "";
-  }
-  const std::uint64_t bucketCycles = (total + kBuckets - 1) / kBuckets;
-  const std::size_t buckets = static_cast<std::size_t>((total + bucketCycles - 1) / bucketCycles);
-  std::map<std::string_view, std::vector<double>> busy;
-  for (const std::string_view unit : kUnits) {
-    busy[unit].assign(buckets, 0.0);
-  }
-  std::vector<std::map<LayerKey, std::uint64_t>> layerBusy(buckets);
-  std::map<LayerKey, std::size_t> ordinal;  // colours in order of first appearance
-  for (std::size_t t = 0; t < r.timeline.size(); ++t) {
-    const TimelineSegment& slot = r.timeline[t];
-    for (const sim::TraceSpan& span : slot.spans) {
-      const auto unit = busy.find(span.unit);
-      if (unit == busy.end()) {
-        continue;  // fetch, and the compute unit's mac_array/vector copies
+
+ private:
+  /// Adds every unit span's cycles to its unit's buckets, and to its layer's.
+  void bucketSpans() {
+    for (std::size_t t = 0; t < m_r.timeline.size(); ++t) {
+      const TimelineSegment& slot = m_r.timeline[t];
+      for (const sim::TraceSpan& span : slot.spans) {
+        const auto unit = m_busy.find(span.unit);
+        if (unit == m_busy.end()) {
+          continue;  // fetch, and the compute unit's mac_array/vector copies
+        }
+        const std::int64_t layer = span.instruction < slot.instructionLayer.size()
+                                       ? slot.instructionLayer[span.instruction]
+                                       : -1;
+        const LayerKey key{t, layer};
+        if (layer >= 0) {
+          m_ordinal.emplace(key, m_ordinal.size());
+        }
+        spread(slot.start + span.start, slot.start + span.end, m_bucketCycles,
+               [&](std::size_t b, std::uint64_t cycles) {
+                 unit->second[b] += static_cast<double>(cycles);
+                 if (layer >= 0) {
+                   m_layerBusy[b][key] += cycles;
+                 }
+               });
       }
-      const std::int64_t layer = span.instruction < slot.instructionLayer.size()
-                                     ? slot.instructionLayer[span.instruction]
-                                     : -1;
-      const LayerKey key{t, layer};
-      if (layer >= 0) {
-        ordinal.emplace(key, ordinal.size());
-      }
-      spread(slot.start + span.start, slot.start + span.end, bucketCycles,
-             [&](std::size_t b, std::uint64_t cycles) {
-               unit->second[b] += static_cast<double>(cycles);
-               if (layer >= 0) {
-                 layerBusy[b][key] += cycles;
-               }
-             });
     }
   }
-  const double scale = kPlotWidth / static_cast<double>(buckets * bucketCycles);
-  auto px = [&](std::uint64_t cycle) { return kLeft + static_cast<double>(cycle) * scale; };
-  const std::size_t rows = 2 + kUnits.size();
-  const double height = 30.0 + static_cast<double>(rows) * kRowHeight + 30.0;
-  std::string svg = fmt::format(
-      "<svg xmlns='http://www.w3.org/2000/svg' width='{:.0f}' height='{:.0f}' font-size='11' "
-      "font-family='sans-serif'>\n<text x='4' y='14'>first input, {} cycles end to end ({} per "
-      "bucket); unit rows: busy share of each bucket (dark = busy, light = idle or stalled)"
-      "</text>\n",
-      kLeft + kPlotWidth + 20.0, height, total, bucketCycles);
-  auto rowY = [](std::size_t row) { return 24.0 + static_cast<double>(row) * kRowHeight; };
-  auto rowLabel = [&](std::size_t row, std::string_view label) {
-    svg += fmt::format("<text x='{}' y='{:.1f}' text-anchor='end'>{}</text>\n", kLeft - 6,
-                       rowY(row) + 14, label);
-    svg += fmt::format(
+
+  /// The x coordinate of a cycle.
+  [[nodiscard]] double px(std::uint64_t cycle) const {
+    return kLeft + static_cast<double>(cycle) * m_scale;
+  }
+
+  /// The top of a row.
+  static double rowY(std::size_t row) { return 24.0 + static_cast<double>(row) * kRowHeight; }
+
+  /// A row's label and its background.
+  void rowLabel(std::size_t row, std::string_view label) {
+    m_svg += fmt::format("<text x='{}' y='{:.1f}' text-anchor='end'>{}</text>\n", kLeft - 6,
+                         rowY(row) + 14, label);
+    m_svg += fmt::format(
         "<rect x='{}' y='{:.1f}' width='{}' height='{}' fill='#f2f2f2' stroke='#ccc'/>\n", kLeft,
         rowY(row), kPlotWidth, kRowHeight - 4);
-  };
+  }
 
-  // Layers: runs of buckets whose busiest layer is the same, one rect each.
-  rowLabel(0, "layers");
-  std::size_t b = 0;
-  while (b < buckets) {
-    if (layerBusy[b].empty()) {
-      ++b;
-      continue;
+  /// The layer with the most busy cycles in bucket k (which has some).
+  [[nodiscard]] LayerKey topLayer(std::size_t k) const {
+    return std::max_element(m_layerBusy[k].begin(), m_layerBusy[k].end(),
+                            [](const auto& x, const auto& y) { return x.second < y.second; })
+        ->first;
+  }
+
+  /// Layers: runs of buckets whose busiest layer is the same, one rect each.
+  void layerRow() {
+    rowLabel(0, "layers");
+    std::size_t b = 0;
+    while (b < m_buckets) {
+      if (m_layerBusy[b].empty()) {
+        ++b;
+        continue;
+      }
+      const LayerKey key = topLayer(b);
+      std::size_t end = b + 1;
+      while (end < m_buckets && !m_layerBusy[end].empty() && topLayer(end) == key) {
+        ++end;
+      }
+      layerRect(b, end, key);
+      b = end;
     }
-    const auto top = [&](std::size_t k) {
-      return std::max_element(layerBusy[k].begin(), layerBusy[k].end(),
-                              [](const auto& x, const auto& y) { return x.second < y.second; })
-          ->first;
-    };
-    const LayerKey key = top(b);
-    std::size_t end = b + 1;
-    while (end < buckets && !layerBusy[end].empty() && top(end) == key) {
-      ++end;
-    }
-    const TimelineSegment& slot = r.timeline[key.first];
+  }
+
+  /// The rect of layer `key` over buckets [b, end), with the name's tail where it fits.
+  void layerRect(std::size_t b, std::size_t end, const LayerKey& key) {
+    const TimelineSegment& slot = m_r.timeline[key.first];
     const std::string& name = slot.layerNames.at(static_cast<std::size_t>(key.second));
-    const double x = px(b * bucketCycles);
-    const double width = px(end * bucketCycles) - x;
-    svg += fmt::format(
+    const double x = px(b * m_bucketCycles);
+    const double width = px(end * m_bucketCycles) - x;
+    m_svg += fmt::format(
         "<rect x='{:.1f}' y='{:.1f}' width='{:.1f}' height='{}' fill='{}'><title>{} (NPU "
         "segment {}, cycles {}..{})</title></rect>\n",
-        x, rowY(0), width, kRowHeight - 4, kLayerColors[ordinal.at(key) % kLayerColors.size()],
-        escapeMarkup(name), slot.segment, b * bucketCycles, std::min(total, end * bucketCycles));
+        x, rowY(0), width, kRowHeight - 4, kLayerColors[m_ordinal.at(key) % kLayerColors.size()],
+        escapeMarkup(name), slot.segment, b * m_bucketCycles,
+        std::min(m_total, end * m_bucketCycles));
     // The name's tail (the distinctive part of a path-like ONNX name) where it fits.
     const auto fits = static_cast<std::size_t>(std::max(0.0, (width - 4.0) / kCharWidth));
     if (fits >= 4) {
@@ -134,58 +171,72 @@ std::string timelineSvg(const MainJobReport& r) {
       while (from < name.size() && (static_cast<unsigned char>(name[from]) & 0xC0) == 0x80) {
         ++from;  // not inside a UTF-8 sequence
       }
-      svg += fmt::format(
+      m_svg += fmt::format(
           "<text x='{:.1f}' y='{:.1f}' font-size='10' fill='#fff' pointer-events='none'>{}{}"
           "</text>\n",
           x + 2, rowY(0) + 12, from > 0 ? ".." : "", escapeMarkup(name.substr(from)));
     }
-    b = end;
   }
 
-  // Host segments: their nodes' modelled cycles and the border, as they follow the NPU's.
-  rowLabel(1, "host");
-  for (const TimelineSegment& slot : r.timeline) {
-    std::uint64_t at = slot.start;
-    auto hostRect = [&](const std::string& name, std::uint64_t cycles, std::string_view color) {
-      if (cycles > 0) {
-        svg += fmt::format(
-            "<rect x='{:.1f}' y='{:.1f}' width='{:.1f}' height='{}' fill='{}'><title>{} "
-            "({} cycles, modelled)</title></rect>\n",
-            px(at), rowY(1), std::max(0.5, px(at + cycles) - px(at)), kRowHeight - 4, color,
-            escapeMarkup(name), cycles);
+  /// Host segments: their nodes' modelled cycles and the border, as they follow the NPU's.
+  void hostRow() {
+    rowLabel(1, "host");
+    for (const TimelineSegment& slot : m_r.timeline) {
+      std::uint64_t at = slot.start;
+      for (const auto& [name, cycles] : slot.hostNodes) {
+        hostRect(at, name, cycles, "#8c6d31");
       }
-      at += cycles;
-    };
-    for (const auto& [name, cycles] : slot.hostNodes) {
-      hostRect(name, cycles, "#8c6d31");
-    }
-    hostRect("NPU/host border", slot.borderCycles, "#bd9e39");
-  }
-
-  for (std::size_t u = 0; u < kUnits.size(); ++u) {
-    rowLabel(2 + u, kUnits[u]);
-    const std::vector<double>& shares = busy.at(kUnits[u]);
-    for (std::size_t k = 0; k < buckets; ++k) {
-      if (shares[k] > 0.0) {
-        const double share = std::min(1.0, shares[k] / static_cast<double>(bucketCycles));
-        svg += fmt::format(
-            "<rect x='{:.1f}' y='{:.1f}' width='{:.2f}' height='{}' fill='#2a7a3a' "
-            "fill-opacity='{:.2f}'><title>{} busy {:.0f}% of cycles {}..{}</title></rect>\n",
-            px(k * bucketCycles), rowY(2 + u), px((k + 1) * bucketCycles) - px(k * bucketCycles),
-            kRowHeight - 4, share, kUnits[u], 100.0 * share, k * bucketCycles,
-            std::min(total, (k + 1) * bucketCycles));
-      }
+      hostRect(at, "NPU/host border", slot.borderCycles, "#bd9e39");
     }
   }
-  const double axis = rowY(rows) + 12;
-  for (int tick = 0; tick <= 4; ++tick) {
-    const std::uint64_t cycle = total * static_cast<std::uint64_t>(tick) / 4;
-    svg += fmt::format("<text x='{:.1f}' y='{:.1f}' text-anchor='middle'>{}</text>\n", px(cycle),
-                       axis, cycle);
-  }
-  svg += "</svg>\n";
 
-  // Every unit's busy and stall cycles over the NPU segments (the simulator's own figures).
+  /// A rect of `cycles` from `at` on the host row (none for 0 cycles); moves `at` past it.
+  void hostRect(std::uint64_t& at, const std::string& name, std::uint64_t cycles,
+                std::string_view color) {
+    if (cycles > 0) {
+      m_svg += fmt::format(
+          "<rect x='{:.1f}' y='{:.1f}' width='{:.1f}' height='{}' fill='{}'><title>{} "
+          "({} cycles, modelled)</title></rect>\n",
+          px(at), rowY(1), std::max(0.5, px(at + cycles) - px(at)), kRowHeight - 4, color,
+          escapeMarkup(name), cycles);
+    }
+    at += cycles;
+  }
+
+  /// One row per unit: each bucket's busy share as the opacity of its rect.
+  void unitRows() {
+    for (std::size_t u = 0; u < kUnits.size(); ++u) {
+      rowLabel(2 + u, kUnits[u]);
+      const std::vector<double>& shares = m_busy.at(kUnits[u]);
+      for (std::size_t k = 0; k < m_buckets; ++k) {
+        if (shares[k] > 0.0) {
+          const double share = std::min(1.0, shares[k] / static_cast<double>(m_bucketCycles));
+          m_svg += fmt::format(
+              "<rect x='{:.1f}' y='{:.1f}' width='{:.2f}' height='{}' fill='#2a7a3a' "
+              "fill-opacity='{:.2f}'><title>{} busy {:.0f}% of cycles {}..{}</title></rect>\n",
+              px(k * m_bucketCycles), rowY(2 + u),
+              px((k + 1) * m_bucketCycles) - px(k * m_bucketCycles), kRowHeight - 4, share,
+              kUnits[u], 100.0 * share, k * m_bucketCycles,
+              std::min(m_total, (k + 1) * m_bucketCycles));
+        }
+      }
+    }
+  }
+
+  const MainJobReport& m_r;
+  const std::uint64_t m_total;
+  const std::uint64_t m_bucketCycles;
+  const std::size_t m_buckets;
+  std::map<std::string_view, std::vector<double>> m_busy;
+  std::vector<std::map<LayerKey, std::uint64_t>> m_layerBusy;
+  std::map<LayerKey, std::size_t> m_ordinal;  // colours in order of first appearance
+  const double m_scale;
+  std::string m_svg;
+};
+
+/// Every unit's busy and stall cycles over the NPU segments (the simulator's own figures), as an
+/// HTML table; "" without NPU units.
+std::string unitStatsTable(const MainJobReport& r) {
   std::map<std::string, sim::UnitStats> units;
   std::uint64_t npuCycles = 0;
   for (const TimelineSegment& slot : r.timeline) {
@@ -202,8 +253,9 @@ std::string timelineSvg(const MainJobReport& r) {
       }
     }
   }
+  std::string table;
   if (!units.empty()) {
-    svg +=
+    table +=
         "<table><tr><th>unit</th><th>instructions</th><th>busy cycles</th><th>busy share</th>"
         "<th>stall cycles</th><th>stalls by reason</th></tr>\n";
     for (const auto& [name, stats] : units) {
@@ -215,7 +267,7 @@ std::string timelineSvg(const MainJobReport& r) {
           reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", reason, cycles);
         }
       }
-      svg += fmt::format(
+      table += fmt::format(
           "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.1f}%</td><td>{}</td><td>{}</td></tr>\n",
           escapeMarkup(name), stats.instructions, stats.busyCycles,
           npuCycles > 0
@@ -223,9 +275,22 @@ std::string timelineSvg(const MainJobReport& r) {
               : 0.0,
           stalled, reasons.empty() ? "-" : escapeMarkup(reasons));
     }
-    svg += "</table>\n";
+    table += "</table>\n";
   }
-  return svg;
+  return table;
+}
+
+}  // namespace
+
+std::string timelineSvg(const MainJobReport& r) {
+  std::uint64_t total = 0;
+  for (const TimelineSegment& slot : r.timeline) {
+    total = std::max(total, slot.start + slot.cycles);
+  }
+  if (total == 0) {
+    return "";
+  }
+  return TimelineChart(r, total).svg() + unitStatsTable(r);
 }
 
 std::string accuracySvg(const MainJobReport& r) {
