@@ -42,16 +42,20 @@ struct CaseKey {
   std::function<void(const yaml::Node&, OpCase&)> read;
 };
 
-const std::vector<CaseKind> kAllKinds{
-    K::Conv,      K::Add,       K::Mul,      K::MaxPool, K::AvgPool,  K::GlobalAvgPool,
-    K::Lut,       K::Concat,    K::Upsample, K::Slice,   K::Shuffle,  K::MatMul,
-    K::ReduceMax, K::ReduceSum, K::Resize,   K::Softmax, K::LayerNorm};
-const std::vector<CaseKind> kStageKinds{K::Conv,   K::Add,       K::Mul,
+/// Every op of the registry (compiler/target/npu_ops.def), in its order.
+const std::vector<CaseKind> kAllKinds = [] {
+  std::vector<CaseKind> kinds;
+  for (const compiler::NpuOpInfo& info : compiler::kNpuOps) {
+    kinds.push_back(info.op);
+  }
+  return kinds;
+}();
+const std::vector<CaseKind> kStageKinds{K::Conv,   K::Add,       K::Sub,   K::Mul,
                                         K::MatMul, K::ReduceSum, K::Resize};
 const std::vector<CaseKind> kWindowKinds{K::Conv, K::MaxPool, K::AvgPool};
-const std::vector<CaseKind> kStageAndLayerNormKinds{K::Conv,      K::Add,    K::Mul,      K::MatMul,
-                                                    K::ReduceSum, K::Resize, K::LayerNorm};
-const std::vector<CaseKind> kClipKinds{K::Conv,      K::Add,    K::Mul,     K::MatMul,
+const std::vector<CaseKind> kStageAndLayerNormKinds{
+    K::Conv, K::Add, K::Sub, K::Mul, K::MatMul, K::ReduceSum, K::Resize, K::LayerNorm};
+const std::vector<CaseKind> kClipKinds{K::Conv,      K::Add,    K::Sub,     K::Mul,      K::MatMul,
                                        K::ReduceSum, K::Resize, K::Softmax, K::LayerNorm};
 
 std::int64_t anyInteger(const yaml::Node& node) {
@@ -184,8 +188,9 @@ void addInputKeys(std::vector<CaseKey>& keys) {
          c.channels = v[2];
        }});
   keys.push_back(fieldKey("input_zero_point", kAllKinds, &OpCase::inputZeroPoint, int32));
-  keys.push_back(fieldKey("input_b_zero_point", {K::Add, K::Mul}, &OpCase::inputZeroPointB, int32));
-  keys.push_back(fieldKey("input_b_per_channel", {K::Add, K::Mul}, &OpCase::perChannelB,
+  keys.push_back(
+      fieldKey("input_b_zero_point", {K::Add, K::Sub, K::Mul}, &OpCase::inputZeroPointB, int32));
+  keys.push_back(fieldKey("input_b_per_channel", {K::Add, K::Sub, K::Mul}, &OpCase::perChannelB,
                           &yaml::Node::boolean));
   keys.push_back(
       {"concat_channels",
@@ -235,14 +240,14 @@ void addWindowAndStageKeys(std::vector<CaseKey>& keys) {
                   [](const yaml::Node& n, OpCase& c) { c.requant = requant(n); }});
   keys.push_back(fieldKey("per_channel", {K::Conv}, &OpCase::perChannel, &yaml::Node::boolean));
   keys.push_back({"requant_a",
-                  {K::Add},
+                  {K::Add, K::Sub},
                   [](const OpCase& c) { return requantText(c.requantA); },
                   [](const yaml::Node& n, OpCase& c) { c.requantA = requant(n); }});
   keys.push_back({"requant_b",
-                  {K::Add},
+                  {K::Add, K::Sub},
                   [](const OpCase& c) { return requantText(c.requantB); },
                   [](const yaml::Node& n, OpCase& c) { c.requantB = requant(n); }});
-  keys.push_back(fieldKey("left_shift", {K::Add}, &OpCase::leftShift, int32));
+  keys.push_back(fieldKey("left_shift", {K::Add, K::Sub}, &OpCase::leftShift, int32));
   keys.push_back({"rounding", kStageKinds,
                   [](const OpCase& c) {
                     return std::string(c.rounding == golden::Rounding::Double ? "double"

@@ -54,9 +54,10 @@ TEST(OpcheckSweep, AllOpsFunctionalOnNpuS) {
   options.check.hw = preset("npu-s");
   const SweepReport report = expectClean(options, "functional");
   // Every op kind is reached, and most cases are supported.
-  for (const CaseKind kind : {CaseKind::Conv, CaseKind::Add, CaseKind::Mul, CaseKind::MaxPool,
-                            CaseKind::AvgPool, CaseKind::GlobalAvgPool, CaseKind::Lut, CaseKind::Concat,
-                            CaseKind::Upsample, CaseKind::Slice, CaseKind::Shuffle}) {
+  for (const CaseKind kind :
+       {CaseKind::Conv, CaseKind::Add, CaseKind::Sub, CaseKind::Mul, CaseKind::MaxPool,
+        CaseKind::AvgPool, CaseKind::GlobalAvgPool, CaseKind::Lut, CaseKind::Concat,
+        CaseKind::Upsample, CaseKind::Slice, CaseKind::Shuffle}) {
     ASSERT_TRUE(report.counts.contains(kind)) << caseKindName(kind);
     EXPECT_GT(report.counts.at(kind).pass, 10U) << caseKindName(kind);
   }
