@@ -11,6 +11,8 @@
 #include <variant>
 #include <vector>
 
+#include "npu/support/variant_of.h"
+
 namespace npu::isa {
 
 /// Bits in one instruction word.
@@ -59,6 +61,7 @@ enum class Opcode : std::uint8_t {
 #define NPU_FIELD(Name, field, offset, width, signedness, lowest, highest, meaning)
 #define NPU_INSTRUCTION_END(Name)
 #include "npu/isa/instructions.def"
+#include "npu/support/variant_of.h"
 #undef NPU_INSTRUCTION
 #undef NPU_FIELD
 #undef NPU_INSTRUCTION_END
@@ -116,15 +119,6 @@ constexpr std::int64_t fieldMax() {
   return FieldRow<Member>::kInfo.highest;
 }
 
-namespace detail {
-template <typename Tuple>
-struct VariantOf;
-template <typename... Types>
-struct VariantOf<std::tuple<Types...>> {
-  using type = std::variant<Types...>;
-};
-}  // namespace detail
-
 /// The values of the `op` fields (instructions.def states them in each field's meaning).
 inline constexpr std::int64_t kEltwiseAdd = 0;
 inline constexpr std::int64_t kEltwiseMul = 1;
@@ -136,7 +130,7 @@ inline constexpr std::int64_t kNormSoftmax = 0;
 inline constexpr std::int64_t kNormLayerNorm = 1;
 
 /// Any one instruction: a variant of every struct of the table, in table order.
-using Instruction = detail::VariantOf<decltype(std::tuple_cat(
+using Instruction = VariantOf<decltype(std::tuple_cat(
 #define NPU_INSTRUCTION(Name, code, mnemonic, unit, summary) std::tuple<Name>{},
 #define NPU_FIELD(Name, field, offset, width, signedness, lowest, highest, meaning)
 #define NPU_INSTRUCTION_END(Name)

@@ -13,6 +13,7 @@
 #include "npu/compiler/ir/head_matmul.h"
 #include "npu/compiler/target/npu_op.h"
 #include "npu/golden/int8_ops.h"
+#include "npu/support/variant_of.h"
 
 namespace npu::compiler {
 
@@ -206,18 +207,9 @@ struct QNorm {
   golden::LayerNormInt8Params layerNorm;  ///< Kind::LayerNorm
 };
 
-namespace detail {
-template <typename Tuple>
-struct VariantOf;
-template <typename... Types>
-struct VariantOf<std::tuple<Types...>> {
-  using type = std::variant<Types...>;
-};
-}  // namespace detail
-
 /// Any one quantized op: a variant of the op registry's NPU_QOP types, in table order
 /// (target/npu_ops.def).
-using QOp = detail::VariantOf<decltype(std::tuple_cat(
+using QOp = VariantOf<decltype(std::tuple_cat(
 #define NPU_QOP(Type, Lowering) std::tuple<Type>{},
 #include "npu/compiler/target/npu_ops.def"
 #undef NPU_QOP
