@@ -66,7 +66,8 @@ bool eltwiseAlone(const QuantizedGraph& graph, const FusionPlan& fusion, std::si
 }  // namespace
 
 void planSplitsIntoConcats(const QuantizedGraph& graph, const ShufflePlans& shuffles,
-                           const FusionPlan& fusion, std::vector<std::optional<ConcatSlot>>& slots) {
+                           const FusionPlan& fusion,
+                           std::vector<std::optional<ConcatSlot>>& slots) {
   const TensorUses uses(graph);
   const auto& producer = uses.producer;
   const auto& readers = uses.readers;

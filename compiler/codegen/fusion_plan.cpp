@@ -41,31 +41,30 @@ FusionPlan planFusion(const QuantizedGraph& graph, const isa::NpuConfig& config)
 }
 
 std::vector<TensorId> onChipTensors(const FusedGroup& group) {
-  return std::visit(
-      Overloaded{
-          [](const SingleOp&) { return std::vector<TensorId>{}; },
-          [](const Cascade& c) {
-            std::vector<TensorId> kept;
-            if (c.expand != nullptr) {
-              kept.push_back(c.expand->output);
-            }
-            if (c.project != nullptr) {
-              kept.push_back(c.depthwise->output);
-            }
-            if (c.add != nullptr) {
-              kept.push_back(c.project->output);
-            }
-            return kept;
-          },
-          [](const GatedProject& g) {
-            std::vector<TensorId> kept{g.mul->output};
-            if (g.add != nullptr) {
-              kept.push_back(g.project->output);
-            }
-            return kept;
-          },
-      },
-      group.form);
+  return std::visit(Overloaded{
+                        [](const SingleOp&) { return std::vector<TensorId>{}; },
+                        [](const Cascade& c) {
+                          std::vector<TensorId> kept;
+                          if (c.expand != nullptr) {
+                            kept.push_back(c.expand->output);
+                          }
+                          if (c.project != nullptr) {
+                            kept.push_back(c.depthwise->output);
+                          }
+                          if (c.add != nullptr) {
+                            kept.push_back(c.project->output);
+                          }
+                          return kept;
+                        },
+                        [](const GatedProject& g) {
+                          std::vector<TensorId> kept{g.mul->output};
+                          if (g.add != nullptr) {
+                            kept.push_back(g.project->output);
+                          }
+                          return kept;
+                        },
+                    },
+                    group.form);
 }
 
 }  // namespace npu::compiler

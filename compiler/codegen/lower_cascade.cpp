@@ -120,7 +120,8 @@ Placement choosePlacement(LoweringContext& ctx, const Cascade& c) {
       (c.pool != nullptr ? c.poolWeights(c.block, c.rows) : 0);
   const auto lastReader = [&](std::int64_t at) {
     // From the constant pool, which no STORE writes: only the SRAM side can conflict.
-    return ctx.emitter.newestProducer(makeLoad(LoadSram::Weight, at, flatBlock(ctx.constants.base, weightSpan)));
+    return ctx.emitter.newestProducer(
+        makeLoad(LoadSram::Weight, at, flatBlock(ctx.constants.base, weightSpan)));
   };
   const std::int64_t bottomReader = lastReader(0);
   const std::int64_t topReader = lastReader(ctx.config.weightSramBytes - weightSpan);
@@ -220,7 +221,8 @@ std::int64_t ConstantPlacer::placeWeights(std::int64_t op, const std::string& wh
   ctx.op = op;
   const std::int64_t at = place(weightSram, weightAt, static_cast<std::int64_t>(blob.size()));
   if (!blob.empty()) {  // a chain without a project has no project weights
-    ctx.loadFlat(LoadSram::Weight, at, ctx.constants.add(fmt::format("{}.cascade.{}", name, what), blob),
+    ctx.loadFlat(LoadSram::Weight, at,
+                 ctx.constants.add(fmt::format("{}.cascade.{}", name, what), blob),
                  static_cast<std::int64_t>(blob.size()));
   }
   weightAt += static_cast<std::int64_t>(blob.size());
@@ -232,7 +234,8 @@ std::int64_t ConstantPlacer::placeParameters(std::int64_t op, const std::string&
   ctx.op = op;
   const std::int64_t at = place(parameterSram, parameterAt, static_cast<std::int64_t>(blob.size()));
   if (!blob.empty()) {
-    ctx.loadFlat(LoadSram::Parameter, at, ctx.constants.add(fmt::format("{}.cascade.{}", name, what), blob),
+    ctx.loadFlat(LoadSram::Parameter, at,
+                 ctx.constants.add(fmt::format("{}.cascade.{}", name, what), blob),
                  static_cast<std::int64_t>(blob.size()));
   }
   parameterAt += static_cast<std::int64_t>(blob.size());
@@ -541,7 +544,8 @@ BlockConstants CascadeEmitter::constantsOf(std::int64_t e0) {
   const auto s = static_cast<std::size_t>(step % 2);
   const auto index = static_cast<std::size_t>(e0 / c.block);
   ctx.op = c.depthwiseOp;
-  ctx.loadFlat(LoadSram::Weight, placed.weightSlot[s], placed.blockWeightAddress[index], c.blockWeights(c.block));
+  ctx.loadFlat(LoadSram::Weight, placed.weightSlot[s], placed.blockWeightAddress[index],
+               c.blockWeights(c.block));
   ctx.loadFlat(LoadSram::Parameter, placed.parameterSlot[s], placed.blockParameterAddress[index],
                c.blockParameters(c.block));
   const std::int64_t expandRows = c.expand != nullptr ? c.block * c.inputChannels : 0;

@@ -53,7 +53,8 @@ void copyTiles(LoweringContext& ctx, const DdrBlock& window,
         const std::int64_t first =
             window.address + y * window.rowStride + x * window.colStride + c0;
         if (dense && tile.fullRows(window)) {
-          ctx.loadFlat(LoadSram::Input, inputSram, static_cast<std::uint64_t>(first), tile.rows * w * c);
+          ctx.loadFlat(LoadSram::Input, inputSram, static_cast<std::uint64_t>(first),
+                       tile.rows * w * c);
         } else {
           ctx.load(LoadSram::Input, inputSram,
                    {first, tile.rows, tile.cols, tile.cn, window.rowStride, window.colStride});
@@ -264,8 +265,9 @@ void SubPixelShuffle::emitTileLoads(std::int64_t p0, std::int64_t count, std::in
                   count * m_c))});
   }
   if (m_loadWeights) {
-    loads.push_back({makeLoad(
-        LoadSram::Weight, m_weightSram, flatBlock(m_weightAddress, static_cast<std::int64_t>(m_weights.size())))});
+    loads.push_back(
+        {makeLoad(LoadSram::Weight, m_weightSram,
+                  flatBlock(m_weightAddress, static_cast<std::int64_t>(m_weights.size())))});
     m_loadWeights = false;
   }
   if (m_loadParameters) {

@@ -203,8 +203,9 @@ std::vector<std::vector<isa::Instruction>> EltwiseSteps::loads(std::int64_t at, 
       const auto index = static_cast<std::size_t>(k);
       const std::uint64_t address = ctx.tensors[inputs[index]].address;
       if (!t.perChannel[index]) {
-        groups.push_back(ctx.capture(
-            [&] { ctx.load(LoadSram::Input, inputSram, tensorPixels(ctx, inputs[index], at, count)); }));
+        groups.push_back(ctx.capture([&] {
+          ctx.load(LoadSram::Input, inputSram, tensorPixels(ctx, inputs[index], at, count));
+        }));
       } else if (std::find(m_stripLoaded.begin(), m_stripLoaded.end(), inputSram) ==
                  m_stripLoaded.end()) {
         // Every pixel of the strip reads the same C bytes: a column stride of 0.

@@ -33,7 +33,8 @@ class ParameterPlacer {
                      const std::vector<std::uint8_t>& blob) {
     m_ctx.op = op;
     const std::int64_t at = m_next;
-    m_ctx.loadFlat(LoadSram::Parameter, at, m_ctx.constants.add(fmt::format("{}.gated.{}", m_name, what), blob),
+    m_ctx.loadFlat(LoadSram::Parameter, at,
+                   m_ctx.constants.add(fmt::format("{}.gated.{}", m_name, what), blob),
                    static_cast<std::int64_t>(blob.size()));
     m_next += static_cast<std::int64_t>(blob.size());
     return at;

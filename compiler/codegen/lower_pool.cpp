@@ -414,7 +414,8 @@ void emitGlobalPoolByConv(LoweringContext& ctx, const PoolJob& job, const Global
       for (std::int64_t x = 0; x < w; x += tw) {
         const std::int64_t cols = std::min(tw, w - x);
         const auto [inputSram, outputSram] = ctx.slots.nextStep();
-        ctx.load(LoadSram::Input, inputSram, {inputAddress + (y * w + x) * c + c0, rows, cols, cn, w * c, c});
+        ctx.load(LoadSram::Input, inputSram,
+                 {inputAddress + (y * w + x) * c + c0, rows, cols, cn, w * c, c});
         if (loadWeights) {
           ctx.loadFlat(LoadSram::Weight, weightSram, onesAddress, cn * bh * bw);
           loadWeights = false;

@@ -5,9 +5,9 @@
 
 #include <array>
 
-#include "npu/compiler/target/live_taps.h"
 #include "npu/compiler/ir/head_matmul.h"
 #include "npu/compiler/ir/op_params.h"
+#include "npu/compiler/target/live_taps.h"
 #include "npu/support/error.h"
 
 namespace npu::compiler {

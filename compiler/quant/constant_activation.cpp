@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "npu/compiler/target/npu_support.h"
 #include "npu/compiler/quant/tensor_layout.h"
+#include "npu/compiler/target/npu_support.h"
 #include "npu/support/error.h"
 
 namespace npu::compiler {

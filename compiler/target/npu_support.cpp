@@ -7,10 +7,10 @@
 #include <cmath>
 #include <numeric>
 
-#include "npu/compiler/target/im2col_candidate.h"
 #include "npu/compiler/ir/op_kind.h"
 #include "npu/compiler/ir/op_params.h"
 #include "npu/compiler/passes/fold_channel_shuffle.h"
+#include "npu/compiler/target/im2col_candidate.h"
 #include "npu/golden/fp32_pool.h"
 #include "npu/golden/fp32_resize.h"
 #include "npu/isa/limits.h"
@@ -152,7 +152,8 @@ NpuSupport binarySupport(const Graph& graph, const Node& node) {
   if (act.op != OpKind::Identity && act.op != OpKind::Relu && act.op != OpKind::Clip) {
     return host(fmt::format("fused activation {} has no element-wise NPU form", opName(act.op)));
   }
-  if (aAct && bAct && (node.op == OpKind::Add || node.op == OpKind::Sub || node.op == OpKind::Mul)) {
+  if (aAct && bAct &&
+      (node.op == OpKind::Add || node.op == OpKind::Sub || node.op == OpKind::Mul)) {
     // One shape, or one operand [1, C, 1, 1] broadcast over the other's pixels (squeeze-
     // excitation, channel attention): the LOAD replicates it with a column stride of 0.
     const Shape& out = graph.value(node.outputs[0]).shape;
@@ -184,9 +185,9 @@ NpuSupport binarySupport(const Graph& graph, const Node& node) {
       return host("the constant is not per channel, scalar or of the activation's whole shape");
     }
     if (node.op != OpKind::Add && node.op != OpKind::Sub && node.op != OpKind::Mul) {
-      return host(fmt::format(
-          "{} with a whole-shape constant has no NPU form (Add, Sub and Mul have)",
-          opName(node.op)));
+      return host(
+          fmt::format("{} with a whole-shape constant has no NPU form (Add, Sub and Mul have)",
+                      opName(node.op)));
     }
     return npu(elementwiseForm(node.op));
   }

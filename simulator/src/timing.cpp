@@ -124,8 +124,8 @@ u64 instructionCycles(const isa::Instruction& instruction, const isa::NpuConfig&
           },
           [&](const isa::Norm& norm) -> u64 {
             // Three passes over each row, C values per cycle, then the row's serial arithmetic.
-            const u64 perRow = norm.op == isa::kNormSoftmax ? kSoftmaxRowCycles
-                                                            : kLayerNormRowCycles;
+            const u64 perRow =
+                norm.op == isa::kNormSoftmax ? kSoftmaxRowCycles : kLayerNormRowCycles;
             return static_cast<u64>(norm.rows) *
                        (3 * ceilDiv(static_cast<u64>(norm.length), cols) + perRow) +
                    kComputePipelineCycles;

@@ -55,7 +55,8 @@ void executePool(const isa::Pool& p, SramState& sram) {
   std::vector<std::int32_t> acc(static_cast<std::size_t>(c));
   for (std::int64_t oy = 0; oy < p.out_h; ++oy) {
     for (std::int64_t ox = 0; ox < p.out_w; ++ox) {
-      std::fill(acc.begin(), acc.end(), p.op == isa::kPoolMax ? std::numeric_limits<std::int32_t>::min() : 0);
+      std::fill(acc.begin(), acc.end(),
+                p.op == isa::kPoolMax ? std::numeric_limits<std::int32_t>::min() : 0);
       for (std::int64_t ky = 0; ky < p.kh; ++ky) {
         for (std::int64_t kx = 0; kx < p.kw; ++kx) {
           const std::int8_t* x = in + ((oy * p.sh + ky) * p.in_w + (ox * p.sw + kx)) * c;

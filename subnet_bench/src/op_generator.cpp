@@ -702,8 +702,9 @@ CaseKind sweepKind(OpFamily family, std::uint64_t index) {
       // Every other add is a sub (the adds and muls that stay draw what they drew before).
       return index % 4 == 2 ? CaseKind::Sub : index % 2 == 0 ? CaseKind::Add : CaseKind::Mul;
     case OpFamily::Pool: {
-      constexpr std::array<CaseKind, 5> kCycle{CaseKind::MaxPool, CaseKind::AvgPool, CaseKind::MaxPool,
-                                             CaseKind::AvgPool, CaseKind::GlobalAvgPool};
+      constexpr std::array<CaseKind, 5> kCycle{CaseKind::MaxPool, CaseKind::AvgPool,
+                                               CaseKind::MaxPool, CaseKind::AvgPool,
+                                               CaseKind::GlobalAvgPool};
       return kCycle[index % kCycle.size()];
     }
     case OpFamily::Lut:
@@ -817,8 +818,8 @@ OpCase randomCase(CaseKind kind, std::uint64_t seed, const GeneratorOptions& opt
   // NORM's one field limit, the 4095-value row, is part of normCase's own draw.
   const bool fieldLimit = options.fieldLimits && limits.chance(kFieldLimitShare) &&
                           kind != CaseKind::Add && kind != CaseKind::Sub && kind != CaseKind::Mul &&
-                          kind != CaseKind::Lut &&
-                          kind != CaseKind::Softmax && kind != CaseKind::LayerNorm;
+                          kind != CaseKind::Lut && kind != CaseKind::Softmax &&
+                          kind != CaseKind::LayerNorm;
   if (fieldLimit) {
     toFieldLimit(limits, c);
   }

@@ -95,7 +95,8 @@ SweepReport runSweep(const SweepOptions& options, const SweepProgress& progress)
       case Verdict::Fail: {
         ++counts.fail;
         SweepFailure failure{i, opCase, result, "", std::nullopt, {}};
-        failure.signature = fmt::format("{} {}", caseKindName(opCase.kind), failureSignature(result));
+        failure.signature =
+            fmt::format("{} {}", caseKindName(opCase.kind), failureSignature(result));
         const bool seen =
             std::any_of(report.failures.begin(), report.failures.end(),
                         [&](const SweepFailure& f) { return f.signature == failure.signature; });

@@ -7,10 +7,10 @@
 #include <functional>
 
 #include "npu/compiler/driver/compile.h"
-#include "npu/compiler/target/npu_support.h"
 #include "npu/compiler/partition/partition.h"
 #include "npu/compiler/partition/partition_report.h"
 #include "npu/compiler/quant/quantize_model.h"
+#include "npu/compiler/target/npu_support.h"
 #include "npu/isa/instruction.h"
 #include "npu/isa/npu_config.h"
 #include "test_models.h"

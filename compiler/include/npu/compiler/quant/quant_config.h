@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "npu/compiler/ir/graph.h"
-#include "npu/compiler/target/npu_support.h"
 #include "npu/compiler/quant/observer.h"
+#include "npu/compiler/target/npu_support.h"
 #include "npu/golden/requant.h"
 
 namespace npu::compiler {
