@@ -7,9 +7,11 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "commands.h"
 #include "console.h"
+#include "npu/compiler/target/npu_op.h"
 #include "npu/isa/npu_config.h"
 #include "npu/subnet_bench/bench_merge.h"
 #include "npu/subnet_bench/bench_selection.h"
@@ -181,13 +183,13 @@ void addOpcheckCommand(CLI::App& app, Action& action) {
   auto options = std::make_shared<OpcheckOptions>();
   CLI::App* command = app.add_subcommand(
       "opcheck", "Check random one-op cases bit-exactly against golden, or replay a repro");
-  command
-      ->add_option("OP", options->op,
-                   "conv, eltwise, pool, lut, concat, upsample, slice, shuffle, matmul, reduce, "
-                   "resize, norm "
-                   "or all (omit with --repro)")
-      ->check(CLI::IsMember({"conv", "eltwise", "pool", "lut", "concat", "upsample", "slice",
-                             "shuffle", "matmul", "reduce", "resize", "norm", "all"}));
+  // The families of the op registry (compiler/target/npu_ops.def), and "all".
+  std::vector<std::string> families(compiler::kNpuOpFamilyNames.begin(),
+                                    compiler::kNpuOpFamilyNames.end());
+  const std::string familyList = fmt::format("{}", fmt::join(families, ", "));
+  families.emplace_back("all");
+  command->add_option("OP", options->op, familyList + " or all (omit with --repro)")
+      ->check(CLI::IsMember(families));
   command->add_option("--count", options->count, "Cases to run (default 100)");
   command->add_option("--seed", options->seed, "Sweep seed (default 1)");
   command->add_option("--shard", options->shard,

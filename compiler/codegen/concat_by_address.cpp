@@ -46,12 +46,13 @@ std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph&
 
 namespace {
 
-/// Whether op `index` is an add or multiply of operands of its output's shape lowered on its own
-/// (in no fused group of `fusion`): lowerEltwise, which reads an operand at any pixel stride,
+/// Whether op `index` is an add, sub or multiply of operands of its output's shape lowered on its
+/// own (in no fused group of `fusion`): lowerEltwise, which reads an operand at any pixel stride,
 /// lowers it.
 bool eltwiseAlone(const QuantizedGraph& graph, const FusionPlan& fusion, std::size_t index) {
   const QOp& op = graph.ops[index];
-  if (!std::holds_alternative<QAdd>(op) && !std::holds_alternative<QMul>(op)) {
+  if (!std::holds_alternative<QAdd>(op) && !std::holds_alternative<QSub>(op) &&
+      !std::holds_alternative<QMul>(op)) {
     return false;
   }
   const auto& shape = graph.tensors[opOutput(op)].shape;

@@ -325,34 +325,11 @@ class SegmentBuilder {
 
   void realizeNode(std::size_t n, const Node& node) {
     NpuOpKind kind = m_partition.npuKind[n].value();
-    ValueId outValue = node.outputs.at(0);
     QOpOrigin origin;
     origin.node = n;
     switch (kind) {
-      case NpuOpKind::Alias: {
-        TensorId in = tensorFor(node.input(0));
-        const QTensor& t = m_out.graph.tensors[in];
-        golden::QuantParams out = paramsOf(m_graph.value(outValue).name);
-        if (nhwcShapeOf(m_graph.value(outValue).shape).value() != t.shape) {
-          // The same bytes under another NHWC shape ([1, H, W, C] as [1, H x W, 1, C]): a row
-          // concat reads them as they are; any other reader gets a copy (reshapeCopy).
-          if (out.scale != static_cast<float>(t.scale) || out.zeroPoint != t.zeroPoint) {
-            in = requantized(in, out, node, origin, "");
-          }
-          m_reshapedFrom.emplace(outValue.index, std::make_pair(in, n));
-          return;
-        }
-        if (out.scale != static_cast<float>(t.scale) || out.zeroPoint != t.zeroPoint) {
-          // Given parameters that differ across a layout no-op: requantize into the output.
-          QOpOrigin requantOrigin;
-          requantOrigin.node = n;
-          m_tensorOf.emplace(outValue.index, requantized(in, out, node, requantOrigin,
-                                                         m_graph.value(outValue).name));
-          return;
-        }
-        m_tensorOf.emplace(outValue.index, in);
-        return;
-      }
+      case NpuOpKind::Alias:
+        return alias(n, node, origin);
       case NpuOpKind::Conv:
         return conv(node, origin);
       case NpuOpKind::ChannelAffine:
@@ -365,70 +342,14 @@ class SegmentBuilder {
       case NpuOpKind::AvgPool:
       case NpuOpKind::GlobalAvgPool:
         return pool(node, kind, origin);
-      case NpuOpKind::Concat: {
-        QConcat op;
-        op.name = node.name;
-        std::int64_t axis = node.attributes.getInt("axis", 0);
-        axis = axis < 0 ? axis + static_cast<std::int64_t>(m_graph.value(outValue).shape.size())
-                        : axis;
-        op.axis = axis == 2 ? 1 : 3;  // NCHW rows or channels in NHWC
-        op.output = tensorFor(outValue);
-        for (std::size_t i = 0; i < node.inputs.size(); ++i) {
-          const ValueId in = node.input(i);
-          if (isConstantActivation(m_graph, m_partition, n, i)) {
-            // Quantized with the output's parameters, which every input shares.
-            op.inputs.push_back(constantTensor(in, tensorParams(op.output)));
-            continue;
-          }
-          auto r = m_reshapedFrom.find(in.index);
-          const TensorId source =
-              op.axis == 1 && r != m_reshapedFrom.end() ? r->second.first : tensorFor(in);
-          op.inputs.push_back(shared(source, op.output, node, origin));
-        }
-        return add(std::move(op), origin);
-      }
-      case NpuOpKind::Slice: {
-        QSlice op;
-        op.name = node.name;
-        op.input = tensorFor(node.input(0));
-        TensorId target = tensorFor(outValue);
-        op.output = movedOutput(op.input, target);
-        SliceWindow window = sliceWindowOf(m_graph, node);
-        op.channelBegin = window.channelBegin;
-        op.rowBegin = window.rowBegin;
-        op.rowStep = window.rowStep;
-        op.colBegin = window.colBegin;
-        op.colStep = window.colStep;
-        TensorId written = op.output;
-        add(std::move(op), origin);
-        return finishMoved(written, target, node, origin);
-      }
-      case NpuOpKind::ChannelShuffle: {
-        QShuffle op;
-        op.name = node.name;
-        op.input = tensorFor(node.input(0));
-        TensorId target = tensorFor(outValue);
-        op.output = movedOutput(op.input, target);
-        const Value& indices = m_graph.value(node.input(1));
-        op.groups = shuffleGroups(indices.data->toInt64(), m_graph.value(node.input(0)).shape[1]);
-        TensorId written = op.output;
-        add(std::move(op), origin);
-        return finishMoved(written, target, node, origin);
-      }
-      case NpuOpKind::Upsample: {
-        QUpsample op;
-        op.name = node.name;
-        op.input = tensorFor(node.input(0));
-        TensorId target = tensorFor(outValue);
-        op.output = movedOutput(op.input, target);
-        const Shape& in = m_graph.value(node.input(0)).shape;
-        const Shape& out = m_graph.value(outValue).shape;
-        op.factorH = out[2] / in[2];
-        op.factorW = out[3] / in[3];
-        TensorId written = op.output;
-        add(std::move(op), origin);
-        return finishMoved(written, target, node, origin);
-      }
+      case NpuOpKind::Concat:
+        return concat(n, node, origin);
+      case NpuOpKind::Slice:
+        return slice(node, origin);
+      case NpuOpKind::ChannelShuffle:
+        return shuffle(node, origin);
+      case NpuOpKind::Upsample:
+        return upsample(node, origin);
       case NpuOpKind::ResizeLinear:
         return resizeLinear(node, origin);
       case NpuOpKind::Softmax:
@@ -437,17 +358,125 @@ class SegmentBuilder {
         return layerNorm(node, origin);
       case NpuOpKind::MatMul:
         return matMul(node, origin);
-      case NpuOpKind::Lut: {
-        QLut op;
-        op.name = node.name;
-        op.input = tensorFor(node.input(0));
-        op.output = tensorFor(outValue);
-        op.lut = golden::buildLut(activationFunction(m_graph, node), tensorParams(op.input),
-                                  tensorParams(op.output));
-        origin.lut = true;
-        return add(std::move(op), origin);
-      }
+      case NpuOpKind::Lut:
+        return lut(node, origin);
     }
+    fail(ErrorKind::Internal, "realize: node '{}' has NPU form {}, which has no realization",
+         node.name, static_cast<int>(kind));
+  }
+
+  /// A layout no-op: the output is the input's bytes (requantized where given parameters differ).
+  void alias(std::size_t n, const Node& node, const QOpOrigin& origin) {
+    ValueId outValue = node.outputs.at(0);
+    TensorId in = tensorFor(node.input(0));
+    const QTensor& t = m_out.graph.tensors[in];
+    golden::QuantParams out = paramsOf(m_graph.value(outValue).name);
+    if (nhwcShapeOf(m_graph.value(outValue).shape).value() != t.shape) {
+      // The same bytes under another NHWC shape ([1, H, W, C] as [1, H x W, 1, C]): a row
+      // concat reads them as they are; any other reader gets a copy (reshapeCopy).
+      if (out.scale != static_cast<float>(t.scale) || out.zeroPoint != t.zeroPoint) {
+        in = requantized(in, out, node, origin, "");
+      }
+      m_reshapedFrom.emplace(outValue.index, std::make_pair(in, n));
+      return;
+    }
+    if (out.scale != static_cast<float>(t.scale) || out.zeroPoint != t.zeroPoint) {
+      // Given parameters that differ across a layout no-op: requantize into the output.
+      QOpOrigin requantOrigin;
+      requantOrigin.node = n;
+      m_tensorOf.emplace(outValue.index,
+                         requantized(in, out, node, requantOrigin, m_graph.value(outValue).name));
+      return;
+    }
+    m_tensorOf.emplace(outValue.index, in);
+  }
+
+  /// A concat along channels or rows; constant inputs take the output's parameters.
+  void concat(std::size_t n, const Node& node, const QOpOrigin& origin) {
+    ValueId outValue = node.outputs.at(0);
+    QConcat op;
+    op.name = node.name;
+    std::int64_t axis = node.attributes.getInt("axis", 0);
+    axis = axis < 0 ? axis + static_cast<std::int64_t>(m_graph.value(outValue).shape.size()) : axis;
+    op.axis = axis == 2 ? 1 : 3;  // NCHW rows or channels in NHWC
+    op.output = tensorFor(outValue);
+    for (std::size_t i = 0; i < node.inputs.size(); ++i) {
+      const ValueId in = node.input(i);
+      if (isConstantActivation(m_graph, m_partition, n, i)) {
+        // Quantized with the output's parameters, which every input shares.
+        op.inputs.push_back(constantTensor(in, tensorParams(op.output)));
+        continue;
+      }
+      auto r = m_reshapedFrom.find(in.index);
+      const TensorId source =
+          op.axis == 1 && r != m_reshapedFrom.end() ? r->second.first : tensorFor(in);
+      op.inputs.push_back(shared(source, op.output, node, origin));
+    }
+    return add(std::move(op), origin);
+  }
+
+  /// A slice of channels, rows and columns at steps.
+  void slice(const Node& node, const QOpOrigin& origin) {
+    ValueId outValue = node.outputs.at(0);
+    QSlice op;
+    op.name = node.name;
+    op.input = tensorFor(node.input(0));
+    TensorId target = tensorFor(outValue);
+    op.output = movedOutput(op.input, target);
+    SliceWindow window = sliceWindowOf(m_graph, node);
+    op.channelBegin = window.channelBegin;
+    op.rowBegin = window.rowBegin;
+    op.rowStep = window.rowStep;
+    op.colBegin = window.colBegin;
+    op.colStep = window.colStep;
+    TensorId written = op.output;
+    add(std::move(op), origin);
+    return finishMoved(written, target, node, origin);
+  }
+
+  /// A channel shuffle (a Gather of the channels in shuffle order).
+  void shuffle(const Node& node, const QOpOrigin& origin) {
+    ValueId outValue = node.outputs.at(0);
+    QShuffle op;
+    op.name = node.name;
+    op.input = tensorFor(node.input(0));
+    TensorId target = tensorFor(outValue);
+    op.output = movedOutput(op.input, target);
+    const Value& indices = m_graph.value(node.input(1));
+    op.groups = shuffleGroups(indices.data->toInt64(), m_graph.value(node.input(0)).shape[1]);
+    TensorId written = op.output;
+    add(std::move(op), origin);
+    return finishMoved(written, target, node, origin);
+  }
+
+  /// A nearest upsample by integer factors.
+  void upsample(const Node& node, const QOpOrigin& origin) {
+    ValueId outValue = node.outputs.at(0);
+    QUpsample op;
+    op.name = node.name;
+    op.input = tensorFor(node.input(0));
+    TensorId target = tensorFor(outValue);
+    op.output = movedOutput(op.input, target);
+    const Shape& in = m_graph.value(node.input(0)).shape;
+    const Shape& out = m_graph.value(outValue).shape;
+    op.factorH = out[2] / in[2];
+    op.factorW = out[3] / in[3];
+    TensorId written = op.output;
+    add(std::move(op), origin);
+    return finishMoved(written, target, node, origin);
+  }
+
+  /// A standalone activation as a 256-entry table.
+  void lut(const Node& node, QOpOrigin origin) {
+    ValueId outValue = node.outputs.at(0);
+    QLut op;
+    op.name = node.name;
+    op.input = tensorFor(node.input(0));
+    op.output = tensorFor(outValue);
+    op.lut = golden::buildLut(activationFunction(m_graph, node), tensorParams(op.input),
+                              tensorParams(op.output));
+    origin.lut = true;
+    return add(std::move(op), origin);
   }
 
   void note(std::string text) const {

@@ -146,7 +146,7 @@ package npu_isa_pkg;
   localparam int CONV_OUT_GAP_LSB = 251;
   localparam int CONV_OUT_GAP_WIDTH = 5;
 
-  // ELTWISE: Element-wise add or mul of two int8 vectors with per-input rescale, or a LUT map of one, then requant, clip, optional LUT.
+  // ELTWISE: Element-wise add, sub or mul of two int8 vectors with per-input rescale, or a LUT map of one, then requant, clip, optional LUT.
   localparam logic [3:0] OP_ELTWISE = 4'd5;
   localparam int ELTWISE_POP_PREV_LSB = 4;
   localparam int ELTWISE_POP_PREV_WIDTH = 1;

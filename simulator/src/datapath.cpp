@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "datapath_ops.h"
+#include "npu/support/overloaded.h"
 
 namespace npu::sim {
 namespace {
@@ -117,19 +118,18 @@ void executeDatapath(const isa::Instruction& instruction, SramState& sram, isa::
 
 void executeDatapath(const isa::Instruction& instruction, SramState& sram, DdrAccess& ddr,
                      unsigned threads) {
-  if (const auto* load = std::get_if<isa::Load>(&instruction)) {
-    executeLoad(*load, sram, ddr);
-  } else if (const auto* store = std::get_if<isa::Store>(&instruction)) {
-    executeStore(*store, sram, ddr);
-  } else if (const auto* conv = std::get_if<isa::Conv>(&instruction)) {
-    executeConv(*conv, sram, threads);
-  } else if (const auto* eltwise = std::get_if<isa::Eltwise>(&instruction)) {
-    executeEltwise(*eltwise, sram);
-  } else if (const auto* pool = std::get_if<isa::Pool>(&instruction)) {
-    executePool(*pool, sram);
-  } else if (const auto* norm = std::get_if<isa::Norm>(&instruction)) {
-    executeNorm(*norm, sram);
-  }
+  // One lambda per instruction: a new one must say what its datapath does.
+  std::visit(Overloaded{
+                 [&](const isa::Load& load) { executeLoad(load, sram, ddr); },
+                 [&](const isa::Store& store) { executeStore(store, sram, ddr); },
+                 [&](const isa::Conv& conv) { executeConv(conv, sram, threads); },
+                 [&](const isa::Eltwise& eltwise) { executeEltwise(eltwise, sram); },
+                 [&](const isa::Pool& pool) { executePool(pool, sram); },
+                 [&](const isa::Norm& norm) { executeNorm(norm, sram); },
+                 [](const isa::Sync&) {},  // tokens only: no data moves
+                 [](const isa::End&) {},   // stops the fetch unit: no data moves
+             },
+             instruction);
 }
 
 }  // namespace npu::sim

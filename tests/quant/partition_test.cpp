@@ -60,8 +60,7 @@ TEST(Partition, TokenLayoutConstantsRunOnTheNpu) {
   EXPECT_EQ(p.npuKind[nodeIndex(g, "tokens")], NpuOpKind::Alias);
   EXPECT_EQ(p.npuKind[nodeIndex(g, "with_cls")], NpuOpKind::Concat);
   EXPECT_EQ(p.npuKind[nodeIndex(g, "embedded")], NpuOpKind::Add);
-  EXPECT_EQ(p.hostReason[nodeIndex(g, "shifted")],
-            "Sub with a whole-shape constant has no NPU form (Add and Mul have)");
+  EXPECT_EQ(p.npuKind[nodeIndex(g, "shifted")], NpuOpKind::Sub);  // a constant of its shape
   EXPECT_EQ(
       p.hostReason[nodeIndex(g, "by_columns")],
       "only concatenation along channels of [1, C, H, W] or [1, C] tensors, or along rows (H) "
@@ -187,7 +186,7 @@ TEST(Partition, LimitsAndShapesKeepNodesOnTheHost) {
             "ceil_mode average pool with a partial last window (the divisor varies)");
   EXPECT_EQ(p.hostReason[2],
             "operands are not two [1, C, H, W] tensors of one shape or one of them [1, C, 1, 1]");
-  EXPECT_EQ(p.hostReason[3], "Sub of two activations has no NPU form");
+  EXPECT_EQ(p.npuKind[3], NpuOpKind::Sub);  // two activations of one shape
 }
 
 // Every window limit the dispatcher applies is the range of an instruction field: a value at the

@@ -376,15 +376,15 @@ isa::Program randomOverlapProgram(std::uint64_t seed, int& overlapped) {
       addConv(false);
     } else if (kind < 9) {
       isa::Eltwise e;
-      e.op = pick(0, 2);
+      e.op = pick(0, isa::fieldMax<&isa::Eltwise::op>());
       e.count = pick(1, 400);
       e.a_zp = pick(-128, 127);
       e.b_zp = pick(-128, 127);
       e.out_zp = pick(-128, 127);
       e.clip_lo = -128;
       e.clip_hi = 127;
-      e.left_shift = e.op == 0 ? 20 : 0;
-      e.use_lut = e.op != 2 && pick(0, 3) == 0 ? 1 : 0;
+      e.left_shift = e.op == isa::kEltwiseAdd || e.op == isa::kEltwiseSub ? 20 : 0;
+      e.use_lut = e.op != isa::kEltwiseLut && pick(0, 3) == 0 ? 1 : 0;
       e.param_addr = 0x400;
       e.lut_addr = 0x500;
       e.overlap = kind < 8 ? 1 : 0;

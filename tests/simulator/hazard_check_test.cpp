@@ -217,7 +217,7 @@ class StreamMaker {
                          .pop_next = bit(),
                          .push_prev = bit(),
                          .push_next = bit(),
-                         .op = pick(0, 2)};
+                         .op = pick(0, isa::fieldMax<&isa::Eltwise::op>())};
     eltwise.count = pick(1, 5000);
     eltwise.a_addr = sramAddress();
     eltwise.b_addr = sramAddress();

@@ -192,26 +192,26 @@ class RandomProgramBuilder {
   void addEltwise() {
     TileCase t;
     isa::Eltwise e;
-    e.op = pick(0, 2);
+    e.op = pick(0, isa::fieldMax<&isa::Eltwise::op>());
     e.count = pick(1, 300);
     e.a_zp = pick(-128, 127);
     e.b_zp = pick(-128, 127);
     e.out_zp = pick(-128, 127);
     e.clip_lo = pick(-128, 0);
     e.clip_hi = pick(0, 127);
-    e.left_shift = e.op == 0 ? 20 : 0;
-    e.use_lut = e.op != 2 && pick(0, 3) == 0 ? 1 : 0;
+    e.left_shift = e.op == isa::kEltwiseAdd || e.op == isa::kEltwiseSub ? 20 : 0;
+    e.use_lut = e.op != isa::kEltwiseLut && pick(0, 3) == 0 ? 1 : 0;
     e.double_round = pick(0, 1);
     t.inputBytes = static_cast<std::uint64_t>(2 * e.count);
     t.inputAddress = place(randomBytes(t.inputBytes));
     t.paramBytes = 24;
     std::vector<std::uint8_t> params(24 + 256);
     for (int k = 0; k < 3; ++k) {
-      const auto [m, s] = e.op == 0 ? randomScale(-22, -18) : randomScale(-8, -1);
+      const auto [m, s] = e.left_shift != 0 ? randomScale(-22, -18) : randomScale(-8, -1);
       putInt32(params, static_cast<std::size_t>(8 * k), m);
       putInt32(params, static_cast<std::size_t>(8 * k + 4), s);
     }
-    if (e.op == 0) {  // the output rescale of an add undoes the 2^20
+    if (e.left_shift != 0) {  // the output rescale of an add or sub undoes the 2^20
       const auto [m, s] = randomScale(-2, 0);
       putInt32(params, 16, m);
       putInt32(params, 20, s);

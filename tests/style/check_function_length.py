@@ -4,8 +4,9 @@
 usage: check_function_length.py SOURCE_DIR ALLOWLIST [DIR ...]
 
 Scans the .cpp files under each DIR of SOURCE_DIR (default: compiler simulator runtime). A
-function definition is a clang-formatted one: its signature starts at column 0 and its body
-ends at the first line that is a lone "}" after it. Generated tables and data tables are
+function definition is a clang-formatted one: its signature starts at column 0 (or, for a member
+function defined in a class body, two spaces in) and its body ends at the first line that is a
+lone "}" at that indentation after it. Generated tables and data tables are
 excepted by name in ALLOWLIST, with every function still over the limit: one line
 "path:function lines" each. A function over the limit that is not listed, or longer than its
 listed length, fails; so does a listed one that is now short enough (take it off the list).
@@ -22,27 +23,56 @@ START = re.compile(r"^(?!namespace|class|struct|enum|using|template|typedef|#|//
                    r"[A-Za-z_].*\b([A-Za-z_][\w:~<>]*)\(")
 
 
-def functions(path):
-    """(name, first line, length) of every column-0 function definition in the file."""
-    lines = open(path, encoding="utf-8").read().split("\n")
+KEYWORDS = {"if", "for", "while", "switch", "return", "else", "do", "catch", "case", "sizeof"}
+
+
+def class_bodies(lines):
+    """Line ranges [first, last) of the bodies of classes and structs defined at column 0."""
+    ranges = []
     i = 0
     while i < len(lines):
-        match = START.match(lines[i])
-        if not match or lines[i].rstrip().endswith(";"):
+        if re.match(r"^(class|struct) \w+[^;]*\{$", lines[i]):
+            end = i + 1
+            while end < len(lines) and not lines[end].startswith("};"):
+                end += 1
+            ranges.append((i + 1, end))
+            i = end
+        i += 1
+    return ranges
+
+
+def definitions(lines, first, last, indent):
+    """(name, first line, length) of the definitions at `indent` between lines first and last."""
+    i = first
+    while i < last:
+        line = lines[i]
+        body = line[len(indent):]
+        match = START.match(body) if line.startswith(indent) else None
+        if not match or body[:1].isspace() or line.rstrip().endswith(";") or \
+                match.group(1) in KEYWORDS:
             i += 1
             continue
         # The signature may span lines: it ends at a line ending in "{" (the body) or ";".
         j = i
-        while j < len(lines) and not lines[j].rstrip().endswith(("{", ";")):
+        while j < last and not lines[j].rstrip().endswith(("{", ";")):
             j += 1
-        if j >= len(lines) or lines[j].rstrip().endswith(";") or lines[j].rstrip().endswith("= {"):
+        if j >= last or lines[j].rstrip().endswith(";") or lines[j].rstrip().endswith("= {"):
             i = j + 1
             continue
         end = j + 1
-        while end < len(lines) and lines[end] != "}":
+        while end < last and lines[end] != indent + "}":
             end += 1
         yield match.group(1).split("::")[-1], i + 1, end - i + 1
         i = end + 1
+
+
+def functions(path):
+    """(name, first line, length) of every function defined at column 0, and of every member
+    function defined inside a class or struct body at column 0 (two spaces in)."""
+    lines = open(path, encoding="utf-8").read().split("\n")
+    yield from definitions(lines, 0, len(lines), "")
+    for first, last in class_bodies(lines):
+        yield from definitions(lines, first, last, "  ")
 
 
 def main():

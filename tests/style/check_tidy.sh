@@ -13,16 +13,25 @@ if ! git rev-parse --verify --quiet "$base" >/dev/null; then
   echo "clang-tidy: no commit $base to compare with (a shallow clone?): nothing to check"
   exit 0
 fi
+if ! command -v clang-tidy-diff >/dev/null; then
+  echo "clang-tidy: clang-tidy-diff is not installed (scripts/install-deps.sh installs clang-tidy)"
+  exit 1
+fi
+if [ ! -f "$build_dir/compile_commands.json" ]; then
+  echo "clang-tidy: no $build_dir/compile_commands.json (configure with CMake first)"
+  exit 1
+fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 git diff -U0 "$base" -- '*.cpp' '*.h' |
   clang-tidy-diff -p1 -path "$build_dir" -quiet -j 2 \
     -iregex '(support|isa|golden|compiler|simulator|runtime|subnet_bench|cli)/.*\.cpp' > "$log" 2>&1 || true
 # clang 14 rejects some C++20 that GCC builds (structured bindings captured by lambdas): those
-# frontend errors are clang's, not findings, and are not counted.
-warnings=$(grep -c ': warning: ' "$log" || true)
+# frontend errors ([clang-diagnostic-error]) are clang's, not findings, and are not counted;
+# every other warning or error is.
+warnings=$(grep ': warning: \|: error: ' "$log" | grep -vc 'clang-diagnostic-error' || true)
 if [ "$warnings" -ne 0 ]; then
-  grep -A3 ': warning: ' "$log"
+  grep -A3 ': warning: \|: error: ' "$log"
   echo "clang-tidy: $warnings warnings on the lines changed since $base"
   exit 1
 fi

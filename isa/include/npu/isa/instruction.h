@@ -61,7 +61,6 @@ enum class Opcode : std::uint8_t {
 #define NPU_FIELD(Name, field, offset, width, signedness, lowest, highest, meaning)
 #define NPU_INSTRUCTION_END(Name)
 #include "npu/isa/instructions.def"
-#include "npu/support/variant_of.h"
 #undef NPU_INSTRUCTION
 #undef NPU_FIELD
 #undef NPU_INSTRUCTION_END

@@ -14,8 +14,8 @@ namespace npu::runtime {
 
 struct LayerStats {
   std::string layer;
-  /// "conv", "depthwise", "fc", "add", "mul", "maxpool", "avgpool", "globalavgpool", "concat",
-  /// "upsample", "lut".
+  /// The layer's kind (compiler::opKindName): an NPU op's name ("add", "sub", "maxpool", ...),
+  /// or for a conv "conv", "depthwise", "grouped conv", "fc" or "space_to_depth".
   std::string kind;
   std::uint64_t instructions = 0;
   /// Useful multiply-accumulates (no padding of channels or tiles).

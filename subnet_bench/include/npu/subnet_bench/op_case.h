@@ -150,9 +150,8 @@ struct OpCase {
   friend bool operator==(const OpCase&, const OpCase&) = default;
 };
 
-/// Lower-case names used on the command line and in repro files ("conv", "add", "mul",
-/// "maxpool", "avgpool", "globalavgpool", "lut", "concat", "upsample", "slice", "shuffle",
-/// "matmul", "reducemax", "reducesum", "resize", "softmax", "layernorm").
+/// Lower-case names used on the command line and in repro files: the registry's op names
+/// (compiler::npuOpName: "conv", "add", "mul", "sub", "maxpool", ...).
 std::string_view caseKindName(CaseKind kind);
 std::optional<CaseKind> parseCaseKind(std::string_view name);
 

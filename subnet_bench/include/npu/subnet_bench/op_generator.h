@@ -7,8 +7,8 @@
 
 namespace npu::bench {
 
-/// The op kind case `index` of a sweep over `family` checks (add and mul alternate, pools cycle
-/// max, average, max, average, global).
+/// The op kind case `index` of a sweep over `family` checks (add, mul, sub, mul in turn; pools
+/// cycle max, average, max, average, global).
 CaseKind sweepKind(OpFamily family, std::uint64_t index);
 
 /// The family case `index` of an `all` sweep checks: a fixed cycle weighted towards conv

@@ -10,4 +10,8 @@ struct Overloaded : Lambdas... {
   using Lambdas::operator()...;
 };
 
+/// The deduction guide clang before 17 needs (it has no aggregate deduction).
+template <typename... Lambdas>
+Overloaded(Lambdas...) -> Overloaded<Lambdas...>;
+
 }  // namespace npu

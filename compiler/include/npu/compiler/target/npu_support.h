@@ -15,7 +15,8 @@ namespace npu::compiler {
 
 /// How eagerly the dispatcher moves nodes to the NPU (docs/quant-config.md, "strategy").
 enum class DispatchStrategy : std::uint8_t {
-  /// Only ops the NPU computes exactly (up to int8 rounding): conv/FC, add, mul, pools, concat,
+  /// Only ops the NPU computes exactly (up to int8 rounding): conv/FC, add, sub, mul, pools,
+  /// concat,
   /// nearest upsample, LUT activations. Shape ops stay on the host, between quantize/dequantize.
   Conservative,
   /// Conservative plus passive and shape ops (reshape, flatten, squeeze, identity) wherever they
