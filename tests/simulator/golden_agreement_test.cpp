@@ -83,7 +83,7 @@ g::Int8Tensor expectedTile(const TileCase& t, const isa::DdrImage& ddr) {
     const g::Int8Tensor b =
         tensorAt(ddr, t.inputAddress + static_cast<std::uint64_t>(e->count), {e->count});
     const std::uint64_t lutAddress = t.paramAddress + 24;
-    if (e->op == 2) {
+    if (e->op == isa::kEltwiseLut) {
       return g::applyLut(a, lutAt(ddr, lutAddress));
     }
     auto multiplier = [&](int k) {
@@ -92,7 +92,7 @@ g::Int8Tensor expectedTile(const TileCase& t, const isa::DdrImage& ddr) {
     };
     const g::OutputStage stage = outputStage(e->out_zp, e->clip_lo, e->clip_hi, e->use_lut != 0,
                                              e->double_round != 0, ddr, lutAddress);
-    if (e->op == 0) {
+    if (e->op == isa::kEltwiseAdd || e->op == isa::kEltwiseSub) {
       g::AddInt8Params p;
       p.zeroPointA = static_cast<std::int32_t>(e->a_zp);
       p.zeroPointB = static_cast<std::int32_t>(e->b_zp);
@@ -101,7 +101,7 @@ g::Int8Tensor expectedTile(const TileCase& t, const isa::DdrImage& ddr) {
       p.multiplierB = multiplier(1);
       p.multiplierOut = multiplier(2);
       p.output = stage;
-      return g::addInt8(a, b, p);
+      return e->op == isa::kEltwiseAdd ? g::addInt8(a, b, p) : g::subInt8(a, b, p);
     }
     g::MulInt8Params p;
     p.zeroPointA = static_cast<std::int32_t>(e->a_zp);
