@@ -415,55 +415,47 @@ class SegmentBuilder {
     return add(std::move(op), origin);
   }
 
-  /// A slice of channels, rows and columns at steps.
-  void slice(const Node& node, const QOpOrigin& origin) {
-    ValueId outValue = node.outputs.at(0);
-    QSlice op;
+  /// A byte move (slice, shuffle, upsample): `op`, its own fields set, reads the node's input
+  /// and writes its output, or a tensor the output is then requantized from (movedOutput).
+  template <typename MovingOp>
+  void addMoved(const Node& node, const QOpOrigin& origin, MovingOp op) {
     op.name = node.name;
     op.input = tensorFor(node.input(0));
-    TensorId target = tensorFor(outValue);
+    const TensorId target = tensorFor(node.outputs.at(0));
     op.output = movedOutput(op.input, target);
-    SliceWindow window = sliceWindowOf(m_graph, node);
+    const TensorId written = op.output;
+    add(std::move(op), origin);
+    finishMoved(written, target, node, origin);
+  }
+
+  /// A slice of channels, rows and columns at steps.
+  void slice(const Node& node, const QOpOrigin& origin) {
+    const SliceWindow window = sliceWindowOf(m_graph, node);
+    QSlice op;
     op.channelBegin = window.channelBegin;
     op.rowBegin = window.rowBegin;
     op.rowStep = window.rowStep;
     op.colBegin = window.colBegin;
     op.colStep = window.colStep;
-    TensorId written = op.output;
-    add(std::move(op), origin);
-    return finishMoved(written, target, node, origin);
+    addMoved(node, origin, std::move(op));
   }
 
   /// A channel shuffle (a Gather of the channels in shuffle order).
   void shuffle(const Node& node, const QOpOrigin& origin) {
-    ValueId outValue = node.outputs.at(0);
-    QShuffle op;
-    op.name = node.name;
-    op.input = tensorFor(node.input(0));
-    TensorId target = tensorFor(outValue);
-    op.output = movedOutput(op.input, target);
     const Value& indices = m_graph.value(node.input(1));
+    QShuffle op;
     op.groups = shuffleGroups(indices.data->toInt64(), m_graph.value(node.input(0)).shape[1]);
-    TensorId written = op.output;
-    add(std::move(op), origin);
-    return finishMoved(written, target, node, origin);
+    addMoved(node, origin, std::move(op));
   }
 
   /// A nearest upsample by integer factors.
   void upsample(const Node& node, const QOpOrigin& origin) {
-    ValueId outValue = node.outputs.at(0);
-    QUpsample op;
-    op.name = node.name;
-    op.input = tensorFor(node.input(0));
-    TensorId target = tensorFor(outValue);
-    op.output = movedOutput(op.input, target);
     const Shape& in = m_graph.value(node.input(0)).shape;
-    const Shape& out = m_graph.value(outValue).shape;
+    const Shape& out = m_graph.value(node.outputs.at(0)).shape;
+    QUpsample op;
     op.factorH = out[2] / in[2];
     op.factorW = out[3] / in[3];
-    TensorId written = op.output;
-    add(std::move(op), origin);
-    return finishMoved(written, target, node, origin);
+    addMoved(node, origin, std::move(op));
   }
 
   /// A standalone activation as a 256-entry table.
