@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <numeric>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "lowering.h"
@@ -612,7 +613,10 @@ void ConvUnitEmitter::emitStep(const ConvPhase& phase, const PhaseAddressing& at
   const AxisSpan colSpan =
       m_kernelParts ? partAxis(phase.cols, part.kx0 - m_plan.tapX0, part.kw).at(tile.ox, tile.cols)
                     : phase.colSpan(tile.ox, tile.cols, phase.wholeRows[m_unitIndex]);
-  const auto [inputSram, outSram] = m_ctx.slots.nextStep();
+  std::int64_t inputSram = 0;
+  std::int64_t outSram = 0;
+  // Named variables, not a structured binding: clang before 16 cannot capture one.
+  std::tie(inputSram, outSram) = m_ctx.slots.nextStep();
   if (index == 0) {
     outputSram = outSram;
   }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 
 #include "lowering.h"
 #include "npu/support/error.h"
@@ -49,7 +50,10 @@ void copyTiles(LoweringContext& ctx, const DdrBlock& window,
       for (std::int64_t x = 0; x < w; x += tw) {
         const CopyTile tile{y,  std::min(th, h - y), x, std::min(tw, w - x),
                             c0, std::min(cb, c - c0)};
-        const auto [inputSram, outputSram] = ctx.slots.nextStep();
+        std::int64_t inputSram = 0;
+        std::int64_t outputSram = 0;
+        // Named variables, not a structured binding: clang before 16 cannot capture one.
+        std::tie(inputSram, outputSram) = ctx.slots.nextStep();
         const std::int64_t first =
             window.address + y * window.rowStride + x * window.colStride + c0;
         if (dense && tile.fullRows(window)) {
@@ -97,7 +101,10 @@ bool sliceByPhase(LoweringContext& ctx, const QSlice& slice, const DdrBlock& win
   TileLag deferred;
   for (std::int64_t y = 0; y < h; y += th) {
     const std::int64_t rows = std::min(th, h - y);
-    const auto [inputSram, outputSram] = ctx.slots.nextStep();
+    std::int64_t inputSram = 0;
+    std::int64_t outputSram = 0;
+    // Named variables, not a structured binding: clang before 16 cannot capture one.
+    std::tie(inputSram, outputSram) = ctx.slots.nextStep();
     ctx.load(LoadSram::Input, inputSram,
              {window.address + y * window.rowStride, rows, 1, span * pixel, window.rowStride, 0});
     isa::Pool pick;
@@ -210,7 +217,10 @@ void SubPixelShuffle::emit() {
   checkDense();
   for (std::int64_t p0 = 0; p0 < m_pixels; p0 += m_layout.tile) {
     const std::int64_t count = std::min(m_layout.tile, m_pixels - p0);
-    const auto [inputSram, outputSram] = m_ctx.slots.nextStep();
+    std::int64_t inputSram = 0;
+    std::int64_t outputSram = 0;
+    // Named variables, not a structured binding: clang before 16 cannot capture one.
+    std::tie(inputSram, outputSram) = m_ctx.slots.nextStep();
     emitTileLoads(p0, count, inputSram);
     emitTileConvs(count, inputSram, outputSram);
     storeTileParts(p0, count, outputSram);

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "lowering.h"
 #include "npu/compiler/ir/types.h"
@@ -277,7 +278,10 @@ void emitEltwise(LoweringContext& ctx, const EltwiseJob& job) {
   TileLag deferred;
   for (std::int64_t at = 0; at < tiling.n; at += tiling.chunk) {
     const std::int64_t count = std::min(tiling.chunk, tiling.n - at);
-    const auto [inputSram, outputSram] = ctx.slots.nextStep();
+    std::int64_t inputSram = 0;
+    std::int64_t outputSram = 0;
+    // Named variables, not a structured binding: clang before 16 cannot capture one.
+    std::tie(inputSram, outputSram) = ctx.slots.nextStep();
     ctx.emitLoadsInReadyOrder(steps.loads(at, count, inputSram));
     std::vector<isa::Instruction> step = steps.compute(at, count, inputSram, outputSram);
     deferred.next([&ctx, step = std::move(step)] {

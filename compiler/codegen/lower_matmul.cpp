@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "lowering.h"
 #include "npu/support/error.h"
@@ -91,7 +92,10 @@ void lowerMatMul(LoweringContext& ctx, const QMatMul& op) {
         for (std::int64_t chunk = 0; chunk < chunks; ++chunk) {
           const std::int64_t k0 = chunk * t.kb;
           const std::int64_t kb = std::min(t.kb, s.k - k0);
-          const auto [inputSram, outSram] = ctx.slots.nextStep();
+          std::int64_t inputSram = 0;
+          std::int64_t outSram = 0;
+          // Named variables, not a structured binding: clang before 16 cannot capture one.
+          std::tie(inputSram, outSram) = ctx.slots.nextStep();
           if (chunk == 0) {
             outputSram = outSram;
           }

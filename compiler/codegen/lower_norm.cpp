@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <tuple>
 
 #include "lowering.h"
 #include "npu/support/error.h"
@@ -92,7 +93,10 @@ void lowerNorm(LoweringContext& ctx, const QNorm& op) {
   for (std::int64_t row = 0; row < rows; row += rowsPerTile) {
     const std::int64_t count = std::min(rowsPerTile, rows - row);
     const auto offset = static_cast<std::uint64_t>(row * length);
-    const auto [inputSram, outputSram] = ctx.slots.nextStep();
+    std::int64_t inputSram = 0;
+    std::int64_t outputSram = 0;
+    // Named variables, not a structured binding: clang before 16 cannot capture one.
+    std::tie(inputSram, outputSram) = ctx.slots.nextStep();
     ctx.loadFlat(LoadSram::Input, inputSram, inAddress + offset, count * length);
     if (loadParameters) {
       ctx.loadFlat(LoadSram::Parameter, parameterSram, parameterAddress,

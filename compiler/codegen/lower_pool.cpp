@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <numeric>
 #include <span>
+#include <tuple>
 #include <vector>
 
 #include "lowering.h"
@@ -157,7 +158,10 @@ void emitPoolBlocks(LoweringContext& ctx, const PoolTiling& tiling,
       const AxisSpan rows = tiling.rowAxis.at(oy, std::min(tile.rows, oh - oy));
       for (std::int64_t ox = 0; ox < ow; ox += tile.cols) {
         const AxisSpan cols = tiling.colSpan(ox, std::min(tile.cols, ow - ox), block.whole);
-        const auto [inputSram, outputSram] = ctx.slots.nextStep();
+        std::int64_t inputSram = 0;
+        std::int64_t outputSram = 0;
+        // Named variables, not a structured binding: clang before 16 cannot capture one.
+        std::tie(inputSram, outputSram) = ctx.slots.nextStep();
         ctx.loadTile(inputSram,
                      {inputAddress + (rows.in0 * w + cols.in0) * c + c0, rows.inCount, cols.inCount,
                       cn, w * c, c},
@@ -413,7 +417,10 @@ void emitGlobalPoolByConv(LoweringContext& ctx, const PoolJob& job, const Global
       const std::int64_t rows = std::min(th, h - y);
       for (std::int64_t x = 0; x < w; x += tw) {
         const std::int64_t cols = std::min(tw, w - x);
-        const auto [inputSram, outputSram] = ctx.slots.nextStep();
+        std::int64_t inputSram = 0;
+        std::int64_t outputSram = 0;
+        // Named variables, not a structured binding: clang before 16 cannot capture one.
+        std::tie(inputSram, outputSram) = ctx.slots.nextStep();
         ctx.load(LoadSram::Input, inputSram,
                  {inputAddress + (y * w + x) * c + c0, rows, cols, cn, w * c, c});
         if (loadWeights) {
