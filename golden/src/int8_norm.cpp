@@ -1,5 +1,6 @@
-// int8 softmax and LayerNorm rows: plain loops over the formulas of docs/numerics.md, in exact
-// integer arithmetic (the divisions and the square root are the hardware's, not approximations).
+// int8 softmax, LayerNorm and RMSNorm rows: plain loops over the formulas of docs/numerics.md, in
+// exact integer arithmetic (the divisions and the square root are the hardware's, not
+// approximations).
 #include "npu/golden/int8_norm.h"
 
 #include <algorithm>
@@ -125,8 +126,12 @@ LayerNormPosition layerNormPosition(double gamma, double beta, std::int64_t leng
   return {gamma < 0 ? -m.multiplier : m.multiplier, m.shift, static_cast<std::int32_t>(bias)};
 }
 
-Int8Tensor layerNormRowsInt8(const Int8Tensor& x, const LayerNormInt8Params& p) {
-  const char* op = "layerNormRowsInt8";
+namespace {
+
+/// LayerNorm (centred) or RMSNorm (not centred) rows: d[j] = L * v[j], less the row sum of v
+/// when centred; everything after d is the same formula.
+Int8Tensor normalizedRowsInt8(const Int8Tensor& x, const LayerNormInt8Params& p, bool centred,
+                              const char* op) {
   const auto [rows, length] = normRowsOf(x, op);
   checkInt8(p.inputZeroPoint, "input zero point", op);
   checkInt8(p.outputZeroPoint, "output zero point", op);
@@ -140,16 +145,18 @@ Int8Tensor layerNormRowsInt8(const Int8Tensor& x, const LayerNormInt8Params& p) 
   for (std::int64_t r = 0; r < rows; ++r) {
     const std::int8_t* row = x.data.data() + r * length;
     std::int64_t sum = 0;
-    for (std::int64_t j = 0; j < length; ++j) {
-      sum += std::int64_t{row[j]} - p.inputZeroPoint;
+    if (centred) {
+      for (std::int64_t j = 0; j < length; ++j) {
+        sum += std::int64_t{row[j]} - p.inputZeroPoint;
+      }
     }
-    std::uint64_t variance = 0;
+    std::uint64_t squares = 0;
     for (std::int64_t j = 0; j < length; ++j) {
       const std::int64_t dj = length * (std::int64_t{row[j]} - p.inputZeroPoint) - sum;
       d[static_cast<std::size_t>(j)] = dj;
-      variance += static_cast<std::uint64_t>(dj * dj);
+      squares += static_cast<std::uint64_t>(dj * dj);
     }
-    const std::uint64_t root = integerSqrt(variance + epsilonTerm);
+    const std::uint64_t root = integerSqrt(squares + epsilonTerm);
     const auto reciprocal =
         static_cast<std::int64_t>(root > 0 ? (std::uint64_t{1} << 46) / root : 0);
     for (std::int64_t j = 0; j < length; ++j) {
@@ -163,6 +170,16 @@ Int8Tensor layerNormRowsInt8(const Int8Tensor& x, const LayerNormInt8Params& p) 
     }
   }
   return y;
+}
+
+}  // namespace
+
+Int8Tensor layerNormRowsInt8(const Int8Tensor& x, const LayerNormInt8Params& p) {
+  return normalizedRowsInt8(x, p, true, "layerNormRowsInt8");
+}
+
+Int8Tensor rmsNormRowsInt8(const Int8Tensor& x, const LayerNormInt8Params& p) {
+  return normalizedRowsInt8(x, p, false, "rmsNormRowsInt8");
 }
 
 }  // namespace npu::golden

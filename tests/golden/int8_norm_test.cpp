@@ -1,5 +1,5 @@
-// int8 softmax and LayerNorm rows: hand-worked rows, the extremes of their bounds, and agreement
-// with the fp32 formulas on random rows (to within the int8 output's resolution).
+// int8 softmax, LayerNorm and RMSNorm rows: hand-worked rows, the extremes of their bounds, and
+// agreement with the fp32 formulas on random rows (to within the int8 output's resolution).
 #include "npu/golden/int8_norm.h"
 
 #include <gtest/gtest.h>
@@ -137,12 +137,66 @@ TEST(Int8LayerNorm, FollowsTheFloatLayerNorm) {
   }
 }
 
+TEST(Int8RmsNorm, NormalisesAHandWorkedRowWithoutCentringIt) {
+  // v = x - zp = (1, 2, 3, 4): no mean is taken, d = 4 * v = (4, 8, 12, 16), V = 480, r = 21
+  // (441 <= 480 < 484), R = 2^46 / 21 = 3350892579888, t = (d * R + 2^21) >> 22.
+  LayerNormInt8Params p;
+  p.inputZeroPoint = 10;
+  for (int j = 0; j < 4; ++j) {
+    p.positions.push_back(layerNormPosition(1.0, 0.0, 4, 0.05));
+  }
+  // y = t * 40 / 2^24 = d / 21 * 40: 7.6, 15.2, 22.9, 30.5 (the float RMSNorm v / rms(v) / 0.05
+  // gives 7.3, 14.6, 21.9, 29.2; the floored root is 21, not sqrt(480) = 21.9).
+  EXPECT_EQ(rmsNormRowsInt8({{4}, {11, 12, 13, 14}}, p).data, (Bytes{8, 15, 23, 30}));
+  // LayerNorm of the same row centres it first: a different answer.
+  EXPECT_NE(layerNormRowsInt8({{4}, {11, 12, 13, 14}}, p).data, (Bytes{8, 15, 23, 30}));
+}
+
+TEST(Int8RmsNorm, FollowsTheFloatRmsNorm) {
+  std::mt19937 rng(12);
+  const double inputScale = 0.04;
+  const double outputScale = 0.03;
+  const double epsilon = 1e-6;
+  for (int row = 0; row < 100; ++row) {
+    const auto length = std::uniform_int_distribution<std::int64_t>(2, 4095)(rng);
+    const std::int32_t zp = std::uniform_int_distribution<int>(-20, 20)(rng);
+    Int8Tensor x = makeInt8Tensor({length});
+    std::normal_distribution<double> value(std::uniform_real_distribution<double>(-10, 10)(rng),
+                                           std::uniform_real_distribution<double>(2, 40)(rng));
+    std::vector<double> gamma(static_cast<std::size_t>(length));
+    LayerNormInt8Params p;
+    p.inputZeroPoint = zp;
+    p.epsilonTerm = layerNormEpsilonTerm(length, epsilon, inputScale);
+    for (std::int64_t j = 0; j < length; ++j) {
+      x.data[static_cast<std::size_t>(j)] =
+          static_cast<std::int8_t>(std::clamp(std::lround(value(rng)) + zp, -128L, 127L));
+      gamma[static_cast<std::size_t>(j)] = std::uniform_real_distribution<double>(-1.2, 1.2)(rng);
+      p.positions.push_back(
+          layerNormPosition(gamma[static_cast<std::size_t>(j)], 0.0, length, outputScale));
+    }
+    double meanSquare = 0;
+    for (const std::int8_t v : x.data) {
+      meanSquare += std::pow((v - zp) * inputScale, 2);
+    }
+    meanSquare /= static_cast<double>(length);
+    const Int8Tensor y = rmsNormRowsInt8(x, p);
+    for (std::int64_t j = 0; j < length; ++j) {
+      const auto k = static_cast<std::size_t>(j);
+      const double real =
+          (x.data[k] - zp) * inputScale / std::sqrt(meanSquare + epsilon) * gamma[k];
+      EXPECT_NEAR(y.data[k], std::clamp(real / outputScale, -128.0, 127.0), 1.0)
+          << "row " << row << " position " << j;
+    }
+  }
+}
+
 TEST(Int8Norm, RejectsRowsItCannotHold) {
   SoftmaxInt8Params p;
   EXPECT_THROW(softmaxRowsInt8(makeInt8Tensor({1, 4096}), p), Error);
   LayerNormInt8Params ln;
   ln.positions.resize(3);
   EXPECT_THROW(layerNormRowsInt8(makeInt8Tensor({2, 4}), ln), Error);
+  EXPECT_THROW(rmsNormRowsInt8(makeInt8Tensor({2, 4}), ln), Error);
   EXPECT_THROW(softmaxExpTable(0.0), Error);
 }
 

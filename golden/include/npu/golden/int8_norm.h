@@ -1,5 +1,5 @@
-// int8 softmax and LayerNorm along the last axis, integer-only (docs/numerics.md, "Softmax and
-// LayerNorm over rows").
+// int8 softmax, LayerNorm and RMSNorm along the last axis, integer-only (docs/numerics.md, "Softmax
+// and LayerNorm over rows").
 #pragma once
 
 #include <array>
@@ -57,5 +57,10 @@ LayerNormPosition layerNormPosition(double gamma, double beta, std::int64_t leng
 
 /// LayerNorm of every row along the last axis (length 1..4095, params.positions.size() of it).
 Int8Tensor layerNormRowsInt8(const Int8Tensor& x, const LayerNormInt8Params& params);
+
+/// RMSNorm of every row along the last axis: LayerNorm's formula without the mean, d[j] = L * v[j]
+/// (docs/numerics.md, "RMSNorm over rows"). The same parameters: the epsilon term of
+/// layerNormEpsilonTerm and the position records of layerNormPosition (beta usually 0).
+Int8Tensor rmsNormRowsInt8(const Int8Tensor& x, const LayerNormInt8Params& params);
 
 }  // namespace npu::golden
