@@ -1,7 +1,7 @@
-// NORM lowering (softmax and LayerNorm over channels): an NHWC tensor is H*W contiguous rows of
-// C bytes, so each tile is a flat run of whole rows in the input SRAM, one NORM over them, and a
-// flat store; the parameters (softmax's exp table or LayerNorm's epsilon term and per-channel
-// records, one for all channels when they are equal) are loaded once.
+// NORM lowering (softmax, LayerNorm and RMSNorm over channels): an NHWC tensor is H*W contiguous
+// rows of C bytes, so each tile is a flat run of whole rows in the input SRAM, one NORM over them,
+// and a flat store; the parameters (softmax's exp table or LayerNorm's and RMSNorm's epsilon term
+// and per-channel records, one for all channels when they are equal) are loaded once.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -17,7 +17,7 @@ namespace {
 /// Whether every position of a LayerNorm has the same output affine (then NORM reads one record).
 bool sharedRecord(const QNorm& op) {
   const auto& p = op.layerNorm.positions;
-  return op.kind == QNorm::Kind::LayerNorm && !p.empty() &&
+  return op.kind != QNorm::Kind::Softmax && !p.empty() &&
          std::all_of(p.begin(), p.end(), [&](const golden::LayerNormPosition& q) {
            return q.multiplier == p[0].multiplier && q.shift == p[0].shift && q.bias == p[0].bias;
          });
@@ -74,7 +74,9 @@ void lowerNorm(LoweringContext& ctx, const QNorm& op) {
   bool loadParameters = false;
   const std::int64_t parameterSram = ctx.slots.parameterSlot(op.name, loadParameters);
   isa::Norm base;
-  base.op = op.kind == QNorm::Kind::Softmax ? isa::kNormSoftmax : isa::kNormLayerNorm;
+  base.op = op.kind == QNorm::Kind::Softmax     ? isa::kNormSoftmax
+            : op.kind == QNorm::Kind::LayerNorm ? isa::kNormLayerNorm
+                                                : isa::kNormRmsNorm;
   base.length = length;
   base.param_addr = parameterSram;
   base.one_record = sharedRecord(op) ? 1 : 0;

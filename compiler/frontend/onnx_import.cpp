@@ -59,9 +59,10 @@ std::optional<std::string> unsupportedOp(const onnx::NodeProto& proto) {
     return fmt::format("{}::{}", proto.domain(), proto.op_type());
   }
   const std::string& type = proto.op_type();
-  if (parseOpKind(type) == OpKind::ChannelLayerNorm || parseOpKind(type) == OpKind::HeadMatMul) {
-    // The compiler's own ops (fuse-channel-layernorm, lift-token-tensors), not ONNX: a file
-    // spells them out.
+  if (parseOpKind(type) == OpKind::ChannelLayerNorm ||
+      parseOpKind(type) == OpKind::ChannelRmsNorm || parseOpKind(type) == OpKind::HeadMatMul) {
+    // The compiler's own ops (fuse-channel-layernorm, fuse-rms-norm, lift-token-tensors), not
+    // ONNX: a file spells them out.
     return type + " (the compiler's internal op, not an ONNX op)";
   }
   if (type == "Constant" || type == "Upsample" || parseOpKind(type)) {

@@ -601,6 +601,7 @@ ValueId Builder::build() {
         out = emit(*kind, m_b.name, m_b.name, inputs, a);
         break;
       case OpKind::ChannelLayerNorm:
+      case OpKind::ChannelRmsNorm:
         expectInputs(1, 1);
         if (const float epsilon = m_b.keys.real("epsilon", 1e-5F); epsilon >= 0.0F) {
           a.set("epsilon", epsilon);

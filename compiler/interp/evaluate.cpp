@@ -229,6 +229,9 @@ FloatTensor normalization(const Node& node, const Operands& in) {
       return golden::layerNormalization(in.floats(0), in.floats(1),
                                         in.has(2) ? &in.floats(2) : nullptr,
                                         node.attributes.getInt("axis", -1), epsilon);
+    case OpKind::RMSNormalization:
+      return golden::rmsNormalization(in.floats(0), in.has(1) ? &in.floats(1) : nullptr,
+                                      node.attributes.getInt("axis", -1), epsilon);
     case OpKind::InstanceNormalization:
       return golden::instanceNormalization(in.floats(0), in.floats(1).data, in.floats(2).data,
                                            epsilon);
@@ -300,6 +303,7 @@ RuntimeValue fp32Kernel(const Node& node, const Operands& in) {
     case OpKind::ArgMin:
       return argExtreme(node, in);
     case OpKind::LayerNormalization:
+    case OpKind::RMSNormalization:
     case OpKind::GroupNormalization:
     case OpKind::InstanceNormalization:
     case OpKind::LogSoftmax:
@@ -311,6 +315,9 @@ RuntimeValue fp32Kernel(const Node& node, const Operands& in) {
     case OpKind::ChannelLayerNorm:
       return golden::channelLayerNormalization(in.floats(0),
                                                node.attributes.getFloat("epsilon", 1e-5F));
+    case OpKind::ChannelRmsNorm:
+      return golden::channelRmsNormalization(in.floats(0),
+                                             node.attributes.getFloat("epsilon", 1e-5F));
     case OpKind::DepthToSpace:
       return golden::depthToSpace(in.floats(0), node.attributes.getInt("blocksize", 1),
                                   node.attributes.getString("mode", "DCR") == "CRD");

@@ -619,7 +619,9 @@ std::vector<InferredOutput> inferOutputTypes(const Node& node,
     case OpKind::ArgMin:
       return inferArgExtreme(node, in);
     case OpKind::LayerNormalization:
+    case OpKind::RMSNormalization:
     case OpKind::ChannelLayerNorm:
+    case OpKind::ChannelRmsNorm:
     case OpKind::GroupNormalization:
     case OpKind::InstanceNormalization:
     case OpKind::LogSoftmax:

@@ -164,19 +164,31 @@ std::vector<InferredOutput> inferNormalization(const Node& node, const Inputs& i
       normalizedAxis(node.attributes.getInt("axis", -1), x.shape.size());
       return {output(DType::Float32, x.shape)};
     }
-    case OpKind::ChannelLayerNorm: {
+    case OpKind::ChannelLayerNorm:
+    case OpKind::ChannelRmsNorm: {
       in.requireCount(1, 1);
       const KnownValue& x = in.floatInput(0);
       if (x.shape.size() < 2) {
-        fail("a channel LayerNorm needs an input with a channel axis, got rank {}", x.shape.size());
+        fail("a channel {} needs an input with a channel axis, got rank {}",
+             node.op == OpKind::ChannelLayerNorm ? "LayerNorm" : "RMSNorm", x.shape.size());
       }
       if (const float epsilon = node.attributes.getFloat("epsilon", 1e-5F); !(epsilon >= 0.0F)) {
         fail("epsilon {} is not a number of at least 0", epsilon);
       }
       return {output(DType::Float32, x.shape)};
     }
-    case OpKind::LayerNormalization: {
-      in.requireCount(2, 3);
+    case OpKind::LayerNormalization:
+    case OpKind::RMSNormalization: {
+      // RMSNormalization: X and a scale (optional here: fuse-rms-norm leaves it out when the
+      // chain has no weight), no bias.
+      if (node.op == OpKind::LayerNormalization) {
+        in.requireCount(2, 3);
+      } else {
+        in.requireCount(1, 2);
+      }
+      if (const float epsilon = node.attributes.getFloat("epsilon", 1e-5F); !(epsilon >= 0.0F)) {
+        fail("epsilon {} is not a number of at least 0", epsilon);
+      }
       const KnownValue& x = in.floatInput(0);
       std::int64_t axis = normalizedAxis(node.attributes.getInt("axis", -1), x.shape.size());
       Shape normalized(x.shape.begin() + axis, x.shape.end());

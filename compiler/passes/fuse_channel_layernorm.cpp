@@ -24,30 +24,6 @@ bool meanOverChannels(const Graph& graph, const Node& node) {
   return rank >= 2 && (axis == 1 || axis == 1 - rank);
 }
 
-/// The single reader of `value`, when it is a node of kind `op`.
-std::optional<std::size_t> soleReader(const Graph& graph, const Uses& uses, ValueId value,
-                                      OpKind op) {
-  const auto readers = uses.consumers(value);
-  if (readers.size() != 1 || graph.isOutput(value) || graph.nodes()[readers[0]].op != op) {
-    return std::nullopt;
-  }
-  return readers[0];
-}
-
-/// The other operand of binary node `node` than `value`.
-std::optional<ValueId> otherOperand(const Node& node, ValueId value) {
-  if (node.inputs.size() != 2) {
-    return std::nullopt;
-  }
-  if (node.inputs[0] == value) {
-    return node.inputs[1];
-  }
-  if (node.inputs[1] == value) {
-    return node.inputs[0];
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 void fuseChannelLayerNorm(Graph& graph) {

@@ -206,7 +206,7 @@ class Lifter {
                                                                : liftHeadMatMul(node, replaced);
     } else if (node.op == OpKind::Gemm) {
       lifted = liftGemm(node);
-    } else if (node.op == OpKind::LayerNormalization) {
+    } else if (node.op == OpKind::LayerNormalization || node.op == OpKind::RMSNormalization) {
       lifted = liftLayerNorm(node);
     } else if (node.op == OpKind::Concat) {
       lifted = liftConcat(node);
@@ -551,9 +551,10 @@ class Lifter {
     return true;
   }
 
-  /// LayerNormalization over the last axis: a ChannelLayerNorm of the twin, then its scale and
-  /// bias per channel.
+  /// LayerNormalization (RMSNormalization) over the last axis: a ChannelLayerNorm
+  /// (ChannelRmsNorm) of the twin, then its scale and bias per channel.
   bool liftLayerNorm(const Node& node) {
+    const bool rms = node.op == OpKind::RMSNormalization;
     const Shape in = m_graph.value(node.input(0)).shape;
     if (in.empty() || normalizedAxis(node.attributes.getInt("axis", -1), in.size()) !=
                           static_cast<std::int64_t>(in.size()) - 1) {
@@ -561,7 +562,8 @@ class Lifter {
     }
     std::optional<ValueId> scale = operand(node.input(1), in);
     std::optional<ValueId> bias = operand(node.input(2), in);
-    if (!scale || !bias || !scale->valid() || constantData(m_graph, node.input(1)) == nullptr ||
+    if (!scale || !bias || (!rms && !scale->valid()) ||
+        (scale->valid() && constantData(m_graph, node.input(1)) == nullptr) ||
         (node.input(2).valid() && constantData(m_graph, node.input(2)) == nullptr)) {
       return false;
     }
@@ -572,8 +574,13 @@ class Lifter {
     const Shape twin = twinShapeOf(in);
     Attributes attributes;
     attributes.set("epsilon", node.attributes.getFloat("epsilon", 1e-5F));
-    ValueId normed =
-        emit(OpKind::ChannelLayerNorm, {*x}, intermediate(".normed", twin), std::move(attributes));
+    const OpKind channelNorm = rms ? OpKind::ChannelRmsNorm : OpKind::ChannelLayerNorm;
+    if (!scale->valid()) {  // an RMSNormalization without a weight
+      emit(channelNorm, {*x}, twinOutput(node), std::move(attributes));
+      ++m_compute;
+      return true;
+    }
+    ValueId normed = emit(channelNorm, {*x}, intermediate(".normed", twin), std::move(attributes));
     if (!bias->valid()) {
       emit(OpKind::Mul, {normed, *scale}, twinOutput(node));
     } else {

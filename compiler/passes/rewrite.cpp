@@ -34,6 +34,28 @@ std::optional<std::vector<float>> perChannelConstant(const Graph& graph, ValueId
   return std::vector<float>(values.begin(), values.end());
 }
 
+std::optional<std::size_t> soleReader(const Graph& graph, const Uses& uses, ValueId value,
+                                      OpKind op) {
+  const auto readers = uses.consumers(value);
+  if (readers.size() != 1 || graph.isOutput(value) || graph.nodes()[readers[0]].op != op) {
+    return std::nullopt;
+  }
+  return readers[0];
+}
+
+std::optional<ValueId> otherOperand(const Node& node, ValueId value) {
+  if (node.inputs.size() != 2) {
+    return std::nullopt;
+  }
+  if (node.inputs[0] == value) {
+    return node.inputs[1];
+  }
+  if (node.inputs[1] == value) {
+    return node.inputs[0];
+  }
+  return std::nullopt;
+}
+
 std::optional<float> scalarConstant(const Graph& graph, ValueId id) {
   const TensorData* data = constantData(graph, id);
   if (data == nullptr || data->dtype() != DType::Float32 || data->size() != 1) {

@@ -17,6 +17,13 @@ const TensorData* constantData(const Graph& graph, ValueId id);
 std::optional<std::vector<float>> perChannelConstant(const Graph& graph, ValueId id,
                                                      std::int64_t channels);
 
+/// The single reader of `value`, when it is a node of kind `op` and `value` is no graph output.
+std::optional<std::size_t> soleReader(const Graph& graph, const Uses& uses, ValueId value,
+                                      OpKind op);
+
+/// The other operand of binary node `node` than `value`.
+std::optional<ValueId> otherOperand(const Node& node, ValueId value);
+
 /// The value of a one-element f32 constant, or nullopt.
 std::optional<float> scalarConstant(const Graph& graph, ValueId id);
 

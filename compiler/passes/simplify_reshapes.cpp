@@ -26,6 +26,8 @@ bool isNoOp(const Graph& graph, const Node& node) {
   switch (node.op) {
     case OpKind::Identity:
       return true;
+    case OpKind::Cast:  // to the type it has (Llama's RMSNorm casts its f32 input to f32)
+      return in.dtype == out.dtype && in.shape == out.shape;
     case OpKind::Flatten:
     case OpKind::Reshape:
     case OpKind::Squeeze:

@@ -475,6 +475,64 @@ class QdqExporter {
     div->add_output(out);
   }
 
+  /// An RMSNorm (a ChannelRmsNorm over axis 1, or an RMSNormalization over the last axis, which
+  /// the build's ONNX cannot name) as the chain fuse-rms-norm fuses back: Mul x x, ReduceMean
+  /// over the axis, Add epsilon, Sqrt, Div, then the RMSNormalization's weight as a Mul.
+  void emitRmsNorm(const Node& node, const std::string& in, const std::string& out) {
+    const std::string& name = node.name;
+    const bool channels = node.op == OpKind::ChannelRmsNorm;
+    if (!channels && node.attributes.getInt("axis", -1) != -1 &&
+        node.attributes.getInt("axis", -1) !=
+            static_cast<std::int64_t>(m_graph.value(node.input(0)).shape.size()) - 1) {
+      fail(ErrorKind::Unsupported,
+           "node '{}': an RMSNormalization over more than the last axis has no QDQ ONNX form "
+           "at the opsets this build writes",
+           name);
+    }
+    std::vector<std::int64_t> axis{channels ? 1 : -1};
+    auto binary = [&](const char* op, const std::string& a, const std::string& b,
+                      const std::string& y) {
+      onnx::NodeProto* n = addNode(op, unique(name + "/" + op));
+      n->add_input(a);
+      n->add_input(b);
+      n->add_output(y);
+    };
+    const std::string square = unique(name + "_square");
+    binary("Mul", in, in, square);
+    const std::string meanSquare = unique(name + "_mean_square");
+    onnx::NodeProto* mean = addNode("ReduceMean", unique(name + "/ReduceMean"));
+    mean->add_input(square);
+    if (m_opset >= 18) {
+      mean->add_input(
+          addInitializer<std::int64_t>(name + "_axes", {1}, onnx::TensorProto::INT64, axis));
+    } else {
+      setAttribute(*mean, "axes", axis);
+    }
+    setAttribute(*mean, "keepdims", std::int64_t{1});
+    mean->add_output(meanSquare);
+    const std::string shifted = unique(name + "_ms_eps");
+    binary("Add", meanSquare,
+           floatScalar(name + "_epsilon", node.attributes.getFloat("epsilon", 1e-5F)), shifted);
+    const std::string rms = unique(name + "_rms");
+    onnx::NodeProto* root = addNode("Sqrt", unique(name + "/Sqrt"));
+    root->add_input(shifted);
+    root->add_output(rms);
+    if (!node.input(1).valid()) {
+      // The Div keeps the node's name, so the re-imported fused node is named as this one.
+      onnx::NodeProto* div = addNode("Div", unique(name));
+      div->add_input(in);
+      div->add_input(rms);
+      div->add_output(out);
+      return;
+    }
+    const std::string normalised = unique(name + "_normalised");
+    binary("Div", in, rms, normalised);
+    onnx::NodeProto* weight = addNode("Mul", unique(name));
+    weight->add_input(normalised);
+    weight->add_input(readName(node.input(1)));
+    weight->add_output(out);
+  }
+
   void emitNode(std::size_t index, const Node& node) {
     if (node.op == OpKind::HeadMatMul) {
       // Its strided views would need Gathers of constant indices that the importer does not fuse
@@ -487,6 +545,12 @@ class QdqExporter {
     if (node.op == OpKind::ChannelLayerNorm) {
       std::string out = outputName(node.outputs.at(0));
       emitChannelLayerNorm(node, readName(node.input(0)), out);
+      quantizeOutput(node.outputs[0], out);
+      return;
+    }
+    if (node.op == OpKind::ChannelRmsNorm || node.op == OpKind::RMSNormalization) {
+      std::string out = outputName(node.outputs.at(0));
+      emitRmsNorm(node, readName(node.input(0)), out);
       quantizeOutput(node.outputs[0], out);
       return;
     }

@@ -70,7 +70,15 @@ NpuOp npuOpOfKind(const QReduce& op) {
 }
 
 NpuOp npuOpOfKind(const QNorm& op) {
-  return op.kind == QNorm::Kind::Softmax ? NpuOp::Softmax : NpuOp::LayerNorm;
+  switch (op.kind) {
+    case QNorm::Kind::Softmax:
+      return NpuOp::Softmax;
+    case QNorm::Kind::LayerNorm:
+      return NpuOp::LayerNorm;
+    case QNorm::Kind::RmsNorm:
+      return NpuOp::RmsNorm;
+  }
+  fail(ErrorKind::Internal, "layer '{}': a NORM of no known kind", op.name);
 }
 
 /// What kind of conv: a byte-placing one, depthwise, an FC (1x1 over a single pixel), grouped.
@@ -305,9 +313,15 @@ std::vector<golden::Int8Tensor> GoldenGraphRunner::run(
                            : golden::reduceSumLastAxisInt8(values[reduce.input], reduce.params);
               },
               [&](const QNorm& norm) {
-                return norm.kind == QNorm::Kind::Softmax
-                           ? golden::softmaxRowsInt8(values[norm.input], norm.softmax)
-                           : golden::layerNormRowsInt8(values[norm.input], norm.layerNorm);
+                switch (norm.kind) {
+                  case QNorm::Kind::Softmax:
+                    return golden::softmaxRowsInt8(values[norm.input], norm.softmax);
+                  case QNorm::Kind::LayerNorm:
+                    return golden::layerNormRowsInt8(values[norm.input], norm.layerNorm);
+                  case QNorm::Kind::RmsNorm:
+                    return golden::rmsNormRowsInt8(values[norm.input], norm.layerNorm);
+                }
+                fail(ErrorKind::Internal, "layer '{}': a NORM of no known kind", norm.name);
               },
           },
           op);

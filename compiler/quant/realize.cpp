@@ -253,12 +253,13 @@ class SegmentBuilder {
     finishMoved(written, target, node, origin);
   }
 
-  /// A LayerNorm over channels (no affine: the graph keeps scale and bias as their own ops):
-  /// the epsilon term from the input's scale, each channel's output affine gamma 1, beta 0.
-  void layerNorm(const Node& node, QOpOrigin origin) {
+  /// A LayerNorm or RMSNorm over channels (no affine: the graph keeps scale and bias as their
+  /// own ops): the epsilon term from the input's scale, each channel's output affine gamma 1,
+  /// beta 0 (docs/numerics.md: RMSNorm takes LayerNorm's parameters).
+  void layerNorm(const Node& node, QNorm::Kind kind, QOpOrigin origin) {
     QNorm op;
     op.name = node.name;
-    op.kind = QNorm::Kind::LayerNorm;
+    op.kind = kind;
     op.input = tensorFor(node.input(0));
     op.output = tensorFor(node.outputs.at(0));
     const QTensor& in = m_out.graph.tensors[op.input];
@@ -355,7 +356,9 @@ class SegmentBuilder {
       case NpuOpKind::Softmax:
         return softmax(node, origin);
       case NpuOpKind::LayerNorm:
-        return layerNorm(node, origin);
+        return layerNorm(node, QNorm::Kind::LayerNorm, origin);
+      case NpuOpKind::RmsNorm:
+        return layerNorm(node, QNorm::Kind::RmsNorm, origin);
       case NpuOpKind::MatMul:
         return matMul(node, origin);
       case NpuOpKind::Lut:

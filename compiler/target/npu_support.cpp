@@ -497,18 +497,19 @@ NpuSupport softmaxSupport(const Graph& graph, const Node& node) {
   return npu(NpuOpKind::Softmax);
 }
 
-/// A LayerNorm over the channels of an f32 [1, C, H, W] or [1, C] activation: H*W NORM rows of
-/// C values.
+/// A LayerNorm or RMSNorm over the channels of an f32 [1, C, H, W] or [1, C] activation: H*W NORM
+/// rows of C values.
 NpuSupport channelLayerNormSupport(const Graph& graph, const Node& node) {
   const Shape& in = graph.value(node.input(0)).shape;
+  const bool rms = node.op == OpKind::ChannelRmsNorm;
   if (!isFloatActivation(graph, node.input(0)) || !nhwcShapeOf(in)) {
     return host("the input is not an f32 [1, C, H, W] or [1, C] activation");
   }
   if (in[1] > isa::limits::kNormLength) {
-    return host(fmt::format("a LayerNorm over {} channels is past NORM's {}-value rows", in[1],
-                            isa::limits::kNormLength));
+    return host(fmt::format("{} over {} channels is past NORM's {}-value rows",
+                            rms ? "an RMSNorm" : "a LayerNorm", in[1], isa::limits::kNormLength));
   }
-  return npu(NpuOpKind::LayerNorm);
+  return npu(rms ? NpuOpKind::RmsNorm : NpuOpKind::LayerNorm);
 }
 
 /// A HeadMatMul of two f32 [1, C, H, W] activations: CONVs reading the second operand as
@@ -561,6 +562,7 @@ NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy str
     case OpKind::Softmax:
       return softmaxSupport(graph, node);
     case OpKind::ChannelLayerNorm:
+    case OpKind::ChannelRmsNorm:
       return channelLayerNormSupport(graph, node);
     case OpKind::HeadMatMul:
       return headMatMulSupport(graph, node);

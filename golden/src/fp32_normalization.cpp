@@ -79,12 +79,16 @@ struct Moments {
   double invStd = 0.0;
 };
 
-Moments momentsOf(std::span<const float> values, float epsilon) {
+/// The mean and 1/sqrt(variance + epsilon) of `values`; not centred (RMSNorm), the mean is taken
+/// as 0, so the "variance" is the mean square.
+Moments momentsOf(std::span<const float> values, float epsilon, bool centred = true) {
   Moments m;
-  for (float v : values) {
-    m.mean += v;
+  if (centred) {
+    for (float v : values) {
+      m.mean += v;
+    }
+    m.mean /= static_cast<double>(values.size());
   }
-  m.mean /= static_cast<double>(values.size());
   double var = 0.0;
   for (float v : values) {
     var += (v - m.mean) * (v - m.mean);
@@ -156,18 +160,24 @@ FloatTensor logSoftmax(const FloatTensor& x, std::int64_t axis) {
   return softmaxAlong(x, axis, true, "logSoftmax");
 }
 
-FloatTensor layerNormalization(const FloatTensor& x, const FloatTensor& scale,
-                               const FloatTensor* bias, std::int64_t axis, float epsilon) {
-  checkConsistent(x, "layerNormalization");
-  const auto split = static_cast<std::size_t>(normalizeAxis(axis, x.rank(), "layerNormalization"));
+namespace {
+
+/// LayerNorm (centred) or RMSNorm over the axes from `axis` to the last; `scale` and `bias` may
+/// be nullptr. Errors name `op`.
+FloatTensor normalizeTail(const FloatTensor& x, const FloatTensor* scale, const FloatTensor* bias,
+                          std::int64_t axis, float epsilon, bool centred, const char* op) {
+  checkConsistent(x, op);
+  const auto split = static_cast<std::size_t>(normalizeAxis(axis, x.rank(), op));
   const std::span<const std::int64_t> normShape = std::span(x.shape).subspan(split);
-  const FloatTensor gamma = broadcastTo(scale, normShape, "layerNormalization");
-  const FloatTensor beta = bias != nullptr ? broadcastTo(*bias, normShape, "layerNormalization")
-                                           : makeFloatTensor({normShape.begin(), normShape.end()});
   const auto block = static_cast<std::size_t>(elementCount(normShape));
+  const FloatTensor gamma = scale != nullptr ? broadcastTo(*scale, normShape, op)
+                                             : FloatTensor{{normShape.begin(), normShape.end()},
+                                                           std::vector<float>(block, 1.0F)};
+  const FloatTensor beta = bias != nullptr ? broadcastTo(*bias, normShape, op)
+                                           : makeFloatTensor({normShape.begin(), normShape.end()});
   FloatTensor y{x.shape, std::vector<float>(x.data.size())};
   for (std::size_t first = 0; first < x.data.size(); first += block) {
-    const Moments m = momentsOf(std::span(x.data).subspan(first, block), epsilon);
+    const Moments m = momentsOf(std::span(x.data).subspan(first, block), epsilon, centred);
     for (std::size_t i = 0; i < block; ++i) {
       y.data[first + i] = static_cast<float>(
           (x.data[first + i] - m.mean) * m.invStd * gamma.data[i] + beta.data[i]);
@@ -176,11 +186,11 @@ FloatTensor layerNormalization(const FloatTensor& x, const FloatTensor& scale,
   return y;
 }
 
-FloatTensor channelLayerNormalization(const FloatTensor& x, float epsilon) {
-  checkConsistent(x, "channelLayerNormalization");
+/// LayerNorm (centred) or RMSNorm over axis 1 alone, without an affine. Errors name `op`.
+FloatTensor normalizeChannels(const FloatTensor& x, float epsilon, bool centred, const char* op) {
+  checkConsistent(x, op);
   if (x.rank() < 2 || x.shape[0] < 1 || x.shape[1] < 1) {
-    fail("channelLayerNormalization: input {} has no channel axis or no batch",
-         shapeString(x.shape));
+    fail("{}: input {} has no channel axis or no batch", op, shapeString(x.shape));
   }
   const auto channels = static_cast<std::size_t>(x.shape[1]);
   const std::size_t inner = x.data.size() / static_cast<std::size_t>(x.shape[0]) / channels;
@@ -192,13 +202,33 @@ FloatTensor channelLayerNormalization(const FloatTensor& x, float epsilon) {
       for (std::size_t c = 0; c < channels; ++c) {
         column[c] = x.data[base + c * inner + p];
       }
-      const Moments m = momentsOf(column, epsilon);
+      const Moments m = momentsOf(column, epsilon, centred);
       for (std::size_t c = 0; c < channels; ++c) {
         y.data[base + c * inner + p] = static_cast<float>((column[c] - m.mean) * m.invStd);
       }
     }
   }
   return y;
+}
+
+}  // namespace
+
+FloatTensor layerNormalization(const FloatTensor& x, const FloatTensor& scale,
+                               const FloatTensor* bias, std::int64_t axis, float epsilon) {
+  return normalizeTail(x, &scale, bias, axis, epsilon, true, "layerNormalization");
+}
+
+FloatTensor rmsNormalization(const FloatTensor& x, const FloatTensor* scale, std::int64_t axis,
+                             float epsilon) {
+  return normalizeTail(x, scale, nullptr, axis, epsilon, false, "rmsNormalization");
+}
+
+FloatTensor channelLayerNormalization(const FloatTensor& x, float epsilon) {
+  return normalizeChannels(x, epsilon, true, "channelLayerNormalization");
+}
+
+FloatTensor channelRmsNormalization(const FloatTensor& x, float epsilon) {
+  return normalizeChannels(x, epsilon, false, "channelRmsNormalization");
 }
 
 FloatTensor instanceNormalization(const FloatTensor& x, std::span<const float> scale,

@@ -228,7 +228,7 @@ package npu_isa_pkg;
   localparam int POOL_AVG_SHIFT_LSB = 154;
   localparam int POOL_AVG_SHIFT_WIDTH = 6;
 
-  // NORM: Row-wise integer softmax or LayerNorm of rows x length int8 values (one row per pixel, the reduced axis contiguous), on the vector unit.
+  // NORM: Row-wise integer softmax, LayerNorm or RMSNorm of rows x length int8 values (one row per pixel, the reduced axis contiguous), on the vector unit.
   localparam logic [3:0] OP_NORM = 4'd7;
   localparam int NORM_POP_PREV_LSB = 4;
   localparam int NORM_POP_PREV_WIDTH = 1;

@@ -1,6 +1,7 @@
-// NORM on the vector unit: integer softmax (op 0) or LayerNorm (op 1) of `rows` rows of `length`
-// int8 values (docs/isa.md "NORM", docs/numerics.md "Softmax and LayerNorm over rows"), MAC_COLS
-// lanes. Each row, back to back:
+// NORM on the vector unit: integer softmax (op 0), LayerNorm (op 1) or RMSNorm (op 2) of `rows`
+// rows of `length` int8 values (docs/isa.md "NORM", docs/numerics.md "Softmax and LayerNorm over
+// rows" and "RMSNorm over rows"), MAC_COLS lanes. RMSNorm is LayerNorm with the row sum held at 0
+// and pass 1 skipped. Each row, back to back:
 //   pass 1, ceil(length/C) cycles: softmax the row max m, LayerNorm the sum of v = x - in_zp;
 //   pass 2, ceil(length/C) cycles: softmax S += T[m - x] (the uint16 exp table, two parameter
 //     bytes per lane), LayerNorm V += d^2 with d = length*v - sum(v);
@@ -13,7 +14,7 @@
 //     ((t*M + 2^(k-1)) >>> k) + B with the position's record {M, shift, B} (or the one record when one_record), k = 31 - shift;
 //     each C-wide vector goes to the post-processing pipeline saturated to int32, which adds
 //     out_zp and clips (no requant, no LUT).
-// So a row takes 3*ceil(length/C) + 40 (or + 80) cycles and the last vector drains through the
+// So a row takes 3*ceil(length/C) + 40 (or + 80; RMSNorm 2*ceil(length/C) + 80) cycles and the last vector drains through the
 // pipeline's four cycles: the formula of docs/timing.md emerges from the passes.
 module npu_norm
   import npu_isa_pkg::*, npu_config_pkg::*, npu_rtl_pkg::*;
@@ -48,7 +49,8 @@ module npu_norm
 
   logic running;
   phase_e phase;
-  logic ln;  // LayerNorm (op 1), else softmax
+  logic ln;  // LayerNorm or RMSNorm (op 1 or 2), else softmax
+  logic rms;  // RMSNorm (op 2): no pass 1, the row sum stays 0
   logic one_record;  // LayerNorm: every position reads the record at param_addr + 8
   logic [31:0] prm_addr, length, row_in, row_out, j0;
   logic [15:0] rows_left;  // rows after the current one
@@ -220,8 +222,9 @@ module npu_norm
 
       if (go) begin
         running <= 1'b1;
-        phase <= PH_PASS1;
         ln <= word[NORM_OP_LSB+:NORM_OP_WIDTH] != '0;
+        rms <= word[NORM_OP_LSB+:NORM_OP_WIDTH] == 2'd2;
+        phase <= word[NORM_OP_LSB+:NORM_OP_WIDTH] == 2'd2 ? PH_PASS2 : PH_PASS1;
         row_in <= 32'(word[NORM_IN_ADDR_LSB+:NORM_IN_ADDR_WIDTH]);
         row_out <= 32'(word[NORM_OUT_ADDR_LSB+:NORM_OUT_ADDR_WIDTH]);
         prm_addr <= 32'(word[NORM_PARAM_ADDR_LSB+:NORM_PARAM_ADDR_WIDTH]);
@@ -286,7 +289,7 @@ module npu_norm
               if (row_last) begin
                 running <= 1'b0;
               end else begin
-                phase <= PH_PASS1;
+                phase <= rms ? PH_PASS2 : PH_PASS1;
                 rows_left <= rows_left - 16'd1;
                 row_in <= row_in + length;
                 row_out <= row_out + length;

@@ -99,7 +99,11 @@ std::uint64_t opVectorElements(const compiler::QuantizedGraph& graph, const comp
                         [&](const compiler::QAvgPool& o) { return window(o); },
                         // Three passes over every row (the rows' serial reciprocal and square
                         // root are not in this bound).
-                        [&](const compiler::QNorm& o) { return 3 * elements(o.output); },
+                        [&](const compiler::QNorm& o) {
+                          // RMSNorm takes no row sum: two passes over each row, not three.
+                          return (o.kind == compiler::QNorm::Kind::RmsNorm ? 2 : 3) *
+                                 elements(o.output);
+                        },
                         [&](const compiler::QGlobalAvgPool& o) { return inputOnce(o); },
                         [&](const compiler::QUpsample& o) { return inputOnce(o); },
                         [&](const compiler::QAdd& o) { return outputOnce(o); },

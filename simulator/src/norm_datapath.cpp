@@ -1,6 +1,6 @@
-// The vector unit's NORM: integer softmax and LayerNorm of rows (docs/isa.md "NORM", the
-// formulas of docs/numerics.md "Softmax and LayerNorm over rows"), written for the datapath:
-// three passes over each row as the hardware makes them, a restoring divider and a
+// The vector unit's NORM: integer softmax, LayerNorm and RMSNorm of rows (docs/isa.md "NORM", the
+// formulas of docs/numerics.md "Softmax and LayerNorm over rows", "RMSNorm over rows"), written for
+// the datapath: three passes over each row as the hardware makes them, a restoring divider and a
 // digit-by-digit square root.
 #include <algorithm>
 #include <cstring>
@@ -72,12 +72,15 @@ void softmaxRow(const isa::Norm& n, const std::int8_t* in, std::int8_t* out,
   }
 }
 
+/// LayerNorm (op 1) or RMSNorm (op 2, which leaves the row sum at 0) of one row.
 void layerNormRow(const isa::Norm& n, const std::int8_t* in, std::int8_t* out,
                   const std::vector<std::uint8_t>& parameter) {
   const std::int64_t length = n.length;
   std::int64_t valueSum = 0;
-  for (std::int64_t j = 0; j < length; ++j) {
-    valueSum += in[j] - n.in_zp;
+  if (n.op == isa::kNormLayerNorm) {
+    for (std::int64_t j = 0; j < length; ++j) {
+      valueSum += in[j] - n.in_zp;
+    }
   }
   auto deviation = [&](std::int64_t j) { return length * (in[j] - n.in_zp) - valueSum; };
   u64 squares = 0;

@@ -123,11 +123,13 @@ u64 instructionCycles(const isa::Instruction& instruction, const isa::NpuConfig&
                    kComputePipelineCycles;
           },
           [&](const isa::Norm& norm) -> u64 {
-            // Three passes over each row, C values per cycle, then the row's serial arithmetic.
+            // Three passes over each row, C values per cycle (RMSNorm two: no row sum), then the
+            // row's serial arithmetic.
             const u64 perRow =
                 norm.op == isa::kNormSoftmax ? kSoftmaxRowCycles : kLayerNormRowCycles;
+            const u64 passes = norm.op == isa::kNormRmsNorm ? 2 : 3;
             return static_cast<u64>(norm.rows) *
-                       (3 * ceilDiv(static_cast<u64>(norm.length), cols) + perRow) +
+                       (passes * ceilDiv(static_cast<u64>(norm.length), cols) + perRow) +
                    kComputePipelineCycles;
           },
           [](const isa::Sync&) -> u64 { return 1; },

@@ -54,7 +54,7 @@ bool usesOutputStage(CaseKind kind) {
 }
 
 bool isNorm(CaseKind kind) {
-  return kind == CaseKind::Softmax || kind == CaseKind::LayerNorm;
+  return kind == CaseKind::Softmax || isAffineNorm(kind);
 }
 
 bool isEltwise(CaseKind kind) {
@@ -278,7 +278,7 @@ void validateCase(const OpCase& c) {
       }
     };
     positive(c.inputScale, "input scale");
-    if (c.kind == CaseKind::LayerNorm) {
+    if (isAffineNorm(c.kind)) {
       positive(c.outputScale, "output scale");
       if (!(c.epsilon >= 0 && c.epsilon < 1)) {
         fail("case: epsilon {} is outside [0, 1)", c.epsilon);
@@ -379,7 +379,7 @@ OpCase normalizedCase(OpCase c) {
   }
   if (!usesOutputStage(c.kind)) {
     c.requant = defaults.requant;
-    if (c.kind != CaseKind::LayerNorm) {
+    if (!isAffineNorm(c.kind)) {
       c.outputZeroPoint = defaults.outputZeroPoint;
     }
     if (!isNorm(c.kind)) {
@@ -392,7 +392,7 @@ OpCase normalizedCase(OpCase c) {
   if (!isNorm(c.kind)) {
     c.inputScale = defaults.inputScale;
   }
-  if (c.kind != CaseKind::LayerNorm) {
+  if (!isAffineNorm(c.kind)) {
     c.outputScale = defaults.outputScale;
     c.epsilon = defaults.epsilon;
   }
@@ -459,6 +459,7 @@ std::vector<std::int64_t> caseOutputShape(const OpCase& c) {
     case CaseKind::Shuffle:
     case CaseKind::Softmax:
     case CaseKind::LayerNorm:
+    case CaseKind::RmsNorm:
       break;
   }
   return {1, c.height, c.width, c.channels};
@@ -504,7 +505,7 @@ CaseGraph buildCaseGraph(const OpCase& c) {
   g.inputs.push_back(x);
   built.inputs.push_back(drawTensor(inputs, g.tensors[x].shape, c.data, c.inputZeroPoint));
   const std::int32_t outZeroPoint = c.kind == CaseKind::Softmax ? golden::kSoftmaxOutputZeroPoint
-                                    : usesOutputStage(c.kind) || c.kind == CaseKind::LayerNorm
+                                    : usesOutputStage(c.kind) || isAffineNorm(c.kind)
                                         ? c.outputZeroPoint
                                         : c.inputZeroPoint;
   std::vector<compiler::TensorId> concatInputs{x};
@@ -652,8 +653,15 @@ CaseGraph buildCaseGraph(const OpCase& c) {
       g.ops.emplace_back(std::move(norm));
       break;
     }
-    case CaseKind::LayerNorm: {
-      compiler::QNorm norm{name, x, y, compiler::QNorm::Kind::LayerNorm, {}, {}};
+    case CaseKind::LayerNorm:
+    case CaseKind::RmsNorm: {
+      compiler::QNorm norm{name,
+                           x,
+                           y,
+                           c.kind == CaseKind::LayerNorm ? compiler::QNorm::Kind::LayerNorm
+                                                         : compiler::QNorm::Kind::RmsNorm,
+                           {},
+                           {}};
       golden::LayerNormInt8Params& p = norm.layerNorm;
       p.inputZeroPoint = c.inputZeroPoint;
       p.epsilonTerm = golden::layerNormEpsilonTerm(c.channels, c.epsilon, c.inputScale);
@@ -747,7 +755,7 @@ std::string describeCase(const OpCase& c) {
   if (c.kind == CaseKind::Softmax) {
     text += fmt::format(" s_x {} clip [{},{}]", c.inputScale, c.clipLo, c.clipHi);
   }
-  if (c.kind == CaseKind::LayerNorm) {
+  if (isAffineNorm(c.kind)) {
     text += fmt::format(" s_x {} s_y {} eps {} ->{} clip [{},{}]", c.inputScale, c.outputScale,
                         c.epsilon, c.outputZeroPoint, c.clipLo, c.clipHi);
   }

@@ -391,9 +391,9 @@ OpCase reduceCase(Rng& r, CaseKind kind) {
   return c;
 }
 
-/// Softmax and LayerNorm rows: lengths 1-255 (10%: up to 1500, 2%: the 4095 limit) over planes
-/// of 1-12 x 1-12 (10%: up to 3 x 200 rows, attention's score rows); input scales from 2^-8 to 1
-/// (softmax tables from nearly flat to one-hot), LayerNorm output scales and epsilons across
+/// Softmax, LayerNorm and RMSNorm rows: lengths 1-255 (10%: up to 1500, 2%: the 4095 limit) over
+/// planes of 1-12 x 1-12 (10%: up to 3 x 200 rows, attention's score rows); input scales from 2^-8
+/// to 1 (softmax tables from nearly flat to one-hot), LayerNorm output scales and epsilons across
 /// their useful ranges, and clips that are mostly open.
 OpCase normCase(Rng& r, CaseKind kind) {
   OpCase c;
@@ -410,7 +410,7 @@ OpCase normCase(Rng& r, CaseKind kind) {
   c.inputZeroPoint = zeroPoint(r);
   c.data = dataPattern(r);
   c.inputScale = std::ldexp(r.real(1.0, 2.0), static_cast<int>(r.pick(-8, -1)));
-  if (kind == CaseKind::LayerNorm) {
+  if (isAffineNorm(kind)) {
     c.outputScale = std::ldexp(r.real(1.0, 2.0), static_cast<int>(r.pick(-7, -3)));
     c.epsilon = r.chance(0.2) ? 0.0 : std::ldexp(1.0, static_cast<int>(r.pick(-20, -4)));
     c.outputZeroPoint = zeroPoint(r);
@@ -726,7 +726,8 @@ CaseKind sweepKind(OpFamily family, std::uint64_t index) {
     case OpFamily::Norm:
       break;
   }
-  return index % 2 == 0 ? CaseKind::Softmax : CaseKind::LayerNorm;
+  constexpr std::array kNorms{CaseKind::Softmax, CaseKind::LayerNorm, CaseKind::RmsNorm};
+  return kNorms[index % kNorms.size()];
 }
 
 OpFamily sweepFamily(std::uint64_t index) {
@@ -784,6 +785,7 @@ OpCase randomCase(CaseKind kind, std::uint64_t seed, const GeneratorOptions& opt
       break;
     case CaseKind::Softmax:
     case CaseKind::LayerNorm:
+    case CaseKind::RmsNorm:
       c = normCase(r, kind);
       break;
   }
@@ -818,8 +820,7 @@ OpCase randomCase(CaseKind kind, std::uint64_t seed, const GeneratorOptions& opt
   // NORM's one field limit, the 4095-value row, is part of normCase's own draw.
   const bool fieldLimit = options.fieldLimits && limits.chance(kFieldLimitShare) &&
                           kind != CaseKind::Add && kind != CaseKind::Sub && kind != CaseKind::Mul &&
-                          kind != CaseKind::Lut && kind != CaseKind::Softmax &&
-                          kind != CaseKind::LayerNorm;
+                          kind != CaseKind::Lut && kind != CaseKind::Softmax && !isAffineNorm(kind);
   if (fieldLimit) {
     toFieldLimit(limits, c);
   }

@@ -53,10 +53,11 @@ const std::vector<CaseKind> kAllKinds = [] {
 const std::vector<CaseKind> kStageKinds{K::Conv,   K::Add,       K::Sub,   K::Mul,
                                         K::MatMul, K::ReduceSum, K::Resize};
 const std::vector<CaseKind> kWindowKinds{K::Conv, K::MaxPool, K::AvgPool};
-const std::vector<CaseKind> kStageAndLayerNormKinds{
-    K::Conv, K::Add, K::Sub, K::Mul, K::MatMul, K::ReduceSum, K::Resize, K::LayerNorm};
-const std::vector<CaseKind> kClipKinds{K::Conv,      K::Add,    K::Sub,     K::Mul,      K::MatMul,
-                                       K::ReduceSum, K::Resize, K::Softmax, K::LayerNorm};
+const std::vector<CaseKind> kStageAndNormKinds{
+    K::Conv, K::Add, K::Sub, K::Mul, K::MatMul, K::ReduceSum, K::Resize, K::LayerNorm, K::RmsNorm};
+const std::vector<CaseKind> kClipKinds{K::Conv,      K::Add,       K::Sub,    K::Mul,
+                                       K::MatMul,    K::ReduceSum, K::Resize, K::Softmax,
+                                       K::LayerNorm, K::RmsNorm};
 
 std::int64_t anyInteger(const yaml::Node& node) {
   return node.integer(kInt64Lo, kInt64Hi);
@@ -258,7 +259,7 @@ void addWindowAndStageKeys(std::vector<CaseKey>& keys) {
                                                                : golden::Rounding::Single;
                   }});
   keys.push_back(
-      fieldKey("output_zero_point", kStageAndLayerNormKinds, &OpCase::outputZeroPoint, int32));
+      fieldKey("output_zero_point", kStageAndNormKinds, &OpCase::outputZeroPoint, int32));
   keys.push_back({"clip", kClipKinds,
                   [](const OpCase& c) { return fmt::format("[{}, {}]", c.clipLo, c.clipHi); },
                   [](const yaml::Node& n, OpCase& c) {
@@ -272,11 +273,12 @@ void addWindowAndStageKeys(std::vector<CaseKey>& keys) {
 /// The keys of upsample, the norms, resize and matmul.
 void addOtherKeys(std::vector<CaseKey>& keys) {
   keys.push_back(pairKey("factor", {K::Upsample}, &OpCase::factor));
-  keys.push_back(fieldKey("input_scale", {K::Softmax, K::LayerNorm}, &OpCase::inputScale,
+  keys.push_back(fieldKey("input_scale", {K::Softmax, K::LayerNorm, K::RmsNorm},
+                          &OpCase::inputScale, &yaml::Node::number));
+  keys.push_back(fieldKey("output_scale", {K::LayerNorm, K::RmsNorm}, &OpCase::outputScale,
                           &yaml::Node::number));
   keys.push_back(
-      fieldKey("output_scale", {K::LayerNorm}, &OpCase::outputScale, &yaml::Node::number));
-  keys.push_back(fieldKey("epsilon", {K::LayerNorm}, &OpCase::epsilon, &yaml::Node::number));
+      fieldKey("epsilon", {K::LayerNorm, K::RmsNorm}, &OpCase::epsilon, &yaml::Node::number));
   keys.push_back(fieldKey("resize_axis", {K::Resize}, &OpCase::resizeAxis, anyInteger));
   keys.push_back(fieldKey("resize_length", {K::Resize}, &OpCase::resizeLength, anyInteger));
   keys.push_back({"transform",

@@ -1,4 +1,4 @@
-// fp32 LogSoftmax and Layer/Group/InstanceNormalization against hand-computed values
+// fp32 LogSoftmax and Layer/RMS/Group/InstanceNormalization against hand-computed values
 // (BatchNormalization and Softmax are in fp32_activation_test.cpp).
 #include "npu/golden/fp32_normalization.h"
 
@@ -41,6 +41,20 @@ TEST(Fp32LayerNorm, OverTheLastAxis) {
   const FloatTensor one{{}, {1}};
   expectTensor(layerNormalization(FloatTensor{{2}, {1, -1}}, one, nullptr, 0, 3.0F), {2},
                {0.5, -0.5});
+}
+
+TEST(Fp32RmsNorm, DividesByTheRootMeanSquareWithoutCentring) {
+  // Row [1, 2, 3, 4]: mean square 7.5, rms 2.7386128. Row [3, 4]: 12.5, rms 3.5355339.
+  expectTensor(rmsNormalization(FloatTensor{{4}, {1, 2, 3, 4}}, nullptr, -1, 0.0F), {4},
+               {0.3651484F, 0.7302967F, 1.0954451F, 1.4605935F});
+  const FloatTensor scale{{2}, {2, -1}};
+  expectTensor(rmsNormalization(FloatTensor{{1, 2}, {3, 4}}, &scale, 1, 0.0F), {1, 2},
+               {1.6970563F, -1.1313708F});
+  // Epsilon is added to the mean square: [1, -1] has mean square 1, so epsilon 3 halves it.
+  expectTensor(rmsNormalization(FloatTensor{{2}, {1, -1}}, nullptr, 0, 3.0F), {2}, {0.5, -0.5});
+  // Over channels: [N=1, C=2, 2 positions]: columns (3, 4) and (1, -1).
+  expectTensor(channelRmsNormalization(FloatTensor{{1, 2, 2}, {3, 1, 4, -1}}, 0.0F), {1, 2, 2},
+               {0.8485281F, 1, 1.1313708F, -1});
 }
 
 TEST(Fp32LayerNorm, OverTheLastTwoAxesWithBroadcastScale) {

@@ -490,7 +490,7 @@ INSTANTIATE_TEST_SUITE_P(Rtl, RandomPrograms, ::testing::Range(0, 4));
 // after each NORM tile. A third of the programs have rows of at most 8 values (small roots, where
 // the root's last bit reaches the output), a third epsilon terms up to 2^62 and shifts near 0
 // (small |t|, where its rounding reaches the output; else products beyond int32 before the bias).
-// Both ops must occur, and every NORM must end on the SystemC model's cycle.
+// All three ops must occur, and every NORM must end on the SystemC model's cycle.
 class RandomNormPrograms : public ::testing::TestWithParam<int> {};
 
 TEST_P(RandomNormPrograms, MatchSystemC) {
@@ -500,6 +500,7 @@ TEST_P(RandomNormPrograms, MatchSystemC) {
   const Options kinds[] = {Options{}, shortRows, wideEpsilon};
   int softmax = 0;
   int layerNorm = 0;
+  int rmsNorm = 0;
   for (int k = 0; k < 24; ++k) {
     const auto seed = static_cast<std::uint64_t>(1000 + 24 * GetParam() + k);
     const bool mixed = k % 2 == 1;
@@ -513,7 +514,9 @@ TEST_P(RandomNormPrograms, MatchSystemC) {
     const isa::Program program = builder.build();
     for (const auto& tile : builder.tiles()) {
       if (const auto* norm = std::get_if<isa::Norm>(&tile.compute)) {
-        ++(norm->op == 0 ? softmax : layerNorm);
+        ++(norm->op == isa::kNormSoftmax     ? softmax
+           : norm->op == isa::kNormLayerNorm ? layerNorm
+                                             : rmsNorm);
       }
     }
     const std::string what = "random NORM program seed " + std::to_string(seed);
@@ -523,7 +526,9 @@ TEST_P(RandomNormPrograms, MatchSystemC) {
   }
   EXPECT_GT(softmax, 0);
   EXPECT_GT(layerNorm, 0);
-  std::cout << "co-simulated " << softmax << " softmax and " << layerNorm << " LayerNorm NORMs\n";
+  EXPECT_GT(rmsNorm, 0);
+  std::cout << "co-simulated " << softmax << " softmax, " << layerNorm << " LayerNorm and "
+            << rmsNorm << " RMSNorm NORMs\n";
 }
 
 INSTANTIATE_TEST_SUITE_P(Rtl, RandomNormPrograms, ::testing::Range(0, 4));

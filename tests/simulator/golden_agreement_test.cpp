@@ -136,7 +136,7 @@ g::Int8Tensor expectedTile(const TileCase& t, const isa::DdrImage& ddr) {
     p.outputZeroPoint = static_cast<std::int32_t>(n->out_zp);
     p.clipLo = static_cast<std::int32_t>(n->clip_lo);
     p.clipHi = static_cast<std::int32_t>(n->clip_hi);
-    return g::layerNormRowsInt8(x, p);
+    return n->op == isa::kNormRmsNorm ? g::rmsNormRowsInt8(x, p) : g::layerNormRowsInt8(x, p);
   }
   const auto& pool = std::get<isa::Pool>(t.compute);
   const g::Int8Tensor x = tensorAt(ddr, t.inputAddress, {1, t.inRows, t.inCols, pool.channels});

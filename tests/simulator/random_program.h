@@ -267,12 +267,13 @@ class RandomProgramBuilder {
     m_tiles.push_back(t);
   }
 
-  /// A NORM tile: softmax (an exp table of a random input scale, or random 16-bit entries) or
-  /// LayerNorm (random epsilon term and per-position records) over 1-6 rows of 1-300 values.
+  /// A NORM tile: softmax (an exp table of a random input scale, or random 16-bit entries),
+  /// LayerNorm or RMSNorm (random epsilon term and per-position records) over 1-6 rows of 1-300
+  /// values.
   void addNorm(const NormOptions& options = {}) {
     TileCase t;
     isa::Norm n;
-    n.op = pick(0, 1);
+    n.op = pick(isa::kNormSoftmax, isa::kNormRmsNorm);
     n.rows = pick(1, 6);
     n.length = pick(1, options.maxLength);
     n.in_zp = pick(-128, 127);

@@ -733,11 +733,11 @@ TEST_P(OpcheckNormTest, SweepIsBitExact) {
   std::uint64_t manyRows = 0;
   for (std::uint64_t i = 0; i < run.count; ++i) {
     const OpCase c = sweepCase(OpFamily::Norm, 23, i, GeneratorOptions{});
-    ASSERT_TRUE(c.kind == CaseKind::Softmax || c.kind == CaseKind::LayerNorm);
+    ASSERT_TRUE(c.kind == CaseKind::Softmax || isAffineNorm(c.kind));
     const CaseResult result = checkCase(c, check);
     const bool rowTooBig =
         c.channels > check.hw.inputSramBytes / 2 || c.channels > check.hw.outputSramBytes / 2 ||
-        (c.kind == CaseKind::LayerNorm && 8 + 12 * c.channels > check.hw.parameterSramBytes / 2);
+        (isAffineNorm(c.kind) && 8 + 12 * c.channels > check.hw.parameterSramBytes / 2);
     if (rowTooBig) {
       EXPECT_EQ(result.verdict, Verdict::Unsupported) << describeCase(c);
       EXPECT_NE(result.message.find("SRAM too small for"), std::string::npos) << result.message;
@@ -749,7 +749,7 @@ TEST_P(OpcheckNormTest, SweepIsBitExact) {
     longRows += c.channels > 255 ? 1 : 0;
     manyRows += c.height * c.width > 100 ? 1 : 0;
   }
-  EXPECT_EQ(kinds.size(), 2U);
+  EXPECT_EQ(kinds.size(), 3U);
   EXPECT_GT(longRows, 0U);
   EXPECT_GT(manyRows, 0U);
 }

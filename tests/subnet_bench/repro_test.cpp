@@ -350,9 +350,9 @@ namespace npu::bench {
 namespace {
 
 TEST(Repro, NormsRoundTripWithTheirScales) {
-  // Softmax and LayerNorm cases carry doubles (input scale, output scale, epsilon): the repro
-  // file must give back the very same values, and only the keys each kind uses.
-  for (const CaseKind kind : {CaseKind::Softmax, CaseKind::LayerNorm}) {
+  // Softmax, LayerNorm and RMSNorm cases carry doubles (input scale, output scale, epsilon): the
+  // repro file must give back the very same values, and only the keys each kind uses.
+  for (const CaseKind kind : {CaseKind::Softmax, CaseKind::LayerNorm, CaseKind::RmsNorm}) {
     for (std::uint64_t seed = 0; seed < 20; ++seed) {
       Repro repro;
       repro.opCase = randomCase(kind, seed);
@@ -360,7 +360,7 @@ TEST(Repro, NormsRoundTripWithTheirScales) {
       const std::string text = reproToYaml(repro);
       EXPECT_EQ(parseRepro(text, "round-trip").opCase, repro.opCase) << text;
       EXPECT_NE(text.find("input_scale:"), std::string::npos) << text;
-      EXPECT_EQ(text.find("epsilon:") != std::string::npos, kind == CaseKind::LayerNorm) << text;
+      EXPECT_EQ(text.find("epsilon:") != std::string::npos, isAffineNorm(kind)) << text;
       EXPECT_EQ(text.find("requant:"), std::string::npos) << text;
     }
   }

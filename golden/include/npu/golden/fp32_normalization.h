@@ -36,6 +36,16 @@ FloatTensor layerNormalization(const FloatTensor& x, const FloatTensor& scale,
 /// affine: a scale and bias stay separate per-channel ops.
 FloatTensor channelLayerNormalization(const FloatTensor& x, float epsilon = 1e-5F);
 
+/// ONNX RMSNormalization (opset 23): over the axes from `axis` to the last,
+/// y = x / sqrt(mean(x^2) + epsilon) * scale, the mean square in double; `scale` (nullptr: 1)
+/// broadcasts to the normalised part of x's shape.
+FloatTensor rmsNormalization(const FloatTensor& x, const FloatTensor* scale, std::int64_t axis = -1,
+                             float epsilon = 1e-5F);
+
+/// RMSNorm over the channel axis alone, without a scale: channelLayerNormalization without the
+/// mean (Llama's RMSNorm over a token's features, computed on the token tensor's image twin).
+FloatTensor channelRmsNormalization(const FloatTensor& x, float epsilon = 1e-5F);
+
 /// ONNX InstanceNormalization: x [N, C, ...] normalised per (n, c) over the spatial axes, then
 /// scale[c] and bias[c] (C values each) applied.
 FloatTensor instanceNormalization(const FloatTensor& x, std::span<const float> scale,

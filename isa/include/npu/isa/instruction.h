@@ -127,6 +127,7 @@ inline constexpr std::int64_t kPoolMax = 0;
 inline constexpr std::int64_t kPoolAverage = 1;
 inline constexpr std::int64_t kNormSoftmax = 0;
 inline constexpr std::int64_t kNormLayerNorm = 1;
+inline constexpr std::int64_t kNormRmsNorm = 2;
 
 /// Any one instruction: a variant of every struct of the table, in table order.
 using Instruction = VariantOf<decltype(std::tuple_cat(

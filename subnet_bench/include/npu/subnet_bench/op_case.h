@@ -29,8 +29,13 @@ using CaseKind = compiler::NpuOp;
 /// mul), pool (max, average, global), lut, concat, upsample, slice (a channel slice, possibly of
 /// strided rows and columns), shuffle (a channel shuffle), matmul (two activations, batched over
 /// heads), reduce (row max and row sum along the last axis), resize (linear, along rows or
-/// columns) and norm (softmax and LayerNorm along the last axis: the NORM instruction).
+/// columns) and norm (softmax, LayerNorm and RMSNorm along the last axis: the NORM instruction).
 using OpFamily = compiler::NpuOpFamily;
+
+/// LayerNorm and RMSNorm: the NORMs with an epsilon, an output scale and per-position records.
+inline bool isAffineNorm(CaseKind kind) {
+  return kind == CaseKind::LayerNorm || kind == CaseKind::RmsNorm;
+}
 
 /// How input (and conv weight) values are drawn from the case's seed.
 enum class DataPattern : std::uint8_t {
@@ -139,10 +144,10 @@ struct OpCase {
   /// is the one the LUT op wrote.
   bool bFromA = false;
 
-  /// Softmax and LayerNorm (rows of `channels` values): the input scale, which sets softmax's
-  /// exp table and LayerNorm's epsilon term. LayerNorm: its output scale and epsilon; gamma and
-  /// beta come from the seed. A softmax's output zero point is -128 (scale 1/256); both take
-  /// `clipLo`/`clipHi`, LayerNorm `outputZeroPoint` too.
+  /// Softmax, LayerNorm and RMSNorm (rows of `channels` values): the input scale, which sets
+  /// softmax's exp table and the norms' epsilon term. LayerNorm and RMSNorm: the output scale and
+  /// epsilon; gamma and beta come from the seed. A softmax's output zero point is -128 (scale
+  /// 1/256); all take `clipLo`/`clipHi`, the norms `outputZeroPoint` too.
   double inputScale = 0.05;
   double outputScale = 0.05;
   double epsilon = 1e-5;

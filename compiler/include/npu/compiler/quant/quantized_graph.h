@@ -198,13 +198,13 @@ struct QReduce {
 /// rows"), one NORM instruction per tile. A softmax's output is quantized with scale 1/256 and
 /// zero point -128.
 struct QNorm {
-  enum class Kind : std::uint8_t { Softmax, LayerNorm };
+  enum class Kind : std::uint8_t { Softmax, LayerNorm, RmsNorm };
   std::string name;
   TensorId input = 0;
   TensorId output = 0;
   Kind kind = Kind::Softmax;
   golden::SoftmaxInt8Params softmax;      ///< Kind::Softmax
-  golden::LayerNormInt8Params layerNorm;  ///< Kind::LayerNorm
+  golden::LayerNormInt8Params layerNorm;  ///< Kind::LayerNorm and Kind::RmsNorm
 };
 
 /// Any one quantized op: a variant of the op registry's NPU_QOP types, in table order
