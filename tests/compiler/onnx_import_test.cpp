@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -557,6 +558,115 @@ TEST(OnnxImport, ChannelLayerNormDecompositionBecomesOneNpuNode) {
     }
     EXPECT_EQ(fused, variant == Variant::Plain ? 1 : 0) << static_cast<int>(variant);
   }
+}
+
+TEST(OnnxImport, RmsNormChainsBecomeOneNpuNorm) {
+  // Llama's RMSNorm over the last axis of tokens [1, 6, 8], as exporters spell it:
+  // fuse-rms-norm makes one RMSNormalization (weight included), lift-token-tensors a
+  // ChannelRmsNorm on the twin, which the NPU runs (NORM op 2). Each variant's fp32 result is
+  // the unfused graph's. A mean square that is also a graph output, a mean that drops the axis
+  // or a Div of another value than x keep the chain as it is.
+  enum class Variant { DivSqrt, Rsqrt, Reciprocal, ExtraReader, KeepdimsZero, OtherNumerator };
+  for (const Variant variant :
+       {Variant::DivSqrt, Variant::Rsqrt, Variant::Reciprocal, Variant::ExtraReader,
+        Variant::KeepdimsZero, Variant::OtherNumerator}) {
+    const auto name = static_cast<int>(variant);
+    OnnxModel model;
+    model.graph().clear_node();
+    model.graph().clear_input();
+    model.graph().clear_output();
+    model.graph().clear_initializer();
+    model.addInput("t", {1, 6, 8});
+    model.addWeight("w", {8});
+    model.addNode("MatMul", "proj", {"t", "w_in"}, {"x"});
+    model.addWeight("w_in", {8, 8});
+    auto scalar = [&](const std::string& weight, float value) {
+      onnx::TensorProto* t = model.addWeight(weight, {});
+      t->clear_float_data();
+      t->add_float_data(value);
+    };
+    scalar("two", 2.0F);
+    scalar("eps", 1e-5F);
+    scalar("one", 1.0F);
+    onnx::AttributeProto lastAxis;
+    lastAxis.set_name("axes");
+    lastAxis.set_type(onnx::AttributeProto::INTS);
+    lastAxis.add_ints(-1);
+    if (variant == Variant::Rsqrt) {
+      model.addNode("Mul", "square", {"x", "x"}, {"sq"});
+    } else {
+      model.addNode("Pow", "square", {"x", "two"}, {"sq"});
+    }
+    onnx::NodeProto* mean = model.addNode("ReduceMean", "mean", {"sq"}, {"ms"});
+    mean->add_attribute()->CopyFrom(lastAxis);
+    if (variant == Variant::KeepdimsZero) {
+      onnx::AttributeProto* keep = mean->add_attribute();
+      keep->set_name("keepdims");
+      keep->set_type(onnx::AttributeProto::INT);
+      keep->set_i(0);
+      model.addNode("Unsqueeze", "keep", {"ms", "axis"}, {"ms1"});
+      onnx::TensorProto* axis = model.addWeight("axis", {1});
+      axis->set_data_type(onnx::TensorProto::INT64);
+      axis->clear_float_data();
+      axis->add_int64_data(-1);
+      model.addNode("Add", "add", {"ms1", "eps"}, {"mse"});
+    } else {
+      model.addNode("Add", "add", {"eps", "ms"}, {"mse"});
+    }
+    model.addNode("Sqrt", "sqrt", {"mse"}, {"rms"});
+    if (variant == Variant::Rsqrt) {
+      model.addNode("Div", "rsqrt", {"one", "rms"}, {"inv"});
+      model.addNode("Mul", "normalise", {"inv", "x"}, {"n"});
+    } else if (variant == Variant::Reciprocal) {
+      model.addNode("Reciprocal", "rsqrt", {"rms"}, {"inv"});
+      model.addNode("Mul", "normalise", {"x", "inv"}, {"n"});
+    } else if (variant == Variant::OtherNumerator) {
+      model.addNode("Div", "normalise", {"t", "rms"}, {"n"});
+    } else {
+      model.addNode("Div", "normalise", {"x", "rms"}, {"n"});
+    }
+    model.addNode("Mul", "weight", {"w", "n"}, {"y"});
+    model.addNode("MatMul", "out", {"y", "w_in"}, {"z"});
+    model.addOutput("z", {1, 6, 8});
+    if (variant == Variant::ExtraReader) {
+      model.addOutput("ms", {1, 6, 1});
+    }
+    const Graph imported = importOnnx(model.write());
+    Graph graph = imported;
+    runFrontEndPasses(graph);
+    const Partition partition = partitionGraph(graph);
+    int fused = 0;
+    for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
+      if (graph.nodes()[n].op == OpKind::ChannelRmsNorm) {
+        EXPECT_EQ(partition.npuKind[n], NpuOpKind::RmsNorm) << name;
+        EXPECT_EQ(partition.device[n], Device::Npu) << name;
+        EXPECT_FLOAT_EQ(graph.nodes()[n].attributes.getFloat("epsilon", 0.0F), 1e-5F);
+        ++fused;
+      }
+    }
+    const bool fuses =
+        variant == Variant::DivSqrt || variant == Variant::Rsqrt || variant == Variant::Reciprocal;
+    EXPECT_EQ(fused, fuses ? 1 : 0) << name;
+    golden::FloatTensor t{{1, 6, 8}, std::vector<float>(48)};
+    for (std::size_t i = 0; i < t.data.size(); ++i) {
+      t.data[i] = std::sin(0.7F * static_cast<float>(i)) * (1.0F + static_cast<float>(i % 5));
+    }
+    const golden::FloatTensor before = interpret(imported, {{"t", t}}).at("z");
+    const golden::FloatTensor after = interpret(graph, {{"t", t}}).at("z");
+    ASSERT_EQ(after.shape, before.shape);
+    for (std::size_t i = 0; i < before.data.size(); ++i) {
+      EXPECT_NEAR(after.data[i], before.data[i], 1e-4F * (1.0F + std::fabs(before.data[i])))
+          << name << " at " << i;
+    }
+  }
+}
+
+TEST(OnnxImport, TheInternalChannelRmsNormIsNotAnOnnxOp) {
+  OnnxModel model;
+  model.addNode("ChannelRmsNorm", "crn", {"y"}, {"z"});
+  EXPECT_EQ(importError(model),
+            "model.onnx: 1 node of 1 op type the compiler does not support: ChannelRmsNorm "
+            "(the compiler's internal op, not an ONNX op) (1 node, first 'crn')");
 }
 
 TEST(OnnxImport, TheInternalChannelLayerNormIsNotAnOnnxOp) {
