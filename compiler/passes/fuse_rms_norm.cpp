@@ -41,6 +41,22 @@ std::optional<ValueId> squared(const Graph& graph, const Node& node) {
   return std::nullopt;
 }
 
+/// True when x = y - mean(y) over `axis`: the chain after it is a LayerNorm's, which
+/// fuse-channel-layernorm (or the LayerNorm forms of lift-token-tensors) takes whole.
+bool isCentred(const Graph& graph, const Uses& uses, ValueId x, std::int64_t axis) {
+  const std::optional<std::size_t> producer = uses.producer(x);
+  if (!producer) {
+    return false;
+  }
+  const Node& sub = graph.nodes()[*producer];
+  if (sub.op != OpKind::Sub || sub.inputs.size() != 2) {
+    return false;
+  }
+  const std::optional<std::size_t> mean = uses.producer(sub.inputs[1]);
+  return mean && meanAxis(graph, graph.nodes()[*mean]) == axis &&
+         graph.nodes()[*mean].input(0) == sub.inputs[0];
+}
+
 /// One matched RMSNorm: the nodes it spans, the one that becomes the fused node, and its parts.
 struct RmsChain {
   std::vector<std::size_t> nodes;  ///< every node of the chain, `last` included
@@ -96,6 +112,9 @@ std::optional<RmsChain> matchChain(const Graph& graph, const Uses& uses, std::si
   const std::optional<std::int64_t> axis =
       mean ? meanAxis(graph, graph.nodes()[*mean]) : std::nullopt;
   if (!axis) {
+    return std::nullopt;
+  }
+  if (isCentred(graph, uses, *x, *axis)) {
     return std::nullopt;
   }
   chain.axis = *axis;

@@ -492,6 +492,43 @@ std::int64_t caseWork(const OpCase& c) {
   return elements;
 }
 
+namespace {
+
+/// The NORM op of a softmax, LayerNorm or RMSNorm case: its table or epsilon term, and random
+/// gamma and beta per position from the case's seed.
+compiler::QNorm normOp(const OpCase& c, const std::string& name, compiler::TensorId x,
+                       compiler::TensorId y) {
+  if (c.kind == CaseKind::Softmax) {
+    compiler::QNorm norm{name, x, y, compiler::QNorm::Kind::Softmax, {}, {}};
+    norm.softmax.expTable = golden::softmaxExpTable(c.inputScale);
+    norm.softmax.clipLo = c.clipLo;
+    norm.softmax.clipHi = c.clipHi;
+    return norm;
+  }
+  compiler::QNorm norm{name,
+                       x,
+                       y,
+                       c.kind == CaseKind::LayerNorm ? compiler::QNorm::Kind::LayerNorm
+                                                     : compiler::QNorm::Kind::RmsNorm,
+                       {},
+                       {}};
+  golden::LayerNormInt8Params& p = norm.layerNorm;
+  p.inputZeroPoint = c.inputZeroPoint;
+  p.epsilonTerm = golden::layerNormEpsilonTerm(c.channels, c.epsilon, c.inputScale);
+  Rng affine(c.seed, "gamma_beta");
+  for (std::int64_t j = 0; j < c.channels; ++j) {
+    const double gamma = affine.chance(0.05) ? 0.0 : affine.real(-2.0, 2.0);
+    const double beta = affine.real(-1.0, 1.0);
+    p.positions.push_back(golden::layerNormPosition(gamma, beta, c.channels, c.outputScale));
+  }
+  p.outputZeroPoint = c.outputZeroPoint;
+  p.clipLo = c.clipLo;
+  p.clipHi = c.clipHi;
+  return norm;
+}
+
+}  // namespace
+
 CaseGraph buildCaseGraph(const OpCase& c) {
   CaseGraph built;
   compiler::QuantizedGraph& g = built.graph;
@@ -645,38 +682,11 @@ CaseGraph buildCaseGraph(const OpCase& c) {
       g.ops.emplace_back(compiler::QResizeLinear{name, x, y, p});
       break;
     }
-    case CaseKind::Softmax: {
-      compiler::QNorm norm{name, x, y, compiler::QNorm::Kind::Softmax, {}, {}};
-      norm.softmax.expTable = golden::softmaxExpTable(c.inputScale);
-      norm.softmax.clipLo = c.clipLo;
-      norm.softmax.clipHi = c.clipHi;
-      g.ops.emplace_back(std::move(norm));
-      break;
-    }
+    case CaseKind::Softmax:
     case CaseKind::LayerNorm:
-    case CaseKind::RmsNorm: {
-      compiler::QNorm norm{name,
-                           x,
-                           y,
-                           c.kind == CaseKind::LayerNorm ? compiler::QNorm::Kind::LayerNorm
-                                                         : compiler::QNorm::Kind::RmsNorm,
-                           {},
-                           {}};
-      golden::LayerNormInt8Params& p = norm.layerNorm;
-      p.inputZeroPoint = c.inputZeroPoint;
-      p.epsilonTerm = golden::layerNormEpsilonTerm(c.channels, c.epsilon, c.inputScale);
-      Rng affine(c.seed, "gamma_beta");
-      for (std::int64_t j = 0; j < c.channels; ++j) {
-        const double gamma = affine.chance(0.05) ? 0.0 : affine.real(-2.0, 2.0);
-        const double beta = affine.real(-1.0, 1.0);
-        p.positions.push_back(golden::layerNormPosition(gamma, beta, c.channels, c.outputScale));
-      }
-      p.outputZeroPoint = c.outputZeroPoint;
-      p.clipLo = c.clipLo;
-      p.clipHi = c.clipHi;
-      g.ops.emplace_back(std::move(norm));
+    case CaseKind::RmsNorm:
+      g.ops.emplace_back(normOp(c, name, x, y));
       break;
-    }
     case CaseKind::MatMul: {
       golden::MatMulInt8Params p;
       p.zeroPointA = c.inputZeroPoint;

@@ -42,7 +42,7 @@ printf 'garbage\n' >"$tmp/model.txt"
 expect_error "npu: error: $tmp/model.txt: unknown model format '.txt' (expected .onnx, .yaml or .yml)" -- "$npu" import "$tmp/model.txt"
 head -c 1000 "$models/convnet.onnx" >"$tmp/truncated.onnx"
 expect_error "npu: error: $tmp/truncated.onnx: not a valid ONNX model (the protobuf does not parse: truncated or another format)" -- "$npu" import "$tmp/truncated.onnx"
-expect_error "npu: error: --dump-after: unknown pass 'nope' (passes: infer-shapes, fold-constants, eliminate-dead-code, simplify-reshapes, fold-batch-norm, fold-pad, split-to-slices, slice-space-to-depth, fold-channel-shuffle, recognize-activations, reduce-to-global-pool, split-linear-resize, sink-nhwc-transposes, lift-token-tensors, fuse-channel-layernorm, gemm-to-conv, fold-conv-affine, merge-channel-affines, fold-flatten-into-fc, fuse-activations, or all)" -- "$npu" import "$models/convnet.onnx" --dump-after=nope
+expect_error "npu: error: --dump-after: unknown pass 'nope' (passes: infer-shapes, fold-constants, eliminate-dead-code, simplify-reshapes, fold-batch-norm, fold-pad, split-to-slices, slice-space-to-depth, fold-channel-shuffle, recognize-activations, reduce-to-global-pool, split-linear-resize, sink-nhwc-transposes, fuse-rms-norm, lift-token-tensors, fuse-channel-layernorm, gemm-to-conv, fold-conv-affine, merge-channel-affines, fold-flatten-into-fc, fuse-activations, or all)" -- "$npu" import "$models/convnet.onnx" --dump-after=nope
 printf 'inputs: {x: [1, 3, 8, 8]}\nlayers:\n  - {op: Conv, kernel: 11}\n' >"$tmp/bad.yaml"
 expect_error "npu: error: $tmp/bad.yaml:3: layer 'Conv_0' (Conv): kernel 11x11 does not fit the padded input [1, 3, 8, 8]" -- "$npu" import "$tmp/bad.yaml"
 exit $status

@@ -191,7 +191,7 @@ INSTANTIATE_TEST_SUITE_P(
             "unknown_op", "opcheck_repro: 1\ncase:\n  op: deconv\n",
             "bad.yaml:3: 'case.op': expected an op (conv, add, mul, sub, maxpool, "
             "avgpool, globalavgpool, lut, concat, upsample, slice, shuffle, matmul, reducemax, "
-            "reducesum, resize, softmax, layernorm), got 'deconv'"},
+            "reducesum, resize, softmax, layernorm, rmsnorm), got 'deconv'"},
         BadRepro{"key_not_for_op", "opcheck_repro: 1\ncase:\n  op: maxpool\n  dilation: [2, 2]\n",
                  "bad.yaml:4: key 'dilation' does not apply to op 'maxpool'"},
         BadRepro{"unknown_case_key", "opcheck_repro: 1\ncase:\n  op: conv\n  kernal: [3, 3]\n",
