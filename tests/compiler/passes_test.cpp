@@ -551,6 +551,27 @@ TEST(FoldConvAffine, PerChannelAffineBeforeAnUnpaddedConvJoinsIt) {
   EXPECT_EQ(opSequence(g), "Conv Relu Add Conv");
 }
 
+TEST(FoldConvAffine, AnAffineReadByManyUnpaddedConvsJoinsEachOfThem) {
+  // An RMSNorm weight before the q, k and v projections: every reader takes the scale, the Mul
+  // goes. A second affine with one padded reader among its convs stays for all of them.
+  GraphBuilder b;
+  ValueId x = b.input("x", {1, 4, 3, 1});
+  ValueId weight = b.node(OpKind::Mul, "weight", {b.weights("g", {1, 4, 1, 1}, 3), x});
+  ValueId q = b.node(OpKind::Conv, "q", {weight, b.weights("wq", {4, 4, 1, 1}, 4)});
+  ValueId k = b.node(OpKind::Conv, "k", {weight, b.weights("wk", {2, 4, 1, 1}, 5)});
+  ValueId v =
+      b.node(OpKind::Conv, "v", {weight, b.weights("wv", {2, 4, 1, 1}, 6), b.weights("bv", {2})});
+  ValueId kv = b.node(OpKind::Concat, "kv", {k, v}, attrs({{"axis", std::int64_t{1}}}));
+  ValueId both = b.node(OpKind::Add, "both", {q, kv});
+  ValueId shift = b.node(OpKind::Add, "shift", {both, b.weights("t", {4, 1, 1}, 7)});
+  ValueId plain = b.node(OpKind::Conv, "plain", {shift, b.weights("wp", {4, 4, 1, 1}, 8)});
+  ValueId padded = b.node(OpKind::Conv, "padded", {shift, b.weights("wd", {4, 4, 3, 1}, 9)},
+                          attrs({{"pads", Ints{1, 0, 1, 0}}}));
+  Graph g = b.finish({b.node(OpKind::Add, "out", {plain, padded})});
+  runAndCompare(g, foldConvAffine);
+  EXPECT_EQ(opSequence(g), "Conv Conv Conv Concat Add Add Conv Conv Add");
+}
+
 // ---- fuse-activations
 
 FusedActivation fusedOf(const Graph& g, const std::string& node) {
