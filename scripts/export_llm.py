@@ -537,8 +537,8 @@ def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", required=True, help="output folder")
-    parser.add_argument("--graphs", nargs="+", choices=GRAPHS, default=GRAPHS,
-                        help="graphs to export (default: prefill decode)")
+    parser.add_argument("--graph", action="append", choices=GRAPHS, dest="graphs",
+                        help="a graph to export (repeatable; default: prefill and decode)")
     parser.add_argument("--seq-len", type=int, default=32,
                         help="prefill tokens T (default 32)")
     parser.add_argument("--past-len", type=int, default=32,
@@ -556,7 +556,7 @@ def parse_args(argv=None):
                         help="weights seed; samples use seed+1 (calib) and seed+2 (reference)")
     parser.add_argument("--mask-value", type=mask_value, default=FLOAT_MIN, metavar="min|X",
                         help="value of masked attention entries (default 'min': float32's "
-                             "lowest, as HF writes it)")
+                             "lowest, as HF writes it; a number as --mask-value=-1e4)")
     parser.add_argument("--rmsnorm", choices=["rsqrt", "div"], default="rsqrt",
                         help="Llama RMSNorm: x * rsqrt(var + eps) (default) or x / sqrt(...)")
     parser.add_argument("--rope", choices=["compute", "table"], default="compute",
@@ -572,6 +572,7 @@ def parse_args(argv=None):
     parser.add_argument("models", nargs="*", metavar="MODEL", default=MODELS,
                         help="models (default: %s)" % " ".join(MODELS))
     opts = parser.parse_args(argv)
+    opts.graphs = [g for g in GRAPHS if g in (opts.graphs or GRAPHS)]
     for name in opts.models:
         if name not in MODELS:
             parser.error("unknown model '%s' (known: %s)" % (name, ", ".join(MODELS)))

@@ -118,12 +118,12 @@ def main():
     args = parser.parse_args()
     for graph in args.graphs:
         if not os.path.exists(os.path.join(args.work, graph + ".onnx")):
-            model, kind = graph.rsplit("_", 1)
+            model, _, kind = graph.rpartition("_")
             if model not in export_llm.MODELS or kind not in export_llm.GRAPHS:
                 parser.error("unknown graph '%s' (MODEL_prefill or MODEL_decode, MODEL one of "
                              "%s)" % (graph, ", ".join(export_llm.MODELS)))
             with contextlib.redirect_stdout(sys.stderr):
-                export_llm.main(["--out", args.work, "--graphs", kind, model])
+                export_llm.main(["--out", args.work, "--graph", kind, model])
     for graph in args.graphs:
         sys.stdout.write(graph_section(args.npu, args.work, graph, args.config) + "\n")
 
