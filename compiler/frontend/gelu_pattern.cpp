@@ -1,4 +1,6 @@
-// GELU recognition: the five nodes of x * 0.5 * (1 + erf(x / sqrt(2))) become one Gelu.
+// GELU recognition: the five nodes of x * 0.5 * (1 + erf(x / sqrt(2))) become one Gelu, and
+// the eight of GPT-2's gelu_new, x * 0.5 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3))), one Gelu
+// with approximate="tanh".
 #include "gelu_pattern.h"
 
 #include <cmath>
@@ -71,10 +73,11 @@ class Matcher {
     return outputs.size() == 1 ? std::optional<ValueId>(outputs[0]) : std::nullopt;
   }
 
+  using Match = std::pair<std::vector<std::size_t>, std::size_t>;
+
   /// Matches the pattern around Erf node `erf`: the nodes to remove and the final Mul, which
   /// becomes the Gelu.
-  std::optional<std::pair<std::vector<std::size_t>, std::size_t>> match(std::size_t erf,
-                                                                        ValueId& x) const {
+  std::optional<Match> match(std::size_t erf, ValueId& x) const {
     const double kSqrt2 = std::sqrt(2.0);
     ValueId scaled = node(erf).input(0);
     std::optional<std::size_t> div = m_uses.producer(scaled);
@@ -89,9 +92,50 @@ class Matcher {
       return std::nullopt;
     }
     x = *input;
-    const std::optional<ValueId> erfOut = soleOutput(erf);
-    std::optional<std::size_t> add = erfOut ? soleReader(*erfOut) : std::nullopt;
-    if (!add || otherThan(m_graph, node(*add), OpKind::Add, 1.0, true) != erfOut) {
+    return matchTail(erf, x, {*div});
+  }
+
+  /// Matches gelu_new around Tanh node `tanh`: Pow(x, 3) (or x * x * x), Mul 0.044715, Add x,
+  /// Mul sqrt(2/pi), then the tail as for erf.
+  std::optional<Match> matchTanh(std::size_t tanh, ValueId& x) const {
+    const ValueId argument = node(tanh).input(0);
+    const std::optional<std::size_t> scale = m_uses.producer(argument);
+    if (!scale || !m_uses.hasSingleUse(argument)) {
+      return std::nullopt;
+    }
+    const std::optional<ValueId> inner = otherThan(m_graph, node(*scale), OpKind::Mul,
+                                                   std::sqrt(2.0 / 3.14159265358979323846), true);
+    const std::optional<std::size_t> add = inner ? m_uses.producer(*inner) : std::nullopt;
+    if (!add || !m_uses.hasSingleUse(*inner) || node(*add).op != OpKind::Add ||
+        node(*add).inputs.size() != 2) {
+      return std::nullopt;
+    }
+    for (std::size_t side = 0; side < 2; ++side) {
+      const ValueId candidate = node(*add).inputs[side];
+      const ValueId cubeTerm = node(*add).inputs[1 - side];
+      const std::optional<std::size_t> coefficient = m_uses.producer(cubeTerm);
+      const std::optional<ValueId> cube =
+          coefficient && m_uses.hasSingleUse(cubeTerm)
+              ? otherThan(m_graph, node(*coefficient), OpKind::Mul, 0.044715, true)
+              : std::nullopt;
+      const std::optional<std::size_t> pow = cube ? m_uses.producer(*cube) : std::nullopt;
+      if (pow && m_uses.hasSingleUse(*cube) &&
+          otherThan(m_graph, node(*pow), OpKind::Pow, 3.0, false) == candidate) {
+        x = candidate;
+        return matchTail(tanh, x, {*pow, *coefficient, *add, *scale});
+      }
+    }
+    return std::nullopt;
+  }
+
+ private:
+  /// The common tail of both forms after `core` (the Erf or Tanh node): Add 1, then the
+  /// product with x and 0.5 in any of three orders. `removed` holds the nodes before the core.
+  std::optional<Match> matchTail(std::size_t core, ValueId x,
+                                 std::vector<std::size_t> removed) const {
+    const std::optional<ValueId> coreOut = soleOutput(core);
+    std::optional<std::size_t> add = coreOut ? soleReader(*coreOut) : std::nullopt;
+    if (!add || otherThan(m_graph, node(*add), OpKind::Add, 1.0, true) != coreOut) {
       return std::nullopt;
     }
     const std::optional<ValueId> addOut = soleOutput(*add);
@@ -101,7 +145,8 @@ class Matcher {
       return std::nullopt;
     }
     const ValueId bracket = *addOut;
-    std::vector<std::size_t> removed{*div, erf, *add};
+    removed.push_back(core);
+    removed.push_back(*add);
     // x * bracket, then * 0.5.
     if (mulPartner(node(*next), bracket) == x) {
       std::optional<std::size_t> half = soleReader(*nextOut);
@@ -133,7 +178,6 @@ class Matcher {
     return std::nullopt;
   }
 
- private:
   const Graph& m_graph;
   const Uses& m_uses;
 };
@@ -145,11 +189,12 @@ void fuseGeluPattern(Graph& graph) {
   Matcher matcher(graph, uses);
   std::vector<bool> removed(graph.nodes().size(), false);
   for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
-    if (graph.nodes()[n].op != OpKind::Erf) {
+    const OpKind core = graph.nodes()[n].op;
+    if ((core != OpKind::Erf && core != OpKind::Tanh) || removed[n]) {
       continue;
     }
     ValueId x;
-    auto match = matcher.match(n, x);
+    auto match = core == OpKind::Erf ? matcher.match(n, x) : matcher.matchTanh(n, x);
     if (!match) {
       continue;
     }
@@ -160,6 +205,9 @@ void fuseGeluPattern(Graph& graph) {
     gelu.op = OpKind::Gelu;
     gelu.inputs = {x};
     gelu.attributes = Attributes();
+    if (core == OpKind::Tanh) {
+      gelu.attributes.set("approximate", std::string("tanh"));
+    }
   }
   graph.removeNodes(removed);
 }

@@ -357,13 +357,8 @@ class QdqExporter {
         return;
       }
       case OpKind::Gelu: {
-        if (node.attributes.getString("approximate", "none") != "none" && node.op == OpKind::Gelu) {
-          fail(ErrorKind::Unsupported,
-               "{}: node '{}': a tanh-approximated Gelu has no ONNX form at opset {}; the QDQ "
-               "export cannot write it",
-               m_graph.source(), node.name, m_opset);
-        }
-        // x * (1 + erf(x / sqrt(2))) * 0.5, the form the importer fuses back into one Gelu.
+        // x * (1 + erf(x / sqrt(2))) * 0.5, or with tanh(sqrt(2/pi) * (x + 0.044715 x^3)) for
+        // the tanh form: what the importer fuses back into one Gelu.
         auto binary = [&](const char* op, const std::string& a, const std::string& b,
                           const std::string& out) {
           onnx::NodeProto* n = addNode(op, unique(name + "/" + op));
@@ -371,14 +366,33 @@ class QdqExporter {
           n->add_input(b);
           n->add_output(out);
         };
-        std::string scaled = unique(name + "_scaled");
-        binary("Div", in, floatScalar(name + "_sqrt2", static_cast<float>(std::sqrt(2.0))), scaled);
-        std::string erf = unique(name + "_erf");
-        onnx::NodeProto* e = addNode("Erf", unique(name + "/Erf"));
-        e->add_input(scaled);
-        e->add_output(erf);
+        const bool tanhForm = node.attributes.getString("approximate", "none") == "tanh";
+        std::string core = unique(name + (tanhForm ? "_tanh" : "_erf"));
+        if (tanhForm) {
+          std::string cube = unique(name + "_cube");
+          binary("Pow", in, floatScalar(name + "_three", 3.0F), cube);
+          std::string cubeTerm = unique(name + "_cube_term");
+          binary("Mul", cube, floatScalar(name + "_coefficient", 0.044715F), cubeTerm);
+          std::string inner = unique(name + "_inner");
+          binary("Add", in, cubeTerm, inner);
+          std::string argument = unique(name + "_argument");
+          binary("Mul", inner,
+                 floatScalar(name + "_sqrt_2_over_pi",
+                             static_cast<float>(std::sqrt(2.0 / 3.14159265358979323846))),
+                 argument);
+          onnx::NodeProto* t = addNode("Tanh", unique(name + "/Tanh"));
+          t->add_input(argument);
+          t->add_output(core);
+        } else {
+          std::string scaled = unique(name + "_scaled");
+          binary("Div", in, floatScalar(name + "_sqrt2", static_cast<float>(std::sqrt(2.0))),
+                 scaled);
+          onnx::NodeProto* e = addNode("Erf", unique(name + "/Erf"));
+          e->add_input(scaled);
+          e->add_output(core);
+        }
         std::string bracket = unique(name + "_bracket");
-        binary("Add", erf, floatScalar(name + "_one", 1.0F), bracket);
+        binary("Add", core, floatScalar(name + "_one", 1.0F), bracket);
         std::string product = unique(name + "_product");
         binary("Mul", in, bracket, product);
         binary("Mul", product, floatScalar(name + "_half", 0.5F), out);

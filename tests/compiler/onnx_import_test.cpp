@@ -702,6 +702,42 @@ TEST(OnnxImport, GeluPatternVariantsBecomeOneNode) {
   EXPECT_EQ(testing::opSequence(g), "Conv Gelu");
 }
 
+TEST(OnnxImport, GeluTanhFormBecomesOneNode) {
+  // GPT-2's gelu_new: 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3))), as torch exports
+  // it. The same chain with another coefficient, or a Tanh alone, stays as it is.
+  for (const float coefficient : {0.044715F, 0.05F}) {
+    OnnxModel model;
+    model.graph().mutable_node()->RemoveLast();  // drop the Relu
+    model.graph().mutable_output(0)->set_name("y");
+    auto scalar = [&](const std::string& name, float v) {
+      onnx::TensorProto* t = model.graph().add_initializer();
+      t->set_name(name);
+      t->set_data_type(onnx::TensorProto::FLOAT);
+      t->add_float_data(v);
+    };
+    scalar("three", 3.0F);
+    scalar("coefficient", coefficient);
+    scalar("scale", 0.7978846F);
+    scalar("one", 1.0F);
+    scalar("half", 0.5F);
+    model.addNode("Mul", "half_x", {"c", "half"}, {"hx"});
+    model.addNode("Pow", "pow", {"c", "three"}, {"cube"});
+    model.addNode("Mul", "mul_1", {"coefficient", "cube"}, {"cube_term"});
+    model.addNode("Add", "add_1", {"c", "cube_term"}, {"inner"});
+    model.addNode("Mul", "mul_2", {"scale", "inner"}, {"argument"});
+    model.addNode("Tanh", "tanh", {"argument"}, {"t"});
+    model.addNode("Add", "add_2", {"one", "t"}, {"bracket"});
+    model.addNode("Mul", "gelu", {"hx", "bracket"}, {"y"});
+    const Graph g = importOnnx(model.write());
+    if (coefficient == 0.044715F) {
+      EXPECT_EQ(testing::opSequence(g), "Conv Gelu");
+      EXPECT_EQ(g.nodes().back().attributes.getString("approximate", "none"), "tanh");
+    } else {
+      EXPECT_EQ(testing::opSequence(g), "Conv Mul Pow Mul Add Mul Tanh Add Mul");
+    }
+  }
+}
+
 TEST(OnnxImport, HugeDimensionsAreRefusedAsTheyAreRead) {
   // Found by the onnx fuzz target: a dimension of 2^63 - 1 reached shape inference, whose window
   // arithmetic overflowed. Graph inputs and initializers are bounded when read, each dimension
