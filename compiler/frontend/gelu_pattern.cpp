@@ -131,8 +131,8 @@ class Matcher {
  private:
   /// The common tail of both forms after `core` (the Erf or Tanh node): Add 1, then the
   /// product with x and 0.5 in any of three orders. `removed` holds the nodes before the core.
-  std::optional<Match> matchTail(std::size_t core, ValueId x,
-                                 std::vector<std::size_t> removed) const {
+  [[nodiscard]] std::optional<Match> matchTail(std::size_t core, ValueId x,
+                                               std::vector<std::size_t> removed) const {
     const std::optional<ValueId> coreOut = soleOutput(core);
     std::optional<std::size_t> add = coreOut ? soleReader(*coreOut) : std::nullopt;
     if (!add || otherThan(m_graph, node(*add), OpKind::Add, 1.0, true) != coreOut) {
