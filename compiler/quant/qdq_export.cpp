@@ -204,6 +204,39 @@ class QdqExporter {
     return node;
   }
 
+  /// A one-input node `op` named after `base` ("base/op", made unique): y = op(x).
+  void addUnary(const std::string& base, const char* op, const std::string& x,
+                const std::string& y) {
+    onnx::NodeProto* n = addNode(op, unique(base + "/" + op));
+    n->add_input(x);
+    n->add_output(y);
+  }
+
+  /// A keepdims ReduceMean of `x` over one axis named after `base`: `axes` names the axes
+  /// initializer from opset 18 on (where ReduceMean takes them as an input), else the axis is
+  /// an attribute.
+  void addReduceMean(const std::string& base, const std::string& x, const std::string& axes,
+                     std::int64_t axis, const std::string& y) {
+    onnx::NodeProto* n = addNode("ReduceMean", unique(base + "/ReduceMean"));
+    n->add_input(x);
+    if (m_opset >= 18) {
+      n->add_input(axes);
+    } else {
+      setAttribute(*n, "axes", std::vector<std::int64_t>{axis});
+    }
+    setAttribute(*n, "keepdims", std::int64_t{1});
+    n->add_output(y);
+  }
+
+  /// A two-input node `op` named after `base` ("base/op", made unique): y = op(a, b).
+  void addBinary(const std::string& base, const char* op, const std::string& a,
+                 const std::string& b, const std::string& y) {
+    onnx::NodeProto* n = addNode(op, unique(base + "/" + op));
+    n->add_input(a);
+    n->add_input(b);
+    n->add_output(y);
+  }
+
   template <typename T>
   std::string addInitializer(const std::string& base, const Shape& shape, int type,
                              std::span<const T> values) {
@@ -360,12 +393,7 @@ class QdqExporter {
         // x * (1 + erf(x / sqrt(2))) * 0.5, or with tanh(sqrt(2/pi) * (x + 0.044715 x^3)) for
         // the tanh form: what the importer fuses back into one Gelu.
         auto binary = [&](const char* op, const std::string& a, const std::string& b,
-                          const std::string& out) {
-          onnx::NodeProto* n = addNode(op, unique(name + "/" + op));
-          n->add_input(a);
-          n->add_input(b);
-          n->add_output(out);
-        };
+                          const std::string& y) { addBinary(name, op, a, b, y); };
         const bool tanhForm = node.attributes.getString("approximate", "none") == "tanh";
         std::string core = unique(name + (tanhForm ? "_tanh" : "_erf"));
         if (tanhForm) {
@@ -449,23 +477,10 @@ class QdqExporter {
             ? addInitializer<std::int64_t>(name + "_axes", {1}, onnx::TensorProto::INT64, axis)
             : std::string();
     auto mean = [&](const std::string& x, const std::string& y) {
-      onnx::NodeProto* n = addNode("ReduceMean", unique(name + "/ReduceMean"));
-      n->add_input(x);
-      if (!axes.empty()) {
-        n->add_input(axes);
-      } else {
-        setAttribute(*n, "axes", axis);
-      }
-      setAttribute(*n, "keepdims", std::int64_t{1});
-      n->add_output(y);
+      addReduceMean(name, x, axes, 1, y);
     };
     auto binary = [&](const char* op, const std::string& a, const std::string& b,
-                      const std::string& y) {
-      onnx::NodeProto* n = addNode(op, unique(name + "/" + op));
-      n->add_input(a);
-      n->add_input(b);
-      n->add_output(y);
-    };
+                      const std::string& y) { addBinary(name, op, a, b, y); };
     const std::string mu = unique(name + "_mean");
     mean(in, mu);
     const std::string centred = unique(name + "_centred");
@@ -478,9 +493,7 @@ class QdqExporter {
     binary("Add", variance,
            floatScalar(name + "_epsilon", node.attributes.getFloat("epsilon", 1e-5F)), shifted);
     const std::string deviation = unique(name + "_stddev");
-    onnx::NodeProto* root = addNode("Sqrt", unique(name + "/Sqrt"));
-    root->add_input(shifted);
-    root->add_output(deviation);
+    addUnary(name, "Sqrt", shifted, deviation);
     // The Div keeps the node's name: fusing the seven back makes the ChannelLayerNorm of the Div,
     // so the re-imported layer is named as this one.
     onnx::NodeProto* div = addNode("Div", unique(name));
@@ -503,34 +516,20 @@ class QdqExporter {
            "at the opsets this build writes",
            name);
     }
-    std::vector<std::int64_t> axis{channels ? 1 : -1};
-    auto binary = [&](const char* op, const std::string& a, const std::string& b,
-                      const std::string& y) {
-      onnx::NodeProto* n = addNode(op, unique(name + "/" + op));
-      n->add_input(a);
-      n->add_input(b);
-      n->add_output(y);
-    };
+    const std::int64_t axis = channels ? 1 : -1;
     const std::string square = unique(name + "_square");
-    binary("Mul", in, in, square);
+    addBinary(name, "Mul", in, in, square);
     const std::string meanSquare = unique(name + "_mean_square");
-    onnx::NodeProto* mean = addNode("ReduceMean", unique(name + "/ReduceMean"));
-    mean->add_input(square);
-    if (m_opset >= 18) {
-      mean->add_input(
-          addInitializer<std::int64_t>(name + "_axes", {1}, onnx::TensorProto::INT64, axis));
-    } else {
-      setAttribute(*mean, "axes", axis);
-    }
-    setAttribute(*mean, "keepdims", std::int64_t{1});
-    mean->add_output(meanSquare);
+    const std::string axes =
+        m_opset >= 18 ? addInitializer<std::int64_t>(name + "_axes", {1}, onnx::TensorProto::INT64,
+                                                     std::vector<std::int64_t>{axis})
+                      : std::string();
+    addReduceMean(name, square, axes, axis, meanSquare);
     const std::string shifted = unique(name + "_ms_eps");
-    binary("Add", meanSquare,
-           floatScalar(name + "_epsilon", node.attributes.getFloat("epsilon", 1e-5F)), shifted);
+    addBinary(name, "Add", meanSquare,
+              floatScalar(name + "_epsilon", node.attributes.getFloat("epsilon", 1e-5F)), shifted);
     const std::string rms = unique(name + "_rms");
-    onnx::NodeProto* root = addNode("Sqrt", unique(name + "/Sqrt"));
-    root->add_input(shifted);
-    root->add_output(rms);
+    addUnary(name, "Sqrt", shifted, rms);
     if (!node.input(1).valid()) {
       // The Div keeps the node's name, so the re-imported fused node is named as this one.
       onnx::NodeProto* div = addNode("Div", unique(name));
@@ -540,7 +539,7 @@ class QdqExporter {
       return;
     }
     const std::string normalised = unique(name + "_normalised");
-    binary("Div", in, rms, normalised);
+    addBinary(name, "Div", in, rms, normalised);
     onnx::NodeProto* weight = addNode("Mul", unique(name));
     weight->add_input(normalised);
     weight->add_input(readName(node.input(1)));
