@@ -423,7 +423,12 @@ class QdqExporter {
         binary("Add", core, floatScalar(name + "_one", 1.0F), bracket);
         std::string product = unique(name + "_product");
         binary("Mul", in, bracket, product);
-        binary("Mul", product, floatScalar(name + "_half", 0.5F), out);
+        // The last Mul keeps the node's name: the importer names the fused Gelu after it, so a
+        // standalone Gelu's layer is named as this one.
+        onnx::NodeProto* half = addNode("Mul", unique(name));
+        half->add_input(product);
+        half->add_input(floatScalar(name + "_half", 0.5F));
+        half->add_output(out);
         return;
       }
       default:

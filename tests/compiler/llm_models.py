@@ -60,6 +60,32 @@ def run_graph(npu, folder, stem, mode):
     return failures, figures
 
 
+def qdq_round_trip(npu, folder, stem):
+    """Failures of the QDQ round trip: the graph's QDQ export (its RMSNorm and GELU chains
+    spelled out again) must compile to the same programs, byte for byte."""
+    base = os.path.join(folder, stem)
+    first = [npu, "compile", base + ".onnx", "--calib", base + ".calib", "-o", base + ".a.npub",
+             "--export-qdq", base + ".qdq.onnx", "--quiet"]
+    second = [npu, "compile", base + ".qdq.onnx", "-o", base + ".b.npub", "--quiet"]
+    for cmd in (first, second):
+        result = subprocess.run(cmd, capture_output=True, text=True)
+        if result.returncode != 0:
+            lines = (result.stdout + result.stderr).strip().splitlines()
+            return ["%s exited %d: %s" % (" ".join(cmd[1:3]), result.returncode,
+                                          lines[-1] if lines else "")]
+    programs = sorted(f for f in os.listdir(folder)
+                      if f.startswith(stem + ".a.") and f.endswith(".npub"))
+    failures = []
+    for program in programs:
+        with open(os.path.join(folder, program), "rb") as a, \
+                open(os.path.join(folder, program.replace(".a.", ".b.", 1)), "rb") as b:
+            if a.read() != b.read():
+                failures.append("QDQ round trip: %s differs from its re-import" % program)
+    if not programs:
+        failures.append("QDQ round trip: no programs written")
+    return failures
+
+
 def compare_outputs(folder, stem, tolerance):
     """Failures of the fp32 interpreter's outputs against PyTorch's; and the worst error."""
     base = os.path.join(folder, stem)
@@ -112,6 +138,9 @@ def main():
             if not failures:
                 failures, worst = compare_outputs(folder, stem, args.tolerance)
                 figures += ", fp32 vs PyTorch %.2g" % worst
+            if not failures and name == "default" and stem.endswith("_decode"):
+                failures = qdq_round_trip(args.npu, folder, stem)
+                figures += "" if failures else ", QDQ round trip identical"
             label = "%s/%s" % (name, stem)
             print("%s %s: %s" % ("FAIL" if failures else "ok", label, figures), flush=True)
             for failure in failures:
