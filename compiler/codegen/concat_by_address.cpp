@@ -1,5 +1,6 @@
 // Concat by address: which inputs of a channel concat their producers store straight into the
-// concat's output (docs/main-job.md, "Concat by address"), so the concat moves no bytes for them.
+// concat's output (docs/main-job.md, "Concat by address"), so the concat moves no bytes for them;
+// and the copies of aliases (one-input row concats) made in place the same way.
 #include <algorithm>
 
 #include "lowering.h"
@@ -175,13 +176,16 @@ void planAliasCopiesInPlace(const QuantizedGraph& graph, const ShufflePlans& shu
       continue;
     }
     // X's producer stores it into Y when only the copy reads X and its producer writes it
-    // where it is placed (a concat's output may be a family's root: not that).
+    // where it is placed (a concat's output may be a family's root, a shuffle's lowering
+    // wants its tensors dense and their own: not those).
     const QOp* from = uses.producer[x];
-    if (from != nullptr && !std::holds_alternative<QConcat>(*from) && !uses.isGraphTensor(x) &&
-        singleUse(graph, x) && !hosts[x]) {
+    const auto isShuffle = [](const QOp* op) { return std::holds_alternative<QShuffle>(*op); };
+    if (from != nullptr && !std::holds_alternative<QConcat>(*from) && !isShuffle(from) &&
+        !uses.isGraphTensor(x) && singleUse(graph, x) && !hosts[x]) {
       slots[x] = ConcatSlot{y, 0, in.shape[3], index};
       hosts[y] = true;
-    } else if (!uses.isGraphTensor(y) && !hosts[y]) {
+    } else if (!uses.isGraphTensor(y) && !hosts[y] &&
+               std::none_of(uses.readers[y].begin(), uses.readers[y].end(), isShuffle)) {
       // Else Y is read where X is (a graph input, a tensor with other readers).
       views[y] = SliceView{x, 0, out.shape[3]};
       hosts[x] = true;
