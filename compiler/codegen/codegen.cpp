@@ -194,7 +194,8 @@ void ActivationPlanner::placeOutputs(std::size_t i) {
         m_placed[source].address + static_cast<std::uint64_t>(view->channelOffset),
         tensorBytes(m_graph.tensors[produced])};
     m_placed[produced].storedIn = static_cast<std::int64_t>(source);
-    m_placed[produced].pixelStride = m_graph.tensors[source].shape[3];
+    m_placed[produced].pixelStride =
+        view->pixelStride > 0 ? view->pixelStride : m_graph.tensors[source].shape[3];
     return;
   }
   if (slot) {
@@ -343,6 +344,7 @@ CompiledProgram generateProgram(const QuantizedGraph& graph, const isa::NpuConfi
       views[id] = families.views[id];  // a concat's output: no slice view of its own
     }
   }
+  planAliasCopiesInPlace(graph, shuffles, families.slots, views);
   const std::uint64_t activationEnd = planActivations(
       graph, fusion, alignment, families.slots, views, shuffles, compiled.tensors, program.regions);
 

@@ -1,8 +1,10 @@
 // Concat by address: which inputs of a channel concat their producers store straight into the
-// concat's output (docs/main-job.md, "Concat by address"), so the concat moves no bytes for them.
+// concat's output (docs/main-job.md, "Concat by address"), so the concat moves no bytes for them;
+// and the copies of aliases (one-input row concats) made in place the same way.
 #include <algorithm>
 
 #include "lowering.h"
+#include "npu/compiler/ir/types.h"
 
 namespace npu::compiler {
 
@@ -140,6 +142,53 @@ void planSplitsIntoConcats(const QuantizedGraph& graph, const ShufflePlans& shuf
         slots[id] = ConcatSlot{concat->output, at, out.shape[3], index};
         at += graph.tensors[id].shape[3];
       }
+    }
+  }
+}
+
+void planAliasCopiesInPlace(const QuantizedGraph& graph, const ShufflePlans& shuffles,
+                            std::vector<std::optional<ConcatSlot>>& slots,
+                            std::vector<std::optional<SliceView>>& views) {
+  const TensorUses uses(graph);
+  // Tensors other tensors live in (a slot's concat, a view's source): their space is planned.
+  std::vector<bool> hosts(graph.tensors.size(), false);
+  for (TensorId id = 0; id < graph.tensors.size(); ++id) {
+    if (slots[id]) {
+      hosts[slots[id]->concatOutput] = true;
+    }
+    if (views[id]) {
+      hosts[views[id]->source] = true;
+    }
+  }
+  for (std::size_t index = 0; index < graph.ops.size(); ++index) {
+    const auto* copy = std::get_if<QConcat>(&graph.ops[index]);
+    if (copy == nullptr || copy->axis != 1 || copy->inputs.size() != 1) {
+      continue;
+    }
+    const TensorId x = copy->inputs[0];
+    const TensorId y = copy->output;
+    const QTensor& in = graph.tensors[x];
+    const QTensor& out = graph.tensors[y];
+    // Both dense, in no other tensor; the same bytes.
+    if (slots[x] || views[x] || slots[y] || views[y] || in.data ||
+        elementCount(in.shape) != elementCount(out.shape) || in.scale != out.scale ||
+        in.zeroPoint != out.zeroPoint || shuffles.writtenBy[x] >= 0 || shuffles.unassembled[x]) {
+      continue;
+    }
+    // X's producer stores it into Y when only the copy reads X and its producer writes it
+    // where it is placed (a concat's output may be a family's root, a shuffle's lowering
+    // wants its tensors dense and their own: not those).
+    const QOp* from = uses.producer[x];
+    const auto isShuffle = [](const QOp* op) { return std::holds_alternative<QShuffle>(*op); };
+    if (from != nullptr && !std::holds_alternative<QConcat>(*from) && !isShuffle(from) &&
+        !uses.isGraphTensor(x) && singleUse(graph, x) && !hosts[x]) {
+      slots[x] = ConcatSlot{y, 0, in.shape[3], index};
+      hosts[y] = true;
+    } else if (!uses.isGraphTensor(y) && !hosts[y] &&
+               std::none_of(uses.readers[y].begin(), uses.readers[y].end(), isShuffle)) {
+      // Else Y is read where X is (a graph input, a tensor with other readers).
+      views[y] = SliceView{x, 0, out.shape[3]};
+      hosts[x] = true;
     }
   }
 }

@@ -420,7 +420,8 @@ void checkSharedQuantization(const LoweringContext& ctx, const std::string& name
 }
 
 /// Along rows, each input is one contiguous block of the output: its bytes copied in order
-/// from the end of the one before (an input may hold whole output rows under another H x W).
+/// from the end of the one before (an input may hold whole output rows under another H x W, or
+/// be an alias's bytes its producer stored in place: planAliasCopiesInPlace).
 void concatRows(LoweringContext& ctx, const QConcat& concat) {
   const std::string& name = concat.name;
   const auto& out = ctx.graph.tensors[concat.output].shape;
@@ -428,6 +429,11 @@ void concatRows(LoweringContext& ctx, const QConcat& concat) {
   std::int64_t offset = 0;
   for (const TensorId id : concat.inputs) {
     const auto& in = ctx.graph.tensors[id].shape;
+    if (!concatCopies(ctx.graph, ctx.tensors, static_cast<std::size_t>(ctx.op), id) ||
+        ctx.tensors[concat.output].storedIn == static_cast<std::int64_t>(id)) {
+      offset += in[1] * in[2] * in[3];  // stored in place by its producer, or read in place
+      continue;
+    }
     const DdrBlock window = channelWindow(ctx, id, 0, in[3]);
     const std::int64_t at = static_cast<std::int64_t>(outputAddress) + offset;
     copyTiles(ctx, window, [&](std::int64_t sram, const CopyTile& t) {

@@ -320,10 +320,13 @@ std::vector<std::optional<ConcatSlot>> planConcatByAddress(const QuantizedGraph&
 void planSplitsIntoConcats(const QuantizedGraph& graph, const ShufflePlans& shuffles,
                            const FusionPlan& fusion, std::vector<std::optional<ConcatSlot>>& slots);
 
-/// A channel slice read in place: channels [channelOffset, + its channels) of `source`.
+/// A channel slice read in place: channels [channelOffset, + its channels) of `source`, pixels
+/// `pixelStride` bytes apart (0: the source's channels); or an alias's copy read in place, the
+/// source's bytes under another NHWC shape (its own channels as the pixel stride).
 struct SliceView {
   TensorId source = 0;
   std::int64_t channelOffset = 0;
+  std::int64_t pixelStride = 0;
 };
 
 /// Concats whose input lists are prefixes of one root concat's (DenseNet's dense blocks): each
@@ -337,6 +340,18 @@ struct ConcatFamilies {
 };
 ConcatFamilies planConcatFamilies(const QuantizedGraph& graph, const ShufflePlans& shuffles,
                                   const FusionPlan& fusion);
+
+/// The copy of an alias made in place (docs/main-job.md, "Concat by address"): an alias whose
+/// output Y has another NHWC shape than its input X is realized as a row concat of one input
+/// holding all of Y's bytes (realize's reshapeCopy). Where both are dense and in no other
+/// tensor: when X has a producer that stores it densely (not a concat), only the copy reads it
+/// and it is no graph input or output, X's producer stores it straight into Y (a slot at offset
+/// 0 with X's own pixel stride, added to `slots`); otherwise, unless Y is a graph output, Y is
+/// read where X is (a view with Y's own pixel stride, added to `views`). Either way the copy
+/// moves no bytes; it copies only when both are graph tensors (or one lives in another).
+void planAliasCopiesInPlace(const QuantizedGraph& graph, const ShufflePlans& shuffles,
+                            std::vector<std::optional<ConcatSlot>>& slots,
+                            std::vector<std::optional<SliceView>>& views);
 
 /// Per tensor of `graph`: the source it is a view of, for every output of a channel slice (no
 /// row or column steps) whose only reader is a conv, of a source that owns its DDR space (not in

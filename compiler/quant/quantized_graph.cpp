@@ -126,7 +126,8 @@ TensorId opOutput(const QOp& op) {
 namespace {
 
 /// A QConcat on the golden values: along channels, or along rows with each input read as the
-/// whole output rows its bytes hold (an input [1, H, W, C] of a reshape to [1, H x W, 1, C]).
+/// whole output rows its bytes hold (an input [1, H, W, C] of a reshape to [1, H x W, 1, C], or
+/// the copy of an alias: [1, H, W, 1] as [1, 1, 1, H x W]).
 golden::Int8Tensor concatenate(const QuantizedGraph& graph, const QConcat& concat,
                                const std::vector<golden::Int8Tensor>& values) {
   if (concat.axis != 1 && concat.axis != 3) {
@@ -138,7 +139,7 @@ golden::Int8Tensor concatenate(const QuantizedGraph& graph, const QConcat& conca
     const golden::Int8Tensor& x = values[id];
     if (concat.axis == 1) {
       const auto row = static_cast<std::size_t>(out[2] * out[3]);
-      if (x.shape.size() != 4 || x.shape[3] != out[3] || x.data.size() % row != 0) {
+      if (x.shape.size() != 4 || x.data.size() % row != 0) {
         fail("input '{}' does not hold whole rows of {} x {} bytes", graph.tensors[id].name, out[2],
              out[3]);
       }

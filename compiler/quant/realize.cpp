@@ -371,12 +371,15 @@ class SegmentBuilder {
   /// A layout no-op: the output is the input's bytes (requantized where given parameters differ).
   void alias(std::size_t n, const Node& node, const QOpOrigin& origin) {
     ValueId outValue = node.outputs.at(0);
-    TensorId in = tensorFor(node.input(0));
+    // An alias of an alias reads the bytes where they are, never a copy of them.
+    const auto from = m_reshapedFrom.find(node.input(0).index);
+    TensorId in = from != m_reshapedFrom.end() ? from->second.first : tensorFor(node.input(0));
     const QTensor& t = m_out.graph.tensors[in];
     golden::QuantParams out = paramsOf(m_graph.value(outValue).name);
     if (nhwcShapeOf(m_graph.value(outValue).shape).value() != t.shape) {
       // The same bytes under another NHWC shape ([1, H, W, C] as [1, H x W, 1, C]): a row
-      // concat reads them as they are; any other reader gets a copy (reshapeCopy).
+      // concat reads them as they are; any other reader gets a copy (reshapeCopy), which codegen
+      // makes in place where it can (the source stored into the copy: planReshapesInPlace).
       if (out.scale != static_cast<float>(t.scale) || out.zeroPoint != t.zeroPoint) {
         in = requantized(in, out, node, origin, "");
       }

@@ -395,23 +395,24 @@ NpuSupport activationSupport(const Graph& graph, const Node& node) {
   return npu(NpuOpKind::Lut);
 }
 
-NpuSupport reshapeSupport(const Graph& graph, const Node& node, DispatchStrategy strategy) {
-  if (strategy == DispatchStrategy::Conservative) {
-    return host("shape op (the conservative strategy keeps shape ops on the host)");
-  }
-  ValueId in = node.input(0);
+/// A reshape-like node (Reshape, Flatten, Squeeze, Unsqueeze, Identity: the row-major order
+/// kept) or a Transpose that leaves the NHWC bytes as they are is an alias under every strategy;
+/// any other stays on the host.
+NpuSupport aliasSupport(const Graph& graph, const Node& node) {
+  const ValueId in = node.input(0);
   if (!isFloatActivation(graph, in)) {
     return host("the input is not an f32 activation");
   }
-  std::optional<Shape> a = nhwcShapeOf(graph.value(in).shape);
-  std::optional<Shape> b = nhwcShapeOf(graph.value(node.outputs.at(0)).shape);
-  // [1, C, H, W] -> [1, C, H', W'] with H' x W' = H x W keeps every channel's pixels in order,
-  // so the NHWC bytes too (a token map [1, C, H, W] read as [1, C, H x W, 1]).
   const Shape& from = graph.value(in).shape;
-  const Shape& to = graph.value(node.outputs.at(0)).shape;
-  const bool samePixels = from.size() == 4 && to.size() == 4 && from[0] == 1 && to[0] == 1 &&
-                          from[1] == to[1] && from[2] * from[3] == to[2] * to[3];
-  if (!a || !b || (*a != *b && !samePixels)) {
+  if (node.op == OpKind::Transpose) {
+    std::vector<std::int64_t> perm(from.size());
+    std::iota(perm.rbegin(), perm.rend(), 0);
+    if (!isFreeTranspose(from, node.attributes.getInts("perm", perm))) {
+      return host("the transpose moves bytes in NHWC (no NPU form)");
+    }
+    return npu(NpuOpKind::Alias);
+  }
+  if (!isFreeReshape(from, graph.value(node.outputs.at(0)).shape)) {
     return host("the reshape moves bytes in NHWC (no NPU form)");
   }
   return npu(NpuOpKind::Alias);
@@ -475,6 +476,61 @@ std::optional<Shape> nhwcShapeOf(const Shape& shape) {
   return std::nullopt;
 }
 
+namespace {
+
+/// The NHWC byte offset of one step along each axis of an activation of NHWC form (nhwcShapeOf):
+/// [1, C, H, W] -> {H*W*C, 1, W*C, C}, [1, C] -> {C, 1}.
+std::vector<std::int64_t> nhwcByteSteps(const Shape& shape) {
+  if (shape.size() == 4) {
+    return {shape[2] * shape[3] * shape[1], 1, shape[3] * shape[1], shape[1]};
+  }
+  return {shape[1], 1};
+}
+
+}  // namespace
+
+bool isFreeReshape(const Shape& from, const Shape& to) {
+  const std::optional<Shape> a = nhwcShapeOf(from);
+  const std::optional<Shape> b = nhwcShapeOf(to);
+  if (!a || !b || elementCount(from) != elementCount(to)) {
+    return false;
+  }
+  // Row-major element k = c * P + p of C channels and P pixels sits at NHWC byte p * C + c:
+  // at byte k itself when C or P is 1, else by the transpose of a C x P matrix, which is the
+  // same map for both shapes only when C is (element 1 sits at byte C).
+  const auto inOrder = [](const Shape& nhwc) { return nhwc[3] == 1 || nhwc[1] * nhwc[2] == 1; };
+  return (inOrder(*a) && inOrder(*b)) || (*a)[3] == (*b)[3];
+}
+
+bool isFreeTranspose(const Shape& from, std::span<const std::int64_t> perm) {
+  if (!nhwcShapeOf(from) || perm.size() != from.size()) {
+    return false;
+  }
+  Shape to(from.size());
+  std::vector<bool> seen(from.size(), false);
+  for (std::size_t j = 0; j < perm.size(); ++j) {
+    if (perm[j] < 0 || perm[j] >= static_cast<std::int64_t>(from.size()) || seen[perm[j]]) {
+      return false;
+    }
+    seen[perm[j]] = true;
+    to[j] = from[perm[j]];
+  }
+  if (!nhwcShapeOf(to)) {
+    return false;
+  }
+  // Input axis perm[j] becomes output axis j: every element keeps its byte when each axis
+  // longer than 1 steps as many bytes in the output as in the input.
+  const std::vector<std::int64_t> in = nhwcByteSteps(from);
+  const std::vector<std::int64_t> out = nhwcByteSteps(to);
+  for (std::size_t j = 0; j < perm.size(); ++j) {
+    const auto axis = static_cast<std::size_t>(perm[j]);
+    if (from[axis] > 1 && in[axis] != out[j]) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /// A softmax over channels: axis 1 of an f32 [1, C, H, W] or [1, C] activation, H*W rows of C
 /// values, one NORM row each (C at most NORM's row length). Opsets before 13 flatten at the axis
 /// first, which is the same only when nothing follows the channels.
@@ -526,15 +582,15 @@ NpuSupport headMatMulSupport(const Graph& graph, const Node& node) {
   return npu(NpuOpKind::MatMul);
 }
 
-NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy strategy) {
+NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy /*strategy*/) {
   if (node.outputs.size() != 1 || !isFloatActivation(graph, node.outputs[0])) {
     return host("index or multi-output op");
   }
   if (isActivation(node.op)) {
     return activationSupport(graph, node);
   }
-  if (isReshapeLike(node.op)) {
-    return reshapeSupport(graph, node, strategy);
+  if (isReshapeLike(node.op) || node.op == OpKind::Transpose) {
+    return aliasSupport(graph, node);
   }
   switch (node.op) {
     case OpKind::Conv:

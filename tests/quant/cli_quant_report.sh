@@ -48,7 +48,7 @@ if (cd "$src" && "$npu" quant-report examples/digits/model.onnx --out "$tmp/repo
     "  /net/Concat                          Concat     " \
     "probs: cosine 0.9999" \
     "top-1 agrees with fp32 on 100.0% of samples" \
-    "0 of 14 layers flagged"
+    "0 of 15 layers flagged"
   expect_in "$tmp/report/quant_report.json" '"schema_version": 1' '"provenance": {' '"time_utc": "' \
     '"model": "examples/digits/model.onnx"' \
     '"calibration_samples": 128' '"layer": "/net/fc/Gemm/conv"' '"isolated": {' '"accumulated": {'

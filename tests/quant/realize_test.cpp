@@ -3,6 +3,7 @@
 // its NPU segments on the simulator, bit-exact with golden.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "npu/compiler/codegen/codegen.h"
@@ -163,7 +164,12 @@ TEST(Realize, ConvParametersFollowTheNumerics) {
   const QConv& fc = opNamed<QConv>(head, "fc/conv");
   EXPECT_EQ(fc.weights.shape, (Shape{10, 1, 1, 8}));
   EXPECT_EQ(head.graph.tensors[fc.input].shape, (Shape{1, 1, 1, 8}));
-  EXPECT_TRUE(head.origins.back().weightSqnrDb.has_value());
+  const auto fcAt = std::find_if(head.graph.ops.begin(), head.graph.ops.end(), [](const QOp& op) {
+    return std::holds_alternative<QConv>(op) && std::get<QConv>(op).name == "fc/conv";
+  });
+  ASSERT_NE(fcAt, head.graph.ops.end());
+  EXPECT_TRUE(head.origins[static_cast<std::size_t>(fcAt - head.graph.ops.begin())]
+                  .weightSqnrDb.has_value());
 }
 
 /// cosine similarity of two tensors.

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -16,14 +17,16 @@ namespace npu::compiler {
 /// How eagerly the dispatcher moves nodes to the NPU (docs/quant-config.md, "strategy").
 enum class DispatchStrategy : std::uint8_t {
   /// Only ops the NPU computes exactly (up to int8 rounding): conv/FC, add, sub, mul, pools,
-  /// concat,
-  /// nearest upsample, LUT activations. Shape ops stay on the host, between quantize/dequantize.
+  /// concat, nearest upsample, LUT activations, per-channel affines, softmax and LayerNorm over
+  /// channels; and reshapes and transposes that leave the NHWC bytes as they are, as aliases
+  /// (no instruction: isFreeReshape, isFreeTranspose), so they never split an NPU segment.
+  /// Shape ops that move bytes stay on the host, between quantize/dequantize.
   Conservative,
-  /// Conservative plus passive and shape ops (reshape, flatten, squeeze, identity) wherever they
-  /// are layout no-ops in NHWC, so NPU regions do not break around them.
+  /// Today the same as Conservative: it pulled the layout no-op reshapes in before the default
+  /// did (issue 39); kept so configs that name it stay valid.
   Aggressive,
-  /// Aggressive plus ops the NPU can emulate: standalone BatchNormalization and add, sub, mul or
-  /// div by a per-channel or scalar constant become a depthwise 1x1 convolution.
+  /// Today the same as Conservative (the per-channel affine ops it once added alone, and the
+  /// aliases, run on the NPU under every strategy); kept so configs that name it stay valid.
   AllIn,
 };
 
@@ -51,6 +54,19 @@ NpuSupport npuSupport(const Graph& graph, const Node& node, DispatchStrategy str
 /// The NHWC shape the NPU holds an fp32 activation of shape `shape` in: [1, C, H, W] ->
 /// [1, H, W, C] and [1, C] -> [1, 1, 1, C]; nullopt for any other shape.
 std::optional<Shape> nhwcShapeOf(const Shape& shape);
+
+/// Whether a reshape (Reshape, Flatten, Squeeze, Unsqueeze, Identity: the row-major order kept)
+/// of an activation of shape `from` to `to` leaves the NPU's NHWC bytes as they are: both shapes
+/// have an NHWC form and every element sits at the same byte in both, so the output is the
+/// input's bytes (the Alias form, no instruction). True when the channels agree, or when both
+/// hold their elements in row-major order (one channel, or one pixel).
+bool isFreeReshape(const Shape& from, const Shape& to);
+
+/// Whether Transpose(`perm`) of an activation of shape `from` leaves the NPU's NHWC bytes as
+/// they are (both shapes of NHWC form, every element at the same byte): each axis longer than 1
+/// moves with its byte step ([1, C, 1, 1] -> [1, 1, 1, C] does, [1, C, H, W] -> [1, H, W, C]
+/// does not).
+bool isFreeTranspose(const Shape& from, std::span<const std::int64_t> perm);
 
 /// The extra bottom and right padding that makes the int8 pool formula (floor, no ceil mode)
 /// produce the output size of ONNX ceil_mode on input [N, C, H, W]; 0 without ceil mode.
