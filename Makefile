@@ -40,7 +40,7 @@ bench: build
 
 # Fuzzing (docs/reliability.md): the libFuzzer targets (clang, ASan/UBSan), and a bounded run of
 # each over its seeds; `make test` replays the seeds and tests/fuzz/regressions/ in any build.
-FUZZ_TARGETS := asm npub npub_sealed npy onnx hw_config quant_config graph_yaml bench_suite baselines repro \
+FUZZ_TARGETS := asm npub npub_sealed npy npz onnx hw_config quant_config graph_yaml bench_suite baselines repro \
   bundle_manifest
 FUZZ_SECONDS ?= 60
 fuzz: deps

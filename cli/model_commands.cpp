@@ -68,7 +68,9 @@ void addModelOptions(CLI::App* command, ModelOptions& o) {
   command->add_option("MODEL", o.model,
                       "ONNX model or YAML graph (default: the bundled digits model)");
   command->add_option("--hw", o.hw, "Hardware config: a name (npu-s, npu-l) or a YAML file");
-  command->add_option("--calib", o.calib, "Calibration data: a .npy file or directory");
+  command->add_option("--calib", o.calib,
+                      "Calibration data: a .npy file, a folder of .npy files (one per input for "
+                      "several inputs) or a .npz with an array per input");
   command->add_option("--config", o.config, "Quantization config YAML (docs/quant-config.md)");
   command->add_option("--calib-table", o.calibTable,
                       "Calibration table (JSON, or a TensorRT cache): quantize the tensors it "
@@ -158,7 +160,8 @@ void addRunCommand(CLI::App& app, Action& action) {
   CLI::App* command = app.add_subcommand(
       "run", "Compile a model, run it on the simulator, verify against golden, report");
   addModelOptions(command, *o);
-  command->add_option("--data", o->data, "Inputs to run: a .npy file or directory");
+  command->add_option("--data", o->data,
+                      "Inputs to run, laid out as --calib's: .npy file or folders, or a .npz");
   command->add_option("--labels", o->labels, "Integer labels (.npy) for top-1 accuracy");
   command->add_option("--mode", o->mode, "Simulator engine: timed (default) or functional")
       ->check(CLI::IsMember({"timed", "functional"}));

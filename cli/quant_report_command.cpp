@@ -270,8 +270,8 @@ int run(const QuantReportOptions& o) {
   fs::path calib = o.calib.empty() ? bundledCalibration(o.model) : fs::path(o.calib);
   if (calib.empty()) {
     fail(
-        "quant-report: {} has no bundled calibration set; pass --calib DIR (a directory of .npy "
-        "files)",
+        "quant-report: {} has no bundled calibration set; pass --calib with a .npy file, a folder "
+        "of .npy files (one per input for several inputs) or a .npz with an array per input",
         o.model);
   }
   compiler::CompileOptions compile;  // no target: the driver stops after quantization
@@ -317,7 +317,8 @@ void addQuantReportCommand(CLI::App& app, Action& action) {
       "quant-report", "Quantize a model and report int8 vs fp32 accuracy per layer");
   command->add_option("MODEL", options->model, "Model (.onnx) or graph spec (.yaml)")->required();
   command->add_option("--calib", options->calib,
-                      "Calibration data: a .npy file or a directory of them (default for "
+                      "Calibration data: a .npy file, a folder of .npy files (one per input for "
+                      "several inputs) or a .npz with an array per input (default for "
                       "examples/digits/model.onnx: its calib/ folder)");
   command->add_option("--config", options->config,
                       "Quantization config YAML (docs/quant-config.md)");

@@ -97,5 +97,5 @@ set(CPACK_DEBIAN_PACKAGE_SECTION "devel")
 # Shared libraries the npu binary links, as Debian 12 names them (dpkg-shlibdeps would need a
 # debian/ folder); the -dev packages are what a consumer of the static libraries builds with.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-  "libsystemc-dev, libyaml-cpp-dev, libfmt-dev, libonnx-dev, libprotobuf-dev, libdnnl-dev, zlib1g-dev, nlohmann-json3-dev, pkg-config, python3, python3-numpy")
+  "libsystemc-dev, libyaml-cpp-dev, libfmt-dev, libonnx-dev, libprotobuf-dev, libdnnl-dev, zlib1g-dev, libzip-dev, nlohmann-json3-dev, pkg-config, python3, python3-numpy")
 include(CPack)

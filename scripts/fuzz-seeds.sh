@@ -25,6 +25,7 @@ case "$1" in
     "$root/build-fuzz/npu" compile -o "$root/build-fuzz/fuzz-seeds/npub/digits.npub" >/dev/null
     echo "$root/build-fuzz/fuzz-seeds/npub" ;;
   npy) echo "$root/examples/digits/calib $root/tests/compiler/models" ;;
+  npz) echo "$root/tests/data/npz" ;;
   onnx) echo "$root/tests/compiler/models $root/examples/digits" ;;  # libFuzzer takes folders only
   hw_config) echo "$root/configs $root/tests/data/hw" ;;
   quant_config) echo "$root/subnet_bench/quant" ;;

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ make ccache pkg-config git
-  libsystemc-dev verilator yosys zlib1g-dev
+  libsystemc-dev verilator yosys zlib1g-dev libzip-dev
   libyaml-cpp-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
   libcli11-dev nlohmann-json3-dev

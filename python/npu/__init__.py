@@ -17,6 +17,7 @@ import dataclasses
 import json
 import os
 import tempfile
+import zipfile
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -162,28 +163,48 @@ def _quant_yaml(quant_config: str | os.PathLike | Mapping | None) -> str:
         return f.read()
 
 
+def _npz_array(values: Any) -> np.ndarray:
+    """An array as the .npz reader takes it: integers (token ids) as int64, the rest float32."""
+    array = np.asarray(values)
+    return np.ascontiguousarray(array, dtype=np.int64 if array.dtype.kind in "iub" else np.float32)
+
+
+def _write_npz(path: str, arrays: Mapping[str, np.ndarray]) -> None:
+    """What numpy.savez(path, **arrays) writes, for any input name (savez's own parameter
+    `file` cannot be one of its keywords)."""
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, array in arrays.items():
+            with archive.open(name + ".npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, array)
+
+
 def _calibration(calibration: Any) -> Any:
     if calibration is None or isinstance(calibration, (str, os.PathLike)):
         return None if calibration is None else os.fspath(calibration)
     if isinstance(calibration, np.ndarray):  # a batch [N, ...] of a single-input model
         return calibration
+    if isinstance(calibration, Mapping):  # {input name: batch [N, ...]}, written as a .npz
+        return {str(k): _npz_array(v) for k, v in calibration.items()}
     return [{str(k): np.ascontiguousarray(v, dtype=np.float32) for k, v in sample.items()}
             for sample in calibration]
 
 
 def compile(model: str | os.PathLike | bytes, hw: str = "npu-s",
             quant_config: str | os.PathLike | Mapping | None = None,
-            calibration: str | os.PathLike | Sequence[Mapping[str, np.ndarray]] | np.ndarray
-            | None = None,
+            calibration: str | os.PathLike | Sequence[Mapping[str, np.ndarray]]
+            | Mapping[str, np.ndarray] | np.ndarray | None = None,
             calib_table: str | os.PathLike | None = None) -> Model:
     """Compiles a model for the NPU: import, passes, partition, calibration, int8 quantization,
     codegen (the `npu compile` flow).
 
     model: an .onnx or graph .yaml path, or ONNX bytes (e.g. from torch.onnx.export to BytesIO).
     hw: hardware preset name or YAML path. quant_config: a YAML path or a dict
-    (docs/quant-config.md). calibration: a .npy file or folder, a list of {input name: array}
-    samples, or for a single-input model an array [N, *input shape] of N samples; by default the
-    bundled model's calibration set for the bundled model, else 8 synthetic N(0,1) inputs.
+    (docs/quant-config.md). calibration: a path as `npu compile --calib` takes it (a .npy file,
+    a folder of .npy files, one folder per input for several inputs, or a .npz with one array
+    per input), a list of {input name: array} samples, a dict {input name: array [N, *input
+    shape]} of N samples per input (read as a .npz), or for a single-input model an array
+    [N, *input shape] of N samples; by default the bundled model's calibration set for the
+    bundled model, else 8 synthetic N(0,1) inputs.
     calib_table: a calibration table file (docs/quantized-models.md)."""
     if isinstance(model, (bytes, bytearray, memoryview)):
         model_arg: Any = bytes(model)
@@ -198,6 +219,11 @@ def compile(model: str | os.PathLike | bytes, hw: str = "npu-s",
             # of [N, ...] and the same errors as `npu compile --calib batch.npy`.
             path = os.path.join(tmp, "calibration.npy")
             np.save(path, np.ascontiguousarray(calib, dtype=np.float32))
+            calib = path
+        elif isinstance(calib, dict):
+            # One batch per input: the same reader as `npu compile --calib data.npz`.
+            path = os.path.join(tmp, "calibration.npz")
+            _write_npz(path, calib)
             calib = path
         core = _npu.compile(model_arg, str(hw), _quant_yaml(quant_config),
                             "" if calib_table is None else os.fspath(calib_table), calib)

@@ -8,6 +8,7 @@
 
 #include "npu/compiler/frontend/import.h"
 #include "npu/compiler/frontend/npy.h"
+#include "npu/compiler/frontend/npz.h"
 #include "npu/compiler/partition/partition.h"
 #include "npu/compiler/quant/calibrate.h"
 #include "npu/compiler/quant/calibration_data.h"
@@ -223,10 +224,13 @@ TEST_F(CalibrationData, SamplesAndBatchesInNameOrder) {
 
 TEST_F(CalibrationData, BadInputHasOneClearError) {
   Graph g = makeSmallNet();
+  const std::string layout =
+      "expected a .npy file, a folder of .npy files (read in name order) or a .npz with an array "
+      "named 'x'; each array f32[1, 3, 16, 16] or [N, 3, 16, 16]";
   EXPECT_EQ(errorOf([&] { loadCalibrationSet(m_dir, g); }),
-            "no calibration data: '" + path() + "' holds no .npy files");
+            "no calibration data: '" + path() + "' holds no .npy files; " + layout);
   EXPECT_EQ(errorOf([&] { loadCalibrationSet(m_dir / "missing", g); }),
-            "calibration data '" + path("missing") + "' does not exist");
+            "calibration data '" + path("missing") + "' does not exist; " + layout);
   write("shape.npy", {1, 1, 16, 16}, ramp(256));
   EXPECT_EQ(errorOf([&] { loadCalibrationSet(m_dir, g); }),
             path("shape.npy") +
@@ -272,6 +276,137 @@ TEST_F(CalibrationData, TokenIdsComeFromIntegerFiles) {
   write("a.npy", {1, 3}, {1.0F, 2.0F, 3.0F});
   EXPECT_EQ(errorOf([&] { loadCalibrationSet(m_dir, g); }),
             path("a.npy") + ": dtype f32, input 'ids' takes int64 or int32 data");
+}
+
+// ---- several inputs: one .npz, or one folder of .npy files per input
+
+/// tests/data/multi_input/two_inputs.yaml: inputs x [1, 2, 3, 3] and g [1, 4, 1, 1].
+Graph twoInputs() {
+  return importModel(fs::path(NPU_SOURCE_DIR) / "tests/data/multi_input/two_inputs.yaml");
+}
+
+fs::path npzFixture(const std::string& name) {
+  return fs::path(NPU_SOURCE_DIR) / "tests/data/npz" / name;
+}
+
+/// The layout of two_inputs.yaml's data that the errors about a .npz name.
+const std::string kNpzLayout =
+    "expected one array per graph input, named by it: x f32[1, 2, 3, 3] or [N, 2, 3, 3]; g "
+    "f32[1, 4, 1, 1] or [N, 4, 1, 1]";
+
+/// Sample k of make_npz_fixtures.py's two_inputs(): x holds 18k..18k+17 over 4, g k + [1, -2,
+/// 0.5, 4].
+void expectSample(const TensorMap& sample, std::size_t k) {
+  ASSERT_EQ(sample.size(), 2U);
+  const golden::FloatTensor& x = sample.at("x");
+  EXPECT_EQ(x.shape, (Shape{1, 2, 3, 3}));
+  ASSERT_EQ(x.data.size(), 18U);
+  EXPECT_EQ(x.data[0], static_cast<float>(18 * k) / 4);
+  EXPECT_EQ(x.data[17], static_cast<float>(18 * k + 17) / 4);
+  const golden::FloatTensor& g = sample.at("g");
+  EXPECT_EQ(g.shape, (Shape{1, 4, 1, 1}));
+  EXPECT_EQ(g.data,
+            (std::vector<float>{1.0F + static_cast<float>(k), -2.0F + static_cast<float>(k),
+                                0.5F + static_cast<float>(k), 4.0F + static_cast<float>(k)}));
+}
+
+TEST(CalibrationNpz, StoredAndCompressedArchivesGiveTheSameSamples) {
+  Graph g = twoInputs();
+  for (const char* file : {"stored.npz", "compressed.npz"}) {
+    std::vector<TensorMap> samples = loadCalibrationSet(npzFixture(file), g);
+    ASSERT_EQ(samples.size(), 3U) << file;
+    for (std::size_t k = 0; k < 3; ++k) {
+      expectSample(samples[k], k);
+    }
+    EXPECT_EQ(loadCalibrationSet(npzFixture(file), g, 2).size(), 2U);
+  }
+  // An array of the input's own shape is one sample.
+  std::vector<TensorMap> one = loadCalibrationSet(npzFixture("one-sample.npz"), g);
+  ASSERT_EQ(one.size(), 1U);
+  expectSample(one[0], 0);
+}
+
+TEST(CalibrationNpz, DataThatDoesNotFitTheGraphHasOneClearError) {
+  Graph g = twoInputs();
+  auto error = [&](const std::string& file) {
+    return errorOf([&] { loadCalibrationSet(npzFixture(file), g); });
+  };
+  auto named = [](const std::string& file) { return npzFixture(file).string(); };
+  EXPECT_EQ(error("fit-missing-array.npz"), "calibration data '" + named("fit-missing-array.npz") +
+                                                "' has no array 'g'; " + kNpzLayout);
+  EXPECT_EQ(error("fit-extra-array.npz"), "calibration data '" + named("fit-extra-array.npz") +
+                                              "' holds array 'mask', which is no graph input; " +
+                                              kNpzLayout);
+  EXPECT_EQ(error("fit-int-dtype.npz"),
+            named("fit-int-dtype.npz") +
+                ": array 'x': dtype i64, calibration data must be float32 or float64");
+  EXPECT_EQ(error("fit-bad-shape.npz"),
+            named("fit-bad-shape.npz") +
+                ": array 'x': shape [3, 2, 9] does not fit input 'x' f32[1, 2, 3, 3] (one sample "
+                "of that shape, or a batch [N, 2, 3, 3])");
+  EXPECT_EQ(error("fit-sample-counts.npz"),
+            "calibration data '" + named("fit-sample-counts.npz") +
+                "': array 'x' has 3 samples, array 'g' has 2 samples; every graph input needs the "
+                "same number of samples (sample k takes the k-th of each)");
+  EXPECT_EQ(error("fit-nan.npz"), named("fit-nan.npz") +
+                                      ": array 'x': sample 1 of input 'x' holds NaN at element 7 "
+                                      "(calibration data must be finite)");
+  EXPECT_EQ(error("bad-crc.npz"), named("bad-crc.npz") + ": array 'x': damaged data: CRC error");
+  // A single-input model reads its array by name too.
+  EXPECT_EQ(errorOf([&] { loadCalibrationSet(npzFixture("stored.npz"), makeSmallNet()); }),
+            "calibration data '" + named("stored.npz") +
+                "' holds array 'g', which is no graph input; expected one array per graph "
+                "input, named by it: x f32[1, 3, 16, 16] or [N, 3, 16, 16]");
+}
+
+TEST_F(CalibrationData, FoldersPerInputGiveWhatTheNpzGives) {
+  Graph g = twoInputs();
+  std::vector<NpzArray> arrays = readNpz(npzFixture("compressed.npz"));
+  for (const NpzArray& array : arrays) {
+    fs::create_directories(m_dir / array.name);
+    writeNpy(m_dir / array.name / "batch.npy", array.tensor);
+  }
+  std::vector<TensorMap> fromFolders = loadCalibrationSet(m_dir, g);
+  std::vector<TensorMap> fromNpz = loadCalibrationSet(npzFixture("compressed.npz"), g);
+  ASSERT_EQ(fromFolders.size(), 3U);
+  for (std::size_t k = 0; k < 3; ++k) {
+    expectSample(fromFolders[k], k);
+    for (const char* name : {"x", "g"}) {
+      EXPECT_EQ(fromFolders[k].at(name).data, fromNpz[k].at(name).data);
+    }
+  }
+}
+
+TEST_F(CalibrationData, FolderLayoutErrorsSayTheLayout) {
+  Graph g = twoInputs();
+  auto layout = [&](const fs::path& root) {
+    return "expected one folder of .npy files per graph input (" + (root / "x").string() + "/, " +
+           (root / "g").string() +
+           "/) or a .npz with one array per graph input, named by it (x f32[1, 2, 3, 3] or [N, "
+           "2, 3, 3]; g f32[1, 4, 1, 1] or [N, 4, 1, 1])";
+  };
+  EXPECT_EQ(
+      errorOf([&] { loadCalibrationSet(m_dir / "missing", g); }),
+      "calibration data '" + path("missing") + "' does not exist; " + layout(m_dir / "missing"));
+  write("x.npy", {1, 2, 3, 3}, ramp(18));
+  EXPECT_EQ(errorOf([&] { loadCalibrationSet(m_dir / "x.npy", g); }),
+            "calibration data '" + path("x.npy") + "' is a file, but the graph has 2 inputs; " +
+                layout(m_dir / "x.npy"));
+  fs::create_directories(m_dir / "x");
+  fs::rename(m_dir / "x.npy", m_dir / "x" / "a.npy");
+  EXPECT_EQ(errorOf([&] { loadCalibrationSet(m_dir, g); }),
+            "calibration data '" + path() + "' has no folder 'g' for input 'g'; " + layout(m_dir));
+  fs::create_directories(m_dir / "g");
+  EXPECT_EQ(errorOf([&] { loadCalibrationSet(m_dir, g); }),
+            "no calibration data: '" + path("g") + "' holds no .npy files; " + layout(m_dir));
+  write("g/a.npy", {2, 4, 1, 1}, ramp(8));
+  EXPECT_EQ(errorOf([&] { loadCalibrationSet(m_dir, g); }),
+            "calibration data '" + path() + "': input 'x' (" + path("x") +
+                ") has 1 sample, input 'g' (" + path("g") +
+                ") has 2 samples; every graph input needs the same number of samples (sample k "
+                "takes the k-th of each)");
+  write("x/b.npy", {1, 2, 3, 3}, ramp(18, 1.0F));
+  EXPECT_EQ(loadCalibrationSet(m_dir, g).size(), 2U);
 }
 
 // ---- calibration

@@ -81,12 +81,13 @@ else
 fi
 
 # Bad input: one line each.
-expect_error "npu: error: quant-report: $convnet has no bundled calibration set; pass --calib DIR (a directory of .npy files)" \
+expect_error "npu: error: quant-report: $convnet has no bundled calibration set; pass --calib with a .npy file, a folder of .npy files (one per input for several inputs) or a .npz with an array per input" \
   -- "$npu" quant-report "$convnet"
-expect_error "npu: error: calibration data '$tmp/missing' does not exist" \
+layout="expected a .npy file, a folder of .npy files (read in name order) or a .npz with an array named 'input'; each array f32[1, 1, 8, 8] or [N, 1, 8, 8]"
+expect_error "npu: error: calibration data '$tmp/missing' does not exist; $layout" \
   -- "$npu" quant-report "$digits" --calib "$tmp/missing" --out "$tmp/o"
 mkdir "$tmp/empty"
-expect_error "npu: error: no calibration data: '$tmp/empty' holds no .npy files" \
+expect_error "npu: error: no calibration data: '$tmp/empty' holds no .npy files; $layout" \
   -- "$npu" quant-report "$digits" --calib "$tmp/empty" --out "$tmp/o"
 expect_error "npu: error: $src/tests/compiler/models/convnet.input.npy: shape [1, 3, 32, 32] does not fit input 'input' f32[1, 1, 8, 8] (one sample of that shape, or a batch [N, 1, 8, 8])" \
   -- "$npu" quant-report "$digits" --calib "$src/tests/compiler/models/convnet.input.npy" --out "$tmp/o"

@@ -25,10 +25,11 @@ namespace npu::runtime {
 struct MainJobOptions {
   std::filesystem::path model;
   std::filesystem::path hw;
-  /// Calibration .npy file or directory; empty: the bundled set of the digits model, otherwise
-  /// synthetic inputs (see MainJobReport::calibrationSource).
+  /// Calibration data: a .npy file, folders of them or a .npz (compiler::loadCalibrationSet);
+  /// empty: the bundled set of the digits model, otherwise synthetic inputs (see
+  /// MainJobReport::calibrationSource).
   std::filesystem::path calib;
-  /// Inputs to run (.npy file or directory); empty: the bundled test split of the digits model,
+  /// Inputs to run, in calib's layouts; empty: the bundled test split of the digits model,
   /// otherwise the calibration inputs.
   std::filesystem::path data;
   /// Integer class labels [N] for top-1 accuracy; empty: the bundled labels or none.

@@ -1,4 +1,4 @@
-// Calibration inputs: .npy files read and checked against the graph's inputs.
+// Calibration inputs: .npy files, per-input folders or a .npz, checked against the graph's inputs.
 #pragma once
 
 #include <cstddef>
@@ -10,12 +10,19 @@
 
 namespace npu::compiler {
 
-/// Reads calibration samples for `graph` from `path`: a .npy file or a directory of them, read in
-/// name order. A file holds one sample of the input's shape or a batch [N, ...] of them when the
-/// input's batch is 1. A graph with several inputs reads `path/<input name>/*.npy`, pairing the
-/// inputs' samples in order. Returns at most `maxSamples` samples (0: all). Throws Error naming
-/// the file for a missing directory, no .npy files, a dtype other than float32/float64, a shape
-/// that fits no input, or a NaN or infinite value.
+/// Reads calibration (or run) samples for `graph` from `path`, in one of two layouts
+/// (docs/main-job.md, "Input data"):
+/// - .npy files: for a single input, a .npy file or a folder of them (or its folder
+///   `path/<input name>/`); for several inputs, `path/<input name>/*.npy` per input. Files are
+///   read in name order and the inputs' samples paired in that order.
+/// - a `.npz` archive (numpy.savez or savez_compressed) holding one array per graph input, named
+///   by the input, and no other array.
+/// Either way an array holds one sample of the input's shape or, when the input's leading
+/// dimension is 1, a batch [N, ...] of N samples. Returns at most `maxSamples` samples (0: all).
+/// Throws one Error line naming the file (and array or input) and the layout it expects for a
+/// missing path, folder, array or .npy file, an array that is no graph input, a dtype other than
+/// float32/float64 (int64/int32 for an integer input), a shape that fits no sample or batch,
+/// inputs with different sample counts, or a NaN or infinite value.
 std::vector<TensorMap> loadCalibrationSet(const std::filesystem::path& path, const Graph& graph,
                                           std::size_t maxSamples = 0);
 
