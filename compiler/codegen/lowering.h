@@ -348,7 +348,8 @@ ConcatFamilies planConcatFamilies(const QuantizedGraph& graph, const ShufflePlan
 /// and it is no graph input or output, X's producer stores it straight into Y (a slot at offset
 /// 0 with X's own pixel stride, added to `slots`); otherwise, unless Y is a graph output, Y is
 /// read where X is (a view with Y's own pixel stride, added to `views`). Either way the copy
-/// moves no bytes; it copies only when both are graph tensors (or one lives in another).
+/// moves no bytes. Neither is taken for a tensor a channel shuffle reads or writes; the copy
+/// moves bytes only when neither is open (Y a graph output and X not storable into it).
 void planAliasCopiesInPlace(const QuantizedGraph& graph, const ShufflePlans& shuffles,
                             std::vector<std::optional<ConcatSlot>>& slots,
                             std::vector<std::optional<SliceView>>& views);

@@ -45,7 +45,8 @@ struct NpuSupport {
   std::string reason;
 };
 
-/// Decides whether `node` can run on the NPU under `strategy`, within the NPU's field limits
+/// Decides whether `node` can run on the NPU under `strategy` (today every strategy decides
+/// alike: DispatchStrategy), within the NPU's field limits
 /// (conv and pooling strides, the pooling window; npu/isa/limits.h). Conv kernels, dilations and
 /// padding past their fields are codegen's to split or fill; a layer that no tile of fits the
 /// target's SRAMs is placed on the host by the compiler driver, not here.
