@@ -199,7 +199,7 @@ fs::path inputFolder(const fs::path& path, const Graph& graph, const Value& inpu
     fail("calibration data '{}' is a file, but the graph has {} inputs; {}", path.string(),
          graph.inputs().size(), expectedLayout(graph, path));
   }
-  const fs::path folder = path / input.name;
+  fs::path folder = path / input.name;
   if (!fs::exists(folder)) {
     fail("calibration data '{}' has no folder '{}' for input '{}'; {}", path.string(), input.name,
          input.name, expectedLayout(graph, path));
