@@ -107,6 +107,13 @@ class OnnxModel {
     return n;
   }
 
+  /// A 0-d f32 initializer (an exporter's scalar constant: eps, 0.5, sqrt(2)).
+  void addScalar(const std::string& name, float value) {
+    onnx::TensorProto* t = addWeight(name, {});
+    t->clear_float_data();
+    t->add_float_data(value);
+  }
+
   onnx::ModelProto& proto() { return m_model; }
   onnx::GraphProto& graph() { return *m_model.mutable_graph(); }
 
@@ -580,11 +587,7 @@ TEST(OnnxImport, RmsNormChainsBecomeOneNpuNorm) {
     model.addWeight("w", {8});
     model.addNode("MatMul", "proj", {"t", "w_in"}, {"x"});
     model.addWeight("w_in", {8, 8});
-    auto scalar = [&](const std::string& weight, float value) {
-      onnx::TensorProto* t = model.addWeight(weight, {});
-      t->clear_float_data();
-      t->add_float_data(value);
-    };
+    auto scalar = [&](const std::string& name, float value) { model.addScalar(name, value); };
     scalar("two", 2.0F);
     scalar("eps", 1e-5F);
     scalar("one", 1.0F);
@@ -684,12 +687,7 @@ TEST(OnnxImport, GeluPatternVariantsBecomeOneNode) {
   OnnxModel model;
   model.graph().mutable_node()->RemoveLast();  // drop the Relu
   model.graph().mutable_output(0)->set_name("y");
-  auto scalar = [&](const std::string& name, float v) {
-    onnx::TensorProto* t = model.graph().add_initializer();
-    t->set_name(name);
-    t->set_data_type(onnx::TensorProto::FLOAT);
-    t->add_float_data(v);
-  };
+  auto scalar = [&](const std::string& name, float v) { model.addScalar(name, v); };
   scalar("sqrt2", 1.4142135F);
   scalar("one", 1.0F);
   scalar("half", 0.5F);
@@ -709,12 +707,7 @@ TEST(OnnxImport, GeluTanhFormBecomesOneNode) {
     OnnxModel model;
     model.graph().mutable_node()->RemoveLast();  // drop the Relu
     model.graph().mutable_output(0)->set_name("y");
-    auto scalar = [&](const std::string& name, float v) {
-      onnx::TensorProto* t = model.graph().add_initializer();
-      t->set_name(name);
-      t->set_data_type(onnx::TensorProto::FLOAT);
-      t->add_float_data(v);
-    };
+    auto scalar = [&](const std::string& name, float v) { model.addScalar(name, v); };
     scalar("three", 3.0F);
     scalar("coefficient", coefficient);
     scalar("scale", 0.7978846F);
