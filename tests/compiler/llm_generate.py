@@ -14,6 +14,7 @@ Exports the Llama and the GPT-2 at a prefill length of 8 and a past of 23 (a max
     the report says fp32 agrees. A cache moved wrongly between steps, a wrong mask or wrong
     position ids make PyTorch and the loop disagree;
   - the dynamic graphs, bound by --max-context, must generate the same tokens as the fixed ones;
+  - the first decode step of the Llama co-simulates on the RTL (--rtl) with cycle delta 0;
   - top-k sampling with one seed must repeat itself;
   - bad requests (a generation longer than the context, float token ids, a --kv-pairs name that
     is no input) must fail with one line naming the problem, and leave no report folder.
@@ -121,7 +122,11 @@ def main():
     def graph(folder, stem):
         return os.path.join(folder, stem + ".onnx")
 
-    case("llama_decode", "llama", [graph(fixed, "llama_decode")])
+    case("llama_decode", "llama", [graph(fixed, "llama_decode"), "--rtl"])
+    rtl = [] if "llama_decode" not in tokens else json.load(
+        open(os.path.join(args.work, "llama_decode", "report.json")))["rtl"]
+    if not rtl or not all(s["matches"] and s["cycle_delta"] == 0 for s in rtl):
+        failures.append("llama_decode --rtl: the first decode step's co-simulation: %s" % rtl)
     case("llama_prefill", "llama",
          [graph(fixed, "llama_decode"), "--prefill", graph(fixed, "llama_prefill")])
     case("gpt2_prefill", "gpt2",
