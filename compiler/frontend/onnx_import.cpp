@@ -179,9 +179,9 @@ class OnnxImporter {
       value.typed = true;
       for (int axis = 0; axis < type.shape().dim_size(); ++axis) {
         const auto& dim = type.shape().dim(axis);
-        const std::optional<std::int64_t> bound =
-            dim.has_dim_value() || !m_bind ? std::nullopt
-                                           : m_bind(input.name(), axis, dim.dim_param());
+        const std::optional<std::int64_t> bound = dim.has_dim_value() || !m_bind
+                                                      ? std::nullopt
+                                                      : m_bind(input.name(), axis, dim.dim_param());
         if (dim.has_dim_value() && dim.dim_value() > 0) {
           value.shape.push_back(dim.dim_value());
         } else if (bound) {

@@ -187,9 +187,8 @@ PYBIND11_MODULE(_npu, m) {
       [](const std::string& decode, const std::string& prefill, const std::string& hw,
          const std::vector<std::int64_t>& prompt, std::size_t maxNewTokens, std::size_t maxContext,
          const std::string& sample, std::size_t topK, std::uint64_t seed,
-         const std::vector<std::pair<std::string, std::string>>& kvPairs,
-         const std::string& calib, const std::string& quantConfig, const std::string& mode,
-         bool rtl) {
+         const std::vector<std::pair<std::string, std::string>>& kvPairs, const std::string& calib,
+         const std::string& quantConfig, const std::string& mode, bool rtl) {
         npu::runtime::GenerateOptions options;
         options.decode = decode;
         options.prefill = prefill;

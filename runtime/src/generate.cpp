@@ -45,8 +45,9 @@ std::vector<KvPair> findKvPairs(const compiler::Graph& graph) {
     } else {
       present.replace(at, 4, "present");
     }
-    const bool isOutput = std::any_of(graph.outputs().begin(), graph.outputs().end(),
-                                      [&](compiler::ValueId v) { return graph.value(v).name == present; });
+    const bool isOutput =
+        std::any_of(graph.outputs().begin(), graph.outputs().end(),
+                    [&](compiler::ValueId v) { return graph.value(v).name == present; });
     if (!isOutput) {
       fail(ErrorKind::Usage,
            "{}: past input '{}' has no present output '{}' (past_key_values.N.* pairs with "
@@ -141,8 +142,8 @@ void checkTokenInputs(const DecoderGraph& g, std::int64_t maskLength,
   const auto expect = [&](std::string_view name, std::int64_t length) {
     const compiler::Value& v = namedInput(graph, name);
     if (v.shape != std::vector<std::int64_t>{1, length}) {
-      fail(ErrorKind::Usage, "{}: input '{}' has shape {}; the loop feeds [1, {}]",
-           graph.source(), name, compiler::formatShape(v.shape), length);
+      fail(ErrorKind::Usage, "{}: input '{}' has shape {}; the loop feeds [1, {}]", graph.source(),
+           name, compiler::formatShape(v.shape), length);
     }
   };
   expect(kInputIds, g.tokens);
@@ -154,9 +155,9 @@ void checkTokenInputs(const DecoderGraph& g, std::int64_t maskLength,
   }
   for (compiler::ValueId v : graph.inputs()) {
     const std::string& name = graph.value(v).name;
-    const bool known = name == kInputIds || name == kAttentionMask || name == kPositionIds ||
-                       std::any_of(pairs.begin(), pairs.end(),
-                                   [&](const KvPair& p) { return p.past == name; });
+    const bool known =
+        name == kInputIds || name == kAttentionMask || name == kPositionIds ||
+        std::any_of(pairs.begin(), pairs.end(), [&](const KvPair& p) { return p.past == name; });
     if (!known) {
       fail(ErrorKind::Usage,
            "{}: input '{}' is none of input_ids, attention_mask, position_ids or a past K/V "
@@ -199,8 +200,8 @@ DecoderGraph importDecode(const GenerateOptions& options, std::size_t maxContext
                        [&](const KvPair& p) { return p.past == name; });
   };
   const auto context = static_cast<std::int64_t>(maxContext);
-  const compiler::DimensionBinder bind =
-      [&](const std::string& input, int axis, const std::string&) -> std::optional<std::int64_t> {
+  const compiler::DimensionBinder bind = [&](const std::string& input, int axis,
+                                             const std::string&) -> std::optional<std::int64_t> {
     if (axis == 0) {
       return std::nullopt;
     }
@@ -239,8 +240,8 @@ DecoderGraph importDecode(const GenerateOptions& options, std::size_t maxContext
 /// outputs must be the decode's with the prompt's tokens.
 DecoderGraph importPrefill(const GenerateOptions& options, const DecoderGraph& decode) {
   const auto promptLength = static_cast<std::int64_t>(options.prompt.size());
-  const compiler::DimensionBinder bind =
-      [&](const std::string& input, int axis, const std::string&) -> std::optional<std::int64_t> {
+  const compiler::DimensionBinder bind = [&](const std::string& input, int axis,
+                                             const std::string&) -> std::optional<std::int64_t> {
     const bool tokens = input == kInputIds || input == kPositionIds || input == kAttentionMask;
     return tokens && axis == 1 ? std::optional<std::int64_t>(promptLength) : std::nullopt;
   };
@@ -253,9 +254,8 @@ DecoderGraph importPrefill(const GenerateOptions& options, const DecoderGraph& d
   g.cacheLength = g.tokens;
   checkTokenInputs(g, g.tokens, {});
   if (promptLength > g.tokens || (promptLength < g.tokens && !g.hasMask)) {
-    fail(ErrorKind::Usage,
-         "{}: the prefill takes {} tokens{}; the prompt has {}", g.graph.source(), g.tokens,
-         g.hasMask ? "" : " and no attention_mask to pad with", promptLength);
+    fail(ErrorKind::Usage, "{}: the prefill takes {} tokens{}; the prompt has {}", g.graph.source(),
+         g.tokens, g.hasMask ? "" : " and no attention_mask to pad with", promptLength);
   }
   for (const CacheSlot& slot : decode.cache) {
     std::vector<std::int64_t> shape = slot.shape;
@@ -427,15 +427,14 @@ class Sampler {
 /// The decode-step inputs of the fp32 model's own greedy generation from the prompt, over the
 /// positions the loop will feed, at most kMaxSelfCalibration of them evenly spaced.
 std::vector<TensorMap> selfCalibration(const DecoderGraph& decode,
-                                       const std::vector<std::int64_t>& prompt,
-                                       std::size_t steps) {
+                                       const std::vector<std::int64_t>& prompt, std::size_t steps) {
   const compiler::Interpreter fp32(decode.graph);
   std::vector<TensorMap> all;
   std::vector<std::int64_t> tokens = prompt;
   Cache cache = emptyCache(decode);
   for (std::size_t position = 0; position < steps; ++position) {
-    TensorMap inputs = decodeInputs(decode, tokens[position], static_cast<std::int64_t>(position),
-                                    cache);
+    TensorMap inputs =
+        decodeInputs(decode, tokens[position], static_cast<std::int64_t>(position), cache);
     const TensorMap outputs = fp32.run(inputs);
     if (position + 1 >= tokens.size()) {
       tokens.push_back(argmax(lastLogits(decode, outputs)));
@@ -554,19 +553,17 @@ StepRun runStep(const LoopModel& model, const TensorMap& npuInputs, const Tensor
 std::uint64_t validCacheBytes(const DecoderGraph& decode, std::size_t position) {
   std::uint64_t bytes = 0;
   for (const CacheSlot& slot : decode.cache) {
-    bytes += static_cast<std::uint64_t>(elementCount(slot.shape) / slot.shape[slot.axis]) *
-             position;
+    bytes +=
+        static_cast<std::uint64_t>(elementCount(slot.shape) / slot.shape[slot.axis]) * position;
   }
   return bytes;
 }
 
 std::size_t resolveContext(const GenerateOptions& options) {
-  return options.maxContext > 0 ? options.maxContext
-                                : options.prompt.size() + options.maxNewTokens;
+  return options.maxContext > 0 ? options.maxContext : options.prompt.size() + options.maxNewTokens;
 }
 
-void checkRequest(const GenerateOptions& options, const DecoderGraph& decode,
-                  std::size_t asked) {
+void checkRequest(const GenerateOptions& options, const DecoderGraph& decode, std::size_t asked) {
   const auto context = static_cast<std::size_t>(decode.cacheLength + 1);
   if (options.maxContext > 0 && context != asked) {
     fail(ErrorKind::Usage,
@@ -631,8 +628,8 @@ class TokenLoop {
     const std::int64_t token = m_tokens[position];
     const auto at = static_cast<std::int64_t>(position);
     const TensorMap npuInputs = decodeInputs(*m_decode.io, token, at, m_npuCache);
-    StepRun run = runStep(m_decode, npuInputs, decodeInputs(*m_decode.io, token, at, m_fp32Cache),
-                          m_sim);
+    StepRun run =
+        runStep(m_decode, npuInputs, decodeInputs(*m_decode.io, token, at, m_fp32Cache), m_sim);
     m_npuCache = advance(*m_decode.io, run.npuOutputs);
     m_fp32Cache = advance(*m_decode.io, run.fp32Outputs);
     const bool prompt = position + 1 < m_options.prompt.size();

@@ -28,8 +28,7 @@ std::string_view kindName(GenerateStep::Kind kind) {
 /// modelled host together.
 double rooflineShare(const GenerateReport& r, const GenerateStep& step) {
   const double cycles = static_cast<double>(step.npuCycles + step.hostCycles);
-  return cycles > 0.0 ? static_cast<double>(step.rooflineBytes) / r.ddrBytesPerCycle / cycles
-                      : 0.0;
+  return cycles > 0.0 ? static_cast<double>(step.rooflineBytes) / r.ddrBytesPerCycle / cycles : 0.0;
 }
 
 /// Figures over the decode steps.
@@ -87,11 +86,10 @@ std::vector<std::string> summaryLines(const GenerateReport& r) {
   lines.push_back(fmt::format("generated ({} tokens, {}): {}", r.generated.size(), r.sampling,
                               fmt::join(r.generated, " ")));
   lines.push_back(verificationLine(r));
-  lines.push_back(fmt::format("time to first token: {} cycles ({:.3f} ms at {} MHz){}",
-                              r.timeToFirstTokenCycles,
-                              static_cast<double>(r.timeToFirstTokenCycles) / (r.clockMhz * 1e3),
-                              r.clockMhz, r.prefillModel.empty() ? ", prompt fed one token a step"
-                                                                 : ", prefill"));
+  lines.push_back(fmt::format(
+      "time to first token: {} cycles ({:.3f} ms at {} MHz){}", r.timeToFirstTokenCycles,
+      static_cast<double>(r.timeToFirstTokenCycles) / (r.clockMhz * 1e3), r.clockMhz,
+      r.prefillModel.empty() ? ", prompt fed one token a step" : ", prefill"));
   if (f.steps == 0) {
     lines.emplace_back("decode: no decode step (one new token comes from the prompt's logits)");
   } else {
@@ -141,17 +139,18 @@ std::string generateReportMarkdown(const GenerateReport& r) {
     md += fmt::format("- {}\n", line);
   }
   md +=
-      "\n## Runs\n\n| # | kind | position | token in | next | NPU cycles | host cycles | DDR read | "
+      "\n## Runs\n\n| # | kind | position | token in | next | NPU cycles | host cycles | DDR read "
+      "| "
       "DDR written | must read | roofline | logit cosine | fp32 agrees | bit-exact |\n"
       "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n";
   for (std::size_t i = 0; i < r.steps.size(); ++i) {
     const GenerateStep& s = r.steps[i];
-    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1f}% | {:.5f} | {} | {} |\n",
-                      i, kindName(s.kind), s.position, s.token < 0 ? "-" : std::to_string(s.token),
-                      s.next < 0 ? "-" : std::to_string(s.next), s.npuCycles, s.hostCycles,
-                      s.ddrBytesRead, s.ddrBytesWritten, s.rooflineBytes,
-                      100.0 * rooflineShare(r, s), s.logitCosine, s.fp32Agrees ? "yes" : "no",
-                      s.bitExact ? "yes" : "NO");
+    md += fmt::format(
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1f}% | {:.5f} | {} | {} |\n", i,
+        kindName(s.kind), s.position, s.token < 0 ? "-" : std::to_string(s.token),
+        s.next < 0 ? "-" : std::to_string(s.next), s.npuCycles, s.hostCycles, s.ddrBytesRead,
+        s.ddrBytesWritten, s.rooflineBytes, 100.0 * rooflineShare(r, s), s.logitCosine,
+        s.fp32Agrees ? "yes" : "no", s.bitExact ? "yes" : "NO");
   }
   md += "\n" + markdownProvenanceLine(r.provenance, kGenerateReportSchemaVersion);
   return md;
@@ -240,11 +239,14 @@ std::string cyclesSvg(const GenerateReport& r) {
   for (const GenerateStep& s : r.steps) {
     top = std::max(top, static_cast<double>(s.npuCycles + s.hostCycles));
   }
-  const double lastPosition = static_cast<double>(std::max<std::size_t>(r.steps.back().position, 1));
+  const double lastPosition =
+      static_cast<double>(std::max<std::size_t>(r.steps.back().position, 1));
   const auto x = [&](std::size_t position) {
     return left + (width - left - 10) * static_cast<double>(position) / lastPosition;
   };
-  const auto y = [&](double cycles) { return height - bottom - (height - bottom - 10) * cycles / top; };
+  const auto y = [&](double cycles) {
+    return height - bottom - (height - bottom - 10) * cycles / top;
+  };
   std::string npu;
   std::string total;
   for (const GenerateStep& s : r.steps) {
@@ -261,7 +263,8 @@ std::string cyclesSvg(const GenerateReport& r) {
       "<text x='{2}' y='{5}' font-size='11'>position 0</text>"
       "<text x='{6}' y='{5}' font-size='11' text-anchor='end'>{7}</text>",
       width, height, left, height - bottom, top, height - 8, width - 10, r.steps.back().position);
-  svg += fmt::format("<polyline fill='none' stroke='#bd9e39' stroke-width='2' points='{}'/>", total);
+  svg +=
+      fmt::format("<polyline fill='none' stroke='#bd9e39' stroke-width='2' points='{}'/>", total);
   svg += fmt::format("<polyline fill='none' stroke='#3366cc' stroke-width='2' points='{}'/>", npu);
   svg += fmt::format(
       "<text x='{0}' y='24' font-size='11' fill='#3366cc'>NPU cycles</text>"
@@ -277,9 +280,9 @@ std::string generateReportHtml(const GenerateReport& r) {
   html += fmt::format("<h1>npu generate: {}</h1>\n<ul>\n", escapeMarkup(r.decodeModel));
   html += fmt::format("<li>prefill: {}</li>\n",
                       escapeMarkup(r.prefillModel.empty() ? "none" : r.prefillModel));
-  html += fmt::format("<li>hardware {}, {} mode, {} MHz, {} DDR bytes/cycle; maximum context {}</li>\n",
-                      escapeMarkup(r.hardware), r.mode, r.clockMhz, r.ddrBytesPerCycle,
-                      r.maxContext);
+  html +=
+      fmt::format("<li>hardware {}, {} mode, {} MHz, {} DDR bytes/cycle; maximum context {}</li>\n",
+                  escapeMarkup(r.hardware), r.mode, r.clockMhz, r.ddrBytesPerCycle, r.maxContext);
   html += fmt::format("<li>calibration: {}</li>\n", escapeMarkup(r.calibrationSource));
   for (const std::string& line : summaryLines(r)) {
     html += fmt::format("<li>{}</li>\n", escapeMarkup(line));

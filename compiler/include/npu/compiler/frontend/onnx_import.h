@@ -15,9 +15,8 @@ namespace npu::compiler {
 /// Gives a symbolic dimension of a graph input its size: called with the input's name, the axis
 /// and the dimension's name (empty when it has none); nullopt leaves the default (batch 1 at axis
 /// 0, an error elsewhere). `npu generate` binds a decoder's sequence axes this way.
-using DimensionBinder =
-    std::function<std::optional<std::int64_t>(const std::string& input, int axis,
-                                               const std::string& symbol)>;
+using DimensionBinder = std::function<std::optional<std::int64_t>(
+    const std::string& input, int axis, const std::string& symbol)>;
 
 /// Reads an ONNX model and returns its graph with every value typed (shape inference has run).
 /// Initializers may be inline or in external data files next to the model. Ops are normalised to
