@@ -609,7 +609,7 @@ class TokenLoop {
   }
 
   /// The inputs of the first decode-graph run that produced a token (for --rtl).
-  const TensorMap& firstDecodeInputs() const { return m_firstDecodeInputs; }
+  [[nodiscard]] const TensorMap& firstDecodeInputs() const { return m_firstDecodeInputs; }
 
  private:
   void runPrefill() {

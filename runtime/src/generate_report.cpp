@@ -3,7 +3,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "npu/runtime/generate.h"
 #include "npu/support/markup.h"
@@ -27,7 +29,7 @@ std::string_view kindName(GenerateStep::Kind kind) {
 /// The step's DDR roofline (the bytes it must read over the DDR port) over its cycles, NPU and
 /// modelled host together.
 double rooflineShare(const GenerateReport& r, const GenerateStep& step) {
-  const double cycles = static_cast<double>(step.npuCycles + step.hostCycles);
+  const auto cycles = static_cast<double>(step.npuCycles + step.hostCycles);
   return cycles > 0.0 ? static_cast<double>(step.rooflineBytes) / r.ddrBytesPerCycle / cycles : 0.0;
 }
 
@@ -123,6 +125,44 @@ std::vector<std::string> summaryLines(const GenerateReport& r) {
   return lines;
 }
 
+/// The report's list: the graphs, hardware and calibration, then the summary.
+std::vector<std::string> reportLines(const GenerateReport& r) {
+  std::vector<std::string> lines;
+  lines.push_back(fmt::format("prefill: {}", r.prefillModel.empty() ? "none" : r.prefillModel));
+  lines.push_back(
+      fmt::format("hardware: {}, {} mode, {} MHz, {} DDR bytes/cycle; maximum context {}",
+                  r.hardware, r.mode, r.clockMhz, r.ddrBytesPerCycle, r.maxContext));
+  lines.push_back(fmt::format("calibration: {}", r.calibrationSource));
+  for (std::string& line : summaryLines(r)) {
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+/// The columns of the runs table, and one run's cells.
+constexpr std::array<std::string_view, 14> kStepColumns = {
+    "#",          "kind",         "position",    "token in",    "next",
+    "NPU cycles", "host cycles",  "DDR read",    "DDR written", "must read",
+    "roofline",   "logit cosine", "fp32 agrees", "bit-exact"};
+
+std::vector<std::string> stepCells(const GenerateReport& r, std::size_t i) {
+  const GenerateStep& s = r.steps[i];
+  return {std::to_string(i),
+          std::string(kindName(s.kind)),
+          std::to_string(s.position),
+          s.token < 0 ? "-" : std::to_string(s.token),
+          s.next < 0 ? "-" : std::to_string(s.next),
+          std::to_string(s.npuCycles),
+          std::to_string(s.hostCycles),
+          std::to_string(s.ddrBytesRead),
+          std::to_string(s.ddrBytesWritten),
+          std::to_string(s.rooflineBytes),
+          fmt::format("{:.1f}%", 100.0 * rooflineShare(r, s)),
+          fmt::format("{:.5f}", s.logitCosine),
+          s.fp32Agrees ? "yes" : "no",
+          s.bitExact ? "yes" : "NO"};
+}
+
 }  // namespace
 
 std::string formatGenerateSummary(const GenerateReport& r) {
@@ -131,26 +171,16 @@ std::string formatGenerateSummary(const GenerateReport& r) {
 
 std::string generateReportMarkdown(const GenerateReport& r) {
   std::string md = fmt::format("# npu generate: {}\n\n", r.decodeModel);
-  md += fmt::format("- prefill: {}\n", r.prefillModel.empty() ? "none" : r.prefillModel);
-  md += fmt::format("- hardware: {}, {} mode, {} MHz, {} DDR bytes/cycle; maximum context {}\n",
-                    r.hardware, r.mode, r.clockMhz, r.ddrBytesPerCycle, r.maxContext);
-  md += fmt::format("- calibration: {}\n", r.calibrationSource);
-  for (const std::string& line : summaryLines(r)) {
+  for (const std::string& line : reportLines(r)) {
     md += fmt::format("- {}\n", line);
   }
-  md +=
-      "\n## Runs\n\n| # | kind | position | token in | next | NPU cycles | host cycles | DDR read "
-      "| "
-      "DDR written | must read | roofline | logit cosine | fp32 agrees | bit-exact |\n"
-      "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n";
+  md += fmt::format("\n## Runs\n\n| {} |\n|", fmt::join(kStepColumns, " | "));
+  for (std::size_t c = 0; c < kStepColumns.size(); ++c) {
+    md += c < 2 ? "---|" : "---:|";
+  }
+  md += "\n";
   for (std::size_t i = 0; i < r.steps.size(); ++i) {
-    const GenerateStep& s = r.steps[i];
-    md += fmt::format(
-        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1f}% | {:.5f} | {} | {} |\n", i,
-        kindName(s.kind), s.position, s.token < 0 ? "-" : std::to_string(s.token),
-        s.next < 0 ? "-" : std::to_string(s.next), s.npuCycles, s.hostCycles, s.ddrBytesRead,
-        s.ddrBytesWritten, s.rooflineBytes, 100.0 * rooflineShare(r, s), s.logitCosine,
-        s.fp32Agrees ? "yes" : "no", s.bitExact ? "yes" : "NO");
+    md += fmt::format("| {} |\n", fmt::join(stepCells(r, i), " | "));
   }
   md += "\n" + markdownProvenanceLine(r.provenance, kGenerateReportSchemaVersion);
   return md;
@@ -278,31 +308,15 @@ std::string cyclesSvg(const GenerateReport& r) {
 std::string generateReportHtml(const GenerateReport& r) {
   std::string html = htmlReportHead("npu generate report", "td.bad{background:#fde0dc}");
   html += fmt::format("<h1>npu generate: {}</h1>\n<ul>\n", escapeMarkup(r.decodeModel));
-  html += fmt::format("<li>prefill: {}</li>\n",
-                      escapeMarkup(r.prefillModel.empty() ? "none" : r.prefillModel));
-  html +=
-      fmt::format("<li>hardware {}, {} mode, {} MHz, {} DDR bytes/cycle; maximum context {}</li>\n",
-                  escapeMarkup(r.hardware), r.mode, r.clockMhz, r.ddrBytesPerCycle, r.maxContext);
-  html += fmt::format("<li>calibration: {}</li>\n", escapeMarkup(r.calibrationSource));
-  for (const std::string& line : summaryLines(r)) {
+  for (const std::string& line : reportLines(r)) {
     html += fmt::format("<li>{}</li>\n", escapeMarkup(line));
   }
   html += "</ul>\n<h2>Cycles per run, by position</h2>\n" + cyclesSvg(r);
-  html +=
-      "<h2>Runs</h2>\n<table><tr><th>#</th><th>kind</th><th>position</th><th>token in</th>"
-      "<th>next</th><th>NPU cycles</th><th>host cycles</th><th>DDR read</th><th>DDR written</th>"
-      "<th>must read</th><th>roofline</th><th>logit cosine</th><th>fp32 agrees</th>"
-      "<th>bit-exact</th></tr>\n";
+  html += fmt::format("<h2>Runs</h2>\n<table><tr><th>{}</th></tr>\n",
+                      fmt::join(kStepColumns, "</th><th>"));
   for (std::size_t i = 0; i < r.steps.size(); ++i) {
-    const GenerateStep& s = r.steps[i];
-    html += fmt::format(
-        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
-        "<td>{}</td><td>{}</td><td>{}</td><td>{:.1f}%</td><td>{:.5f}</td><td>{}</td>"
-        "<td{}>{}</td></tr>\n",
-        i, kindName(s.kind), s.position, s.token < 0 ? "-" : std::to_string(s.token),
-        s.next < 0 ? "-" : std::to_string(s.next), s.npuCycles, s.hostCycles, s.ddrBytesRead,
-        s.ddrBytesWritten, s.rooflineBytes, 100.0 * rooflineShare(r, s), s.logitCosine,
-        s.fp32Agrees ? "yes" : "no", s.bitExact ? "" : " class='bad'", s.bitExact ? "yes" : "NO");
+    html += fmt::format("<tr{}><td>{}</td></tr>\n", r.steps[i].bitExact ? "" : " class='bad'",
+                        fmt::join(stepCells(r, i), "</td><td>"));
   }
   html += "</table>\n" + htmlProvenanceLine(r.provenance, kGenerateReportSchemaVersion);
   html += "</body></html>\n";
