@@ -52,6 +52,9 @@ void printSubnetLayers(std::FILE* out, const bench::BenchReport& report);
 /// `npu quant-report`.
 void addQuantReportCommand(CLI::App& app, Action& action);
 
+/// `npu generate`.
+void addGenerateCommand(CLI::App& app, Action& action);
+
 /// `npu run`, `npu compile` and `npu export`.
 void addModelCommands(CLI::App& app, Action& action);
 

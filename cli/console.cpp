@@ -2,6 +2,10 @@
 #include "console.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
 
 #include "npu/support/error.h"
 
@@ -51,6 +55,34 @@ void Console::printJson(const std::string& text) const {
     std::fflush(stderr);
     fmt::print(stdout, "{}", text);
     std::fflush(stdout);
+  }
+}
+
+/// A progress bar with the estimated time left on a terminal, a line per 10% otherwise; both on
+/// stderr (`stream`: stderr, or a sink with --quiet). The estimate is the mean time per input
+/// since the first one finished, times the inputs left.
+void printProgress(std::FILE* stream, std::size_t done, std::size_t total, std::string_view unit) {
+  if (stream != stderr) {
+    return;
+  }
+  static const bool tty = isatty(fileno(stderr)) != 0;
+  static const auto first = std::chrono::steady_clock::now();
+  const double since =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - first).count();
+  const std::string left =
+      done > 1 ? fmt::format("{:.0f} s left", since / static_cast<double>(done - 1) *
+                                                  static_cast<double>(total - done))
+               : std::string("estimating");
+  if (tty) {
+    const std::size_t width = 40;
+    const std::size_t filled = done * width / total;
+    fmt::print(stderr, "\r[{}{}] {}/{} {}, {}  ", std::string(filled, '#'),
+               std::string(width - filled, ' '), done, total, unit, left);
+    if (done == total) {
+      fmt::print(stderr, "\n");
+    }
+  } else if (total >= 20 && (done * 10 / total != (done - 1) * 10 / total || done == total)) {
+    fmt::print(stderr, "  {}/{} {}, {}\n", done, total, unit, left);
   }
 }
 

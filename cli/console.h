@@ -64,4 +64,9 @@ class Console {
   bool m_json;
 };
 
+/// A progress bar with the estimated time left on a terminal, a line per 10% otherwise (when
+/// total >= 20); `stream` is Console::progress() (nothing is printed unless it is stderr).
+/// `unit` names what is counted ("inputs", "steps").
+void printProgress(std::FILE* stream, std::size_t done, std::size_t total, std::string_view unit);
+
 }  // namespace npu::cli

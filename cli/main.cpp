@@ -107,6 +107,7 @@ int main(int argc, char** argv) {
   npu::cli::addBenchCommand(app, action);
   npu::cli::addMergeCommand(app, action);
   npu::cli::addModelCommands(app, action);
+  npu::cli::addGenerateCommand(app, action);
   npu::cli::addQuantReportCommand(app, action);
   try {
     app.parse(argc, argv);

@@ -8,10 +8,6 @@
 //   npu export  [MODEL] --out DIR      (the bring-up bundle: docs/main-job.md, "The export bundle")
 // No MODEL means the bundled digits model with its calibration and test data.
 #include <fmt/format.h>
-#include <unistd.h>
-
-#include <chrono>
-
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -112,34 +108,6 @@ runtime::MainJobOptions jobOptions(const ModelOptions& o) {
   return job;
 }
 
-/// A progress bar with the estimated time left on a terminal, a line per 10% otherwise; both on
-/// stderr (`stream`: stderr, or a sink with --quiet). The estimate is the mean time per input
-/// since the first one finished, times the inputs left.
-void progress(std::FILE* stream, std::size_t done, std::size_t total) {
-  if (stream != stderr) {
-    return;
-  }
-  static const bool tty = isatty(fileno(stderr)) != 0;
-  static const auto first = std::chrono::steady_clock::now();
-  const double since =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - first).count();
-  const std::string left =
-      done > 1 ? fmt::format("{:.0f} s left", since / static_cast<double>(done - 1) *
-                                                  static_cast<double>(total - done))
-               : std::string("estimating");
-  if (tty) {
-    const std::size_t width = 40;
-    const std::size_t filled = done * width / total;
-    fmt::print(stderr, "\r[{}{}] {}/{} inputs, {}  ", std::string(filled, '#'),
-               std::string(width - filled, ' '), done, total, left);
-    if (done == total) {
-      fmt::print(stderr, "\n");
-    }
-  } else if (total >= 20 && (done * 10 / total != (done - 1) * 10 / total || done == total)) {
-    fmt::print(stderr, "  {}/{} inputs, {}\n", done, total, left);
-  }
-}
-
 /// Prints the RTL co-simulation of the job's first input; returns false on any difference from
 /// the SystemC model or from golden.
 bool printRtl(std::FILE* out, const runtime::MainJobReport& report) {
@@ -199,7 +167,7 @@ void addRunCommand(CLI::App& app, Action& action) {
                                            isStandardOutput(o->trace));
       runtime::MainJobOptions job = jobOptions(*o);
       job.progress = [stream = console.progress()](std::size_t done, std::size_t total) {
-        progress(stream, done, total);
+        printProgress(stream, done, total, "inputs");
       };
       job.jobs = o->jobs;
       job.verify = !o->noGolden;

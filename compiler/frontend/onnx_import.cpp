@@ -82,9 +82,10 @@ std::optional<std::string> unsupportedOp(const onnx::NodeProto& proto) {
 class OnnxImporter {
  public:
   OnnxImporter(const onnx::ModelProto& model, std::string source, std::filesystem::path baseDir,
-               QdqAnnotations quantization = {})
+               QdqAnnotations quantization, DimensionBinder bind)
       : m_model(model),
         m_quantization(std::move(quantization)),
+        m_bind(std::move(bind)),
         m_source(std::move(source)),
         m_baseDir(std::move(baseDir)),
         m_graph(graphName(model, m_source), m_source) {}
@@ -178,8 +179,17 @@ class OnnxImporter {
       value.typed = true;
       for (int axis = 0; axis < type.shape().dim_size(); ++axis) {
         const auto& dim = type.shape().dim(axis);
+        const std::optional<std::int64_t> bound = dim.has_dim_value() || !m_bind
+                                                      ? std::nullopt
+                                                      : m_bind(input.name(), axis, dim.dim_param());
         if (dim.has_dim_value() && dim.dim_value() > 0) {
           value.shape.push_back(dim.dim_value());
+        } else if (bound) {
+          if (*bound <= 0) {
+            fail("{}: graph input '{}': dimension '{}' at axis {} bound to {}; it must be positive",
+                 m_source, input.name(), dim.dim_param(), axis, *bound);
+          }
+          value.shape.push_back(*bound);
         } else if (axis == 0) {
           value.shape.push_back(1);  // A symbolic batch dimension is compiled as batch 1.
         } else {
@@ -537,6 +547,7 @@ class OnnxImporter {
 
   const onnx::ModelProto& m_model;
   QdqAnnotations m_quantization;
+  DimensionBinder m_bind;
   std::string m_source;
   std::filesystem::path m_baseDir;
   Graph m_graph;
@@ -547,7 +558,7 @@ class OnnxImporter {
 }  // namespace
 
 Graph importOnnxBytes(std::span<const std::uint8_t> bytes, const std::string& source,
-                      const std::filesystem::path& baseDir) {
+                      const std::filesystem::path& baseDir, const DimensionBinder& bind) {
   if (bytes.empty()) {
     fail("{}: empty file, not an ONNX model", source);
   }
@@ -560,12 +571,12 @@ Graph importOnnxBytes(std::span<const std::uint8_t> bytes, const std::string& so
     fail("{}: not a valid ONNX model (no graph)", source);
   }
   QdqAnnotations quantization = stripQdq(model, source, baseDir);  // QDQ -> float + parameters
-  return OnnxImporter(model, source, baseDir, std::move(quantization)).run();
+  return OnnxImporter(model, source, baseDir, std::move(quantization), bind).run();
 }
 
-Graph importOnnx(const std::filesystem::path& path) {
+Graph importOnnx(const std::filesystem::path& path, const DimensionBinder& bind) {
   MappedFile file(path);
-  return importOnnxBytes(file.bytes(), path.string(), path.parent_path());
+  return importOnnxBytes(file.bytes(), path.string(), path.parent_path(), bind);
 }
 
 }  // namespace npu::compiler

@@ -27,7 +27,8 @@ from . import _npu
 Error = _npu.Error
 __version__ = _npu.version()
 
-__all__ = ["Error", "Model", "RunResult", "BenchResult", "SubnetResult", "compile", "bench",
+__all__ = ["Error", "Model", "RunResult", "BenchResult", "SubnetResult", "GenerateResult",
+           "compile", "bench", "generate",
            "data_dir", "bundled_model", "hardware_path", "__version__"]
 
 
@@ -75,8 +76,10 @@ class Model:
     """A compiled model (npu.compile). It keeps its programs, its fp32 interpreter and golden
     reference, so every call reuses the compile."""
 
-    def __init__(self, core: Any):
+    def __init__(self, core: Any, path: str | None = None, hw: str = "npu-s"):
         self._core = core
+        self._path = path
+        self._hw = hw
 
     @property
     def inputs(self) -> list[tuple[str, tuple[int, ...]]]:
@@ -144,6 +147,18 @@ class Model:
         segment its folder, instruction count and expected cycles."""
         arrays = None if inputs is None else _input_dict(self, inputs)
         return self._core.export(os.fspath(out), arrays)
+
+    def generate(self, prompt: Sequence[int] | np.ndarray, max_new_tokens: int = 16,
+                 **options: Any) -> "GenerateResult":
+        """The token loop with this model's graph as the decode step: npu.generate(path, prompt,
+        max_new_tokens, hw=this model's hardware, **options). The loop compiles the graph for
+        itself (its maximum context, its calibration: npu.generate's defaults unless given), so
+        a model compiled from ONNX bytes cannot generate."""
+        if self._path is None:
+            raise Error("this model was compiled from bytes: call npu.generate with the "
+                        "decode-step graph's path")
+        options.setdefault("hw", self._hw)
+        return generate(self._path, prompt, max_new_tokens, **options)
 
 
 def _bundled_or_none() -> str | None:
@@ -227,8 +242,65 @@ def compile(model: str | os.PathLike | bytes, hw: str = "npu-s",
             calib = path
         core = _npu.compile(model_arg, str(hw), _quant_yaml(quant_config),
                             "" if calib_table is None else os.fspath(calib_table), calib)
-    return Model(core)
+    return Model(core, None if isinstance(model_arg, bytes) else model_arg, str(hw))
 
+
+
+@dataclasses.dataclass
+class GenerateResult:
+    """What npu.generate did: the generated token ids after the prompt, whether every run was
+    bit-exact against golden (and the RTL equal, with rtl=True), and the report (report.json's
+    document: per-run cycles, DDR bytes, logit cosine vs fp32; docs/llm.md) with its markdown and
+    html forms."""
+
+    prompt: list[int]
+    tokens: list[int]
+    passed: bool
+    report: dict[str, Any]
+    markdown: str
+    html: str
+
+    def save(self, out: str | os.PathLike) -> None:
+        """Writes report.md, report.json and report.html into `out` (created if missing)."""
+        os.makedirs(out, exist_ok=True)
+        for name, text in (("report.md", self.markdown), ("report.html", self.html),
+                           ("report.json", json.dumps(self.report, indent=2) + "\n")):
+            with open(os.path.join(out, name), "w", encoding="utf-8") as f:
+                f.write(text)
+
+
+def generate(decode: str | os.PathLike, prompt: Sequence[int] | np.ndarray,
+             max_new_tokens: int = 16, prefill: str | os.PathLike | None = None,
+             hw: str = "npu-s", max_context: int | None = None, sample: str = "greedy",
+             top_k: int = 40, seed: int = 0, kv_pairs: Mapping[str, str] | None = None,
+             calibration: str | os.PathLike | None = None,
+             quant_config: str | os.PathLike | Mapping | None = None, mode: str = "timed",
+             rtl: bool = False) -> GenerateResult:
+    """Generates tokens with a decoder-only language model (`npu generate`, docs/llm.md).
+
+    decode: the decode-step ONNX graph (input_ids, attention_mask, position_ids and
+    past_key_values.N.key/value in; logits and present.N.key/value out). prefill: the prefill
+    graph; without it the prompt runs through the decode step one token at a time. prompt: token
+    ids. max_context binds a dynamic past axis (default: the graph's own, or prompt plus new
+    tokens). sample: "greedy" or "top-k" (top_k, seed). kv_pairs: {past input: present output}
+    when the names are not the exporters'. calibration: decode-step inputs as `--calib` takes
+    them; by default the fp32 model's own greedy generation from the prompt. Every run is
+    verified against golden over the whole DDR; rtl co-simulates the first decode step."""
+    ids = [int(t) for t in np.asarray(prompt, dtype=np.int64).reshape(-1)]
+    with tempfile.TemporaryDirectory(prefix="npu-generate-") as tmp:
+        config = ""
+        if quant_config is not None:
+            config = os.path.join(tmp, "quant.yaml")
+            with open(config, "w", encoding="utf-8") as f:
+                f.write(_quant_yaml(quant_config))
+        text, markdown, html = _npu.generate(
+            os.fspath(decode), "" if prefill is None else os.fspath(prefill), str(hw), ids,
+            max_new_tokens, 0 if max_context is None else max_context, sample, top_k, seed,
+            list((kv_pairs or {}).items()), "" if calibration is None else os.fspath(calibration),
+            config, mode, rtl)
+    report = json.loads(text)
+    return GenerateResult(prompt=ids, tokens=report["generated"], passed=report["pass"],
+                          report=report, markdown=markdown, html=html)
 
 
 @dataclasses.dataclass
