@@ -261,7 +261,7 @@ class Lifter {
   /// image already) gets its twin by a Reshape and a Transpose.
   /// Values that views or scalings of other values make are not seeded: attention's head
   /// split is traced through them from the MatMul instead.
-  bool seedable(ValueId id) const {
+  bool seedable(ValueId id, bool cacheInput = false) const {
     if (!isFloatActivation(id)) {
       return false;
     }
@@ -272,17 +272,18 @@ class Lifter {
       }
     }
     const Shape s = m_graph.value(id).shape;
-    // A graph input of higher rank whose rows a region reads (a KV cache [1, heads, P, D]).
-    const bool input = !m_uses.producer(id) && s.size() >= 4;
+    // A graph input of higher rank that a Concat extends with rows of a region (a KV cache
+    // [1, heads, P, D] and its new row); no other rank-4 input (an image) is taken as tokens.
+    const bool input = cacheInput && !m_uses.producer(id) && s.size() >= 4;
     return (s.size() == 3 || (s.size() == 2 && s[0] != 1) || input) && product(s) > 0;
   }
 
   /// `id`'s twin, seeding one when `seed` allows; nullopt when it has none.
-  std::optional<ValueId> activationTwin(ValueId id, bool seed) {
+  std::optional<ValueId> activationTwin(ValueId id, bool seed, bool cacheInput = false) {
     if (hasTwin(id)) {
       return twinOf(id);
     }
-    if (!seed || !seedable(id)) {
+    if (!seed || !seedable(id, cacheInput)) {
       return std::nullopt;
     }
     return seedTwin(id);
@@ -709,28 +710,28 @@ class Lifter {
       return false;
     }
     bool readsTwin = false;
-    std::vector<ValueId> inputs;
     for (const ValueId id : node.inputs) {
-      const Value& v = m_graph.value(id);
-      if (v.shape.size() != out.size()) {
+      const TensorData* data = constantData(m_graph, id);
+      if (m_graph.value(id).shape.size() != out.size() ||
+          (data != nullptr && data->dtype() != DType::Float32)) {
         return false;
       }
+      readsTwin = readsTwin || hasTwin(id);
+    }
+    if (!readsTwin) {
+      return false;
+    }
+    std::vector<ValueId> inputs;
+    for (const ValueId id : node.inputs) {
       if (const TensorData* data = constantData(m_graph, id)) {
-        if (data->dtype() != DType::Float32) {
-          return false;
-        }
-        inputs.push_back(liftedConstant(id, v.shape, data->floats()));
+        inputs.push_back(liftedConstant(id, m_graph.value(id).shape, data->floats()));
         continue;
       }
-      readsTwin = readsTwin || hasTwin(id);
-      std::optional<ValueId> twin = activationTwin(id, true);
+      std::optional<ValueId> twin = activationTwin(id, true, true);
       if (!twin) {
         return false;
       }
       inputs.push_back(*twin);
-    }
-    if (!readsTwin) {
-      return false;
     }
     const std::int64_t outer =
         channels ? 1 : product(std::span(out).first(static_cast<std::size_t>(axis)));

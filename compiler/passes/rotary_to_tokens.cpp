@@ -9,7 +9,6 @@
 #include <set>
 #include <tuple>
 
-#include "npu/compiler/ir/index_eval.h"
 #include "npu/compiler/passes/eliminate_dead_code.h"
 #include "npu/support/error.h"
 #include "rewrite.h"
@@ -19,6 +18,8 @@ namespace {
 
 /// The longest chain of nodes from the heads to their rotation.
 constexpr std::size_t kMaxRotationNodes = 16;
+/// The largest heads tensor whose rotation is worked out element by element.
+constexpr std::int64_t kMaxRotationElements = std::int64_t{1} << 22;
 /// Above this many slices the rotation is a signed permutation MatMul instead.
 constexpr std::int64_t kMaxSlicesPerHead = 4;
 
@@ -65,97 +66,30 @@ struct Rotation {
   std::vector<float> sign;
 };
 
-/// Every node between `x` and `r` (exclusive of x's producer), in graph order, when `r` is
-/// computed from `x` alone through data movement and negation; nullopt otherwise.
-std::optional<std::vector<std::size_t>> rotationNodes(const Graph& graph, const Uses& uses,
-                                                      ValueId x, ValueId r) {
-  std::set<std::size_t> nodes;
-  std::vector<ValueId> pending{r};
-  while (!pending.empty()) {
-    const ValueId v = pending.back();
-    pending.pop_back();
-    if (v == x || graph.value(v).isConstant()) {
-      continue;
-    }
-    const std::optional<std::size_t> p = uses.producer(v);
-    if (!p || nodes.size() >= kMaxRotationNodes) {
-      return std::nullopt;
-    }
-    const Node& n = graph.nodes()[*p];
-    const bool moves = n.op == OpKind::Slice || n.op == OpKind::Concat || isReshapeLike(n.op) ||
-                       n.op == OpKind::Transpose || n.op == OpKind::Gather || n.op == OpKind::Neg ||
-                       n.op == OpKind::Mul;
-    if (!moves || n.outputs.size() != 1) {
-      return std::nullopt;
-    }
-    if (nodes.insert(*p).second) {
-      for (const ValueId in : n.inputs) {
-        if (in.valid()) {
-          pending.push_back(in);
-        }
-      }
-    }
-  }
-  return std::vector<std::size_t>(nodes.begin(), nodes.end());
+/// The data movement (and negation) a rotation may be written with.
+bool rotates(const Node& n) {
+  const bool op = n.op == OpKind::Slice || n.op == OpKind::Concat || isReshapeLike(n.op) ||
+                  n.op == OpKind::Transpose || n.op == OpKind::Gather || n.op == OpKind::Neg ||
+                  n.op == OpKind::Mul || n.op == OpKind::Split;
+  return op && !n.outputs.empty();
 }
 
-/// Runs the rotation's nodes on X's elements numbered 1, 2, ... (signed: negation shows), and
-/// reads the per-row permutation off the result; nullopt unless every row of R is a signed
-/// permutation of the same row of X, the same for every row.
-std::optional<Rotation> rotationOf(const Graph& graph, ValueId x, ValueId r,
-                                   const std::vector<std::size_t>& nodes) {
+/// R's rotation of X: runs the nodes between them on X's numbered elements and reads the per-row
+/// permutation off the result; nullopt unless every row of R is a signed permutation of the same
+/// row of X, the same for every row.
+std::optional<Rotation> rotationOf(const Graph& graph, const Uses& uses, ValueId x, ValueId r) {
   const Shape shape = graph.value(x).shape;
   if (graph.value(r).shape != shape || shape.empty()) {
     return std::nullopt;
   }
-  std::map<ValueId, Tensor> known;
-  std::vector<std::int64_t> numbers(static_cast<std::size_t>(product(shape)));
-  std::iota(numbers.begin(), numbers.end(), std::int64_t{1});
-  known[x] = Tensor{shape, TensorData(std::move(numbers))};
-  try {
-    for (const std::size_t index : nodes) {
-      const Node& n = graph.nodes()[index];
-      if (n.op == OpKind::Neg || n.op == OpKind::Mul) {
-        const bool neg = n.op == OpKind::Neg;
-        const ValueId data = neg || known.contains(n.input(0)) ? n.input(0) : n.input(1);
-        const std::optional<float> factor =
-            neg ? -1.0F : scalarConstant(graph, n.input(1) == data ? n.input(0) : n.input(1));
-        if (!known.contains(data) || !factor || std::abs(*factor) != 1.0F) {
-          return std::nullopt;
-        }
-        Tensor out = known.at(data);
-        if (*factor < 0) {
-          for (std::int64_t& v : out.data.mutableInt64s()) {
-            v = -v;
-          }
-        }
-        known[n.outputs[0]] = std::move(out);
-        continue;
-      }
-      std::vector<Tensor> constants;
-      constants.reserve(n.inputs.size());
-      std::vector<const Tensor*> inputs;
-      for (const ValueId in : n.inputs) {
-        if (!in.valid()) {
-          inputs.push_back(nullptr);
-        } else if (known.contains(in)) {
-          inputs.push_back(&known.at(in));
-        } else if (const TensorData* data = constantData(graph, in)) {
-          constants.push_back(Tensor{graph.value(in).shape, *data});
-          inputs.push_back(&constants.back());
-        } else {
-          return std::nullopt;
-        }
-      }
-      known[n.outputs[0]] = std::move(evaluateIndexOp(n, inputs).at(0));
-    }
-  } catch (const Error&) {
+  const std::optional<std::vector<std::size_t>> nodes =
+      nodesBetween(graph, uses, x, r, rotates, kMaxRotationNodes);
+  const std::optional<Tensor> numbered =
+      nodes ? numberedElements(graph, x, r, *nodes, kMaxRotationElements) : std::nullopt;
+  if (!numbered || numbered->shape != shape) {
     return std::nullopt;
   }
-  if (!known.contains(r) || known.at(r).shape != shape) {
-    return std::nullopt;
-  }
-  const std::span<const std::int64_t> map = known.at(r).data.int64s();
+  const std::span<const std::int64_t> map = numbered->data.int64s();
   const std::int64_t d = shape.back();
   Rotation rotation{std::vector<std::int64_t>(static_cast<std::size_t>(d), -1),
                     std::vector<float>(static_cast<std::size_t>(d), 0.0F)};
@@ -228,8 +162,7 @@ std::optional<Rotary> matchRotary(const Graph& graph, const Uses& uses, std::siz
         if (!perToken(graph, bySin.inputs[1 - ra], *heads)) {
           continue;
         }
-        std::optional<std::vector<std::size_t>> nodes = rotationNodes(graph, uses, x, r);
-        std::optional<Rotation> rotation = nodes ? rotationOf(graph, x, r, *nodes) : std::nullopt;
+        std::optional<Rotation> rotation = rotationOf(graph, uses, x, r);
         if (rotation) {
           return Rotary{index, *heads, byCos.inputs[1 - xa], bySin.inputs[1 - ra],
                         std::move(*rotation)};

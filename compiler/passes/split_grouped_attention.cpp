@@ -4,10 +4,9 @@
 
 #include <algorithm>
 #include <numeric>
+#include <set>
 
-#include "npu/compiler/ir/index_eval.h"
 #include "npu/compiler/passes/eliminate_dead_code.h"
-#include "npu/support/error.h"
 #include "rewrite.h"
 
 namespace npu::compiler {
@@ -30,90 +29,64 @@ struct RepeatedHeads {
   bool transposed = false;
 };
 
-bool movesOnly(const Graph& graph, const Node& n) {
+/// The data movement a repeat of K/V heads may be written with.
+bool repeats(const Node& n) {
   const bool op = n.op == OpKind::Transpose || isReshapeLike(n.op) || n.op == OpKind::Expand ||
-                  n.op == OpKind::Tile || n.op == OpKind::Concat;
-  if (!op || n.outputs.size() != 1 || !n.input(0).valid()) {
-    return false;
-  }
-  for (std::size_t i = 1; i < n.inputs.size(); ++i) {
-    const ValueId in = n.inputs[i];
-    const bool same = n.op == OpKind::Concat && in == n.input(0);
-    if (in.valid() && !same && constantData(graph, in) == nullptr) {
-      return false;
-    }
-  }
-  return true;
+                  n.op == OpKind::Tile || n.op == OpKind::Concat || n.op == OpKind::Split ||
+                  n.op == OpKind::Slice || n.op == OpKind::Gather;
+  return op && !n.outputs.empty();
 }
 
-/// Runs `nodes` (in order, the first reading `source`) on `source`'s element numbers.
-std::optional<Tensor> elementMap(const Graph& graph, ValueId source,
-                                 const std::vector<std::size_t>& nodes) {
-  const Shape shape = graph.value(source).shape;
-  if (product(shape) > kMaxMappedElements) {
-    return std::nullopt;
-  }
-  std::vector<std::int64_t> numbers(static_cast<std::size_t>(product(shape)));
-  std::iota(numbers.begin(), numbers.end(), std::int64_t{0});
-  Tensor current{shape, TensorData(std::move(numbers))};
-  try {
-    for (const std::size_t index : nodes) {
-      const Node& n = graph.nodes()[index];
-      std::vector<Tensor> constants;
-      constants.reserve(n.inputs.size());
-      std::vector<const Tensor*> inputs{&current};
-      for (std::size_t i = 1; i < n.inputs.size(); ++i) {
-        if (n.inputs[i] == n.input(0)) {
-          inputs.push_back(&current);
-        } else if (const TensorData* data = constantData(graph, n.inputs[i])) {
-          constants.push_back(Tensor{graph.value(n.inputs[i]).shape, *data});
-          inputs.push_back(&constants.back());
-        } else {
-          inputs.push_back(nullptr);
+/// The values `b` is computed from through repeat nodes, nearest first: K/V candidates.
+std::vector<ValueId> sourcesOf(const Graph& graph, const Uses& uses, ValueId b) {
+  std::vector<ValueId> found;
+  std::vector<ValueId> frontier{b};
+  std::set<ValueId> seen{b};
+  for (std::size_t steps = 0; !frontier.empty() && steps < kMaxRepeatNodes; ++steps) {
+    std::vector<ValueId> next;
+    for (const ValueId v : frontier) {
+      const std::optional<std::size_t> p = uses.producer(v);
+      if (!p || !repeats(graph.nodes()[*p])) {
+        continue;
+      }
+      for (const ValueId in : graph.nodes()[*p].inputs) {
+        if (in.valid() && !graph.value(in).isConstant() && seen.insert(in).second) {
+          found.push_back(in);
+          next.push_back(in);
         }
       }
-      current = std::move(evaluateIndexOp(n, inputs).at(0));
     }
-  } catch (const Error&) {
-    return std::nullopt;
+    frontier = std::move(next);
   }
-  return current;
+  return found;
 }
 
-std::optional<RepeatedHeads> repeatedHeads(const Graph& graph, const Uses& uses, ValueId b) {
+/// Whether `b` is `kv`'s heads repeated: head h of b is head h / (H / G) of kv, as it is
+/// (`transposed` false) or with its last two axes swapped.
+std::optional<bool> repeatsHeads(const Graph& graph, const Uses& uses, ValueId kv, ValueId b) {
   const Shape shape = graph.value(b).shape;
-  if (shape.size() != 4 || shape[0] != 1 || shape[1] < 2) {
-    return std::nullopt;
-  }
-  std::vector<std::size_t> nodes;
-  ValueId kv = b;
-  while (nodes.size() < kMaxRepeatNodes) {
-    const std::optional<std::size_t> p = uses.producer(kv);
-    if (!p || !movesOnly(graph, graph.nodes()[*p])) {
-      break;
-    }
-    nodes.push_back(*p);
-    kv = graph.nodes()[*p].input(0);
-  }
-  std::reverse(nodes.begin(), nodes.end());
   const Shape source = graph.value(kv).shape;
-  if (nodes.empty() || source.size() != 4 || source[0] != 1 || source[1] >= shape[1] ||
-      shape[1] % source[1] != 0 || graph.value(kv).dtype != DType::Float32) {
+  if (source.size() != 4 || source[0] != 1 || source[1] >= shape[1] || shape[1] % source[1] != 0 ||
+      graph.value(kv).dtype != DType::Float32) {
     return std::nullopt;
   }
-  const std::optional<Tensor> map = elementMap(graph, kv, nodes);
+  const bool same = shape[2] == source[2] && shape[3] == source[3];
+  const bool swapped = shape[2] == source[3] && shape[3] == source[2];
+  const std::optional<std::vector<std::size_t>> nodes =
+      (same || swapped) ? nodesBetween(graph, uses, kv, b, repeats, kMaxRepeatNodes * 4)
+                        : std::nullopt;
+  const std::optional<Tensor> map =
+      nodes ? numberedElements(graph, kv, b, *nodes, kMaxMappedElements) : std::nullopt;
   if (!map || map->shape != shape) {
     return std::nullopt;
   }
   const std::int64_t perGroup = shape[1] / source[1];
   const std::int64_t block = source[2] * source[3];
-  const bool same = shape[2] == source[2] && shape[3] == source[3];
-  const bool swapped = shape[2] == source[3] && shape[3] == source[2];
   bool identity = same;
   bool transposed = swapped;
   const std::span<const std::int64_t> m = map->data.int64s();
   for (std::int64_t h = 0; h < shape[1]; ++h) {
-    const std::int64_t base = (h / perGroup) * block;
+    const std::int64_t base = (h / perGroup) * block + 1;  // numbered from 1
     for (std::int64_t i = 0; i < shape[2]; ++i) {
       for (std::int64_t j = 0; j < shape[3]; ++j) {
         const std::int64_t v = m[static_cast<std::size_t>((h * shape[2] + i) * shape[3] + j)];
@@ -125,7 +98,20 @@ std::optional<RepeatedHeads> repeatedHeads(const Graph& graph, const Uses& uses,
   if (!identity && !transposed) {
     return std::nullopt;
   }
-  return RepeatedHeads{kv, source[1], !identity};
+  return !identity;
+}
+
+std::optional<RepeatedHeads> repeatedHeads(const Graph& graph, const Uses& uses, ValueId b) {
+  const Shape shape = graph.value(b).shape;
+  if (shape.size() != 4 || shape[0] != 1 || shape[1] < 2) {
+    return std::nullopt;
+  }
+  for (const ValueId kv : sourcesOf(graph, uses, b)) {
+    if (const std::optional<bool> transposed = repeatsHeads(graph, uses, kv, b)) {
+      return RepeatedHeads{kv, graph.value(kv).shape[1], *transposed};
+    }
+  }
+  return std::nullopt;
 }
 
 /// Emits MatMul(A, repeat(KV)) as one MatMul per K/V head, concatenated over the heads.
@@ -141,7 +127,8 @@ class GroupWriter {
     const std::int64_t perGroup = a[1] / m_kv.kvHeads;
     std::vector<ValueId> parts;
     for (std::int64_t g = 0; g < m_kv.kvHeads; ++g) {
-      const ValueId ag = slice(m_matmul.input(0), g * perGroup, perGroup, {1, perGroup, a[2], a[3]});
+      const ValueId ag =
+          slice(m_matmul.input(0), g * perGroup, perGroup, {1, perGroup, a[2], a[3]});
       ValueId kvg = slice(m_kv.kv, g, 1, {1, 1, kv[2], kv[3]});
       if (m_kv.transposed) {
         Attributes perm;

@@ -299,6 +299,33 @@ std::vector<bool> softmaxInputs(const Graph& graph, const Partition& partition,
   return is;
 }
 
+/// An additive attention mask: an operand of an NPU Add whose result an NPU Softmax reads,
+/// computed from integer inputs alone. Its range stops at kMaskFloor: the float minimum an
+/// exporter writes saturates there (docs/numerics.md "Masked scores").
+void boundMasks(const Graph& graph, const Partition& partition, CalibrationResult& result) {
+  const std::vector<bool> derived = integerDerivedValues(graph);
+  const Uses uses(graph);
+  for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
+    const Node& softmax = graph.nodes()[n];
+    const std::optional<std::size_t> add = uses.producer(softmax.input(0));
+    if (softmax.op != OpKind::Softmax || partition.device[n] != Device::Npu || !add ||
+        graph.nodes()[*add].op != OpKind::Add || partition.device[*add] != Device::Npu) {
+      continue;
+    }
+    for (const ValueId in : graph.nodes()[*add].inputs) {
+      const auto it = result.tensors.find(graph.value(in).name);
+      if (!derived[in.index] || it == result.tensors.end() || it->second.range.lo >= kMaskFloor) {
+        continue;
+      }
+      TensorCalibration& t = it->second;
+      t.range.lo = kMaskFloor;
+      t.range.hi = std::max(t.range.hi, 0.0F);
+      t.alignedRange = t.range;
+      t.params = quantParamsForRange(t.range, t.settings.symmetric, false);
+    }
+  }
+}
+
 /// A softmax input that held masked scores: its range reaches kMaskHeadroom below the least
 /// score that was not masked, so the masked ones, saturating at the range's low end, get an exp
 /// table entry of 0 in every row (docs/numerics.md "Masked scores").
@@ -473,6 +500,7 @@ CalibrationResult calibrate(const Graph& graph, const Partition& partition,
     }
     result.tensors.emplace(t.name, t);
   }
+  boundMasks(graph, partition, result);
   const std::set<std::string, std::less<>> softmaxOutputs =
       fixSoftmaxOutputs(graph, partition, names, producers, result);
   alignGroups(graph, partition, index, observers, softmaxOutputs, result);

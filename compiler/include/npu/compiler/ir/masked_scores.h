@@ -1,5 +1,5 @@
-// Additive attention masks in int8 (docs/numerics.md "Masked scores"): the numbers the mask
-// clamp (pass clamp-attention-masks) and calibration agree on.
+// Additive attention masks in int8 (docs/numerics.md "Masked scores"): which values are masks,
+// and the numbers calibration quantizes them and the masked scores with.
 #pragma once
 
 #include <vector>
@@ -14,9 +14,9 @@ namespace npu::compiler {
 /// are the host's work (the partition keeps their nodes there) and, added to scores, masks.
 std::vector<bool> integerDerivedValues(const Graph& graph);
 
-/// Where clamp-attention-masks bounds an additive mask feeding a softmax (exporters write the
-/// float minimum): far enough that exp underflows to 0 in fp32 too, near enough that the int8
-/// add that applies it keeps the scores' precision.
+/// The low end of an additive mask's int8 range (exporters write the float minimum, which
+/// saturates there): far below any score, near enough that the int8 add applying the mask keeps
+/// the scores' precision.
 inline constexpr float kMaskFloor = -1.0e4F;
 
 /// A softmax input at or below this is a masked score: calibration leaves it out of the range.
