@@ -261,7 +261,7 @@ class Lifter {
   /// image already) gets its twin by a Reshape and a Transpose.
   /// Values that views or scalings of other values make are not seeded: attention's head
   /// split is traced through them from the MatMul instead.
-  bool seedable(ValueId id, bool cacheInput = false) const {
+  [[nodiscard]] bool seedable(ValueId id, bool cacheInput = false) const {
     if (!isFloatActivation(id)) {
       return false;
     }
@@ -371,7 +371,7 @@ class Lifter {
   }
 
   /// `s` (left-padded to `out`'s rank) has `out`'s last axis and broadcasts along the others.
-  static bool broadcastsOverRows(const Shape s, const Shape out) {
+  static bool broadcastsOverRows(const Shape& s, const Shape& out) {
     if (s.size() != out.size() || out.empty() || s.back() != out.back()) {
       return false;
     }
@@ -454,6 +454,18 @@ class Lifter {
     return true;
   }
 
+  /// A Slice [begin, end) of a twin along its channels (`axis` 1) or rows (2), of `shape`.
+  ValueId sliceOfTwin(ValueId twin, std::int64_t axis, std::int64_t begin, std::int64_t end,
+                      Shape shape) {
+    const ValueId block = intermediate(".block", std::move(shape));
+    emit(OpKind::Slice,
+         {twin, addIndexConstant(m_graph, m_base + ".starts", {begin}),
+          addIndexConstant(m_graph, m_base + ".ends", {end}),
+          addIndexConstant(m_graph, m_base + ".axes", {axis})},
+         block);
+    return block;
+  }
+
   /// Attention's head split, Transpose(Reshape(P, [1, T, H, D]), [0, 2, 1, 3]) of a token
   /// tensor P [1, T, H * D] with a twin, when nothing traces it as HeadMatMul strides (a KV
   /// cache's new row): the twin of the heads [1, H, T, D] is P's twin cut into its H channel
@@ -476,13 +488,7 @@ class Lifter {
     }
     std::vector<ValueId> blocks;
     for (std::int64_t h = 0; h < heads; ++h) {
-      const ValueId block = intermediate(".head", {1, d, t, 1});
-      emit(OpKind::Slice,
-           {twinOf(p), addIndexConstant(m_graph, m_base + ".starts", {h * d}),
-            addIndexConstant(m_graph, m_base + ".ends", {(h + 1) * d}),
-            addIndexConstant(m_graph, m_base + ".axes", {1})},
-           block);
-      blocks.push_back(block);
+      blocks.push_back(sliceOfTwin(twinOf(p), 1, h * d, (h + 1) * d, {1, d, t, 1}));
     }
     Attributes rows;
     rows.set("axis", std::int64_t{2});
@@ -511,13 +517,7 @@ class Lifter {
     const std::int64_t d = heads[3];
     std::vector<ValueId> blocks;
     for (std::int64_t h = 0; h < heads[1]; ++h) {
-      const ValueId block = intermediate(".head", {1, d, t, 1});
-      emit(OpKind::Slice,
-           {twinOf(x), addIndexConstant(m_graph, m_base + ".starts", {h * t}),
-            addIndexConstant(m_graph, m_base + ".ends", {(h + 1) * t}),
-            addIndexConstant(m_graph, m_base + ".axes", {2})},
-           block);
-      blocks.push_back(block);
+      blocks.push_back(sliceOfTwin(twinOf(x), 2, h * t, (h + 1) * t, {1, d, t, 1}));
     }
     Attributes channels;
     channels.set("axis", std::int64_t{1});
@@ -753,13 +753,7 @@ class Lifter {
       for (const ValueId twin : twins) {
         const Shape t = m_graph.value(twin).shape;
         const std::int64_t rows = t[2] / outer;
-        const ValueId block = intermediate(".block", {1, t[1], rows, 1});
-        emit(OpKind::Slice,
-             {twin, addIndexConstant(m_graph, m_base + ".starts", {o * rows}),
-              addIndexConstant(m_graph, m_base + ".ends", {(o + 1) * rows}),
-              addIndexConstant(m_graph, m_base + ".axes", {2})},
-             block);
-        blocks.push_back(block);
+        blocks.push_back(sliceOfTwin(twin, 2, o * rows, (o + 1) * rows, {1, t[1], rows, 1}));
       }
     }
     return blocks;

@@ -207,7 +207,7 @@ class RotaryWriter {
 
  private:
   /// The runs of consecutive sources in one head's rotation.
-  std::int64_t runs() const {
+  [[nodiscard]] std::int64_t runs() const {
     std::int64_t count = 0;
     const auto& source = m_r.rotation.source;
     for (std::size_t j = 0; j < source.size(); ++j) {
