@@ -36,6 +36,7 @@ struct GenerateCommandOptions {
   std::vector<std::string> kvPairs;
   std::string hw = "npu-s";
   std::string calib;
+  std::string calibPrompt;
   std::string config;
   std::string mode = "timed";
   bool rtl = false;
@@ -83,6 +84,9 @@ runtime::GenerateOptions generateOptions(const GenerateCommandOptions& o) {
   g.seed = o.seed;
   g.kvPairs = parseKvPairs(o.kvPairs);
   g.calib = o.calib;
+  if (!o.calibPrompt.empty()) {
+    g.calibrationPrompt = readPrompt(o.calibPrompt);
+  }
   g.quantConfig = o.config;
   g.engine = *runtime::parseEngine(o.mode);  // CLI11 admits functional and timed only
   g.rtl = o.rtl;
@@ -113,9 +117,15 @@ void addOptions(CLI::App* command, GenerateCommandOptions& o) {
                    "Cache pairs PAST=PRESENT (default: past_key_values.N.* with present.N.*)")
       ->delimiter(',');
   command->add_option("--hw", o.hw, "Hardware config: a name (npu-s, npu-l) or a YAML file");
-  command->add_option("--calib", o.calib,
-                      "Decode-step calibration data (folders or .npz; default: the fp32 model's "
-                      "own greedy generation from the prompt)");
+  CLI::Option* calib = command->add_option(
+      "--calib", o.calib,
+      "Decode-step calibration data (folders or .npz; default: the fp32 model's own greedy "
+      "generation from the prompt)");
+  command
+      ->add_option("--calib-prompt", o.calibPrompt,
+                   "Calibrate on the fp32 model's generation from these token ids (.npy) "
+                   "instead of the prompt")
+      ->excludes(calib);
   command->add_option("--config", o.config, "Quantization config YAML (docs/quant-config.md)");
   command->add_option("--mode", o.mode, "Simulator engine: timed (default) or functional")
       ->check(CLI::IsMember({"timed", "functional"}));

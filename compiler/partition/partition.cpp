@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "npu/compiler/ir/masked_scores.h"
 #include "npu/support/error.h"
 
 namespace npu::compiler {
@@ -45,9 +46,23 @@ std::vector<Segment> groupIntoSegments(const Graph& graph, const std::vector<Dev
       ready.insert(n);
     }
   }
+  // Host nodes that lead to an NPU node (a rotary table, a mask, a cache's layout: work the NPU
+  // waits for) go first: starting on the NPU would stop at the first node needing them.
+  std::vector<bool> feedsNpu(nodes.size(), false);
+  for (std::size_t n = nodes.size(); n-- > 0;) {
+    for (std::size_t c : consumers[n]) {
+      feedsNpu[n] = feedsNpu[n] || device[c] == Device::Npu || feedsNpu[c];
+    }
+  }
   std::vector<Segment> segments;
   while (!ready.empty()) {
     std::size_t next = *ready.begin();
+    if (segments.empty()) {
+      const auto host = std::find_if(ready.begin(), ready.end(), [&](std::size_t n) {
+        return device[n] == Device::Host && feedsNpu[n];
+      });
+      next = host != ready.end() ? *host : next;
+    }
     if (!segments.empty()) {
       for (std::size_t n : ready) {
         if (device[n] == segments.back().device) {
@@ -127,6 +142,7 @@ Partition partitionGraph(const Graph& graph, const PartitionOptions& options) {
       fail("{}: host layer '{}' names no node of the graph", graph.source(), name);
     }
   }
+  const std::vector<bool> integerDerived = integerDerivedValues(graph);
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     const Node& node = nodes[n];
     bool pinned = std::any_of(options.hostLayers.begin(), options.hostLayers.end(),
@@ -134,8 +150,14 @@ Partition partitionGraph(const Graph& graph, const PartitionOptions& options) {
     NpuSupport support = npuSupport(graph, node, options.strategy);
     auto beyond = std::find_if(options.beyondNpu.begin(), options.beyondNpu.end(),
                                [&](const auto& placed) { return placed.first == n; });
+    const bool fromIntegers =
+        !node.outputs.empty() && std::all_of(node.outputs.begin(), node.outputs.end(),
+                                             [&](ValueId v) { return integerDerived[v.index]; });
     if (pinned) {
       partition.hostReason[n] = "kept on the host by the quantization config";
+    } else if (fromIntegers) {
+      partition.hostReason[n] =
+          "computed from integer inputs alone (an attention mask, positions): host work";
     } else if (beyond != options.beyondNpu.end()) {
       partition.hostReason[n] = beyond->second;
     } else if (support.kind) {

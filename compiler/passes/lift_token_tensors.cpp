@@ -261,7 +261,7 @@ class Lifter {
   /// image already) gets its twin by a Reshape and a Transpose.
   /// Values that views or scalings of other values make are not seeded: attention's head
   /// split is traced through them from the MatMul instead.
-  bool seedable(ValueId id) const {
+  [[nodiscard]] bool seedable(ValueId id, bool cacheInput = false) const {
     if (!isFloatActivation(id)) {
       return false;
     }
@@ -272,17 +272,25 @@ class Lifter {
       }
     }
     const Shape s = m_graph.value(id).shape;
-    return (s.size() == 3 || (s.size() == 2 && s[0] != 1)) && product(s) > 0;
+    // A graph input of higher rank that a Concat extends with rows of a region (a KV cache
+    // [1, heads, P, D] and its new row); no other rank-4 input (an image) is taken as tokens.
+    const bool input = cacheInput && !m_uses.producer(id) && s.size() >= 4;
+    return (s.size() == 3 || (s.size() == 2 && s[0] != 1) || input) && product(s) > 0;
   }
 
   /// `id`'s twin, seeding one when `seed` allows; nullopt when it has none.
-  std::optional<ValueId> activationTwin(ValueId id, bool seed) {
+  std::optional<ValueId> activationTwin(ValueId id, bool seed, bool cacheInput = false) {
     if (hasTwin(id)) {
       return twinOf(id);
     }
-    if (!seed || !seedable(id)) {
+    if (!seed || !seedable(id, cacheInput)) {
       return std::nullopt;
     }
+    return seedTwin(id);
+  }
+
+  /// Gives `id` a twin made by a Reshape and a Transpose of it.
+  ValueId seedTwin(ValueId id) {
     const Shape s = m_graph.value(id).shape;
     const Shape twin = twinShapeOf(s);
     ValueId rows = intermediate(".as_rows", {1, twin[2], 1, twin[1]});
@@ -351,7 +359,28 @@ class Lifter {
     if (hasTwin(id)) {
       return same || perRow ? std::optional(twinOf(id)) : std::nullopt;
     }
+    if (!same && broadcastsOverRows(s, out)) {
+      // An activation broadcast over the rows (an attention mask [1, 1, 1, L] added to the
+      // scores of every head): expanded to the output's shape, then given a twin.
+      const ValueId expanded = intermediate(".expanded", out);
+      emit(OpKind::Expand, {id, addIndexConstant(m_graph, m_base + ".expand_shape", out)},
+           expanded);
+      return seedTwin(expanded);
+    }
     return same && v.shape.size() == out.size() ? activationTwin(id, true) : std::nullopt;
+  }
+
+  /// `s` (left-padded to `out`'s rank) has `out`'s last axis and broadcasts along the others.
+  static bool broadcastsOverRows(const Shape& s, const Shape& out) {
+    if (s.size() != out.size() || out.empty() || s.back() != out.back()) {
+      return false;
+    }
+    for (std::size_t i = 0; i + 1 < s.size(); ++i) {
+      if (s[i] != 1 && s[i] != out[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   bool liftElementwise(const Node& node) {
@@ -376,6 +405,9 @@ class Lifter {
   bool liftView(const Node& node) {
     const Shape in = m_graph.value(node.input(0)).shape;
     const Shape out = m_graph.value(node.outputs[0]).shape;
+    if (liftHeadMerge(node)) {
+      return true;
+    }
     if (!hasTwin(node.input(0)) || in.empty() || out.empty() || in.back() != out.back()) {
       return false;
     }
@@ -392,6 +424,9 @@ class Lifter {
       reversed[i] = static_cast<std::int64_t>(in.size() - 1 - i);
     }
     const std::vector<std::int64_t> perm = node.attributes.getInts("perm", reversed);
+    if (liftHeadSplit(node, perm)) {
+      return true;
+    }
     if (hasTwin(node.input(0))) {
       if (in.size() == 3 && in[0] == 1 && perm == std::vector<std::int64_t>{0, 2, 1}) {
         // Tokens [1, T, D] back to [1, D, T]: the twin's own NCHW elements, so a Reshape of it
@@ -416,6 +451,77 @@ class Lifter {
     emit(OpKind::Reshape,
          {node.input(0), addIndexConstant(m_graph, m_base + ".rows_shape", {1, in[1], in[2], 1})},
          twinOutput(node));
+    return true;
+  }
+
+  /// A Slice [begin, end) of a twin along its channels (`axis` 1) or rows (2), of `shape`.
+  ValueId sliceOfTwin(ValueId twin, std::int64_t axis, std::int64_t begin, std::int64_t end,
+                      Shape shape) {
+    const ValueId block = intermediate(".block", std::move(shape));
+    emit(OpKind::Slice,
+         {twin, addIndexConstant(m_graph, m_base + ".starts", {begin}),
+          addIndexConstant(m_graph, m_base + ".ends", {end}),
+          addIndexConstant(m_graph, m_base + ".axes", {axis})},
+         block);
+    return block;
+  }
+
+  /// Attention's head split, Transpose(Reshape(P, [1, T, H, D]), [0, 2, 1, 3]) of a token
+  /// tensor P [1, T, H * D] with a twin, when nothing traces it as HeadMatMul strides (a KV
+  /// cache's new row): the twin of the heads [1, H, T, D] is P's twin cut into its H channel
+  /// blocks, stacked as rows (head by head, the tokens of each).
+  bool liftHeadSplit(const Node& node, const std::vector<std::int64_t>& perm) {
+    const Shape out = m_graph.value(node.outputs[0]).shape;
+    const std::optional<std::size_t> reshape = m_uses.producer(node.input(0));
+    if (perm != std::vector<std::int64_t>{0, 2, 1, 3} || out.size() != 4 || out[0] != 1 ||
+        !reshape || !isReshapeLike(m_nodes[*reshape].op)) {
+      return false;
+    }
+    const ValueId p = m_nodes[*reshape].input(0);
+    const Shape tokens = m_graph.value(p).shape;
+    const std::int64_t heads = out[1];
+    const std::int64_t t = out[2];
+    const std::int64_t d = out[3];
+    if (!hasTwin(p) || tokens.empty() || tokens.back() != heads * d || heads < 2 ||
+        product(tokens) != heads * t * d) {
+      return false;
+    }
+    std::vector<ValueId> blocks;
+    for (std::int64_t h = 0; h < heads; ++h) {
+      blocks.push_back(sliceOfTwin(twinOf(p), 1, h * d, (h + 1) * d, {1, d, t, 1}));
+    }
+    Attributes rows;
+    rows.set("axis", std::int64_t{2});
+    emit(OpKind::Concat, std::move(blocks), twinOutput(node), std::move(rows));
+    return true;
+  }
+
+  /// Attention's head merge, Reshape(Transpose(X, [0, 2, 1, 3]), [1, T, H * D]) of heads X
+  /// [1, H, T, D] with a twin, when no HeadMatMul wrote it at strides: the merged twin is X's
+  /// row blocks (one per head) side by side as channels.
+  bool liftHeadMerge(const Node& node) {
+    const Shape out = m_graph.value(node.outputs[0]).shape;
+    const std::optional<std::size_t> transpose = m_uses.producer(node.input(0));
+    if (!transpose || m_nodes[*transpose].op != OpKind::Transpose ||
+        m_nodes[*transpose].attributes.getInts("perm", {}) !=
+            std::vector<std::int64_t>{0, 2, 1, 3}) {
+      return false;
+    }
+    const ValueId x = m_nodes[*transpose].input(0);
+    const Shape heads = m_graph.value(x).shape;
+    if (!hasTwin(x) || heads.size() != 4 || heads[0] != 1 || heads[1] < 2 || out.empty() ||
+        out.back() != heads[1] * heads[3] || product(out) != product(heads)) {
+      return false;
+    }
+    const std::int64_t t = heads[2];
+    const std::int64_t d = heads[3];
+    std::vector<ValueId> blocks;
+    for (std::int64_t h = 0; h < heads[1]; ++h) {
+      blocks.push_back(sliceOfTwin(twinOf(x), 2, h * t, (h + 1) * t, {1, d, t, 1}));
+    }
+    Attributes channels;
+    channels.set("axis", std::int64_t{1});
+    emit(OpKind::Concat, std::move(blocks), twinOutput(node), std::move(channels));
     return true;
   }
 
@@ -600,38 +706,57 @@ class Lifter {
     }
     const std::int64_t axis = normalizedAxis(node.attributes.getInt("axis", 0), out.size());
     const bool channels = axis == static_cast<std::int64_t>(out.size()) - 1;
-    if (axis < 0 ||
-        (!channels && product(std::span(out).first(static_cast<std::size_t>(axis))) != 1)) {
+    if (axis < 0) {
       return false;
     }
     bool readsTwin = false;
-    std::vector<ValueId> inputs;
     for (const ValueId id : node.inputs) {
-      const Value& v = m_graph.value(id);
-      if (v.shape.size() != out.size()) {
+      const TensorData* data = constantData(m_graph, id);
+      if (m_graph.value(id).shape.size() != out.size() ||
+          (data != nullptr && data->dtype() != DType::Float32)) {
         return false;
       }
+      readsTwin = readsTwin || hasTwin(id);
+    }
+    if (!readsTwin) {
+      return false;
+    }
+    std::vector<ValueId> inputs;
+    for (const ValueId id : node.inputs) {
       if (const TensorData* data = constantData(m_graph, id)) {
-        if (data->dtype() != DType::Float32) {
-          return false;
-        }
-        inputs.push_back(liftedConstant(id, v.shape, data->floats()));
+        inputs.push_back(liftedConstant(id, m_graph.value(id).shape, data->floats()));
         continue;
       }
-      readsTwin = readsTwin || hasTwin(id);
-      std::optional<ValueId> twin = activationTwin(id, true);
+      std::optional<ValueId> twin = activationTwin(id, true, true);
       if (!twin) {
         return false;
       }
       inputs.push_back(*twin);
     }
-    if (!readsTwin) {
-      return false;
+    const std::int64_t outer =
+        channels ? 1 : product(std::span(out).first(static_cast<std::size_t>(axis)));
+    if (outer > 1) {
+      inputs = interleavedRows(inputs, outer);
     }
     Attributes attributes;
     attributes.set("axis", std::int64_t{channels ? 1 : 2});
     emit(OpKind::Concat, std::move(inputs), twinOutput(node), std::move(attributes));
     return true;
+  }
+
+  /// A Concat along an axis with `outer` > 1 elements before it (a KV cache's tokens, after its
+  /// heads) is a Concat of twin rows taking, for each outer index in turn, that index's block of
+  /// rows from every input: the blocks as Slices of the input twins, in output order.
+  std::vector<ValueId> interleavedRows(const std::vector<ValueId>& twins, std::int64_t outer) {
+    std::vector<ValueId> blocks;
+    for (std::int64_t o = 0; o < outer; ++o) {
+      for (const ValueId twin : twins) {
+        const Shape t = m_graph.value(twin).shape;
+        const std::int64_t rows = t[2] / outer;
+        blocks.push_back(sliceOfTwin(twin, 2, o * rows, (o + 1) * rows, {1, t[1], rows, 1}));
+      }
+    }
+    return blocks;
   }
 
   /// A Slice of the twin: [begin, end) along `twinAxis` (1 channels, 2 rows).

@@ -25,9 +25,11 @@
 #include "npu/compiler/passes/merge_channel_affines.h"
 #include "npu/compiler/passes/recognize_activations.h"
 #include "npu/compiler/passes/reduce_to_global_pool.h"
+#include "npu/compiler/passes/rotary_to_tokens.h"
 #include "npu/compiler/passes/simplify_reshapes.h"
 #include "npu/compiler/passes/sink_nhwc_transposes.h"
 #include "npu/compiler/passes/slice_space_to_depth.h"
+#include "npu/compiler/passes/split_grouped_attention.h"
 #include "npu/compiler/passes/split_linear_resize.h"
 #include "npu/compiler/passes/split_to_slices.h"
 #include "npu/support/error.h"
@@ -57,6 +59,8 @@ constexpr std::array kPipeline = {
   Pass{"split-linear-resize", splitLinearResize, "a bilinear Resize as a row Resize then a column Resize (the NPU runs one axis at a time)"},
   Pass{"sink-nhwc-transposes", sinkNhwcTransposes, "channels-last regions (ConvNeXt blocks) computed on the NCHW tensor, their MatMuls as 1x1 Convs"},
   Pass{"fuse-rms-norm",       fuseRmsNorm,       "an RMSNorm spelled Pow/ReduceMean/Add/Sqrt/Div (or rsqrt and Mul) as one RMSNormalization with its weight (over the last axis) or ChannelRmsNorm (axis 1)"},
+  Pass{"rotary-to-tokens",    rotaryToTokens,    "a rotary embedding on attention heads (X * cos + rotate(X) * sin) computed on the token tensor before the head split"},
+  Pass{"split-grouped-attention", splitGroupedAttention, "attention over K/V heads repeated for grouped-query attention as one MatMul per K/V head (the repeat never materialised)"},
   Pass{"lift-token-tensors",  liftTokenTensors,  "transformer token tensors as images of their rows; attention's head split and merge as HeadMatMul strides"},
   Pass{"fuse-channel-layernorm", fuseChannelLayerNorm, "a LayerNorm over channels spelled out in seven nodes (ConvNeXt's, after the sinking) as one ChannelLayerNorm"},
   Pass{"gemm-to-conv",        convertGemmToConv, "fully connected layers as 1x1 convolutions between reshapes"},

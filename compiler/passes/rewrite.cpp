@@ -2,8 +2,13 @@
 #include "rewrite.h"
 
 #include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <set>
 
 #include "npu/compiler/ir/op_kind.h"
+#include "npu/support/error.h"
 
 namespace npu::compiler {
 
@@ -181,6 +186,107 @@ ValueId appendRewriteNode(Graph& graph, std::vector<Node>& nodes, std::string_vi
   node.attributes = std::move(attributes);
   nodes.push_back(std::move(node));
   return out;
+}
+
+std::optional<std::vector<std::size_t>> nodesBetween(
+    const Graph& graph, const Uses& uses, ValueId from, ValueId to,
+    const std::function<bool(const Node&)>& allowed, std::size_t maxNodes) {
+  std::set<std::size_t> nodes;
+  std::vector<ValueId> pending{to};
+  while (!pending.empty()) {
+    const ValueId v = pending.back();
+    pending.pop_back();
+    if (v == from || graph.value(v).isConstant()) {
+      continue;
+    }
+    const std::optional<std::size_t> p = uses.producer(v);
+    if (!p || !allowed(graph.nodes()[*p]) || nodes.size() >= maxNodes) {
+      return std::nullopt;
+    }
+    if (nodes.insert(*p).second) {
+      for (const ValueId in : graph.nodes()[*p].inputs) {
+        if (in.valid()) {
+          pending.push_back(in);
+        }
+      }
+    }
+  }
+  return std::vector<std::size_t>(nodes.begin(), nodes.end());
+}
+
+namespace {
+
+/// A Neg, or a Mul of `known` data by a constant +1 or -1: the data's numbers, negated or not.
+std::optional<Tensor> signedCopy(const Graph& graph, const Node& n,
+                                 const std::map<ValueId, Tensor>& known) {
+  const bool neg = n.op == OpKind::Neg;
+  const ValueId data = neg || known.contains(n.input(0)) ? n.input(0) : n.input(1);
+  const std::optional<float> factor =
+      neg ? std::optional<float>(-1.0F)
+          : scalarConstant(graph, data == n.input(0) ? n.input(1) : n.input(0));
+  if (!known.contains(data) || !factor || std::abs(*factor) != 1.0F) {
+    return std::nullopt;
+  }
+  Tensor out = known.at(data);
+  if (*factor < 0) {
+    for (std::int64_t& v : out.data.mutableInt64s()) {
+      v = -v;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<Tensor> numberedElements(const Graph& graph, ValueId from, ValueId to,
+                                       const std::vector<std::size_t>& nodes,
+                                       std::int64_t maxElements) {
+  const Shape shape = graph.value(from).shape;
+  const std::int64_t count =
+      std::accumulate(shape.begin(), shape.end(), std::int64_t{1}, std::multiplies<>());
+  if (count > maxElements) {
+    return std::nullopt;
+  }
+  std::map<ValueId, Tensor> known;
+  std::vector<std::int64_t> numbers(static_cast<std::size_t>(count));
+  std::iota(numbers.begin(), numbers.end(), std::int64_t{1});
+  known[from] = Tensor{shape, TensorData(std::move(numbers))};
+  try {
+    for (const std::size_t index : nodes) {
+      const Node& n = graph.nodes()[index];
+      if (n.op == OpKind::Neg || n.op == OpKind::Mul) {
+        std::optional<Tensor> out = signedCopy(graph, n, known);
+        if (!out) {
+          return std::nullopt;
+        }
+        known[n.outputs[0]] = std::move(*out);
+        continue;
+      }
+      std::vector<Tensor> constants;
+      constants.reserve(n.inputs.size());
+      std::vector<const Tensor*> inputs;
+      for (const ValueId in : n.inputs) {
+        if (!in.valid()) {
+          inputs.push_back(nullptr);
+        } else if (known.contains(in)) {
+          inputs.push_back(&known.at(in));
+        } else if (const TensorData* data = constantData(graph, in)) {
+          constants.push_back(Tensor{graph.value(in).shape, *data});
+          inputs.push_back(&constants.back());
+        } else {
+          return std::nullopt;
+        }
+      }
+      std::vector<Tensor> outputs = evaluateIndexOp(n, inputs);
+      for (std::size_t i = 0; i < n.outputs.size() && i < outputs.size(); ++i) {
+        known[n.outputs[i]] = std::move(outputs[i]);
+      }
+    }
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  const auto it = known.find(to);
+  return it != known.end() ? std::optional<Tensor>(it->second) : std::nullopt;
 }
 
 }  // namespace npu::compiler

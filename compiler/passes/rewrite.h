@@ -1,8 +1,12 @@
 // Private to the passes: small graph-editing helpers shared by the rewrites.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <optional>
 #include <vector>
+
+#include "npu/compiler/ir/index_eval.h"
 
 #include "npu/compiler/ir/graph.h"
 
@@ -66,5 +70,19 @@ ValueId addFloatConstant(Graph& graph, std::string_view base, Shape shape,
 
 /// A new typed i64 constant named after `base`.
 ValueId addIndexConstant(Graph& graph, std::string_view base, std::vector<std::int64_t> values);
+
+/// The nodes that compute `to` from `from` alone (every other input a constant), each of them
+/// `allowed`, in graph order, at most `maxNodes`; nullopt when `to` needs anything else.
+std::optional<std::vector<std::size_t>> nodesBetween(
+    const Graph& graph, const Uses& uses, ValueId from, ValueId to,
+    const std::function<bool(const Node&)>& allowed, std::size_t maxNodes);
+
+/// Runs data-movement `nodes` (nodesBetween's) on `from`'s elements numbered 1, 2, ... in
+/// row-major order and returns where each element of `to` came from, by that number: negative
+/// where a Neg or a Mul by -1 negated it (a Mul by +1 keeps it). nullopt when a node is no data
+/// movement the index evaluator runs, or `from` has more than `maxElements` elements.
+std::optional<Tensor> numberedElements(const Graph& graph, ValueId from, ValueId to,
+                                       const std::vector<std::size_t>& nodes,
+                                       std::int64_t maxElements);
 
 }  // namespace npu::compiler

@@ -10,6 +10,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "npu/compiler/ir/masked_scores.h"
 #include "npu/compiler/ir/op_params.h"
 #include "npu/compiler/quant/calibration_data.h"
 #include "npu/compiler/quant/calibration_table.h"
@@ -245,9 +246,17 @@ namespace {
 
 /// Runs calibration sample k and adds every observed tensor's values to its observer; a NaN or
 /// Inf fails.
+/// Where observeSample leaves the masked scores of softmax inputs: per observed tensor, how many
+/// were masked (0 for tensors that are no softmax input).
+struct MaskedScores {
+  std::vector<bool> softmaxInput;
+  std::vector<std::uint64_t> masked;
+};
+
 void observeSample(const Graph& graph, const Interpreter& interpreter, const TensorMap& sample,
                    std::size_t k, const std::unordered_map<std::string, std::size_t>& index,
-                   std::vector<TensorObserver>& observers) {
+                   std::vector<TensorObserver>& observers, MaskedScores& masks) {
+  std::vector<float> unmasked;
   interpreter.run(sample, [&](const Value& value, const golden::FloatTensor& tensor) {
     auto it = index.find(value.name);
     if (it == index.end()) {
@@ -259,8 +268,71 @@ void observeSample(const Graph& graph, const Interpreter& interpreter, const Ten
              value.name, std::isnan(tensor.data[i]) ? "NaN" : "Inf", i, k);
       }
     }
-    observers[it->second].observe(tensor.data);
+    if (!masks.softmaxInput[it->second]) {
+      observers[it->second].observe(tensor.data);
+      return;
+    }
+    unmasked.clear();
+    for (const float x : tensor.data) {
+      if (x > kMaskedScore) {
+        unmasked.push_back(x);
+      }
+    }
+    masks.masked[it->second] += tensor.data.size() - unmasked.size();
+    observers[it->second].observe(unmasked);
   });
+}
+
+/// The inputs of the softmaxes the NPU runs, by their index in `names`.
+std::vector<bool> softmaxInputs(const Graph& graph, const Partition& partition,
+                                const std::vector<std::string>& names) {
+  std::set<std::string, std::less<>> inputs;
+  for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
+    if (partition.device[n] == Device::Npu && graph.nodes()[n].op == OpKind::Softmax) {
+      inputs.insert(graph.value(graph.nodes()[n].input(0)).name);
+    }
+  }
+  std::vector<bool> is(names.size(), false);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    is[i] = inputs.contains(names[i]);
+  }
+  return is;
+}
+
+/// An additive attention mask: an operand of an NPU Add whose result an NPU Softmax reads,
+/// computed from integer inputs alone. Its range stops at kMaskFloor: the float minimum an
+/// exporter writes saturates there (docs/numerics.md "Masked scores").
+void boundMasks(const Graph& graph, const Partition& partition, CalibrationResult& result) {
+  const std::vector<bool> derived = integerDerivedValues(graph);
+  const Uses uses(graph);
+  for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
+    const Node& softmax = graph.nodes()[n];
+    const std::optional<std::size_t> add = uses.producer(softmax.input(0));
+    if (softmax.op != OpKind::Softmax || partition.device[n] != Device::Npu || !add ||
+        graph.nodes()[*add].op != OpKind::Add || partition.device[*add] != Device::Npu) {
+      continue;
+    }
+    for (const ValueId in : graph.nodes()[*add].inputs) {
+      const auto it = result.tensors.find(graph.value(in).name);
+      if (!derived[in.index] || it == result.tensors.end() || it->second.range.lo >= kMaskFloor) {
+        continue;
+      }
+      TensorCalibration& t = it->second;
+      t.range.lo = kMaskFloor;
+      t.range.hi = std::max(t.range.hi, 0.0F);
+      t.alignedRange = t.range;
+      t.params = quantParamsForRange(t.range, t.settings.symmetric, false);
+    }
+  }
+}
+
+/// A softmax input that held masked scores: its range reaches kMaskHeadroom below the least
+/// score that was not masked, so the masked ones, saturating at the range's low end, get an exp
+/// table entry of 0 in every row (docs/numerics.md "Masked scores").
+void makeRoomForMasked(TensorCalibration& t, const TensorObserver& o) {
+  t.range.lo = std::min(t.range.lo, o.min() - kMaskHeadroom);
+  t.alignedRange = t.range;
+  t.params = quantParamsForRange(t.range, t.settings.symmetric, false);
 }
 
 /// The NPU's matmul reads its second operand as CONV weights, which have no zero point: those
@@ -407,9 +479,11 @@ CalibrationResult calibrate(const Graph& graph, const Partition& partition,
   std::size_t count =
       config.maxSamples > 0 ? std::min(config.maxSamples, samples.size()) : samples.size();
   const InterruptibleScope interruptible;
+  MaskedScores masks{softmaxInputs(graph, partition, names),
+                     std::vector<std::uint64_t>(names.size(), 0)};
   for (std::size_t k = 0; k < count; ++k) {
     throwIfInterrupted();  // Ctrl-C between samples of a long calibration
-    observeSample(graph, interpreter, samples[k], k, index, observers);
+    observeSample(graph, interpreter, samples[k], k, index, observers, masks);
   }
   const std::set<std::string, std::less<>> matMulWeights = matMulWeightNames(graph, partition);
   const std::set<std::string, std::less<>> constants =
@@ -421,8 +495,12 @@ CalibrationResult calibrate(const Graph& graph, const Partition& partition,
     TensorCalibration t =
         tensorCalibration(graph, config, names[i], producers[i], observers[i],
                           matMulWeights.contains(names[i]), constants.contains(names[i]));
+    if (masks.masked[i] > 0) {
+      makeRoomForMasked(t, observers[i]);
+    }
     result.tensors.emplace(t.name, t);
   }
+  boundMasks(graph, partition, result);
   const std::set<std::string, std::less<>> softmaxOutputs =
       fixSoftmaxOutputs(graph, partition, names, producers, result);
   alignGroups(graph, partition, index, observers, softmaxOutputs, result);

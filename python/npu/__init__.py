@@ -274,6 +274,7 @@ def generate(decode: str | os.PathLike, prompt: Sequence[int] | np.ndarray,
              hw: str = "npu-s", max_context: int | None = None, sample: str = "greedy",
              top_k: int = 40, seed: int = 0, kv_pairs: Mapping[str, str] | None = None,
              calibration: str | os.PathLike | None = None,
+             calibration_prompt: Sequence[int] | np.ndarray | None = None,
              quant_config: str | os.PathLike | Mapping | None = None, mode: str = "timed",
              rtl: bool = False) -> GenerateResult:
     """Generates tokens with a decoder-only language model (`npu generate`, docs/llm.md).
@@ -284,7 +285,8 @@ def generate(decode: str | os.PathLike, prompt: Sequence[int] | np.ndarray,
     ids. max_context binds a dynamic past axis (default: the graph's own, or prompt plus new
     tokens). sample: "greedy" or "top-k" (top_k, seed). kv_pairs: {past input: present output}
     when the names are not the exporters'. calibration: decode-step inputs as `--calib` takes
-    them; by default the fp32 model's own greedy generation from the prompt. Every run is
+    them; by default the fp32 model's own greedy generation from the prompt, or from
+    calibration_prompt (token ids) when given. Every run is
     verified against golden over the whole DDR; rtl co-simulates the first decode step."""
     ids = [int(t) for t in np.asarray(prompt, dtype=np.int64).reshape(-1)]
     with tempfile.TemporaryDirectory(prefix="npu-generate-") as tmp:
@@ -297,6 +299,8 @@ def generate(decode: str | os.PathLike, prompt: Sequence[int] | np.ndarray,
             os.fspath(decode), "" if prefill is None else os.fspath(prefill), str(hw), ids,
             max_new_tokens, 0 if max_context is None else max_context, sample, top_k, seed,
             list((kv_pairs or {}).items()), "" if calibration is None else os.fspath(calibration),
+            [] if calibration_prompt is None
+            else [int(t) for t in np.asarray(calibration_prompt, dtype=np.int64).reshape(-1)],
             config, mode, rtl)
     report = json.loads(text)
     return GenerateResult(prompt=ids, tokens=report["generated"], passed=report["pass"],

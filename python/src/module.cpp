@@ -188,7 +188,8 @@ PYBIND11_MODULE(_npu, m) {
          const std::vector<std::int64_t>& prompt, std::size_t maxNewTokens, std::size_t maxContext,
          const std::string& sample, std::size_t topK, std::uint64_t seed,
          const std::vector<std::pair<std::string, std::string>>& kvPairs, const std::string& calib,
-         const std::string& quantConfig, const std::string& mode, bool rtl) {
+         const std::vector<std::int64_t>& calibrationPrompt, const std::string& quantConfig,
+         const std::string& mode, bool rtl) {
         npu::runtime::GenerateOptions options;
         options.decode = decode;
         options.prefill = prefill;
@@ -207,6 +208,7 @@ PYBIND11_MODULE(_npu, m) {
           options.kvPairs.push_back({past, present});
         }
         options.calib = calib;
+        options.calibrationPrompt = calibrationPrompt;
         options.quantConfig = quantConfig;
         const std::optional<npu::runtime::Engine> engine = npu::runtime::parseEngine(mode);
         if (!engine || *engine == npu::runtime::Engine::Rtl) {
@@ -225,8 +227,8 @@ PYBIND11_MODULE(_npu, m) {
       },
       py::arg("decode"), py::arg("prefill"), py::arg("hw"), py::arg("prompt"),
       py::arg("max_new_tokens"), py::arg("max_context"), py::arg("sample"), py::arg("top_k"),
-      py::arg("seed"), py::arg("kv_pairs"), py::arg("calib"), py::arg("quant_config"),
-      py::arg("mode"), py::arg("rtl"));
+      py::arg("seed"), py::arg("kv_pairs"), py::arg("calib"), py::arg("calibration_prompt"),
+      py::arg("quant_config"), py::arg("mode"), py::arg("rtl"));
   // The bench report as bench.json's text (the same writer as `npu bench`); npu/__init__.py
   // turns it into BenchResult objects.
   m.def(

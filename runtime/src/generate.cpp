@@ -718,12 +718,14 @@ GenerateReport runGenerate(const GenerateOptions& options) {
   GenerateReport report;
   std::vector<TensorMap> samples;
   if (options.calib.empty()) {
+    const bool own = options.calibrationPrompt.empty();
     const std::size_t steps = options.prompt.size() + options.maxNewTokens - 1;
-    samples = selfCalibration(decodeGraph, options.prompt, steps);
+    samples = selfCalibration(decodeGraph, own ? options.prompt : options.calibrationPrompt, steps);
     report.calibrationSource = fmt::format(
-        "the decode-step inputs of the fp32 model's greedy generation from the prompt ({} of {} "
-        "steps; give --calib for other data)",
-        samples.size(), steps);
+        "the decode-step inputs of the fp32 model's greedy generation from {} ({} of {} steps{})",
+        own ? std::string("the prompt")
+            : fmt::format("a calibration prompt of {} tokens", options.calibrationPrompt.size()),
+        samples.size(), steps, own ? "; give --calib or --calib-prompt for other data" : "");
   } else {
     report.calibrationSource = options.calib.string();
   }

@@ -6,14 +6,15 @@ Exports the Llama and the GPT-2 at a prefill length of 8 and a past of 23 (a max
 24), and the Llama again with dynamic sequence axes. Then:
   - generates from a 6-token prompt through the decode step alone, and with the prefill graph
     (the prompt left-padded to its 8 tokens), greedy;
-  - every run must be bit-exact against golden (report.json "pass") and its logits within cosine
-    0.99 of the fp32 model;
+  - every run must be bit-exact against golden (report.json "pass"), its logits within cosine
+    0.99 of the fp32 model on average and 0.98 at every run;
   - the loop's own fp32 reference is checked against PyTorch, which computes the whole sequence
     (prompt and generated tokens) in one forward pass without any cache: at every run that
     chose a token, PyTorch's highest logit at that position must equal the token exactly when
     the report says fp32 agrees. A cache moved wrongly between steps, a wrong mask or wrong
     position ids make PyTorch and the loop disagree;
-  - the dynamic graphs, bound by --max-context, must generate the same tokens as the fixed ones;
+  - the dynamic decode step, bound by --max-context, must generate the same tokens as the fixed
+    one (and with its dynamic prefill, bound to the prompt, must pass the checks above);
   - the first decode step of the Llama co-simulates on the RTL (--rtl) with cycle delta 0;
   - top-k sampling with one seed must repeat itself;
   - bad requests (a generation longer than the context, float token ids, a --kv-pairs name that
@@ -77,8 +78,9 @@ def check_report(model_name, report):
             s["first_mismatch"] for s in report["steps"] if not s["bit_exact"]))
     if report["prompt"] != PROMPT or len(report["generated"]) != NEW_TOKENS:
         failures.append("prompt %s, %d generated" % (report["prompt"], len(report["generated"])))
-    if report["logits"]["min_cosine"] < 0.99:
-        failures.append("logit cosine %.5f < 0.99" % report["logits"]["min_cosine"])
+    if report["logits"]["mean_cosine"] < 0.99 or report["logits"]["min_cosine"] < 0.98:
+        failures.append("logit cosine mean %.5f (< 0.99?), min %.5f (< 0.98?)" % (
+            report["logits"]["mean_cosine"], report["logits"]["min_cosine"]))
     expected = torch_argmax(model_name, PROMPT + report["generated"])
     for step in report["steps"]:
         if step["next"] < 0:
@@ -131,12 +133,13 @@ def main():
          [graph(fixed, "llama_decode"), "--prefill", graph(fixed, "llama_prefill")])
     case("gpt2_prefill", "gpt2",
          [graph(fixed, "gpt2_decode"), "--prefill", graph(fixed, "gpt2_prefill")])
-    case("llama_dynamic", "llama",
+    case("llama_dynamic", "llama", [graph(dynamic, "llama_decode"), "--max-context", "24"])
+    if tokens.get("llama_dynamic") != tokens.get("llama_decode"):
+        failures.append("the dynamic decode step generated %s, the fixed one %s" % (
+            tokens.get("llama_dynamic"), tokens.get("llama_decode")))
+    case("llama_dynamic_prefill", "llama",
          [graph(dynamic, "llama_decode"), "--prefill", graph(dynamic, "llama_prefill"),
           "--max-context", "24"])
-    if tokens.get("llama_dynamic") != tokens.get("llama_prefill"):
-        failures.append("dynamic graphs generated %s, the fixed ones %s" % (
-            tokens.get("llama_dynamic"), tokens.get("llama_prefill")))
 
     topk = [graph(fixed, "llama_decode"), "--sample", "top-k", "--top-k", "8", "--seed", "7"]
     draws = [generate(args.npu, topk + base, os.path.join(args.work, "topk%d" % i))[1]

@@ -702,7 +702,8 @@ TEST(Pipeline, UnknownDumpAfterPass) {
       "--dump-after: unknown pass 'fold-everything' (passes: infer-shapes, fold-constants, "
       "eliminate-dead-code, simplify-reshapes, fold-batch-norm, fold-pad, split-to-slices, "
       "slice-space-to-depth, fold-channel-shuffle, recognize-activations, reduce-to-global-pool, "
-      "split-linear-resize, sink-nhwc-transposes, fuse-rms-norm, lift-token-tensors, "
+      "split-linear-resize, sink-nhwc-transposes, fuse-rms-norm, rotary-to-tokens, "
+      "split-grouped-attention, lift-token-tensors, "
       "fuse-channel-layernorm, "
       "gemm-to-conv, fold-conv-affine, merge-channel-affines, fold-flatten-into-fc, "
       "fuse-activations, or all)");

@@ -22,6 +22,13 @@ for block in resnet_basic_block mbv2_inverted_residual_s1 mbconv_se bilinear_hea
   grep -q "regions equal to the expected images" "$tmp/$block.txt"
   grep -Eq "^cycles: SystemC ([0-9]+), RTL \1 \(delta 0\)$" "$tmp/$block.txt"
 done
+# One decode step of the tiny Llama (subnet llama_decode_step, docs/llm.md): RMSNorm, the
+# projections, rotary embeddings, the KV-cache appends, grouped-query attention with its mask and
+# softmax, and the SwiGLU MLP, all in one NPU segment (one bundle).
+"$npu" export "$src/subnet_bench/graphs/llama_decode_step.yaml" --out "$tmp/llama" > /dev/null
+"$npu" cosim "$tmp/llama" > "$tmp/llama.txt"
+grep -q "regions equal to the expected images" "$tmp/llama.txt"
+grep -Eq "^cycles: SystemC ([0-9]+), RTL \1 \(delta 0\)$" "$tmp/llama.txt"
 "$npu" disasm "$tmp/mbv2_inverted_residual_s1/program.npub" > "$tmp/s1.s"
 grep -q "out_buf=1" "$tmp/s1.s"
 grep -q "on_chip: true" "$tmp/mbv2_inverted_residual_s1/manifest.yaml"

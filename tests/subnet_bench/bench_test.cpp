@@ -83,7 +83,7 @@ subnets:
 TEST(BenchSuite, BundledSuitesLoad) {
   const BenchSuite d = loadSuite(kSuiteDir / "default.yaml");
   EXPECT_EQ(d.name, "default");
-  EXPECT_EQ(d.subnets.size(), 21U);
+  EXPECT_EQ(d.subnets.size(), 23U);
   const BenchSuite f = loadSuite(kSuiteDir / "full.yaml");
   EXPECT_EQ(f.subnets.size(), 2U);
   const BenchSuite h = loadSuite(kSuiteDir / "hires.yaml");

@@ -50,6 +50,10 @@ struct GenerateOptions {
   /// Decode-step calibration data (compiler::loadCalibrationSet layouts); empty: the decode-step
   /// inputs of the fp32 model's own greedy generation from the prompt (GenerateReport says which).
   std::filesystem::path calib;
+  /// Without `calib`: the fp32 generation that calibrates starts from these token ids instead of
+  /// the prompt (`--calib-prompt`), so the data evaluated is not the data calibrated on. The
+  /// prefill is calibrated on the prompt either way.
+  std::vector<std::int64_t> calibrationPrompt;
   std::filesystem::path quantConfig;
   /// Explicit cache pairs (`--kv-pairs`); empty: paired by name (findKvPairs).
   std::vector<KvPair> kvPairs;
