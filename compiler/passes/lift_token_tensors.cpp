@@ -351,6 +351,10 @@ class Lifter {
       if (same || perRow) {
         return liftedConstant(id, s, data->floats());
       }
+      if (broadcastsOverRows(s, out)) {
+        // A constant broadcast over the rows (a causal mask over the heads): made whole.
+        return liftedConstant(id, out, broadcastTo(data->floats(), s, out));
+      }
       return std::nullopt;
     }
     if (!isFloatActivation(id)) {
@@ -368,6 +372,27 @@ class Lifter {
       return seedTwin(expanded);
     }
     return same && v.shape.size() == out.size() ? activationTwin(id, true) : std::nullopt;
+  }
+
+  /// `values` of shape `s` broadcast to `out` (numpy rules; `s` left-padded to out's rank).
+  static std::vector<float> broadcastTo(std::span<const float> values, const Shape& s,
+                                        const Shape& out) {
+    std::vector<float> whole(static_cast<std::size_t>(product(out)));
+    std::vector<std::int64_t> index(out.size(), 0);
+    for (float& v : whole) {
+      std::int64_t from = 0;
+      for (std::size_t d = 0; d < out.size(); ++d) {
+        from = from * s[d] + (s[d] == 1 ? 0 : index[d]);
+      }
+      v = values[static_cast<std::size_t>(from)];
+      for (std::size_t d = out.size(); d-- > 0;) {
+        if (++index[d] < out[d]) {
+          break;
+        }
+        index[d] = 0;
+      }
+    }
+    return whole;
   }
 
   /// `s` (left-padded to `out`'s rank) has `out`'s last axis and broadcasts along the others.
@@ -610,8 +635,11 @@ class Lifter {
     const Shape in = m_graph.value(node.input(0)).shape;
     const TensorData* b = constantData(m_graph, node.input(1));
     const Shape bShape = m_graph.value(node.input(1)).shape;
-    if (in.size() != 2 || in[0] == 1 || b == nullptr || b->dtype() != DType::Float32 ||
-        bShape.size() != 2 || node.attributes.getInt("transA", 0) != 0) {
+    // A Gemm of one row [1, K] is an FC on the NPU's image form unless its input is a twin
+    // already (a decode step's single token).
+    if (in.size() != 2 || (in[0] == 1 && !hasTwin(node.input(0))) || b == nullptr ||
+        b->dtype() != DType::Float32 || bShape.size() != 2 ||
+        node.attributes.getInt("transA", 0) != 0) {
       return false;
     }
     const bool transB = node.attributes.getInt("transB", 0) != 0;

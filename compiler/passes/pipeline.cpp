@@ -22,6 +22,7 @@
 #include "npu/compiler/passes/gemm_to_conv.h"
 #include "npu/compiler/passes/infer_shapes.h"
 #include "npu/compiler/passes/lift_token_tensors.h"
+#include "npu/compiler/passes/masks_to_adds.h"
 #include "npu/compiler/passes/merge_channel_affines.h"
 #include "npu/compiler/passes/recognize_activations.h"
 #include "npu/compiler/passes/reduce_to_global_pool.h"
@@ -60,6 +61,7 @@ constexpr std::array kPipeline = {
   Pass{"sink-nhwc-transposes", sinkNhwcTransposes, "channels-last regions (ConvNeXt blocks) computed on the NCHW tensor, their MatMuls as 1x1 Convs"},
   Pass{"fuse-rms-norm",       fuseRmsNorm,       "an RMSNorm spelled Pow/ReduceMean/Add/Sqrt/Div (or rsqrt and Mul) as one RMSNormalization with its weight (over the last axis) or ChannelRmsNorm (axis 1)"},
   Pass{"rotary-to-tokens",    rotaryToTokens,    "a rotary embedding on attention heads (X * cos + rotate(X) * sin) computed on the token tensor before the head split"},
+  Pass{"masks-to-adds",       masksToAdds,       "a Where that masks scores with a constant condition and the float minimum as an Add of a constant mask (identical in fp32)"},
   Pass{"split-grouped-attention", splitGroupedAttention, "attention over K/V heads repeated for grouped-query attention as one MatMul per K/V head (the repeat never materialised)"},
   Pass{"lift-token-tensors",  liftTokenTensors,  "transformer token tensors as images of their rows; attention's head split and merge as HeadMatMul strides"},
   Pass{"fuse-channel-layernorm", fuseChannelLayerNorm, "a LayerNorm over channels spelled out in seven nodes (ConvNeXt's, after the sinking) as one ChannelLayerNorm"},

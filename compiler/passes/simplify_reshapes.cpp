@@ -90,11 +90,35 @@ bool hoistReshapeOverActivation(Graph& graph, const Uses& uses, std::size_t inde
   return true;
 }
 
+/// The input a Where passes on whole: the second when its condition is a constant that is
+/// true everywhere (a causal mask's last query row in a decode step sees every key), the third
+/// when false everywhere; only when that input has the output's shape.
+std::optional<ValueId> chosenByWhere(const Graph& graph, const Node& node) {
+  const TensorData* condition = constantData(graph, node.input(0));
+  if (node.op != OpKind::Where || node.outputs.size() != 1 || condition == nullptr ||
+      condition->size() == 0) {
+    return std::nullopt;
+  }
+  const std::vector<std::int64_t> values = condition->toInt64();
+  const bool allTrue = std::all_of(values.begin(), values.end(), [](std::int64_t v) { return v; });
+  const bool allFalse =
+      std::none_of(values.begin(), values.end(), [](std::int64_t v) { return v; });
+  const ValueId chosen = allTrue ? node.input(1) : node.input(2);
+  if ((!allTrue && !allFalse) || graph.value(chosen).shape != graph.value(node.outputs[0]).shape ||
+      graph.value(chosen).dtype != graph.value(node.outputs[0]).dtype) {
+    return std::nullopt;
+  }
+  return chosen;
+}
+
 /// Rewrites node `index` and returns true, or returns false when nothing applies to it.
 bool simplifyNode(Graph& graph, const Uses& uses, std::size_t index) {
   const Node& node = graph.nodes()[index];
   if (isNoOp(graph, node)) {
     return bypassNode(graph, index, node.input(0), node.outputs[0]);
+  }
+  if (const std::optional<ValueId> chosen = chosenByWhere(graph, node)) {
+    return bypassNode(graph, index, *chosen, node.outputs[0]);
   }
   if (isReshapeLike(node.op) && hoistReshapeOverActivation(graph, uses, index)) {
     return true;

@@ -244,15 +244,15 @@ Graph calibrationGraph(const Graph& graph, const Partition& partition) {
 
 namespace {
 
-/// Runs calibration sample k and adds every observed tensor's values to its observer; a NaN or
-/// Inf fails.
-/// Where observeSample leaves the masked scores of softmax inputs: per observed tensor, how many
-/// were masked (0 for tensors that are no softmax input).
+/// Where observeSample leaves masked scores: per observed tensor, whether it may hold them
+/// (maskedScoreTensors) and how many it held.
 struct MaskedScores {
-  std::vector<bool> softmaxInput;
+  std::vector<bool> scores;
   std::vector<std::uint64_t> masked;
 };
 
+/// Runs calibration sample k and adds every observed tensor's values to its observer (a tensor
+/// that may hold masked scores without them); a NaN or Inf fails.
 void observeSample(const Graph& graph, const Interpreter& interpreter, const TensorMap& sample,
                    std::size_t k, const std::unordered_map<std::string, std::size_t>& index,
                    std::vector<TensorObserver>& observers, MaskedScores& masks) {
@@ -262,13 +262,16 @@ void observeSample(const Graph& graph, const Interpreter& interpreter, const Ten
     if (it == index.end()) {
       return;
     }
+    const bool scores = masks.scores[it->second];
     for (std::size_t i = 0; i < tensor.data.size(); ++i) {
-      if (!std::isfinite(tensor.data[i])) {
+      // A masked score may be -inf (a mask added to a masked score): masked, not an error.
+      const bool masked = scores && tensor.data[i] <= kMaskedScore;
+      if (!std::isfinite(tensor.data[i]) && !masked) {
         fail("{}: tensor '{}' holds {} at element {} for calibration sample {}", graph.source(),
              value.name, std::isnan(tensor.data[i]) ? "NaN" : "Inf", i, k);
       }
     }
-    if (!masks.softmaxInput[it->second]) {
+    if (!scores) {
       observers[it->second].observe(tensor.data);
       return;
     }
@@ -283,38 +286,70 @@ void observeSample(const Graph& graph, const Interpreter& interpreter, const Ten
   });
 }
 
-/// The inputs of the softmaxes the NPU runs, by their index in `names`.
-std::vector<bool> softmaxInputs(const Graph& graph, const Partition& partition,
-                                const std::vector<std::string>& names) {
-  std::set<std::string, std::less<>> inputs;
+/// An additive attention mask: computed from integer inputs alone, or a constant holding masked
+/// values (a causal mask's float minimum).
+bool isMask(const Graph& graph, const std::vector<bool>& derived, ValueId v) {
+  if (derived[v.index]) {
+    return true;
+  }
+  const Value& value = graph.value(v);
+  if (!value.isConstant() || value.dtype != DType::Float32) {
+    return false;
+  }
+  const std::span<const float> values = value.data->floats();
+  return std::any_of(values.begin(), values.end(), [](float x) { return x <= kMaskedScore; });
+}
+
+/// The NPU Adds that apply a mask, each with its mask operands.
+std::vector<std::pair<std::size_t, std::vector<ValueId>>> maskAdds(const Graph& graph,
+                                                                   const Partition& partition) {
+  const std::vector<bool> derived = integerDerivedValues(graph);
+  std::vector<std::pair<std::size_t, std::vector<ValueId>>> adds;
+  for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
+    const Node& add = graph.nodes()[n];
+    if (add.op != OpKind::Add || partition.device[n] != Device::Npu) {
+      continue;
+    }
+    std::vector<ValueId> masks;
+    for (const ValueId in : add.inputs) {
+      if (in.valid() && isMask(graph, derived, in)) {
+        masks.push_back(in);
+      }
+    }
+    if (!masks.empty()) {
+      adds.emplace_back(n, std::move(masks));
+    }
+  }
+  return adds;
+}
+
+/// The tensors that may hold masked scores, by their index in `names`: the inputs of the
+/// softmaxes the NPU runs and the results of the Adds that apply masks.
+std::vector<bool> maskedScoreTensors(const Graph& graph, const Partition& partition,
+                                     const std::vector<std::string>& names) {
+  std::set<std::string, std::less<>> scores;
   for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
     if (partition.device[n] == Device::Npu && graph.nodes()[n].op == OpKind::Softmax) {
-      inputs.insert(graph.value(graph.nodes()[n].input(0)).name);
+      scores.insert(graph.value(graph.nodes()[n].input(0)).name);
     }
+  }
+  for (const auto& [add, masks] : maskAdds(graph, partition)) {
+    scores.insert(graph.value(graph.nodes()[add].outputs[0]).name);
   }
   std::vector<bool> is(names.size(), false);
   for (std::size_t i = 0; i < names.size(); ++i) {
-    is[i] = inputs.contains(names[i]);
+    is[i] = scores.contains(names[i]);
   }
   return is;
 }
 
-/// An additive attention mask: an operand of an NPU Add whose result an NPU Softmax reads,
-/// computed from integer inputs alone. Its range stops at kMaskFloor: the float minimum an
+/// Every mask an NPU Add applies has a range that stops at kMaskFloor: the float minimum an
 /// exporter writes saturates there (docs/numerics.md "Masked scores").
 void boundMasks(const Graph& graph, const Partition& partition, CalibrationResult& result) {
-  const std::vector<bool> derived = integerDerivedValues(graph);
-  const Uses uses(graph);
-  for (std::size_t n = 0; n < graph.nodes().size(); ++n) {
-    const Node& softmax = graph.nodes()[n];
-    const std::optional<std::size_t> add = uses.producer(softmax.input(0));
-    if (softmax.op != OpKind::Softmax || partition.device[n] != Device::Npu || !add ||
-        graph.nodes()[*add].op != OpKind::Add || partition.device[*add] != Device::Npu) {
-      continue;
-    }
-    for (const ValueId in : graph.nodes()[*add].inputs) {
+  for (const auto& [add, masks] : maskAdds(graph, partition)) {
+    for (const ValueId in : masks) {
       const auto it = result.tensors.find(graph.value(in).name);
-      if (!derived[in.index] || it == result.tensors.end() || it->second.range.lo >= kMaskFloor) {
+      if (it == result.tensors.end() || it->second.range.lo >= kMaskFloor) {
         continue;
       }
       TensorCalibration& t = it->second;
@@ -479,7 +514,7 @@ CalibrationResult calibrate(const Graph& graph, const Partition& partition,
   std::size_t count =
       config.maxSamples > 0 ? std::min(config.maxSamples, samples.size()) : samples.size();
   const InterruptibleScope interruptible;
-  MaskedScores masks{softmaxInputs(graph, partition, names),
+  MaskedScores masks{maskedScoreTensors(graph, partition, names),
                      std::vector<std::uint64_t>(names.size(), 0)};
   for (std::size_t k = 0; k < count; ++k) {
     throwIfInterrupted();  // Ctrl-C between samples of a long calibration

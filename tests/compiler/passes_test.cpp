@@ -703,7 +703,7 @@ TEST(Pipeline, UnknownDumpAfterPass) {
       "eliminate-dead-code, simplify-reshapes, fold-batch-norm, fold-pad, split-to-slices, "
       "slice-space-to-depth, fold-channel-shuffle, recognize-activations, reduce-to-global-pool, "
       "split-linear-resize, sink-nhwc-transposes, fuse-rms-norm, rotary-to-tokens, "
-      "split-grouped-attention, lift-token-tensors, "
+      "masks-to-adds, split-grouped-attention, lift-token-tensors, "
       "fuse-channel-layernorm, "
       "gemm-to-conv, fold-conv-affine, merge-channel-affines, fold-flatten-into-fc, "
       "fuse-activations, or all)");
