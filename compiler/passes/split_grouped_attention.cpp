@@ -117,8 +117,11 @@ std::optional<RepeatedHeads> repeatedHeads(const Graph& graph, const Uses& uses,
 /// Emits MatMul(A, repeat(KV)) as one MatMul per K/V head, concatenated over the heads.
 class GroupWriter {
  public:
-  GroupWriter(Graph& graph, const Node& matmul, const RepeatedHeads& kv, std::vector<Node>& out)
-      : m_graph(graph), m_matmul(matmul), m_kv(kv), m_out(out) {}
+  /// `scale`: the scalar Mul or Div that alone reads the MatMul's result (scores / sqrt(d)),
+  /// applied to each group's result so that it stays next to its MatMul (a HeadMatMul's alpha).
+  GroupWriter(Graph& graph, const Node& matmul, const RepeatedHeads& kv, const Node* scale,
+              std::vector<Node>& out)
+      : m_graph(graph), m_matmul(matmul), m_kv(kv), m_scale(scale), m_out(out) {}
 
   void write() {
     const Shape a = m_graph.value(m_matmul.input(0)).shape;
@@ -135,12 +138,19 @@ class GroupWriter {
         perm.set("perm", std::vector<std::int64_t>{0, 1, 3, 2});
         kvg = node(OpKind::Transpose, {kvg}, {1, 1, kv[3], kv[2]}, std::move(perm));
       }
-      parts.push_back(node(OpKind::MatMul, {ag, kvg}, {1, perGroup, y[2], y[3]}));
+      ValueId part = node(OpKind::MatMul, {ag, kvg}, {1, perGroup, y[2], y[3]});
+      if (m_scale != nullptr) {
+        std::vector<ValueId> inputs = m_scale->inputs;
+        std::replace(inputs.begin(), inputs.end(), m_matmul.outputs[0], part);
+        part = node(m_scale->op, std::move(inputs), {1, perGroup, y[2], y[3]});
+      }
+      parts.push_back(part);
     }
     Attributes heads;
     heads.set("axis", std::int64_t{1});
+    const ValueId out = m_scale != nullptr ? m_scale->outputs[0] : m_matmul.outputs[0];
     appendRewriteNode(m_graph, m_out, m_matmul.name, "/group", OpKind::Concat, std::move(parts),
-                      m_matmul.outputs[0], std::move(heads));
+                      out, std::move(heads));
   }
 
  private:
@@ -162,14 +172,33 @@ class GroupWriter {
   Graph& m_graph;
   const Node& m_matmul;
   const RepeatedHeads& m_kv;
+  const Node* m_scale;
   std::vector<Node>& m_out;
 };
 
 }  // namespace
 
+/// The scalar Mul or Div by a constant that is the only reader of `value`, if any.
+std::optional<std::size_t> scalarScaling(const Graph& graph, const Uses& uses, ValueId value) {
+  for (const OpKind op : {OpKind::Mul, OpKind::Div}) {
+    const std::optional<std::size_t> reader = soleReader(graph, uses, value, op);
+    if (!reader) {
+      continue;
+    }
+    const Node& n = graph.nodes()[*reader];
+    const std::optional<ValueId> other = otherOperand(n, value);
+    if (other && scalarConstant(graph, *other) && (op == OpKind::Mul || n.input(0) == value)) {
+      return reader;
+    }
+  }
+  return std::nullopt;
+}
+
 void splitGroupedAttention(Graph& graph) {
   const Uses uses(graph);
   std::vector<std::optional<RepeatedHeads>> found(graph.nodes().size());
+  std::vector<std::optional<std::size_t>> scale(graph.nodes().size());
+  std::vector<bool> absorbed(graph.nodes().size(), false);
   bool any = false;
   for (std::size_t i = 0; i < graph.nodes().size(); ++i) {
     const Node& n = graph.nodes()[i];
@@ -182,6 +211,12 @@ void splitGroupedAttention(Graph& graph) {
     if (found[i] && (a.size() != 4 || a[1] != graph.value(n.input(1)).shape[1])) {
       found[i].reset();
     }
+    if (found[i]) {
+      scale[i] = scalarScaling(graph, uses, n.outputs[0]);
+      if (scale[i]) {
+        absorbed[*scale[i]] = true;
+      }
+    }
     any = any || found[i].has_value();
   }
   if (!any) {
@@ -191,8 +226,9 @@ void splitGroupedAttention(Graph& graph) {
   std::vector<Node> rewritten;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     if (found[i]) {
-      GroupWriter(graph, nodes[i], *found[i], rewritten).write();
-    } else {
+      GroupWriter(graph, nodes[i], *found[i], scale[i] ? &nodes[*scale[i]] : nullptr, rewritten)
+          .write();
+    } else if (!absorbed[i]) {
       rewritten.push_back(nodes[i]);
     }
   }
