@@ -222,6 +222,13 @@ DecoderGraph importDecode(const GenerateOptions& options, std::size_t maxContext
   g.hasMask = hasInput(g.graph, kAttentionMask);
   g.hasPositions = hasInput(g.graph, kPositionIds);
   g.logits = logitsName(g.graph);
+  if (!g.hasMask) {
+    // The loop's cache holds empty rows before the prompt fills it; only a mask hides them.
+    fail(ErrorKind::Usage,
+         "{}: the decode step has no input 'attention_mask'; the loop needs one to mask the cache "
+         "rows not yet filled (export the step with its attention mask)",
+         g.graph.source());
+  }
   for (const KvPair& pair : pairs) {
     CacheSlot slot{pair, namedInput(g.graph, pair.past).shape, tokenAxis(g.graph, pair)};
     const std::int64_t length = slot.shape[slot.axis];
