@@ -23,10 +23,6 @@ constexpr std::int64_t kMaxRotationElements = std::int64_t{1} << 22;
 /// Above this many slices the rotation is a signed permutation MatMul instead.
 constexpr std::int64_t kMaxSlicesPerHead = 4;
 
-std::int64_t product(std::span<const std::int64_t> dims) {
-  return std::accumulate(dims.begin(), dims.end(), std::int64_t{1}, std::multiplies<>());
-}
-
 /// The heads X = Transpose(Reshape(P, [1, T, H, D]), [0, 2, 1, 3]) of a token tensor P
 /// [1, T, H * D].
 struct Heads {

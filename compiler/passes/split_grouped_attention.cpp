@@ -17,10 +17,6 @@ constexpr std::size_t kMaxRepeatNodes = 8;
 /// The largest shared operand whose element map is computed.
 constexpr std::int64_t kMaxMappedElements = std::int64_t{1} << 22;
 
-std::int64_t product(std::span<const std::int64_t> dims) {
-  return std::accumulate(dims.begin(), dims.end(), std::int64_t{1}, std::multiplies<>());
-}
-
 /// A MatMul operand [1, H, P, Q] that is K/V heads [1, G, X, Y] repeated H / G times each (head
 /// h reads K/V head h / (H / G)), as they are or with their last two axes swapped.
 struct RepeatedHeads {

@@ -153,6 +153,52 @@ py::dict runModel(const Model& model, const py::dict& arrays, const std::string&
   return result;
 }
 
+/// npu.generate's core: runtime::runGenerate with the module's arguments; its report as
+/// (report.json, report.md, report.html) texts, which npu/__init__.py makes a GenerateResult.
+py::tuple generateReports(const std::string& decode, const std::string& prefill,
+                          const std::string& hw, const std::vector<std::int64_t>& prompt,
+                          std::size_t maxNewTokens, std::size_t maxContext,
+                          const std::string& sample, std::size_t topK, std::uint64_t seed,
+                          const std::vector<std::pair<std::string, std::string>>& kvPairs,
+                          const std::string& calib,
+                          const std::vector<std::int64_t>& calibrationPrompt,
+                          const std::string& quantConfig, const std::string& mode, bool rtl) {
+  npu::runtime::GenerateOptions options;
+  options.decode = decode;
+  options.prefill = prefill;
+  options.hw = npu::isa::resolveConfigPath(hw, std::filesystem::current_path());
+  options.prompt = prompt;
+  options.maxNewTokens = maxNewTokens;
+  options.maxContext = maxContext;
+  if (sample != "greedy" && sample != "top-k") {
+    npu::fail(npu::ErrorKind::Usage, "sample '{}': expected greedy or top-k", sample);
+  }
+  options.sampling =
+      sample == "greedy" ? npu::runtime::Sampling::Greedy : npu::runtime::Sampling::TopK;
+  options.topK = topK;
+  options.seed = seed;
+  for (const auto& [past, present] : kvPairs) {
+    options.kvPairs.push_back({past, present});
+  }
+  options.calib = calib;
+  options.calibrationPrompt = calibrationPrompt;
+  options.quantConfig = quantConfig;
+  const std::optional<npu::runtime::Engine> engine = npu::runtime::parseEngine(mode);
+  if (!engine || *engine == npu::runtime::Engine::Rtl) {
+    npu::fail(npu::ErrorKind::Usage, "mode '{}': expected timed or functional", mode);
+  }
+  options.engine = *engine;
+  options.rtl = rtl;
+  npu::runtime::GenerateReport report;
+  {
+    py::gil_scoped_release unlocked;
+    report = npu::runtime::runGenerate(options);
+  }
+  return py::make_tuple(npu::runtime::generateReportJson(report),
+                        npu::runtime::generateReportMarkdown(report),
+                        npu::runtime::generateReportHtml(report));
+}
+
 }  // namespace
 }  // namespace npu::python
 
@@ -180,55 +226,10 @@ PYBIND11_MODULE(_npu, m) {
   });
   m.def("compile", &npu::python::compileModel, py::arg("model"), py::arg("hw"),
         py::arg("quant_config_yaml"), py::arg("calib_table"), py::arg("calibration"));
-  // npu generate's report as (report.json, report.md, report.html) texts; npu/__init__.py turns
-  // them into a GenerateResult.
-  m.def(
-      "generate",
-      [](const std::string& decode, const std::string& prefill, const std::string& hw,
-         const std::vector<std::int64_t>& prompt, std::size_t maxNewTokens, std::size_t maxContext,
-         const std::string& sample, std::size_t topK, std::uint64_t seed,
-         const std::vector<std::pair<std::string, std::string>>& kvPairs, const std::string& calib,
-         const std::vector<std::int64_t>& calibrationPrompt, const std::string& quantConfig,
-         const std::string& mode, bool rtl) {
-        npu::runtime::GenerateOptions options;
-        options.decode = decode;
-        options.prefill = prefill;
-        options.hw = npu::isa::resolveConfigPath(hw, std::filesystem::current_path());
-        options.prompt = prompt;
-        options.maxNewTokens = maxNewTokens;
-        options.maxContext = maxContext;
-        if (sample != "greedy" && sample != "top-k") {
-          npu::fail(npu::ErrorKind::Usage, "sample '{}': expected greedy or top-k", sample);
-        }
-        options.sampling =
-            sample == "greedy" ? npu::runtime::Sampling::Greedy : npu::runtime::Sampling::TopK;
-        options.topK = topK;
-        options.seed = seed;
-        for (const auto& [past, present] : kvPairs) {
-          options.kvPairs.push_back({past, present});
-        }
-        options.calib = calib;
-        options.calibrationPrompt = calibrationPrompt;
-        options.quantConfig = quantConfig;
-        const std::optional<npu::runtime::Engine> engine = npu::runtime::parseEngine(mode);
-        if (!engine || *engine == npu::runtime::Engine::Rtl) {
-          npu::fail(npu::ErrorKind::Usage, "mode '{}': expected timed or functional", mode);
-        }
-        options.engine = *engine;
-        options.rtl = rtl;
-        npu::runtime::GenerateReport report;
-        {
-          py::gil_scoped_release unlocked;
-          report = npu::runtime::runGenerate(options);
-        }
-        return py::make_tuple(npu::runtime::generateReportJson(report),
-                              npu::runtime::generateReportMarkdown(report),
-                              npu::runtime::generateReportHtml(report));
-      },
-      py::arg("decode"), py::arg("prefill"), py::arg("hw"), py::arg("prompt"),
-      py::arg("max_new_tokens"), py::arg("max_context"), py::arg("sample"), py::arg("top_k"),
-      py::arg("seed"), py::arg("kv_pairs"), py::arg("calib"), py::arg("calibration_prompt"),
-      py::arg("quant_config"), py::arg("mode"), py::arg("rtl"));
+  m.def("generate", &npu::python::generateReports, py::arg("decode"), py::arg("prefill"),
+        py::arg("hw"), py::arg("prompt"), py::arg("max_new_tokens"), py::arg("max_context"),
+        py::arg("sample"), py::arg("top_k"), py::arg("seed"), py::arg("kv_pairs"), py::arg("calib"),
+        py::arg("calibration_prompt"), py::arg("quant_config"), py::arg("mode"), py::arg("rtl"));
   // The bench report as bench.json's text (the same writer as `npu bench`); npu/__init__.py
   // turns it into BenchResult objects.
   m.def(

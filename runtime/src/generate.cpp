@@ -74,10 +74,6 @@ constexpr std::string_view kLogits = "logits";
 /// Calibration samples drawn from the fp32 model's own generation, at most.
 constexpr std::size_t kMaxSelfCalibration = 32;
 
-std::int64_t elementCount(const std::vector<std::int64_t>& shape) {
-  return std::accumulate(shape.begin(), shape.end(), std::int64_t{1}, std::multiplies<>());
-}
-
 /// One cache tensor's layout: its shape in the graph and the axis along which tokens lie.
 struct CacheSlot {
   KvPair names;
@@ -222,6 +218,13 @@ DecoderGraph importDecode(const GenerateOptions& options, std::size_t maxContext
   g.hasMask = hasInput(g.graph, kAttentionMask);
   g.hasPositions = hasInput(g.graph, kPositionIds);
   g.logits = logitsName(g.graph);
+  if (!g.hasMask) {
+    // The loop's cache holds empty rows before the prompt fills it; only a mask hides them.
+    fail(ErrorKind::Usage,
+         "{}: the decode step has no input 'attention_mask'; the loop needs one to mask the cache "
+         "rows not yet filled (export the step with its attention mask)",
+         g.graph.source());
+  }
   for (const KvPair& pair : pairs) {
     CacheSlot slot{pair, namedInput(g.graph, pair.past).shape, tokenAxis(g.graph, pair)};
     const std::int64_t length = slot.shape[slot.axis];
@@ -273,7 +276,7 @@ DecoderGraph importPrefill(const GenerateOptions& options, const DecoderGraph& d
 
 FloatTensor filled(std::vector<std::int64_t> shape, float value) {
   FloatTensor t;
-  t.data.assign(static_cast<std::size_t>(elementCount(shape)), value);
+  t.data.assign(static_cast<std::size_t>(compiler::elementCount(shape)), value);
   t.shape = std::move(shape);
   return t;
 }
@@ -283,8 +286,10 @@ FloatTensor filled(std::vector<std::int64_t> shape, float value) {
 void copyRows(const FloatTensor& source, std::int64_t from, FloatTensor& target, std::int64_t to,
               std::int64_t count, std::size_t axis) {
   const auto split = source.shape.begin() + static_cast<std::ptrdiff_t>(axis);
-  const auto outer = elementCount(std::vector<std::int64_t>(source.shape.begin(), split));
-  const auto inner = elementCount(std::vector<std::int64_t>(split + 1, source.shape.end()));
+  const auto outer =
+      compiler::elementCount(std::span<const std::int64_t>(source.shape.begin(), split));
+  const auto inner =
+      compiler::elementCount(std::span<const std::int64_t>(split + 1, source.shape.end()));
   for (std::int64_t o = 0; o < outer; ++o) {
     const auto src = (o * source.shape[axis] + from) * inner;
     const auto dst = (o * target.shape[axis] + to) * inner;
@@ -554,7 +559,8 @@ std::uint64_t validCacheBytes(const DecoderGraph& decode, std::size_t position) 
   std::uint64_t bytes = 0;
   for (const CacheSlot& slot : decode.cache) {
     bytes +=
-        static_cast<std::uint64_t>(elementCount(slot.shape) / slot.shape[slot.axis]) * position;
+        static_cast<std::uint64_t>(compiler::elementCount(slot.shape) / slot.shape[slot.axis]) *
+        position;
   }
   return bytes;
 }

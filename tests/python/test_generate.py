@@ -8,6 +8,7 @@ import sys
 
 import numpy as np
 import pytest
+import torch
 
 import npu
 
@@ -58,3 +59,30 @@ def test_bad_requests_raise_npu_errors(llama):
         npu.generate(decode, PROMPT, max_new_tokens=20)
     with pytest.raises(npu.Error, match="expected greedy or top-k"):
         npu.generate(decode, PROMPT, max_new_tokens=2, sample="beam")
+
+
+class MaskLessStep(torch.nn.Module):
+    """A decode step with a cache but no attention mask: its empty cache rows could not be
+    hidden, so the loop must refuse it."""
+
+    def __init__(self):
+        super().__init__()
+        self.embed = torch.nn.Embedding(16, 8)
+        self.k = torch.nn.Linear(8, 8)
+        self.out = torch.nn.Linear(8, 16)
+
+    def forward(self, input_ids, past):
+        x = self.embed(input_ids)
+        present = torch.cat([past, self.k(x)[:, None]], dim=2)
+        scores = torch.softmax(x[:, None] @ present.transpose(-1, -2), dim=-1)
+        return self.out((scores @ present)[:, 0]), present
+
+
+def test_a_decode_step_without_a_mask_is_refused(tmp_path):
+    path = tmp_path / "maskless.onnx"
+    torch.onnx.export(MaskLessStep(), (torch.zeros(1, 1, dtype=torch.int64),
+                                       torch.zeros(1, 1, 3, 8)), str(path), opset_version=14,
+                      input_names=["input_ids", "past_key_values.0.key"],
+                      output_names=["logits", "present.0.key"])
+    with pytest.raises(npu.Error, match="has no input 'attention_mask'"):
+        npu.generate(path, [1, 2], max_new_tokens=1)
